@@ -1,0 +1,98 @@
+// One OpenAPI 3.1 document per version.
+import { fieldSchema, objectSchema, type JsonSchema } from './json-schema.js';
+import type { ApiSpec, OperationSpec } from './spec-types.js';
+import type { VersionView } from './versions.js';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid parameters or body', 401: 'Missing or invalid authentication', 403: 'Credential lacks the required permission',
+  404: 'Not found', 409: 'Conflict', 410: 'Gone', 422: 'Unprocessable', 429: 'Too many requests',
+};
+
+function responseSchema(op: OperationSpec): JsonSchema {
+  const r = op.response;
+  if (r.list) {
+    return {
+      type: 'object',
+      required: ['data', 'page_info'],
+      properties: { data: { type: 'array', items: { $ref: `#/components/schemas/${r.list.of}` } }, page_info: { $ref: '#/components/schemas/PageInfo' } },
+    };
+  }
+  if (r.deleted) return { $ref: '#/components/schemas/Deleted' };
+  if (r.type) return { $ref: `#/components/schemas/${r.type}` };
+  return { type: 'object' };
+}
+
+function operationObject(spec: ApiSpec, op: OperationSpec, date: string): JsonSchema {
+  const parameters: JsonSchema[] = [];
+  for (const [name, f] of Object.entries(op.path_params)) {
+    parameters.push({ name, in: 'path', required: true, schema: { type: 'string' }, ...(f.description ? { description: f.description } : {}) });
+  }
+  for (const [name, f] of Object.entries(op.query)) {
+    const schema = fieldSchema(spec, f, 'input');
+    parameters.push({
+      name: f.type === 'array' ? `${name}[]` : name,
+      in: 'query',
+      required: !!f.required,
+      schema,
+      ...(f.description ? { description: f.description } : {}),
+    });
+  }
+  parameters.push({ name: 'Api-Version-Date', in: 'header', required: false, schema: { type: 'string', default: date } });
+  if (op.idempotent) parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
+
+  const responses: Record<string, unknown> = {
+    [String(op.response.status)]: {
+      description: op.summary,
+      content: { 'application/json': { schema: responseSchema(op) } },
+    },
+  };
+  for (const status of [...new Set([400, 401, ...op.errors])].sort()) {
+    responses[String(status)] = { $ref: `#/components/responses/E${status}` };
+  }
+  const out: JsonSchema = {
+    operationId: op.id,
+    summary: op.summary,
+    tags: [op.area],
+    ...(op.description ? { description: op.description } : {}),
+    ...(op.deprecated ? { deprecated: true } : {}),
+    parameters,
+    responses,
+    security: op.auth.map((a) => ({ [a]: [] })),
+    'x-scopes': op.scopes,
+  };
+  if (op.body) {
+    out.requestBody = { required: true, content: { 'application/json': { schema: objectSchema(spec, op.body, 'input') } } };
+  }
+  return out;
+}
+
+export function emitOpenApi(spec: ApiSpec, view: VersionView): string {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of view.operations) {
+    (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(spec, op, view.date);
+  }
+  const schemas: Record<string, unknown> = {};
+  for (const [name, r] of Object.entries(view.resources)) {
+    schemas[name] = { ...objectSchema(spec, r.fields, 'output'), ...(r.description ? { description: r.description } : {}) };
+  }
+  const responses: Record<string, unknown> = {};
+  for (const status of [400, 401, 403, 404, 409, 410, 422, 429]) {
+    responses[`E${status}`] = { description: STATUS_TEXT[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  }
+  const doc = {
+    openapi: '3.1.0',
+    info: { title: spec.info.title, version: spec.info.version, 'x-api-version-date': view.date, description: view.description },
+    servers: [{ url: spec.info.base_path }],
+    paths: Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]])),
+    components: {
+      schemas,
+      responses,
+      securitySchemes: {
+        api_key: { type: 'http', scheme: 'bearer', description: 'An account API key' },
+        user_token: { type: 'http', scheme: 'bearer', description: 'A user token' },
+        client: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'A client id alone, for frontend calls' },
+      },
+    },
+  };
+  return JSON.stringify(doc, null, 2) + '\n';
+}

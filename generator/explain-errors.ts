@@ -1,0 +1,98 @@
+// Turns ajv's raw findings against the meta-schema into one sentence per problem, with a position.
+import type { ErrorObject } from 'ajv';
+import { locate, type SourceFile } from './spec-source.js';
+
+const PATTERN_MEANING: Record<string, string> = {
+  '^[a-z][a-z0-9_]*$': 'a snake_case name',
+  '^[A-Z][A-Za-z0-9]*$': 'a PascalCase type name such as Account',
+  '^[a-z]+_$': 'a lowercase prefix ending in an underscore, such as biz_',
+  '^[a-z][a-zA-Z0-9]*$': 'a camelCase operation id such as listAccounts',
+  '^[a-z_]+/[a-zA-Z0-9]+$': 'area/operationId, such as accounts/listAccounts',
+  '^(path|query|body)\\.[a-z_]+$': 'where the account id is read from, such as path.id or body.account_id',
+  '^(/[a-z0-9_]+|/\\{[a-z_]+\\})+$': 'a path of lowercase segments and {params}, such as /accounts/{id}',
+};
+
+function pathOf(instancePath: string): (string | number)[] {
+  if (!instancePath) return [];
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+function valueAt(data: unknown, path: (string | number)[]): unknown {
+  let v: unknown = data;
+  for (const p of path) v = (v as Record<string | number, unknown> | undefined)?.[p];
+  return v;
+}
+
+function describe(path: (string | number)[]): string {
+  return path.length ? path.join('.') : 'the file';
+}
+
+/** Keeps only the branch of an anyOf/oneOf the author evidently meant, and drops ajv's summary errors. */
+function relevant(errors: ErrorObject[], data: unknown): ErrorObject[] {
+  return errors.filter((e) => {
+    if (e.keyword === 'if' || e.keyword === 'anyOf') return false;
+    const value = valueAt(data, pathOf(e.instancePath));
+    if (e.schemaPath.includes('/anyOf/0/') && typeof value === 'object') return false;
+    if (e.schemaPath.includes('/anyOf/1/') && typeof value === 'string') return false;
+    if (e.schemaPath.includes('/oneOf/') && e.keyword === 'required') return false;
+    return true;
+  });
+}
+
+export function explainErrors(source: SourceFile, errors: ErrorObject[]): string[] {
+  const out = new Set<string>();
+  for (const e of relevant(errors, source.data)) {
+    const path = pathOf(e.instancePath);
+    const where = describe(path);
+    const p = e.params as Record<string, unknown>;
+    let message: string;
+    let at = locate(source, path);
+    switch (e.keyword) {
+      case 'required':
+        message = `${where} needs "${String(p.missingProperty)}"`;
+        break;
+      case 'additionalProperties':
+        at = locate(source, [...path, String(p.additionalProperty)], true);
+        message = `${where} has an unknown key "${String(p.additionalProperty)}"`;
+        break;
+      case 'propertyNames':
+        at = locate(source, [...path, String(p.propertyName)], true);
+        message = `the key "${String(p.propertyName)}" in ${where} is not a valid name`;
+        break;
+      case 'enum':
+        message = `${where} is ${JSON.stringify(valueAt(source.data, path))}, but must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+        break;
+      case 'pattern': {
+        const meaning = PATTERN_MEANING[String(p.pattern)];
+        const value = JSON.stringify(valueAt(source.data, path));
+        message = e.schemaPath.includes('shorthand')
+          ? `${where} is ${value}, which is not a type; use string, integer, number, boolean, timestamp, date, email, url, any, money or metadata (add ? for nullable), or an object with "type"`
+          : `${where} is ${value}, but must be ${meaning ?? `of the form ${String(p.pattern)}`}`;
+        break;
+      }
+      case 'type':
+        message = `${where} must be ${p.type === 'object' ? 'a mapping' : p.type === 'array' ? 'a list' : `a ${String(p.type)}`}`;
+        break;
+      case 'oneOf':
+        message = `${where} must have exactly one of type, list, deleted or fields`;
+        break;
+      case 'format':
+        message = `${where} must be a ${String(p.format)} (YYYY-MM-DD)`;
+        break;
+      case 'minItems':
+        message = `${where} must not be empty`;
+        break;
+      case 'minLength':
+        message = `${where} must not be empty`;
+        break;
+      default:
+        message = `${where} ${e.message ?? 'is invalid'}`;
+    }
+    out.add(`${at}: ${message}`);
+  }
+  return [...out];
+}

@@ -1,0 +1,158 @@
+// spec/ -> a validated, normalised ApiSpec, or a SpecError listing every problem with its position.
+import { join, basename } from 'node:path';
+import { existsSync } from 'node:fs';
+import Ajv2019 from 'ajv/dist/2019.js';
+import addFormats from 'ajv-formats';
+import { apiFileSchema, areaFileSchema, versionsFileSchema } from './meta-schema.js';
+import { explainErrors } from './explain-errors.js';
+import { listAreaFiles, readSpecFile, SpecError, type SourceFile } from './spec-source.js';
+import type { ApiSpec, FieldSpec, OperationSpec, RawField, ResourceSpec } from './spec-types.js';
+import { checkReferences } from './check-references.js';
+
+export function normaliseField(raw: RawField): FieldSpec {
+  if (typeof raw === 'string') {
+    const nullable = raw.endsWith('?');
+    return { type: (nullable ? raw.slice(0, -1) : raw) as FieldSpec['type'], ...(nullable ? { nullable } : {}) };
+  }
+  const out: FieldSpec = { ...raw };
+  if (raw.fields) out.fields = normaliseFields(raw.fields);
+  if (raw.items) out.items = normaliseField(raw.items);
+  if (raw.of) out.of = normaliseField(raw.of);
+  return out;
+}
+
+export function normaliseFields(raw: Record<string, RawField> | undefined): Record<string, FieldSpec> {
+  const out: Record<string, FieldSpec> = {};
+  for (const [k, v] of Object.entries(raw ?? {})) out[k] = normaliseField(v);
+  return out;
+}
+
+function normaliseResource(raw: ResourceSpec): ResourceSpec {
+  return { ...raw, fields: normaliseFields(raw.fields) };
+}
+
+function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+}
+
+/** List operations take the cursor parameters the seed defines, bounded by the operation's page size. */
+function withPageParams(query: Record<string, FieldSpec>, list: { max_page_size: number } | undefined): Record<string, FieldSpec> {
+  if (!list) return query;
+  const size = (what: string): FieldSpec => ({ type: 'integer', min: 1, max: list.max_page_size, description: what });
+  const cursor = (what: string): FieldSpec => ({ type: 'string', max_length: 512, description: what });
+  return {
+    first: size('Page size: items from the start of the range.'),
+    after: cursor('Cursor; items after it.'),
+    last: size('Items from the end of the range.'),
+    before: cursor('Cursor; items before it.'),
+    ...query,
+  };
+}
+
+export interface LoadedSpec {
+  spec: ApiSpec;
+  sources: Record<string, SourceFile>;
+}
+
+export function loadSpec(root: string): LoadedSpec {
+  const specDir = join(root, 'spec');
+  const ajv = new Ajv2019.default({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  const validators = {
+    api: ajv.compile(apiFileSchema),
+    area: ajv.compile(areaFileSchema),
+    versions: ajv.compile(versionsFileSchema),
+  };
+  const problems: string[] = [];
+  const sources: Record<string, SourceFile> = {};
+
+  const read = (file: string, kind: keyof typeof validators): SourceFile | undefined => {
+    if (!existsSync(file)) {
+      problems.push(`${file}: missing; the spec needs this file`);
+      return undefined;
+    }
+    try {
+      const source = readSpecFile(root, file);
+      sources[source.path] = source;
+      const validate = validators[kind];
+      if (!validate(source.data)) problems.push(...explainErrors(source, validate.errors ?? []));
+      return source;
+    } catch (e) {
+      if (e instanceof SpecError) problems.push(...e.problems);
+      else throw e;
+      return undefined;
+    }
+  };
+
+  const api = read(join(specDir, 'api.yaml'), 'api');
+  const versions = read(join(specDir, 'versions.yaml'), 'versions');
+  const areas = listAreaFiles(specDir).map((f) => ({ area: basename(f, '.yaml'), source: read(f, 'area') }));
+  if (problems.length) throw new SpecError(problems);
+
+  const apiData = api!.data as Record<string, any>;
+  const spec: ApiSpec = {
+    info: apiData.info,
+    scopes: apiData.scopes,
+    roles: apiData.roles,
+    user_scopes: apiData.user_scopes,
+    errors: apiData.errors,
+    components: Object.fromEntries(
+      Object.entries(apiData.components as Record<string, ResourceSpec>).map(([k, v]) => [k, normaliseResource(v)]),
+    ),
+    resources: {},
+    operations: [],
+    versions: ((versions!.data as any).versions as ApiSpec['versions']).map((v) => ({ ...v, changes: v.changes ?? [] })),
+    version_flags: (versions!.data as any).flags ?? {},
+  };
+
+  for (const { area, source } of areas) {
+    const data = source!.data as { resources?: Record<string, ResourceSpec>; operations?: Record<string, any> };
+    for (const [name, resource] of Object.entries(data.resources ?? {})) {
+      if (spec.resources[name] || spec.components[name]) {
+        problems.push(`${source!.path}: the resource ${name} is defined twice`);
+        continue;
+      }
+      spec.resources[name] = { ...normaliseResource(resource), area };
+    }
+    for (const [id, op] of Object.entries(data.operations ?? {})) {
+      const declared = normaliseFields(op.path_params);
+      const path_params: Record<string, FieldSpec> = {};
+      for (const name of pathParamNames(op.path)) path_params[name] = { ...(declared[name] ?? { type: 'string' }), required: true };
+      const operation: OperationSpec = {
+        id,
+        area,
+        method: op.method,
+        path: op.path,
+        summary: op.summary,
+        description: op.description,
+        handler: op.handler ?? `${area}/${id}`,
+        auth: op.auth ?? ['api_key', 'user_token'],
+        scopes: op.scopes ?? [],
+        account: op.account,
+        idempotent: op.idempotent ?? op.method === 'POST',
+        path_params,
+        query: withPageParams(normaliseFields(op.query), op.response.list),
+        body: op.body ? normaliseFields(op.body) : op.method === 'GET' || op.method === 'DELETE' ? undefined : {},
+        response: {
+          ...op.response,
+          status: op.response.status ?? 200,
+          fields: op.response.fields ? normaliseFields(op.response.fields) : undefined,
+        },
+        errors: op.errors ?? [],
+        deprecated: op.deprecated,
+        where: `${source!.path}:${source!.lines.linePos(
+          (source!.doc.getIn(['operations', id], true) as any)?.range?.[0] ?? 0,
+        ).line}`,
+      };
+      for (const name of Object.keys(declared)) {
+        if (!(name in path_params)) {
+          problems.push(`${operation.where}: operations.${id}.path_params names "${name}", which is not in the path ${op.path}`);
+        }
+      }
+      spec.operations.push(operation);
+    }
+  }
+  problems.push(...checkReferences(spec));
+  if (problems.length) throw new SpecError(problems);
+  return { spec, sources };
+}

@@ -1,0 +1,216 @@
+// The spec format, as JSON Schema. Each YAML file under spec/ is validated against one of these;
+// explain-errors.ts turns ajv's findings into sentences with file, line and column.
+
+const identifier = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' };
+const typeName = { type: 'string', pattern: '^[A-Z][A-Za-z0-9]*$' };
+
+const defs = {
+  shorthand: {
+    type: 'string',
+    pattern:
+      '^(string|integer|number|boolean|timestamp|date|email|url|any|money|metadata)\\??$',
+    description: 'a scalar type name, with a trailing ? for nullable',
+  },
+  field: {
+    anyOf: [
+      { $ref: '#/$defs/shorthand' },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type'],
+        properties: {
+          type: {
+            enum: ['string', 'integer', 'number', 'boolean', 'timestamp', 'date', 'email', 'url', 'any',
+              'money', 'metadata', 'id', 'enum', 'object', 'array', 'map', 'ref'],
+          },
+          nullable: { type: 'boolean' },
+          description: { type: 'string' },
+          resource: typeName,
+          values: { type: 'array', items: { type: 'string' }, minItems: 1 },
+          ref: typeName,
+          fields: { $ref: '#/$defs/fields' },
+          items: { $ref: '#/$defs/field' },
+          of: { $ref: '#/$defs/field' },
+          required: { type: 'boolean' },
+          default: {},
+          min: { type: 'number' },
+          max: { type: 'number' },
+          min_length: { type: 'integer', minimum: 0 },
+          max_length: { type: 'integer', minimum: 0 },
+          max_items: { type: 'integer', minimum: 0 },
+          pattern: { type: 'string' },
+        },
+        allOf: [
+          { if: { properties: { type: { const: 'enum' } } }, then: { required: ['values'] } },
+          { if: { properties: { type: { const: 'ref' } } }, then: { required: ['ref'] } },
+          { if: { properties: { type: { const: 'array' } } }, then: { required: ['items'] } },
+          { if: { properties: { type: { const: 'object' } } }, then: { required: ['fields'] } },
+          { if: { properties: { type: { const: 'map' } } }, then: { required: ['of'] } },
+        ],
+      },
+    ],
+  },
+  fields: {
+    type: 'object',
+    propertyNames: { pattern: '^[a-z][a-z0-9_]*(\\[\\])?$' },
+    additionalProperties: { $ref: '#/$defs/field' },
+  },
+  resource: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['fields'],
+    properties: {
+      prefix: { type: 'string', pattern: '^[a-z]+_$' },
+      object: identifier,
+      description: { type: 'string' },
+      fields: { $ref: '#/$defs/fields' },
+    },
+  },
+  operation: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['method', 'path', 'summary', 'response'],
+    properties: {
+      method: { enum: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] },
+      path: { type: 'string', pattern: '^(/[a-z0-9_]+|/\\{[a-z_]+\\})+$' },
+      summary: { type: 'string', minLength: 1 },
+      description: { type: 'string' },
+      handler: { type: 'string', pattern: '^[a-z_]+/[a-zA-Z0-9]+$' },
+      auth: { type: 'array', items: { enum: ['api_key', 'user_token', 'client'] }, minItems: 1 },
+      scopes: { type: 'array', items: { type: 'string' } },
+      account: { type: 'string', pattern: '^(path|query|body)\\.[a-z_]+$' },
+      idempotent: { type: 'boolean' },
+      path_params: { $ref: '#/$defs/fields' },
+      query: { $ref: '#/$defs/fields' },
+      body: { $ref: '#/$defs/fields' },
+      response: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          status: { type: 'integer', minimum: 200, maximum: 299 },
+          type: typeName,
+          deleted: typeName,
+          fields: { $ref: '#/$defs/fields' },
+          list: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['of', 'default_page_size', 'max_page_size'],
+            properties: {
+              of: typeName,
+              default_page_size: { type: 'integer', minimum: 1 },
+              max_page_size: { type: 'integer', minimum: 1 },
+            },
+          },
+        },
+        oneOf: [
+          { required: ['type'] }, { required: ['list'] }, { required: ['deleted'] }, { required: ['fields'] },
+        ],
+      },
+      errors: { type: 'array', items: { enum: [400, 401, 403, 404, 409, 410, 422, 429] } },
+      deprecated: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { successor: { type: 'string' }, sunset: { type: 'string', format: 'date' } },
+      },
+    },
+  },
+};
+
+export const areaFileSchema = {
+  $id: 'area',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    description: { type: 'string' },
+    resources: { type: 'object', propertyNames: typeName, additionalProperties: { $ref: '#/$defs/resource' } },
+    operations: {
+      type: 'object',
+      propertyNames: { pattern: '^[a-z][a-zA-Z0-9]*$' },
+      additionalProperties: { $ref: '#/$defs/operation' },
+    },
+  },
+  $defs: defs,
+};
+
+export const apiFileSchema = {
+  $id: 'api',
+  type: 'object',
+  additionalProperties: false,
+  required: ['info', 'scopes', 'roles', 'user_scopes', 'errors', 'components'],
+  properties: {
+    info: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['title', 'version', 'base_path'],
+      properties: {
+        title: { type: 'string' },
+        version: { type: 'string' },
+        base_path: { type: 'string', pattern: '^/' },
+        description: { type: 'string' },
+      },
+    },
+    scopes: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object', additionalProperties: false, required: ['description'],
+        properties: { description: { type: 'string' } },
+      },
+    },
+    roles: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object', additionalProperties: false, required: ['description', 'scopes'],
+        properties: { description: { type: 'string' }, scopes: { type: 'array', items: { type: 'string' } } },
+      },
+    },
+    user_scopes: { type: 'array', items: { type: 'string' } },
+    errors: {
+      type: 'object',
+      propertyNames: identifier,
+      additionalProperties: {
+        type: 'object', additionalProperties: false, required: ['status', 'description'],
+        properties: { status: { type: 'integer', minimum: 400, maximum: 599 }, description: { type: 'string' } },
+      },
+    },
+    components: { type: 'object', propertyNames: typeName, additionalProperties: { $ref: '#/$defs/resource' } },
+  },
+  $defs: defs,
+};
+
+export const versionsFileSchema = {
+  $id: 'versions',
+  type: 'object',
+  additionalProperties: false,
+  required: ['versions'],
+  properties: {
+    flags: {
+      type: 'object',
+      propertyNames: identifier,
+      additionalProperties: {
+        type: 'object', additionalProperties: false, required: ['description', 'since'],
+        properties: { description: { type: 'string' }, since: { type: 'string', format: 'date' } },
+      },
+    },
+    versions: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['date', 'description'],
+        properties: {
+          date: { type: 'string', format: 'date' },
+          description: { type: 'string', minLength: 1 },
+          changes: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['description'],
+              properties: { description: { type: 'string', minLength: 1 }, pending: { type: 'boolean' } },
+            },
+          },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,120 @@
+// The shape of the YAML spec after parsing and validation against the meta-schema.
+// Field types have a shorthand ("string", "timestamp?") that normalise() expands into FieldSpec.
+
+export const SCALAR_TYPES = [
+  'string', 'integer', 'number', 'boolean', 'timestamp', 'date', 'email', 'url', 'any', 'money', 'metadata',
+] as const;
+export type ScalarType = (typeof SCALAR_TYPES)[number];
+
+export type FieldType = ScalarType | 'id' | 'enum' | 'object' | 'array' | 'map' | 'ref';
+
+export interface FieldSpec {
+  type: FieldType;
+  nullable?: boolean;
+  description?: string;
+  /** type id: the resource whose prefix the id carries */
+  resource?: string;
+  /** type enum */
+  values?: string[];
+  /** type ref: a resource or component by name */
+  ref?: string;
+  /** type object */
+  fields?: Record<string, FieldSpec>;
+  /** type array */
+  items?: FieldSpec;
+  /** type map: the type of every value */
+  of?: FieldSpec;
+  /** request inputs only */
+  required?: boolean;
+  default?: unknown;
+  min?: number;
+  max?: number;
+  min_length?: number;
+  max_length?: number;
+  max_items?: number;
+  pattern?: string;
+}
+
+export type RawField = string | FieldSpec;
+
+export interface ResourceSpec {
+  prefix?: string;
+  object?: string;
+  description?: string;
+  fields: Record<string, FieldSpec>;
+}
+
+export interface ListSpec {
+  of: string;
+  default_page_size: number;
+  max_page_size: number;
+}
+
+export interface ResponseSpec {
+  status: number;
+  /** a resource or component name, or an inline object */
+  type?: string;
+  list?: ListSpec;
+  deleted?: string;
+  fields?: Record<string, FieldSpec>;
+}
+
+export type AuthKind = 'api_key' | 'user_token' | 'client';
+
+export interface OperationSpec {
+  id: string;
+  area: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  path: string;
+  summary: string;
+  description?: string;
+  handler: string;
+  auth: AuthKind[];
+  scopes: string[];
+  /** where the account this operation acts on is named: "path.id", "query.account_id", "body.account_id" */
+  account?: string;
+  idempotent: boolean;
+  path_params: Record<string, FieldSpec>;
+  query: Record<string, FieldSpec>;
+  body?: Record<string, FieldSpec>;
+  response: ResponseSpec;
+  errors: number[];
+  deprecated?: { successor?: string; sunset?: string };
+  /** file, line and column of the operation's key, for messages */
+  where: string;
+}
+
+export interface ErrorSpec {
+  status: number;
+  description: string;
+}
+
+export interface RoleSpec {
+  description: string;
+  scopes: string[];
+}
+
+export interface VersionSpec {
+  date: string;
+  description: string;
+  changes: ChangeSpec[];
+}
+
+export interface ChangeSpec {
+  description: string;
+  pending?: boolean;
+  [instruction: string]: unknown;
+}
+
+export interface ApiSpec {
+  info: { title: string; version: string; base_path: string; description?: string };
+  scopes: Record<string, { description: string }>;
+  roles: Record<string, RoleSpec>;
+  user_scopes: string[];
+  errors: Record<string, ErrorSpec>;
+  components: Record<string, ResourceSpec>;
+  resources: Record<string, ResourceSpec & { area: string }>;
+  operations: OperationSpec[];
+  versions: VersionSpec[];
+  version_flags: Record<string, { description: string; since: string }>;
+}

@@ -1,0 +1,70 @@
+// What a principal may see and do on an account. Invisible accounts are 404s, never leaked;
+// visible accounts without the scope are 403s.
+import type { Knex } from 'knex';
+import { forbidden, notFound } from './errors.js';
+import { ScopeSet, type Principal } from './principal.js';
+import { roleScopes } from './auth.js';
+import { specData } from '../generated/spec-data.js';
+
+export class Access {
+  private readonly cache = new Map<string, Promise<ScopeSet | null>>();
+  constructor(private readonly db: Knex, readonly principal: Principal) {}
+
+  /** Scopes the principal holds on the account, or null when it cannot see it at all. */
+  scopesOn(accountId: string): Promise<ScopeSet | null> {
+    let hit = this.cache.get(accountId);
+    if (!hit) {
+      hit = this.lookup(accountId);
+      this.cache.set(accountId, hit);
+    }
+    return hit;
+  }
+
+  private async lookup(accountId: string): Promise<ScopeSet | null> {
+    const p = this.principal;
+    if (p.kind === 'api_key' || p.kind === 'client') {
+      const row = await this.db('accounts').where({ id: accountId }).first('id', 'parent_id');
+      if (!row || (row.id !== p.accountId && row.parent_id !== p.accountId)) return null;
+      return p.keyScopes ?? ScopeSet.none;
+    }
+    // A team member of an account also acts on that account's connected accounts.
+    const rows = await this.db('team_members as tm')
+      .join('accounts as a', (j) => j.on('tm.account_id', '=', 'a.id').orOn('tm.account_id', '=', 'a.parent_id'))
+      .where('a.id', accountId)
+      .where('tm.user_id', p.userId!)
+      .where('tm.status', 'active')
+      .select('tm.role', 'tm.permissions');
+    if (rows.length === 0) return null;
+    return rows.reduce((acc: ScopeSet, r) => acc.union(roleScopes(r.role, r.permissions)), ScopeSet.none);
+  }
+
+  /** 404 when the account is not visible; 403 when a scope is missing. */
+  async require(accountId: string, scopes: readonly string[], param?: string): Promise<void> {
+    const held = await this.scopesOn(accountId);
+    if (!held) throw notFound('account', accountId, param);
+    const missing = scopes.filter((s) => !held.has(s));
+    if (missing.length) throw forbidden(`This credential lacks the ${missing.join(', ')} permission on ${accountId}`);
+  }
+
+  async has(accountId: string, scope: string): Promise<boolean> {
+    return (await this.scopesOn(accountId))?.has(scope) ?? false;
+  }
+
+  /** Whether the principal holds a scope without naming an account (user-level, or an API key's own). */
+  holds(scope: string): boolean {
+    const p = this.principal;
+    if (p.kind === 'api_key') return p.keyScopes!.has(scope);
+    if (p.kind === 'user_token') return new ScopeSet(specData.userScopes).has(scope);
+    return false;
+  }
+
+  /** A subquery of the ids of every account the principal can see. */
+  visibleAccountIds(): Knex.QueryBuilder {
+    const p = this.principal;
+    if (p.kind !== 'user_token') {
+      return this.db('accounts').select('id').where('id', p.accountId!).orWhere('parent_id', p.accountId!);
+    }
+    const direct = this.db('team_members').select('account_id').where({ user_id: p.userId!, status: 'active' });
+    return this.db('accounts').select('id').whereIn('id', direct.clone()).orWhereIn('parent_id', direct);
+  }
+}

@@ -1,0 +1,72 @@
+// The Koa application: request id, one log line per request, the error envelope, authentication,
+// version resolution, then the generated operations.
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { ApiError } from './errors.js';
+import { randomToken } from './ids.js';
+import { authenticate } from './auth.js';
+import { resolveVersion } from './versions.js';
+import { runOperation, errorBody, type OperationDefinition } from './operation.js';
+import { specData } from '../generated/spec-data.js';
+
+export interface AppOptions {
+  db: Knex;
+  operations: OperationDefinition[];
+  logger: Logger;
+}
+
+export function createApp({ db, operations, logger }: AppOptions): Koa {
+  const app = new Koa({ proxy: false });
+  const router = new Router({ prefix: specData.basePath });
+  for (const op of operations) {
+    router[op.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete'](op.path, runOperation(op, db));
+  }
+
+  app.use(async (ctx, next) => {
+    const requestId = `req_${randomToken(16)}`;
+    const started = performance.now();
+    ctx.state.requestId = requestId;
+    ctx.set('Request-Id', requestId);
+    try {
+      await next();
+      if (ctx.body === undefined && ctx.status === 404) {
+        throw new ApiError(404, 'not_found', `Unrecognized request URL (${ctx.method} ${ctx.path})`);
+      }
+    } catch (e) {
+      const error = e instanceof ApiError ? e : toApiError(e, logger, requestId);
+      ctx.status = error.status;
+      for (const [k, v] of Object.entries(error.headers)) ctx.set(k, v);
+      if (error.status >= 500) ctx.set('x-should-retry', 'true');
+      ctx.body = errorBody(error, requestId);
+    } finally {
+      if (logger.isLevelEnabled('info')) {
+        logger.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status,
+          ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+      }
+    }
+  });
+
+  app.use(async (ctx, next) => {
+    if (!ctx.path.startsWith(specData.basePath)) return next();
+    const principal = await authenticate(db, ctx.get('Authorization') || undefined, ctx.ip);
+    ctx.state.principal = principal;
+    const version = resolveVersion(ctx.get('Api-Version-Date') || undefined, principal.versionPin);
+    ctx.state.version = version;
+    ctx.set('Api-Version-Date', version);
+    return next();
+  });
+  app.use(router.routes());
+  return app;
+}
+
+function toApiError(e: unknown, logger: Logger, requestId: string): ApiError {
+  // Errors raised by Koa itself for bad requests (e.g. a malformed URL) carry their status.
+  const err = e as { status?: number; expose?: boolean; message?: string };
+  if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
+    return new ApiError(400, 'invalid_request', err.expose && err.message ? err.message : 'The request is malformed');
+  }
+  logger.error({ err: e, request_id: requestId }, 'unhandled error');
+  return new ApiError(500, 'api_error', 'Something went wrong on our side; the request id identifies it for support');
+}

@@ -1,0 +1,82 @@
+// Authorization header -> Principal, or a 401 that says which way the credential failed.
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import type { Knex } from 'knex';
+import { unauthenticated } from './errors.js';
+import { hashSecret } from './credentials.js';
+import { ScopeSet, type Principal } from './principal.js';
+import { specData } from '../generated/spec-data.js';
+
+export interface Statement {
+  effect: 'allow' | 'deny';
+  actions: string[];
+}
+
+export function roleScopes(role: string, permissions: readonly string[] = []): ScopeSet {
+  const roles = specData.roles as Record<string, readonly string[]>;
+  return new ScopeSet(role === 'custom' ? permissions : roles[role] ?? []);
+}
+
+export function statementScopes(statements: Statement[]): ScopeSet {
+  const allow = statements.filter((s) => s.effect === 'allow').flatMap((s) => s.actions);
+  const deny = statements.filter((s) => s.effect === 'deny').flatMap((s) => s.actions);
+  return new ScopeSet(allow, deny);
+}
+
+function ipAllowed(allowlist: string[], ip: string): boolean {
+  if (allowlist.length === 0) return true;
+  const list = new BlockList();
+  for (const entry of allowlist) {
+    const [address, bits] = entry.split('/');
+    const type = isIPv6(address) ? 'ipv6' : 'ipv4';
+    if (bits !== undefined) list.addSubnet(address, Number(bits), type);
+    else list.addAddress(address, type);
+  }
+  const bare = ip.startsWith('::ffff:') && isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
+  return list.check(bare, isIPv6(bare) ? 'ipv6' : 'ipv4');
+}
+
+const isPast = (ts: string | null) => ts !== null && Date.parse(ts) <= Date.now();
+
+export async function authenticate(db: Knex, header: string | undefined, ip: string): Promise<Principal> {
+  if (!header) throw unauthenticated('No credentials: send Authorization: Bearer <API key or user token>, or a client id');
+  const bearer = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!bearer) {
+    if (/\s/.test(header.trim())) throw unauthenticated('The Authorization header is malformed; use Bearer <API key or user token>');
+    const account = await db('accounts').where({ client_id: header.trim() }).first('id');
+    if (!account) throw unauthenticated('Unknown client id');
+    return { kind: 'client', credentialId: header.trim(), accountId: account.id, userId: null, keyScopes: null, versionPin: null };
+  }
+  const secret = bearer[1];
+  if (secret.startsWith('sk_')) {
+    const key = await db('api_keys')
+      .where({ secret_hash: hashSecret(secret) })
+      .first('id', 'account_id', 'role', 'statements', 'ip_allowlist', 'api_version_date', 'expires_at', 'revoked_at');
+    if (!key) throw unauthenticated('Unknown API key');
+    if (key.revoked_at) throw unauthenticated('This API key has been revoked');
+    if (isPast(key.expires_at)) throw unauthenticated('This API key has expired');
+    if (!ipAllowed(key.ip_allowlist, ip)) throw unauthenticated(`This API key may not be used from ${ip}`);
+    return {
+      kind: 'api_key',
+      credentialId: key.id,
+      accountId: key.account_id,
+      userId: null,
+      keyScopes: key.role ? roleScopes(key.role) : statementScopes(key.statements),
+      versionPin: key.api_version_date ? formatDate(key.api_version_date) : null,
+    };
+  }
+  if (secret.startsWith('utok_')) {
+    const token = await db('user_tokens').where({ secret_hash: hashSecret(secret) }).first('id', 'user_id', 'expires_at', 'revoked_at');
+    if (!token) throw unauthenticated('Unknown user token');
+    if (token.revoked_at) throw unauthenticated('This user token has been revoked');
+    if (isPast(token.expires_at)) throw unauthenticated('This user token has expired');
+    return { kind: 'user_token', credentialId: token.id, accountId: null, userId: token.user_id, keyScopes: null, versionPin: null };
+  }
+  throw unauthenticated('Unknown credential: API keys start with sk_ and user tokens with utok_');
+}
+
+/** pg returns `date` columns as Date objects at local midnight. */
+export function formatDate(value: Date | string): string {
+  if (typeof value === 'string') return value.slice(0, 10);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${value.getFullYear()}-${p(value.getMonth() + 1)}-${p(value.getDate())}`;
+}

@@ -1,0 +1,31 @@
+// One code path to a database: DATABASE_URL when set, else an embedded PostgreSQL.
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import { startEmbeddedPostgres, type RunningDatabase } from './embedded-db.js';
+
+// Timestamps travel as ISO 8601 strings end to end; int8 values (money in minor units) fit in a double.
+pg.types.setTypeParser(1184, (v) => new Date(v).toISOString());
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export type Db = Knex;
+
+export function createKnex(url: string, poolMax = 10): Knex {
+  return knexFactory({
+    client: 'pg',
+    connection: url,
+    pool: { min: 0, max: poolMax },
+  });
+}
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** DATABASE_URL if set; otherwise an embedded server under `dataDir`. */
+export async function openServer(dataDir: string, persistent: boolean): Promise<RunningDatabase> {
+  const url = process.env.DATABASE_URL;
+  if (url) return { url, stop: async () => {} };
+  return startEmbeddedPostgres(dataDir, persistent);
+}

@@ -1,0 +1,19 @@
+// The one error type handlers and the framework throw; app.ts renders it as the error envelope.
+export class ApiError extends Error {
+  constructor(
+    public readonly status: number,
+    public readonly type: string,
+    message: string,
+    public readonly param?: string,
+    public readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const invalid = (message: string, param?: string) => new ApiError(400, 'invalid_request', message, param);
+export const notFound = (what: string, id: string, param?: string) =>
+  new ApiError(404, 'not_found', `No such ${what}: '${id}'`, param);
+export const forbidden = (message: string) => new ApiError(403, 'permission_denied', message);
+export const conflict = (message: string, param?: string) => new ApiError(409, 'conflict', message, param);
+export const unauthenticated = (message: string) => new ApiError(401, 'authentication_required', message);

@@ -1,0 +1,19 @@
+// Object ids: the resource's type prefix plus a random base62 part.
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export function randomToken(length: number): string {
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  for (let i = 0; out.length < length; i++) {
+    const b = bytes[i % bytes.length];
+    if (b < 248) out += ALPHABET[b % 62]; // 248 = 4 * 62: keeps the draw uniform
+    if (i >= bytes.length - 1 && out.length < length) return out + randomToken(length - out.length);
+  }
+  return out;
+}
+
+export function newId(prefix: string): string {
+  return `${prefix}${randomToken(16)}`;
+}

@@ -1,0 +1,147 @@
+// One generated operation, run: version check, caller kind, scopes, validation, idempotency, transaction, handler.
+import type { Context } from 'koa';
+import type { Knex } from 'knex';
+import { ApiError, forbidden } from './errors.js';
+import { validate, type CompiledValidator } from './validation.js';
+import { normaliseQuery } from './query-params.js';
+import { readJsonBody } from './body.js';
+import { Access } from './access.js';
+import { addJob } from './jobs.js';
+import { newId } from './ids.js';
+import { flagOn } from './versions.js';
+import * as idempotency from './idempotency.js';
+import type { AuthKind, Principal } from './principal.js';
+import type { HandlerContext } from './handler.js';
+import { specData } from '../generated/spec-data.js';
+
+export interface VersionedInput {
+  path: CompiledValidator;
+  query: CompiledValidator;
+  body: CompiledValidator | null;
+}
+
+export interface OperationDefinition {
+  id: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  path: string;
+  auth: AuthKind[];
+  scopes: string[];
+  account: { from: 'path' | 'query' | 'body'; name: string } | null;
+  idempotent: boolean;
+  status: number;
+  list: { defaultPageSize: number; maxPageSize: number } | null;
+  deprecated: { successor?: string; sunset?: string } | null;
+  /** the versions at which the operation exists, each with its input validators */
+  versions: Record<string, VersionedInput>;
+  // Handlers are typed per operation in handlers/; here they are only called.
+  handler: (input: any, ctx: HandlerContext) => Promise<unknown>;
+}
+
+const KIND_REFUSAL: Record<AuthKind, string> = {
+  api_key: 'This operation cannot be called with an API key; use a user token',
+  user_token: 'This operation cannot be called with a user token; use an API key',
+  client: 'This operation cannot be called with a client id; use an API key or user token from your server',
+};
+
+const USER_SCOPES = new Set<string>(specData.userScopes);
+
+async function checkScopes(op: OperationDefinition, access: Access, input: Record<string, any>): Promise<void> {
+  if (op.account) {
+    const accountId = input[op.account.from]?.[op.account.name];
+    if (typeof accountId === 'string') return access.require(accountId, op.scopes, op.account.name);
+  }
+  for (const scope of op.scopes) {
+    // Without a named account, user tokens are checked per account by the handler, except for user-level scopes.
+    const checkHere = access.principal.kind !== 'user_token' || USER_SCOPES.has(scope);
+    if (checkHere && !access.holds(scope)) throw forbidden(`This credential lacks the ${scope} permission`);
+  }
+}
+
+export function runOperation(op: OperationDefinition, db: Knex) {
+  return async (ctx: Context): Promise<void> => {
+    const principal: Principal = ctx.state.principal;
+    const version: string = ctx.state.version;
+    const validators = op.versions[version];
+    if (!validators) {
+      throw new ApiError(404, 'not_found', `${ctx.method} ${ctx.path} does not exist at API version ${version}`);
+    }
+    if (!op.auth.includes(principal.kind)) throw forbidden(KIND_REFUSAL[principal.kind]);
+    if (op.deprecated) {
+      ctx.set('Deprecation', 'true');
+      if (op.deprecated.successor) ctx.set('Link', `<${specData.basePath}${op.deprecated.successor}>; rel="successor-version"`);
+      if (op.deprecated.sunset) ctx.set('Sunset', new Date(`${op.deprecated.sunset}T00:00:00Z`).toUTCString());
+    }
+
+    const path = { ...ctx.params };
+    validate('path', validators.path, path);
+    const query = normaliseQuery(ctx.query);
+    validate('query', validators.query, query);
+    let body: unknown;
+    if (validators.body) {
+      body = (await readJsonBody(ctx)) ?? {};
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new ApiError(400, 'invalid_request', 'The body must be a JSON object');
+      }
+      validate('body', validators.body, body);
+    }
+    const input = { path, query, body };
+    const access = new Access(db, principal);
+    await checkScopes(op, access, input);
+
+    const idempotencyKey = op.idempotent ? ctx.get('Idempotency-Key') : '';
+    if (idempotencyKey) {
+      idempotency.checkKey(idempotencyKey);
+      const replay = await idempotency.claim(db, principal.credentialId, idempotencyKey, op.id,
+        idempotency.requestHash(op.id, path, body));
+      if (replay) {
+        ctx.set('Idempotent-Replayed', 'true');
+        ctx.status = replay.status;
+        ctx.body = replay.body;
+        return;
+      }
+    }
+
+    const context = (conn: Knex): HandlerContext => ({
+      db: conn,
+      principal,
+      access,
+      version,
+      flag: (name) => flagOn(version, (specData.versionFlags as Record<string, string>)[name]),
+      addJob: (task, payload, options) => addJob(conn, task, payload, options),
+      emit: async (type, accountId, data) => {
+        await conn('events').insert({ id: newId('evt_'), type, account_id: accountId, data: JSON.stringify(data) });
+      },
+      defaultPageSize: op.list?.defaultPageSize ?? 0,
+      requestId: ctx.state.requestId,
+      ip: ctx.ip,
+    });
+
+    if (op.method === 'GET') {
+      ctx.status = op.status;
+      ctx.body = await op.handler(input, context(db));
+      return;
+    }
+    try {
+      const result = await db.transaction(async (trx) => {
+        const out = await op.handler(input, context(trx));
+        if (idempotencyKey) await idempotency.complete(trx, principal.credentialId, idempotencyKey, { status: op.status, body: out });
+        return out;
+      });
+      ctx.status = op.status;
+      ctx.body = result;
+    } catch (e) {
+      if (idempotencyKey) {
+        if (e instanceof ApiError && e.status < 500) {
+          await idempotency.complete(db, principal.credentialId, idempotencyKey, { status: e.status, body: errorBody(e, ctx.state.requestId) });
+        } else {
+          await idempotency.release(db, principal.credentialId, idempotencyKey);
+        }
+      }
+      throw e;
+    }
+  };
+}
+
+export function errorBody(e: ApiError, requestId: string) {
+  return { error: { type: e.type, message: e.message, ...(e.param ? { param: e.param } : {}), request_id: requestId } };
+}

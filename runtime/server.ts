@@ -1,0 +1,69 @@
+// Runs the app and the background worker on one database; SIGTERM finishes in-flight requests, then stops.
+import type { Server } from 'node:http';
+import type { Knex } from 'knex';
+import pino, { type Logger } from 'pino';
+import { run, Logger as WorkerLogger, type Runner, type TaskList } from 'graphile-worker';
+import { createApp } from './app.js';
+import type { OperationDefinition } from './operation.js';
+
+export interface ServerOptions {
+  db: Knex;
+  databaseUrl: string;
+  operations: OperationDefinition[];
+  tasks: TaskList;
+  port: number;
+  host?: string;
+  /** run the graphile-worker in this process (default true) */
+  worker?: boolean;
+  logger?: Logger;
+}
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  worker: Runner | null;
+  close(): Promise<void>;
+}
+
+export function createLogger(): Logger {
+  return pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined });
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger();
+  const app = createApp({ db: options.db, operations: options.operations, logger });
+  const server = app.listen(options.port, options.host ?? '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  server.keepAliveTimeout = 5000;
+  const worker = options.worker === false ? null : await run({
+    connectionString: options.databaseUrl,
+    taskList: options.tasks,
+    concurrency: 4,
+    pollInterval: 500,
+    noHandleSignals: true,
+    logger: new WorkerLogger((scope) => (level, message, meta) => {
+      if (level === 'error' || level === 'warning') logger.warn({ scope, meta }, message);
+    }),
+  });
+  const { port } = server.address() as { port: number };
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    server,
+    worker,
+    close: () => {
+      // Stop accepting connections and wait for in-flight requests; idle keep-alive sockets are closed.
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await worker?.stop();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// Precompiled ajv validators (generated/validators-*.js) and the 400 that names what failed.
+import { ApiError } from './errors.js';
+
+export interface ValidationIssue {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+export interface CompiledValidator {
+  (data: unknown): boolean;
+  errors?: ValidationIssue[] | null;
+}
+
+export type InputPart = 'path' | 'query' | 'body';
+
+function paramName(part: InputPart, issue: ValidationIssue): string {
+  const segments = issue.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (issue.keyword === 'required') segments.push(String(issue.params.missingProperty));
+  if (issue.keyword === 'additionalProperties') segments.push(String(issue.params.additionalProperty));
+  if (part === 'body') return segments.join('.');
+  return segments.map((s, i) => (i === 0 ? s : `[${s}]`)).join('');
+}
+
+function describe(issue: ValidationIssue): string {
+  const p = issue.params;
+  switch (issue.keyword) {
+    case 'required': return 'is required';
+    case 'additionalProperties': return 'is not a recognised parameter';
+    case 'type': return `must be ${/^[aeiou]/.test(String(p.type)) ? 'an' : 'a'} ${String(p.type).replace(',', ' or ')}`;
+    case 'enum': return `must be one of: ${(p.allowedValues as unknown[]).filter((v) => v !== null).join(', ')}`;
+    case 'format': return p.format === 'date-time'
+      ? 'must be an ISO 8601 timestamp with time and offset, such as 2026-01-31T12:00:00Z'
+      : `must be a valid ${String(p.format)}`;
+    case 'pattern': return 'is not in the expected format';
+    case 'minimum': return `must be at least ${String(p.limit)}`;
+    case 'maximum': return `must be at most ${String(p.limit)}`;
+    case 'minLength': return p.limit === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters`;
+    case 'maxLength': return `must be at most ${String(p.limit)} characters`;
+    case 'maxItems': return `must have at most ${String(p.limit)} items`;
+    case 'maxProperties': return `must have at most ${String(p.limit)} keys`;
+    case 'propertyNames': return 'has a key that is too long';
+    default: return issue.message ?? 'is invalid';
+  }
+}
+
+const PART_WORD: Record<InputPart, string> = { path: 'path parameter', query: 'query parameter', body: 'body field' };
+
+export function validationError(part: InputPart, issues: ValidationIssue[]): ApiError {
+  const issue = issues[0];
+  const param = paramName(part, issue);
+  if (!param) return new ApiError(400, 'invalid_request', `The ${part === 'body' ? 'body' : part} ${describe(issue)}`);
+  const noun = issue.keyword === 'additionalProperties' ? `Unknown ${PART_WORD[part]}` : `The ${PART_WORD[part]}`;
+  return new ApiError(400, 'invalid_request', `${noun} '${param}' ${describe(issue)}`, param);
+}
+
+export function validate(part: InputPart, validator: CompiledValidator, data: unknown): void {
+  if (!validator(data)) throw validationError(part, validator.errors ?? []);
+}
