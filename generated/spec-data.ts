@@ -3,9 +3,25 @@ export const specData = {
   "basePath": "/api/v1",
   "versions": [
     "2026-09-06",
+    "2026-09-02",
+    "2026-08-28",
+    "2026-08-25",
+    "2026-08-21",
+    "2026-08-14",
+    "2026-08-07",
+    "2026-07-30",
+    "2026-07-23",
+    "2026-07-20",
     "2025-01-01"
   ],
-  "versionFlags": {},
+  "versionFlags": {
+    "economic_intelligence_offers_pickable_only": "2026-09-02",
+    "saved_method_charge_buyer_present": "2026-09-02",
+    "setup_intents_saved_in_background": "2026-08-28",
+    "dispute_prevented_status": "2026-08-28",
+    "payouts_status_v2": "2026-08-21",
+    "webhook_envelope_account_id": "2026-08-14"
+  },
   "scopes": [
     "company:balance:read",
     "company:basic:read",
@@ -31,7 +47,9 @@ export const specData = {
     "webhook:read",
     "webhook:manage",
     "ads:manage",
-    "user:read"
+    "user:read",
+    "api_key:read",
+    "api_key:manage"
   ],
   "roles": {
     "owner": [
@@ -88,7 +106,12 @@ export const specData = {
     "api_error": 500
   },
   "prefixes": {
-    "Account": "biz_"
+    "AdsPaymentRetry": "adretry_",
+    "Account": "biz_",
+    "ApiKey": "apik_",
+    "TeamMember": "tmem_",
+    "User": "user_",
+    "Webhook": "hook_"
   }
 } as const;
 

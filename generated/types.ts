@@ -34,6 +34,65 @@ export interface Error {
     error: { type: string; message: string; param: string | null; request_id: string };
 }
 
+/** The account's preferences. An account that never changed a preference reads the defaults. Fields after dispute_fighter_enabled are not shown by the seed beyond economic_intelligence. */
+export interface AccountPreferences {
+    /** Read-only. Signed by answering requested_information through PATCH /verifications/{id}; while pending_signature, campaign launch is blocked. */
+    ads_agreement: { status: "not_required" | "pending_signature" | "signed"; agreement_version: string | null; printed_name: string | null; accepted_at: string | null };
+    /** Null until ads billing is configured. */
+    ads_payment_methods: { primary: AdsPaymentMethod | null; backup: AdsPaymentMethod | null } | null;
+    /** Lowercase ISO 4217 code; default usd. */
+    ads_reporting_currency: string;
+    /** IANA timezone for campaign start/end times and report buckets; default America/New_York. */
+    ads_scheduling_timezone: string;
+    /** The ad-spend reporting integration. */
+    ads_triplewhale_integration: { status: "connected" | "not_connected" | "requires_shop_domain"; masked_api_key: string | null; shop_domain: string | null };
+    /** Whether incoming funds move automatically to the cards balance; false when the account has none. */
+    cards_auto_top_up: boolean;
+    /** Default true, including without a cards balance. When false, card emails and push notifications stop except cardholder onboarding invitations, and requesting a card is rejected. */
+    cards_notifications: boolean;
+    /** Whether evidence responses are assembled and filed automatically; default false. */
+    dispute_fighter_enabled: boolean;
+    /** Read-only (sending it is a 400). Turned on with economic_intelligence_duration_key; on until ends_at, then off, except that an auto-renewing offer (weekly) extends ends_at by its duration at each ends_at until auto-renewal is stopped. */
+    economic_intelligence: { enabled: boolean; ends_at: string | null; offer_key: string | null; auto_renew: boolean; trial_ends_at: string | null };
+}
+
+/** A funding source for ads billing, with the facts of the balance or card behind it. */
+export interface AdsPaymentMethod {
+    type: "platform_balance" | "card";
+    /** ldgr_ for a balance, payt_ for a card. */
+    id: string;
+    /** Cards only. */
+    card_brand: string | null;
+    /** Cards only. */
+    exp_month: number | null;
+    /** Cards only. */
+    exp_year: number | null;
+    /** Cards only. */
+    last4: string | null;
+    /** Business balances: the account's logo; personal balances: the owner's picture. */
+    icon_url: string | null;
+    /** Business balances only; null for a personal balance and for cards. */
+    title: string | null;
+}
+
+/** Which balance or saved card to charge; type must match the id's prefix. */
+export interface AdsPaymentMethodChoice {
+    type: "platform_balance" | "card";
+    /** A business or personal balance (ldgr_) or a saved card (payt_) of this account. */
+    id: string;
+}
+
+/** One payment retry for all of an account's ad campaigns. */
+export interface AdsPaymentRetry {
+    id: string;
+    account_id: string;
+    status: "queued" | "completed";
+    /** Null while queued. no_failed_campaigns when no campaign had a failed payment to retry. */
+    outcome: "no_failed_campaigns" | null;
+    created_at: string;
+    completed_at: string | null;
+}
+
 export interface Account {
     id: string;
     /** Display name. */
@@ -112,6 +171,139 @@ export interface TaxIdentifier {
     value: string;
 }
 
+/** A credential for `Authorization: Bearer <secret>`. status is computed: revoked once revoked_at is set, else expired once expires_at has passed, else active. */
+export interface ApiKey {
+    id: string;
+    account_id: string;
+    name: string;
+    /** The full secret; only on the create and rotate responses, null everywhere else. */
+    secret: string | null;
+    /** The first and last characters of the secret, such as sk_Ab12…xY9z. */
+    secret_hint: string;
+    permissions: ApiKeyPermissions;
+    /** IP addresses and CIDR ranges the key may be used from; empty means any address. */
+    ip_allowlist: string[];
+    /** After this instant the key is refused (401). */
+    expires_at: string | null;
+    /** The version used when a request sends no Api-Version-Date header. New keys pin the latest version; a key without a pin uses 2025-01-01. */
+    api_version_date: string | null;
+    last_used_at: string | null;
+    /** When the secret was last replaced. */
+    rotated_at: string | null;
+    revoked_at: string | null;
+    status: "active" | "revoked" | "expired";
+    created_at: string;
+}
+
+/** Exactly one of role (an inherited system role) or statements (an explicit policy) is set. */
+export interface ApiKeyPermissions {
+    /** A system role name: owner, admin, moderator, sales_manager or viewer. */
+    role: string | null;
+    /** Empty when role is set. */
+    statements: ApiKeyStatement[];
+}
+
+/** Allows or denies actions. Actions are scope names from the catalogue, `*`, or a `<prefix>:*` wildcard that matches at least one scope. A deny always beats an allow. */
+export interface ApiKeyStatement {
+    effect: "allow" | "deny";
+    actions: string[];
+}
+
+/** One scope of the catalogue and whether the caller holds it on the resource. */
+export interface Permission {
+    /** A scope such as stats:read or crypto_wallet:trade. */
+    action: string;
+    granted: boolean;
+}
+
+/** A user's role on an account. Access to the account (and its connected accounts) counts only active members; invited members have none until they accept. */
+export interface TeamMember {
+    id: string;
+    account_id: string;
+    user: { id: string; username: string; name: string | null };
+    /** A system role (see the roles of the API), or custom with explicit permissions. */
+    role: "owner" | "admin" | "moderator" | "sales_manager" | "viewer" | "custom";
+    /** The scopes a custom role grants; empty for system roles. */
+    permissions: string[];
+    status: "invited" | "active";
+    /** Null for the owner, who was never invited. */
+    invited_at: string | null;
+    accepted_at: string | null;
+    created_at: string;
+}
+
+/** A person's public profile. `email` is shown only to the user themself. */
+export interface User {
+    id: string;
+    /** Unique handle: lowercase letters, digits and underscores, 3 to 30 characters. */
+    username: string;
+    name: string | null;
+    bio: string | null;
+    /** URL of the profile picture. */
+    profile_picture: string | null;
+    city: string | null;
+    /** ISO 3166-1 alpha-2. */
+    country: string | null;
+    /** The user's e-mail; null unless the caller is that user (their own user token). */
+    email: string | null;
+    created_at: string;
+}
+
+/** What a user may do on an account, product or experience. */
+export interface UserAccess {
+    /** True when access_level is customer or admin. */
+    has_access: boolean;
+    /** admin: an active (accepted) team member of the account or of its parent account; customer: an active membership; no_access otherwise. */
+    access_level: "customer" | "admin" | "no_access";
+}
+
+export interface Webhook {
+    id: string;
+    account_id: string;
+    /** https, or http to localhost / 127.0.0.1 / [::1] for local testing. */
+    url: string;
+    /** Event names delivered to this subscription. */
+    events: string[];
+    /** Disabled subscriptions receive nothing. */
+    enabled: boolean;
+    description: string | null;
+    /** The version payloads are rendered at; null when unpinned (the earlier payloads). */
+    api_version_date: string | null;
+    /** Also deliver events of the account's connected accounts. */
+    include_connected_accounts: boolean;
+    /** The signing secret, whsec_ followed by the base64 of 24 random bytes. Shown only on the create response; null everywhere else, so store it when you create the subscription. */
+    secret: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+/** GET /accounts/{account_id}/preferences: Retrieve an account's preferences */
+export interface RetrieveAccountPreferencesInput {
+    path: { account_id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveAccountPreferencesOutput = AccountPreferences;
+
+/** PATCH /accounts/{account_id}/preferences: Change an account's preferences */
+export interface UpdateAccountPreferencesInput {
+    path: { account_id: string };
+    query: Record<string, never>;
+    body: { ads_payment_methods?: { primary?: AdsPaymentMethodChoice | null; backup?: AdsPaymentMethodChoice | null } | null; ads_reporting_currency?: string; ads_scheduling_timezone?: string; ads_triplewhale_integration?: { api_key?: string | null; shop_domain?: string | null }; cards_auto_top_up?: boolean; cards_notifications?: boolean; dispute_fighter_enabled?: boolean; economic_intelligence_duration_key?: string | null };
+}
+
+export type UpdateAccountPreferencesOutput = AccountPreferences;
+
+/** POST /accounts/{id}/retry_ads_payment: Retry ad payments for all of an account's campaigns */
+export interface RetryAdsPaymentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type RetryAdsPaymentOutput = AdsPaymentRetry;
+
 /** GET /accounts: List accounts */
 export interface ListAccountsInput {
     path: Record<string, never>;
@@ -157,10 +349,233 @@ export interface RetrieveCurrentAccountInput {
 
 export type RetrieveCurrentAccountOutput = Account;
 
+/** GET /api_keys: List an account's API keys */
+export interface ListApiKeysInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id: string; status?: "active" | "revoked" | "expired" };
+    body: undefined;
+}
+
+export type ListApiKeysOutput = Page<ApiKey>;
+
+/** POST /api_keys: Create an API key */
+export interface CreateApiKeyInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; name: string; role?: string; statements?: ApiKeyStatement[]; ip_allowlist?: string[]; expires_at?: string; api_version_date?: string };
+}
+
+export type CreateApiKeyOutput = ApiKey;
+
+/** GET /api_keys/{id}: Retrieve an API key */
+export interface RetrieveApiKeyInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveApiKeyOutput = ApiKey;
+
+/** PATCH /api_keys/{id}: Update an API key */
+export interface UpdateApiKeyInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { name?: string; ip_allowlist?: string[]; expires_at?: string | null; api_version_date?: string };
+}
+
+export type UpdateApiKeyOutput = ApiKey;
+
+/** POST /api_keys/{id}/rotate: Rotate an API key's secret */
+export interface RotateApiKeyInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type RotateApiKeyOutput = ApiKey;
+
+/** POST /api_keys/{id}/revoke: Revoke an API key */
+export interface RevokeApiKeyInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type RevokeApiKeyOutput = ApiKey;
+
+/** GET /permissions: List the caller's permissions on a resource */
+export interface ListPermissionsInput {
+    path: Record<string, never>;
+    query: { resource_id: string };
+    body: undefined;
+}
+
+export type ListPermissionsOutput = { data: Permission[] };
+
+/** GET /team_members: List an account's team members */
+export interface ListTeamMembersInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id: string; role?: "owner" | "admin" | "moderator" | "sales_manager" | "viewer" | "custom"; status?: "invited" | "active" };
+    body: undefined;
+}
+
+export type ListTeamMembersOutput = Page<TeamMember>;
+
+/** POST /team_members: Invite a user to an account's team */
+export interface AddTeamMemberInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; user_id?: string; username?: string; role: "admin" | "moderator" | "sales_manager" | "viewer" | "custom"; permissions?: string[] };
+}
+
+export type AddTeamMemberOutput = TeamMember;
+
+/** GET /team_members/{id}: Retrieve a team member */
+export interface RetrieveTeamMemberInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveTeamMemberOutput = TeamMember;
+
+/** PATCH /team_members/{id}: Change a team member's role or permissions */
+export interface UpdateTeamMemberInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { role?: "admin" | "moderator" | "sales_manager" | "viewer" | "custom"; permissions?: string[] };
+}
+
+export type UpdateTeamMemberOutput = TeamMember;
+
+/** DELETE /team_members/{id}: Remove a team member */
+export interface RemoveTeamMemberInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RemoveTeamMemberOutput = Deleted;
+
+/** POST /team_members/{id}/accept: Accept a team invitation */
+export interface AcceptTeamInvitationInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type AcceptTeamInvitationOutput = TeamMember;
+
+/** GET /users/{id}: Retrieve a user */
+export interface RetrieveUserInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveUserOutput = User;
+
+/** GET /users: Search users */
+export interface SearchUsersInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; query: string };
+    body: undefined;
+}
+
+export type SearchUsersOutput = Page<User>;
+
+/** PATCH /users/{id}: Update a user */
+export interface UpdateUserInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { name?: string | null; bio?: string | null; username?: string; profile_picture_url?: string | null; city?: string | null; country?: string | null };
+}
+
+export type UpdateUserOutput = User;
+
+/** GET /users/{id}/access/{resource_id}: Check a user's access to an account, product or experience */
+export interface CheckUserAccessInput {
+    path: { id: string; resource_id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type CheckUserAccessOutput = UserAccess;
+
+/** GET /webhooks: List webhook subscriptions */
+export interface ListWebhooksInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string };
+    body: undefined;
+}
+
+export type ListWebhooksOutput = Page<Webhook>;
+
+/** POST /webhooks: Create a webhook subscription */
+export interface CreateWebhookInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; url: string; events: string[]; enabled: boolean; description?: string | null; api_version_date?: string | null; include_connected_accounts: boolean };
+}
+
+export type CreateWebhookOutput = Webhook;
+
+/** GET /webhooks/{id}: Retrieve a webhook subscription */
+export interface RetrieveWebhookInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveWebhookOutput = Webhook;
+
+/** PATCH /webhooks/{id}: Update a webhook subscription */
+export interface UpdateWebhookInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { url?: string; events?: string[]; enabled?: boolean; description?: string | null; api_version_date?: string | null; include_connected_accounts?: boolean };
+}
+
+export type UpdateWebhookOutput = Webhook;
+
+/** DELETE /webhooks/{id}: Delete a webhook subscription */
+export interface DeleteWebhookInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteWebhookOutput = Deleted;
+
 export interface Operations {
+    retrieveAccountPreferences: { input: RetrieveAccountPreferencesInput; output: RetrieveAccountPreferencesOutput };
+    updateAccountPreferences: { input: UpdateAccountPreferencesInput; output: UpdateAccountPreferencesOutput };
+    retryAdsPayment: { input: RetryAdsPaymentInput; output: RetryAdsPaymentOutput };
     listAccounts: { input: ListAccountsInput; output: ListAccountsOutput };
     createAccount: { input: CreateAccountInput; output: CreateAccountOutput };
     retrieveAccount: { input: RetrieveAccountInput; output: RetrieveAccountOutput };
     updateAccount: { input: UpdateAccountInput; output: UpdateAccountOutput };
     retrieveCurrentAccount: { input: RetrieveCurrentAccountInput; output: RetrieveCurrentAccountOutput };
+    listApiKeys: { input: ListApiKeysInput; output: ListApiKeysOutput };
+    createApiKey: { input: CreateApiKeyInput; output: CreateApiKeyOutput };
+    retrieveApiKey: { input: RetrieveApiKeyInput; output: RetrieveApiKeyOutput };
+    updateApiKey: { input: UpdateApiKeyInput; output: UpdateApiKeyOutput };
+    rotateApiKey: { input: RotateApiKeyInput; output: RotateApiKeyOutput };
+    revokeApiKey: { input: RevokeApiKeyInput; output: RevokeApiKeyOutput };
+    listPermissions: { input: ListPermissionsInput; output: ListPermissionsOutput };
+    listTeamMembers: { input: ListTeamMembersInput; output: ListTeamMembersOutput };
+    addTeamMember: { input: AddTeamMemberInput; output: AddTeamMemberOutput };
+    retrieveTeamMember: { input: RetrieveTeamMemberInput; output: RetrieveTeamMemberOutput };
+    updateTeamMember: { input: UpdateTeamMemberInput; output: UpdateTeamMemberOutput };
+    removeTeamMember: { input: RemoveTeamMemberInput; output: RemoveTeamMemberOutput };
+    acceptTeamInvitation: { input: AcceptTeamInvitationInput; output: AcceptTeamInvitationOutput };
+    retrieveUser: { input: RetrieveUserInput; output: RetrieveUserOutput };
+    searchUsers: { input: SearchUsersInput; output: SearchUsersOutput };
+    updateUser: { input: UpdateUserInput; output: UpdateUserOutput };
+    checkUserAccess: { input: CheckUserAccessInput; output: CheckUserAccessOutput };
+    listWebhooks: { input: ListWebhooksInput; output: ListWebhooksOutput };
+    createWebhook: { input: CreateWebhookInput; output: CreateWebhookOutput };
+    retrieveWebhook: { input: RetrieveWebhookInput; output: RetrieveWebhookOutput };
+    updateWebhook: { input: UpdateWebhookInput; output: UpdateWebhookOutput };
+    deleteWebhook: { input: DeleteWebhookInput; output: DeleteWebhookOutput };
 }

@@ -1,15 +1,25 @@
 // Checks what a JSON Schema cannot: that names point at things that exist, and nothing is claimed twice.
+// Every problem carries the file:line:column of the node it is about.
 import type { ApiSpec, FieldSpec } from './spec-types.js';
 
-function* fieldRefs(fields: Record<string, FieldSpec> | undefined, at: string): Generator<[string, string]> {
+/** "file:line:col" of the node at a YAML path in a spec file; the file alone when the position is unknown. */
+export type Locator = (file: string, path: (string | number)[], key?: boolean) => string;
+
+type YamlPath = (string | number)[];
+
+/** Every resource/component name a field refers to, with the field's dotted name and its YAML path. */
+function* fieldRefs(fields: Record<string, FieldSpec> | undefined, at: string, path: YamlPath): Generator<[string, string, YamlPath]> {
   for (const [name, f] of Object.entries(fields ?? {})) {
-    const here = `${at}.${name}`;
-    if (f.ref) yield [f.ref, here];
-    if (f.resource) yield [f.resource, here];
-    if (f.fields) yield* fieldRefs(f.fields, here);
-    if (f.items) yield* fieldRefs({ items: f.items }, here);
-    if (f.of) yield* fieldRefs({ of: f.of }, here);
+    yield* refsOf(f, `${at}.${name}`, [...path, name]);
   }
+}
+
+function* refsOf(f: FieldSpec, here: string, path: YamlPath): Generator<[string, string, YamlPath]> {
+  if (f.ref) yield [f.ref, here, [...path, 'ref']];
+  if (f.resource) yield [f.resource, here, [...path, 'resource']];
+  if (f.fields) yield* fieldRefs(f.fields, here, [...path, 'fields']);
+  if (f.items) yield* refsOf(f.items, `${here}.items`, [...path, 'items']);
+  if (f.of) yield* refsOf(f.of, `${here}.of`, [...path, 'of']);
 }
 
 function scopeKnown(spec: ApiSpec, scope: string): boolean {
@@ -18,23 +28,27 @@ function scopeKnown(spec: ApiSpec, scope: string): boolean {
   return scope in spec.scopes;
 }
 
-export function checkReferences(spec: ApiSpec): string[] {
+export function checkReferences(spec: ApiSpec, locate: Locator = (file) => file): string[] {
   const problems: string[] = [];
   const types = new Set([...Object.keys(spec.resources), ...Object.keys(spec.components)]);
+  const API = 'spec/api.yaml';
+  const areaFile = (area: string) => `spec/areas/${area}.yaml`;
 
   const prefixes = new Map<string, string>();
   for (const [name, r] of Object.entries(spec.resources)) {
-    for (const [ref, at] of fieldRefs(r.fields, `resources.${name}`)) {
-      if (!types.has(ref)) problems.push(`spec/areas/${r.area}.yaml: ${at} refers to ${ref}, which is not a resource or component`);
+    const file = areaFile(r.area);
+    for (const [ref, at, path] of fieldRefs(r.fields, `resources.${name}.fields`, ['resources', name, 'fields'])) {
+      if (!types.has(ref)) problems.push(`${locate(file, path)}: ${at} refers to ${ref}, which is not a resource or component`);
     }
     if (!r.prefix) continue;
     const other = prefixes.get(r.prefix);
-    if (other) problems.push(`spec/areas/${r.area}.yaml: resources ${other} and ${name} both use the id prefix ${r.prefix}`);
-    else prefixes.set(r.prefix, name);
+    if (other) {
+      problems.push(`${locate(file, ['resources', name, 'prefix'])}: resources ${other} and ${name} both use the id prefix ${r.prefix}`);
+    } else prefixes.set(r.prefix, name);
   }
   for (const [name, c] of Object.entries(spec.components)) {
-    for (const [ref, at] of fieldRefs(c.fields, `components.${name}`)) {
-      if (!types.has(ref)) problems.push(`spec/api.yaml: ${at} refers to ${ref}, which is not a resource or component`);
+    for (const [ref, at, path] of fieldRefs(c.fields, `components.${name}.fields`, ['components', name, 'fields'])) {
+      if (!types.has(ref)) problems.push(`${locate(API, path)}: ${at} refers to ${ref}, which is not a resource or component`);
     }
   }
 
@@ -42,59 +56,73 @@ export function checkReferences(spec: ApiSpec): string[] {
   const routes = new Map<string, string>();
   const ids = new Map<string, string>();
   for (const op of spec.operations) {
-    const at = `${op.where}: operations.${op.id}`;
-    if (ids.has(op.id)) problems.push(`${at}: the operation id ${op.id} is also used at ${ids.get(op.id)}`);
+    const file = areaFile(op.area);
+    const node = (...path: YamlPath) => locate(file, ['operations', op.id, ...path]);
+    const name = `operations.${op.id}`;
+    if (ids.has(op.id)) problems.push(`${op.where}: ${name}: the operation id ${op.id} is also used at ${ids.get(op.id)}`);
     ids.set(op.id, op.where);
-    if (handlers.has(op.handler)) problems.push(`${at}: the handler ${op.handler} is also used by ${handlers.get(op.handler)}`);
+    if (handlers.has(op.handler)) {
+      problems.push(`${node('handler')}: ${name}: the handler ${op.handler} is also used by ${handlers.get(op.handler)}`);
+    }
     handlers.set(op.handler, op.id);
     const route = `${op.method} ${op.path.replace(/\{[a-z_]+\}/g, '{}')}`;
-    if (routes.has(route)) problems.push(`${at}: ${op.method} ${op.path} is also declared by ${routes.get(route)}`);
+    if (routes.has(route)) problems.push(`${node('path')}: ${name}: ${op.method} ${op.path} is also declared by ${routes.get(route)}`);
     routes.set(route, op.id);
 
     for (const part of ['path_params', 'query', 'body'] as const) {
-      for (const [ref, where] of fieldRefs(op[part], `${part}`)) {
-        if (!types.has(ref)) problems.push(`${at}.${where} refers to ${ref}, which is not a resource or component`);
+      for (const [ref, at, path] of fieldRefs(op[part], `${name}.${part}`, [part])) {
+        if (!types.has(ref)) problems.push(`${node(...path)}: ${at} refers to ${ref}, which is not a resource or component`);
       }
     }
     const r = op.response;
-    for (const ref of [r.type, r.deleted, r.list?.of].filter(Boolean) as string[]) {
-      if (!types.has(ref)) problems.push(`${at}.response refers to ${ref}, which is not a resource or component`);
+    const targets: [string | undefined, YamlPath][] = [[r.type, ['type']], [r.deleted, ['deleted']], [r.list?.of, ['list', 'of']]];
+    for (const [ref, path] of targets) {
+      if (ref && !types.has(ref)) {
+        problems.push(`${node('response', ...path)}: ${name}.response.${path.join('.')} refers to ${ref}, which is not a resource or component`);
+      }
     }
-    for (const [ref, where] of fieldRefs(r.fields, 'response')) {
-      if (!types.has(ref)) problems.push(`${at}.${where} refers to ${ref}, which is not a resource or component`);
+    for (const [ref, at, path] of fieldRefs(r.fields, `${name}.response.fields`, ['response', 'fields'])) {
+      if (!types.has(ref)) problems.push(`${node(...path)}: ${at} refers to ${ref}, which is not a resource or component`);
     }
     if (r.list && r.list.default_page_size > r.list.max_page_size) {
-      problems.push(`${at}.response.list: default_page_size is larger than max_page_size`);
+      problems.push(`${node('response', 'list', 'default_page_size')}: ${name}.response.list: default_page_size is larger than max_page_size`);
     }
-    for (const scope of op.scopes) {
-      if (!scopeKnown(spec, scope)) problems.push(`${at}.scopes names ${scope}, which is not in spec/api.yaml scopes`);
-    }
+    op.scopes.forEach((scope, i) => {
+      if (!scopeKnown(spec, scope)) problems.push(`${node('scopes', i)}: ${name}.scopes names ${scope}, which is not in spec/api.yaml scopes`);
+    });
     if (op.account) {
-      const [part, name] = op.account.split('.') as ['path' | 'query' | 'body', string];
+      const [part, param] = op.account.split('.') as ['path' | 'query' | 'body', string];
       const params = part === 'path' ? op.path_params : op[part];
-      if (!params || !(name in params)) problems.push(`${at}.account reads ${op.account}, which the operation does not declare`);
+      if (!params || !(param in params)) {
+        problems.push(`${node('account')}: ${name}.account reads ${op.account}, which the operation does not declare`);
+      }
     }
     if ((op.method === 'GET' || op.method === 'DELETE') && op.body) {
-      problems.push(`${at}: a ${op.method} operation cannot take a body`);
+      problems.push(`${locate(file, ['operations', op.id, 'body'], true)}: ${name}: a ${op.method} operation cannot take a body`);
     }
-    if (r.list && op.method !== 'GET') problems.push(`${at}: only GET operations can return a list`);
+    if (r.list && op.method !== 'GET') problems.push(`${node('response', 'list')}: ${name}: only GET operations can return a list`);
   }
 
   for (const [name, role] of Object.entries(spec.roles)) {
-    for (const scope of role.scopes) {
-      if (!scopeKnown(spec, scope)) problems.push(`spec/api.yaml: roles.${name} grants ${scope}, which is not in scopes`);
-    }
+    role.scopes.forEach((scope, i) => {
+      if (!scopeKnown(spec, scope)) problems.push(`${locate(API, ['roles', name, 'scopes', i])}: roles.${name} grants ${scope}, which is not in scopes`);
+    });
   }
-  for (const scope of spec.user_scopes) {
-    if (!scopeKnown(spec, scope)) problems.push(`spec/api.yaml: user_scopes names ${scope}, which is not in scopes`);
-  }
+  spec.user_scopes.forEach((scope, i) => {
+    if (!scopeKnown(spec, scope)) problems.push(`${locate(API, ['user_scopes', i])}: user_scopes names ${scope}, which is not in scopes`);
+  });
 
+  const VERSIONS = 'spec/versions.yaml';
   const dates = spec.versions.map((v) => v.date);
   for (let i = 1; i < dates.length; i++) {
-    if (dates[i] >= dates[i - 1]) problems.push(`spec/versions.yaml: versions must be listed newest first; ${dates[i]} comes after ${dates[i - 1]}`);
+    if (dates[i] >= dates[i - 1]) {
+      problems.push(`${locate(VERSIONS, ['versions', i, 'date'])}: versions must be listed newest first; ${dates[i]} comes after ${dates[i - 1]}`);
+    }
   }
   for (const [name, flag] of Object.entries(spec.version_flags)) {
-    if (!dates.includes(flag.since)) problems.push(`spec/versions.yaml: flags.${name}.since is ${flag.since}, which is not a listed version`);
+    if (!dates.includes(flag.since)) {
+      problems.push(`${locate(VERSIONS, ['flags', name, 'since'])}: flags.${name}.since is ${flag.since}, which is not a listed version`);
+    }
   }
   return problems;
 }

@@ -9,7 +9,7 @@ export function pascal(id: string): string {
 export function tsType(f: FieldSpec, input = false): string {
   let t: string;
   switch (f.type) {
-    case 'string': case 'timestamp': case 'date': case 'email': case 'url': case 'id':
+    case 'string': case 'timestamp': case 'date': case 'email': case 'url': case 'id': case 'epoch_timestamp':
       t = 'string';
       break;
     case 'integer': case 'number':

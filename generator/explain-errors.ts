@@ -31,17 +31,40 @@ function describe(path: (string | number)[]): string {
   return path.length ? path.join('.') : 'the file';
 }
 
-/** Keeps only the branch of an anyOf/oneOf the author evidently meant, and drops ajv's summary errors. */
+const SHORTHAND = '#/$defs/shorthand/';
+const FIELD_OBJECT = '#/anyOf/1/';
+
+/**
+ * The instance path of the field a "field as an object" error belongs to: ajv reports the error at the
+ * offending key (e.g. fields.x.type), so step back over the properties/items the schema path descends into.
+ */
+function fieldOwner(path: (string | number)[], schemaPath: string): (string | number)[] {
+  const steps = schemaPath.slice(FIELD_OBJECT.length).split('/');
+  let depth = 0;
+  for (let i = 0; i < steps.length; i++) {
+    if (steps[i] === 'properties') { depth++; i++; } else if (steps[i] === 'items') depth++;
+  }
+  return path.slice(0, path.length - depth);
+}
+
+const isMapping = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A field is either a shorthand string or a mapping with "type" (an anyOf); keeps only the branch the author
+ * evidently meant, and drops ajv's summary errors. A value that is neither gets the shorthand's one sentence.
+ */
 function relevant(errors: ErrorObject[], data: unknown): ErrorObject[] {
   return errors.filter((e) => {
     if (e.keyword === 'if' || e.keyword === 'anyOf') return false;
-    const value = valueAt(data, pathOf(e.instancePath));
-    if (e.schemaPath.includes('/anyOf/0/') && typeof value === 'object') return false;
-    if (e.schemaPath.includes('/anyOf/1/') && typeof value === 'string') return false;
+    const path = pathOf(e.instancePath);
+    if (e.schemaPath.startsWith(SHORTHAND) && isMapping(valueAt(data, path))) return false;
+    if (e.schemaPath.startsWith(FIELD_OBJECT) && !isMapping(valueAt(data, fieldOwner(path, e.schemaPath)))) return false;
     if (e.schemaPath.includes('/oneOf/') && e.keyword === 'required') return false;
     return true;
   });
 }
+
+const NOT_A_TYPE = 'which is not a type; use string, integer, number, boolean, timestamp, date, email, url, any, money or metadata (add ? for nullable), or a mapping with "type"';
 
 export function explainErrors(source: SourceFile, errors: ErrorObject[]): string[] {
   const out = new Set<string>();
@@ -69,13 +92,15 @@ export function explainErrors(source: SourceFile, errors: ErrorObject[]): string
       case 'pattern': {
         const meaning = PATTERN_MEANING[String(p.pattern)];
         const value = JSON.stringify(valueAt(source.data, path));
-        message = e.schemaPath.includes('shorthand')
-          ? `${where} is ${value}, which is not a type; use string, integer, number, boolean, timestamp, date, email, url, any, money or metadata (add ? for nullable), or an object with "type"`
+        message = e.schemaPath.startsWith(SHORTHAND)
+          ? `${where} is ${value}, ${NOT_A_TYPE}`
           : `${where} is ${value}, but must be ${meaning ?? `of the form ${String(p.pattern)}`}`;
         break;
       }
       case 'type':
-        message = `${where} must be ${p.type === 'object' ? 'a mapping' : p.type === 'array' ? 'a list' : `a ${String(p.type)}`}`;
+        message = e.schemaPath.startsWith(SHORTHAND)
+          ? `${where} is ${JSON.stringify(valueAt(source.data, path))}, ${NOT_A_TYPE}`
+          : `${where} must be ${p.type === 'object' ? 'a mapping' : p.type === 'array' ? 'a list' : `a ${String(p.type)}`}`;
         break;
       case 'oneOf':
         message = `${where} must have exactly one of type, list, deleted or fields`;

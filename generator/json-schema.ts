@@ -43,6 +43,9 @@ export function fieldSchema(spec: ApiSpec, f: FieldSpec, mode: Mode): JsonSchema
     case 'timestamp':
       s = { type: 'string', format: 'date-time' };
       break;
+    case 'epoch_timestamp':
+      s = { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', format: 'date-time' }] };
+      break;
     case 'date':
       s = { type: 'string', format: 'date' };
       break;

@@ -5,27 +5,11 @@ import Ajv2019 from 'ajv/dist/2019.js';
 import addFormats from 'ajv-formats';
 import { apiFileSchema, areaFileSchema, versionsFileSchema } from './meta-schema.js';
 import { explainErrors } from './explain-errors.js';
-import { listAreaFiles, readSpecFile, SpecError, type SourceFile } from './spec-source.js';
-import type { ApiSpec, FieldSpec, OperationSpec, RawField, ResourceSpec } from './spec-types.js';
-import { checkReferences } from './check-references.js';
-
-export function normaliseField(raw: RawField): FieldSpec {
-  if (typeof raw === 'string') {
-    const nullable = raw.endsWith('?');
-    return { type: (nullable ? raw.slice(0, -1) : raw) as FieldSpec['type'], ...(nullable ? { nullable } : {}) };
-  }
-  const out: FieldSpec = { ...raw };
-  if (raw.fields) out.fields = normaliseFields(raw.fields);
-  if (raw.items) out.items = normaliseField(raw.items);
-  if (raw.of) out.of = normaliseField(raw.of);
-  return out;
-}
-
-export function normaliseFields(raw: Record<string, RawField> | undefined): Record<string, FieldSpec> {
-  const out: Record<string, FieldSpec> = {};
-  for (const [k, v] of Object.entries(raw ?? {})) out[k] = normaliseField(v);
-  return out;
-}
+import { listAreaFiles, locate, readSpecFile, SpecError, type SourceFile } from './spec-source.js';
+import type { ApiSpec, FieldSpec, OperationSpec, ResourceSpec } from './spec-types.js';
+import { normaliseField, normaliseFields } from './normalise.js';
+export { normaliseField, normaliseFields };
+import { checkReferences, type Locator } from './check-references.js';
 
 function normaliseResource(raw: ResourceSpec): ResourceSpec {
   return { ...raw, fields: normaliseFields(raw.fields) };
@@ -109,7 +93,8 @@ export function loadSpec(root: string): LoadedSpec {
     const data = source!.data as { resources?: Record<string, ResourceSpec>; operations?: Record<string, any> };
     for (const [name, resource] of Object.entries(data.resources ?? {})) {
       if (spec.resources[name] || spec.components[name]) {
-        problems.push(`${source!.path}: the resource ${name} is defined twice`);
+        const first = spec.components[name] ? 'spec/api.yaml components' : `spec/areas/${spec.resources[name].area}.yaml`;
+        problems.push(`${locate(source!, ['resources', name], true)}: the resource ${name} is defined twice; it is also in ${first}`);
         continue;
       }
       spec.resources[name] = { ...normaliseResource(resource), area };
@@ -140,19 +125,18 @@ export function loadSpec(root: string): LoadedSpec {
         },
         errors: op.errors ?? [],
         deprecated: op.deprecated,
-        where: `${source!.path}:${source!.lines.linePos(
-          (source!.doc.getIn(['operations', id], true) as any)?.range?.[0] ?? 0,
-        ).line}`,
+        where: locate(source!, ['operations', id], true),
       };
       for (const name of Object.keys(declared)) {
         if (!(name in path_params)) {
-          problems.push(`${operation.where}: operations.${id}.path_params names "${name}", which is not in the path ${op.path}`);
+          problems.push(`${locate(source!, ['operations', id, 'path_params', name], true)}: operations.${id}.path_params names "${name}", which is not in the path ${op.path}`);
         }
       }
       spec.operations.push(operation);
     }
   }
-  problems.push(...checkReferences(spec));
+  const at: Locator = (file, path, key) => (sources[file] ? locate(sources[file], path, key) : file);
+  problems.push(...checkReferences(spec, at));
   if (problems.length) throw new SpecError(problems);
   return { spec, sources };
 }

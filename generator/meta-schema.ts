@@ -177,8 +177,66 @@ export const apiFileSchema = {
   $defs: defs,
 };
 
+const schemaName = { type: 'string', pattern: '^[A-Z][A-Za-z0-9]*$' };
+const opName = { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' };
+const fieldPath = { type: 'string', pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$' };
+const rawField = { anyOf: [{ type: 'string' }, { type: 'object' }] };
+const instruction = (required: string[], properties: Record<string, unknown>) => ({
+  type: 'object', additionalProperties: false, required, properties,
+});
+
+const instructionKinds: Record<string, unknown> = {
+  field_added: instruction(['schema', 'field'], { schema: schemaName, field: fieldPath }),
+  field_removed: instruction(['schema', 'field', 'was'], {
+    schema: schemaName, field: fieldPath, was: rawField, copy_from: fieldPath, default: {},
+  }),
+  field_renamed: instruction(['schema', 'from', 'to'], { schema: schemaName, from: fieldPath, to: fieldPath }),
+  enum_value_added: instruction(['schema', 'field', 'value', 'fallback'], {
+    schema: schemaName, field: fieldPath, value: { type: 'string' }, fallback: { type: ['string', 'null'] },
+  }),
+  values_renamed: instruction(['schema', 'field', 'map'], {
+    schema: schemaName, field: fieldPath, map: { type: 'object', additionalProperties: { type: 'string' } },
+  }),
+  transformer: instruction(['schema', 'name'], { schema: schemaName, name: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' } }),
+  endpoint_added: instruction(['operation'], { operation: opName }),
+  request_field_rejected: instruction(['operation', 'field'], { operation: opName, field: fieldPath }),
+  request_field_added: instruction(['operation', 'field'], { operation: opName, field: fieldPath }),
+  request_field_renamed: instruction(['operation', 'from', 'to'], {
+    operation: opName, from: fieldPath, to: fieldPath, in: { enum: ['body', 'query'] },
+  }),
+  request_field_required: instruction(['operation', 'field', 'default'], { operation: opName, field: fieldPath, default: {} }),
+  epoch_timestamps_accepted: instruction(['operation'], { operation: opName }),
+  request_values_renamed: instruction(['operation', 'field', 'map'], {
+    operation: opName, field: fieldPath, was: rawField,
+    map: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
+  }),
+};
+
 export const versionsFileSchema = {
   $id: 'versions',
+  $defs: {
+    change: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['description'],
+      properties: {
+        description: { type: 'string', minLength: 1 },
+        entry: { type: 'integer', minimum: 1 },
+        pending: { type: 'boolean' },
+        migration: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+        instructions: {
+          type: 'array',
+          items: {
+            type: 'object',
+            minProperties: 1,
+            maxProperties: 1,
+            propertyNames: { enum: Object.keys(instructionKinds) },
+            properties: instructionKinds,
+          },
+        },
+      },
+    },
+  },
   type: 'object',
   additionalProperties: false,
   required: ['versions'],
@@ -201,14 +259,7 @@ export const versionsFileSchema = {
         properties: {
           date: { type: 'string', format: 'date' },
           description: { type: 'string', minLength: 1 },
-          changes: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['description'],
-              properties: { description: { type: 'string', minLength: 1 }, pending: { type: 'boolean' } },
-            },
-          },
+          changes: { type: 'array', items: { $ref: '#/$defs/change' } },
         },
       },
     },

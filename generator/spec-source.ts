@@ -25,11 +25,21 @@ export function readSpecFile(root: string, file: string): SourceFile {
     throw new SpecError(
       doc.errors.map((e) => {
         const pos = lines.linePos(e.pos[0]);
-        return `${rel}:${pos.line}:${pos.col}: ${e.message.split('\n')[0]}`;
+        return `${rel}:${pos.line}:${pos.col}: ${yamlProblem(text, e.code, e.pos[0], e.message)}`;
       }),
     );
   }
   return { path: rel, doc, lines, data: doc.toJS() ?? {} };
+}
+
+/** The yaml library's message as a sentence; a duplicate key names the key. */
+function yamlProblem(text: string, code: string, offset: number, message: string): string {
+  if (code === 'DUPLICATE_KEY') {
+    const key = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#\n]+?)\s*:/.exec(text.slice(offset))?.[1];
+    const quoted = key === undefined ? '' : /^["']/.test(key) ? `${key} ` : `"${key}" `;
+    return `the key ${quoted}appears twice in the same mapping; each key may appear once`;
+  }
+  return `YAML syntax error: ${message.split('\n')[0]}`;
 }
 
 /** "file:line:col" of the node at a path (or its nearest existing ancestor). */

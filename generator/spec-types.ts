@@ -6,7 +6,8 @@ export const SCALAR_TYPES = [
 ] as const;
 export type ScalarType = (typeof SCALAR_TYPES)[number];
 
-export type FieldType = ScalarType | 'id' | 'enum' | 'object' | 'array' | 'map' | 'ref';
+/** epoch_timestamp: derived for older versions only (a timestamp input that also took epoch seconds) */
+export type FieldType = ScalarType | 'id' | 'enum' | 'object' | 'array' | 'map' | 'ref' | 'epoch_timestamp';
 
 export interface FieldSpec {
   type: FieldType;
@@ -101,9 +102,16 @@ export interface VersionSpec {
 }
 
 export interface ChangeSpec {
+  /** the changelog text */
   description: string;
+  /** the changelog entry number (1 = newest) */
+  entry?: number;
+  /** recorded with its text; its resource is not built yet */
   pending?: boolean;
-  [instruction: string]: unknown;
+  /** a named migration this change belongs to, e.g. members_and_memberships */
+  migration?: string;
+  /** declarative instructions: what the version before this change looked like */
+  instructions?: Record<string, unknown>[];
 }
 
 export interface ApiSpec {

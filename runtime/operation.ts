@@ -18,6 +18,10 @@ export interface VersionedInput {
   path: CompiledValidator;
   query: CompiledValidator;
   body: CompiledValidator | null;
+  /** older request shape -> newest; null at the newest version and wherever nothing changed */
+  upgrade: ((input: any) => void) | null;
+  /** newest response shape -> this version's; null where identical */
+  downgrade: ((output: any) => any) | null;
 }
 
 export interface OperationDefinition {
@@ -85,6 +89,7 @@ export function runOperation(op: OperationDefinition, db: Knex) {
       validate('body', validators.body, body);
     }
     const input = { path, query, body };
+    validators.upgrade?.(input);
     const access = new Access(db, principal);
     await checkScopes(op, access, input);
 
@@ -116,14 +121,17 @@ export function runOperation(op: OperationDefinition, db: Knex) {
       ip: ctx.ip,
     });
 
+    const render = validators.downgrade;
     if (op.method === 'GET') {
+      const out = await op.handler(input, context(db));
       ctx.status = op.status;
-      ctx.body = await op.handler(input, context(db));
+      ctx.body = render ? render(out) : out;
       return;
     }
     try {
       const result = await db.transaction(async (trx) => {
-        const out = await op.handler(input, context(trx));
+        const head = await op.handler(input, context(trx));
+        const out = render ? render(head) : head;
         if (idempotencyKey) await idempotency.complete(trx, principal.credentialId, idempotencyKey, { status: op.status, body: out });
         return out;
       });

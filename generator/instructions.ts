@@ -1,0 +1,185 @@
+// The declarative change instructions of spec/versions.yaml. Each says what the version BEFORE the change looked
+// like, and knows three things: how to derive that older shape from the newer one (for validators and OpenAPI),
+// the code that turns a newer response object into the older one (downgrade), and the code that turns an older
+// request into the newer one (upgrade).
+import type { FieldSpec, OperationSpec, ResourceSpec, RawField } from './spec-types.js';
+import { normaliseField } from './normalise.js';
+
+export interface SchemaInstructions {
+  /** the newer version has this field; the older did not */
+  field_added?: { schema: string; field: string };
+  /** the older version had this field; `copy_from` (a dotted path in the newer object) or `default` gives its value */
+  field_removed?: { schema: string; field: string; was: RawField; copy_from?: string; default?: unknown };
+  /** the field was called `from` in the older version */
+  field_renamed?: { schema: string; from: string; to: string };
+  /** the older version did not have this enum value; objects carrying it show `fallback` */
+  enum_value_added?: { schema: string; field: string; value: string; fallback: string | null };
+  /** values were named differently in the older version: { newer: older } */
+  values_renamed?: { schema: string; field: string; map: Record<string, string> };
+  /** a hand-written downgrade in generated code's reach: runtime/transformers/<name>.ts exporting `down` */
+  transformer?: { schema: string; name: string };
+}
+
+export interface OperationInstructions {
+  /** the operation did not exist in the older version */
+  endpoint_added?: { operation: string };
+  /** the older version accepted this body field; the newer rejects it. The head spec keeps the field (the handler
+   * still serves older callers); only validators from this version on refuse it. */
+  request_field_rejected?: { operation: string; field: string };
+  /** the newer version accepts this body field; the older did not */
+  request_field_added?: { operation: string; field: string };
+  /** the older version named this body (or query) field `from` */
+  request_field_renamed?: { operation: string; from: string; to: string; in?: 'body' | 'query' };
+  /** the newer version requires this body field; the older filled `default` when it was missing */
+  request_field_required?: { operation: string; field: string; default: unknown };
+  /** older request values for a body field: { older: newer } */
+  request_values_renamed?: { operation: string; field: string; map: Record<string, string | null>; was?: RawField };
+  /** the older version also took epoch seconds wherever the operation takes a timestamp */
+  epoch_timestamps_accepted?: { operation: string };
+}
+
+export type Instruction = SchemaInstructions & OperationInstructions;
+export const INSTRUCTION_KINDS = [
+  'field_added', 'field_removed', 'field_renamed', 'enum_value_added', 'values_renamed', 'transformer',
+  'endpoint_added', 'request_field_rejected', 'request_field_added', 'request_field_renamed', 'request_field_required',
+  'request_values_renamed', 'epoch_timestamps_accepted',
+] as const;
+export type InstructionKind = (typeof INSTRUCTION_KINDS)[number];
+
+export function kindOf(i: Instruction): InstructionKind {
+  return INSTRUCTION_KINDS.find((k) => k in i)!;
+}
+
+/** The schema (resource/component) or operation an instruction targets. */
+export function targetOf(i: Instruction): { schema?: string; operation?: string } {
+  const body = (i as Record<string, { schema?: string; operation?: string }>)[kindOf(i)];
+  return body.schema ? { schema: body.schema } : { operation: body.operation };
+}
+
+// ---- shape derivation ------------------------------------------------------------------------------------------
+
+function splitPath(path: string): string[] {
+  return path.split('.');
+}
+
+/** Returns a copy of `fields` with the field at a dotted path replaced (or removed, with undefined). */
+function editField(
+  fields: Record<string, FieldSpec>,
+  path: string[],
+  edit: (f: FieldSpec | undefined) => FieldSpec | undefined,
+  rename?: string,
+): Record<string, FieldSpec> {
+  const [head, ...rest] = path;
+  const out: Record<string, FieldSpec> = {};
+  let seen = false;
+  for (const [name, f] of Object.entries(fields)) {
+    if (name !== head) {
+      out[name] = f;
+      continue;
+    }
+    seen = true;
+    if (rest.length) {
+      out[name] = { ...f, fields: editField(f.fields ?? {}, rest, edit, rename) };
+      continue;
+    }
+    const edited = edit(f);
+    if (edited) out[rename ?? name] = edited;
+  }
+  if (!seen && rest.length === 0) {
+    const added = edit(undefined);
+    if (added) out[head] = added;
+  }
+  return out;
+}
+
+export function fieldAt(fields: Record<string, FieldSpec>, path: string): FieldSpec | undefined {
+  let current: FieldSpec | undefined = { type: 'object', fields };
+  for (const part of splitPath(path)) current = current?.fields?.[part];
+  return current;
+}
+
+export interface Shapes {
+  operations: OperationSpec[];
+  resources: Record<string, ResourceSpec>;
+}
+
+/** Applies one instruction backwards: from the newer shapes to the older ones. */
+export function olderShapes(i: Instruction, shapes: Shapes, original: Map<string, OperationSpec>): Shapes {
+  const resources = { ...shapes.resources };
+  let operations = shapes.operations;
+  const withSchema = (name: string, edit: (fields: Record<string, FieldSpec>) => Record<string, FieldSpec>) => {
+    resources[name] = { ...resources[name], fields: edit(resources[name].fields) };
+  };
+  const withOp = (id: string, edit: (op: OperationSpec) => OperationSpec) => {
+    operations = operations.map((op) => (op.id === id ? edit(op) : op));
+  };
+  const withBody = (id: string, edit: (fields: Record<string, FieldSpec>) => Record<string, FieldSpec>) =>
+    withOp(id, (op) => ({ ...op, body: edit(op.body ?? {}) }));
+
+  if (i.field_added) withSchema(i.field_added.schema, (f) => editField(f, splitPath(i.field_added!.field), () => undefined));
+  if (i.field_removed) {
+    const was = normaliseField(i.field_removed.was);
+    withSchema(i.field_removed.schema, (f) => editField(f, splitPath(i.field_removed!.field), () => was));
+  }
+  if (i.field_renamed) {
+    const { from, to } = i.field_renamed;
+    const path = splitPath(to);
+    withSchema(i.field_renamed.schema, (f) => editField(f, path, (x) => x, from.split('.').pop()));
+  }
+  if (i.enum_value_added) {
+    const { value, fallback } = i.enum_value_added;
+    withSchema(i.enum_value_added.schema, (f) => editField(f, splitPath(i.enum_value_added!.field), (x) => x && {
+      ...x,
+      values: x.values!.filter((v) => v !== value),
+      nullable: x.nullable || fallback === null,
+    }));
+  }
+  if (i.values_renamed) {
+    const map = i.values_renamed.map;
+    withSchema(i.values_renamed.schema, (f) => editField(f, splitPath(i.values_renamed!.field), (x) => x && (x.values
+      ? { ...x, values: [...new Set(x.values.map((v) => map[v] ?? v))] }
+      : x)));
+  }
+  if (i.endpoint_added) operations = operations.filter((op) => op.id !== i.endpoint_added!.operation);
+  if (i.request_field_rejected) {
+    const { operation, field } = i.request_field_rejected;
+    const was = original.get(operation)?.body?.[field];
+    withBody(operation, (f) => editField(f, [field], () => was));
+  }
+  if (i.request_field_added) {
+    withBody(i.request_field_added.operation, (f) => editField(f, splitPath(i.request_field_added!.field), () => undefined));
+  }
+  if (i.request_field_renamed) {
+    const { from, to, operation } = i.request_field_renamed;
+    if ((i.request_field_renamed.in ?? 'body') === 'query') {
+      withOp(operation, (op) => ({ ...op, query: editField(op.query, [to], (x) => x, from) }));
+    } else {
+      withBody(operation, (f) => editField(f, [to], (x) => x, from));
+    }
+  }
+  if (i.request_field_required) {
+    withBody(i.request_field_required.operation, (f) => editField(f, splitPath(i.request_field_required!.field), (x) => x && { ...x, required: false }));
+  }
+  if (i.request_values_renamed) {
+    const { map, was } = i.request_values_renamed;
+    withBody(i.request_values_renamed.operation, (f) => editField(f, splitPath(i.request_values_renamed!.field), (x) => {
+      if (!x) return x;
+      if (was) return normaliseField(was);
+      const olderValues = Object.keys(map);
+      return x.values ? { ...x, values: [...new Set([...x.values.filter((v) => !Object.values(map).includes(v)), ...olderValues])] } : x;
+    }));
+  }
+  if (i.epoch_timestamps_accepted) {
+    const widen = (fields: Record<string, FieldSpec>) => Object.fromEntries(Object.entries(fields).map(([k, f]) =>
+      [k, f.type === 'timestamp' ? { ...f, type: 'epoch_timestamp' as const } : f]));
+    withOp(i.epoch_timestamps_accepted.operation, (op) => ({ ...op, query: widen(op.query), body: op.body && widen(op.body) }));
+  }
+  return { operations, resources };
+}
+
+/** Names of an operation's timestamp inputs, by part. */
+export function timestampInputs(op: OperationSpec): { part: 'query' | 'body'; name: string }[] {
+  const pick = (part: 'query' | 'body', fields: Record<string, FieldSpec> | undefined) =>
+    Object.entries(fields ?? {}).filter(([, f]) => f.type === 'timestamp').map(([name]) => ({ part, name }));
+  return [...pick('query', op.query), ...pick('body', op.body)];
+}
