@@ -61,6 +61,9 @@ export function checkReferences(spec: ApiSpec, locate: Locator = (file) => file)
     const name = `operations.${op.id}`;
     if (ids.has(op.id)) problems.push(`${op.where}: ${name}: the operation id ${op.id} is also used at ${ids.get(op.id)}`);
     ids.set(op.id, op.where);
+    if (op.gone && !spec.versions.some((v) => v.date === op.gone!.since)) {
+      problems.push(`${node('gone', 'since')}: ${name}.gone.since is ${op.gone.since}, which is not a listed version`);
+    }
     if (handlers.has(op.handler)) {
       problems.push(`${node('handler')}: ${name}: the handler ${op.handler} is also used by ${handlers.get(op.handler)}`);
     }

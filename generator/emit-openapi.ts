@@ -40,6 +40,13 @@ function operationObject(spec: ApiSpec, op: OperationSpec, date: string): JsonSc
   parameters.push({ name: 'Api-Version-Date', in: 'header', required: false, schema: { type: 'string', default: date } });
   if (op.idempotent) parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
 
+  if (op.gone) {
+    return {
+      operationId: op.id, summary: op.summary, tags: [op.area], deprecated: true,
+      description: `Gone as of ${op.gone.since}${op.gone.successor ? `; use ${op.gone.successor}` : ''}.`,
+      responses: { '410': { $ref: '#/components/responses/E410' } },
+    };
+  }
   const responses: Record<string, unknown> = {
     [String(op.response.status)]: {
       description: op.summary,

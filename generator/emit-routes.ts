@@ -30,12 +30,13 @@ export function emitRoutes(spec: ApiSpec, validators: EmittedValidators, transfo
   file.addImportDeclaration({ moduleSpecifier: './validators-body.js', namespaceImport: 'body' });
   file.addImportDeclaration({ moduleSpecifier: './transformers.js', namespaceImport: 'transformers' });
   const ops = [...spec.operations].sort(routeOrder);
-  for (const op of [...spec.operations].sort((a, b) => (a.handler < b.handler ? -1 : 1))) {
+  for (const op of [...spec.operations].filter((o) => !o.gone).sort((a, b) => (a.handler < b.handler ? -1 : 1))) {
     file.addImportDeclaration({ moduleSpecifier: `../handlers/${op.handler}.js`, namedImports: [op.id] });
   }
   const entries = ops.map((op) => {
+    // A retired operation's legacy behaviour is not built: it only answers 410 from its `since` version on.
     const versions = Object.entries(validators.byVersion)
-      .filter(([, byOp]) => byOp[op.id])
+      .filter(([, byOp]) => byOp[op.id] && !op.gone)
       .map(([date, byOp]) => {
         const v = byOp[op.id];
         const up = transformers.up[op.id]?.[date];
@@ -60,8 +61,9 @@ export function emitRoutes(spec: ApiSpec, validators: EmittedValidators, transfo
     status: ${op.response.status},
     list: ${list},
     deprecated: ${op.deprecated ? JSON.stringify(op.deprecated) : 'null'},
+    gone: ${op.gone ? JSON.stringify(op.gone) : 'null'},
     versions: { ${versions.join(', ')} },
-    handler: ${op.id},
+    handler: ${op.gone ? 'null' : op.id},
   }`;
   });
   file.addVariableStatement({

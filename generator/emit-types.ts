@@ -93,7 +93,7 @@ export function emitTypes(spec: ApiSpec, project: Project): string {
   for (const [name, c] of Object.entries(spec.components)) addInterface(file, name, c.fields, false, c.description);
   for (const [name, r] of Object.entries(spec.resources)) addInterface(file, name, r.fields, false, r.description);
 
-  for (const op of spec.operations) {
+  for (const op of spec.operations.filter((o) => !o.gone)) {
     const name = pascal(op.id);
     file.addInterface({
       name: `${name}Input`,
@@ -110,7 +110,7 @@ export function emitTypes(spec: ApiSpec, project: Project): string {
   file.addInterface({
     name: 'Operations',
     isExported: true,
-    properties: spec.operations.map((op) => ({
+    properties: spec.operations.filter((o) => !o.gone).map((op) => ({
       name: op.id,
       type: `{ input: ${pascal(op.id)}Input; output: ${pascal(op.id)}Output }`,
     })),

@@ -54,7 +54,7 @@ export function emitValidators(spec: ApiSpec, versions: VersionView[]): EmittedV
 
   for (const view of versions) {
     const ops: Record<string, OperationValidators> = {};
-    for (const op of view.operations) ops[op.id] = operationValidators(spec, op, add, params, bodies);
+    for (const op of view.operations.filter((o) => !o.gone)) ops[op.id] = operationValidators(spec, op, add, params, bodies);
     byVersion[view.date] = ops;
   }
 

@@ -116,13 +116,16 @@ export function loadSpec(root: string): LoadedSpec {
         account: op.account,
         idempotent: op.idempotent ?? op.method === 'POST',
         path_params,
-        query: withPageParams(normaliseFields(op.query), op.response.list),
-        body: op.body ? normaliseFields(op.body) : op.method === 'GET' || op.method === 'DELETE' ? undefined : {},
-        response: {
-          ...op.response,
-          status: op.response.status ?? 200,
-          fields: op.response.fields ? normaliseFields(op.response.fields) : undefined,
-        },
+        query: withPageParams(normaliseFields(op.query), op.response?.list),
+        body: op.gone ? undefined : op.body ? normaliseFields(op.body) : op.method === 'GET' || op.method === 'DELETE' ? undefined : {},
+        response: op.gone
+          ? { status: 410, fields: {} }
+          : {
+            ...op.response,
+            status: op.response.status ?? 200,
+            fields: op.response.fields ? normaliseFields(op.response.fields) : undefined,
+          },
+        gone: op.gone,
         errors: op.errors ?? [],
         deprecated: op.deprecated,
         where: locate(source!, ['operations', id], true),

@@ -69,8 +69,16 @@ const defs = {
   operation: {
     type: 'object',
     additionalProperties: false,
-    required: ['method', 'path', 'summary', 'response'],
+    required: ['method', 'path', 'summary'],
+    if: { not: { required: ['gone'] } },
+    then: { required: ['response'] },
     properties: {
+      gone: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['since'],
+        properties: { since: { type: 'string', format: 'date' }, successor: { type: 'string', pattern: '^/' } },
+      },
       method: { enum: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] },
       path: { type: 'string', pattern: '^(/[a-z0-9_]+|/\\{[a-z_]+\\})+$' },
       summary: { type: 'string', minLength: 1 },

@@ -81,6 +81,8 @@ export interface OperationSpec {
   response: ResponseSpec;
   errors: number[];
   deprecated?: { successor?: string; sunset?: string };
+  /** retired: from `since` on the operation answers 410 gone; it has no handler */
+  gone?: { since: string; successor?: string };
   /** file, line and column of the operation's key, for messages */
   where: string;
 }

@@ -16,6 +16,8 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
   try {
     text = await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES, length, encoding: 'utf8' });
   } catch (e) {
+    // The rest of the body is left unread, so the connection cannot carry another request: close it after replying.
+    ctx.set('Connection', 'close');
     const err = e as { type?: string };
     if (err.type === 'entity.too.large') {
       throw new ApiError(400, 'invalid_request', `The body exceeds the limit of ${BODY_LIMIT_BYTES} bytes`);

@@ -35,10 +35,12 @@ export interface OperationDefinition {
   status: number;
   list: { defaultPageSize: number; maxPageSize: number } | null;
   deprecated: { successor?: string; sunset?: string } | null;
+  /** retired operations answer 410 from `since` on */
+  gone: { since: string; successor?: string } | null;
   /** the versions at which the operation exists, each with its input validators */
   versions: Record<string, VersionedInput>;
   // Handlers are typed per operation in handlers/; here they are only called.
-  handler: (input: any, ctx: HandlerContext) => Promise<unknown>;
+  handler: ((input: any, ctx: HandlerContext) => Promise<unknown>) | null;
 }
 
 const KIND_REFUSAL: Record<AuthKind, string> = {
@@ -65,8 +67,12 @@ export function runOperation(op: OperationDefinition, db: Knex) {
   return async (ctx: Context): Promise<void> => {
     const principal: Principal = ctx.state.principal;
     const version: string = ctx.state.version;
+    if (op.gone && version >= op.gone.since) {
+      const successor = op.gone.successor ? `; use ${specData.basePath}${op.gone.successor}` : '';
+      throw new ApiError(410, 'gone', `${ctx.method} ${ctx.path} is gone as of API version ${op.gone.since}${successor}`);
+    }
     const validators = op.versions[version];
-    if (!validators) {
+    if (!validators || !op.handler) {
       throw new ApiError(404, 'not_found', `${ctx.method} ${ctx.path} does not exist at API version ${version}`);
     }
     if (!op.auth.includes(principal.kind)) throw forbidden(KIND_REFUSAL[principal.kind]);
@@ -82,7 +88,9 @@ export function runOperation(op: OperationDefinition, db: Knex) {
     validate('query', validators.query, query);
     let body: unknown;
     if (validators.body) {
-      body = (await readJsonBody(ctx)) ?? {};
+      // No body is an empty one; a JSON null is a body, and not an object.
+      const sent = await readJsonBody(ctx);
+      body = sent === undefined ? {} : sent;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw new ApiError(400, 'invalid_request', 'The body must be a JSON object');
       }
@@ -123,14 +131,14 @@ export function runOperation(op: OperationDefinition, db: Knex) {
 
     const render = validators.downgrade;
     if (op.method === 'GET') {
-      const out = await op.handler(input, context(db));
+      const out = await op.handler!(input, context(db));
       ctx.status = op.status;
       ctx.body = render ? render(out) : out;
       return;
     }
     try {
       const result = await db.transaction(async (trx) => {
-        const head = await op.handler(input, context(trx));
+        const head = await op.handler!(input, context(trx));
         const out = render ? render(head) : head;
         if (idempotencyKey) await idempotency.complete(trx, principal.credentialId, idempotencyKey, { status: op.status, body: out });
         return out;
