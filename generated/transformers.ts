@@ -4,34 +4,29 @@ import * as balancePendingCombined from '../handlers/versions/balancePendingComb
 import * as eiOfferDurationDays from '../handlers/versions/eiOfferDurationDays.js';
 import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeekly.js';
 
-export function down_Account_2026_09_02(o: any): any {
+function down_Account_step_2026_09_06(o: any): any {
   o.industry_group ??= o.industry_type ?? null;
   return o;
 }
 
-export function down_Account_2026_08_28(o: any): any {
-  if (Array.isArray(o.economic_intelligence_offers)) o.economic_intelligence_offers = o.economic_intelligence_offers.map(down_EconomicIntelligenceOffer_2026_08_28);
-  o.industry_group ??= o.industry_type ?? null;
+function down_Account_step_2026_09_02(o: any): any {
+  if (Array.isArray(o.economic_intelligence_offers)) o.economic_intelligence_offers = o.economic_intelligence_offers.map(down_EconomicIntelligenceOffer_step_2026_09_02);
   { const p = o.payment_controls; if (p && p.undated_pending_reason === "compliance_review") p.undated_pending_reason = null; }
   o = eiOffersWithoutWeekly.down(o);
   return o;
 }
 
-export function down_EconomicIntelligenceOffer_2026_08_28(o: any): any {
+function down_EconomicIntelligenceOffer_step_2026_09_02(o: any): any {
   delete o.auto_renew;
   return o;
 }
 
-export function down_Account_2026_08_25(o: any): any {
-  if (Array.isArray(o.economic_intelligence_offers)) o.economic_intelligence_offers = o.economic_intelligence_offers.map(down_EconomicIntelligenceOffer_2026_08_25);
-  o.industry_group ??= o.industry_type ?? null;
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "compliance_review") p.undated_pending_reason = null; }
-  o = eiOffersWithoutWeekly.down(o);
+function down_Account_step_2026_08_28(o: any): any {
+  if (Array.isArray(o.economic_intelligence_offers)) o.economic_intelligence_offers = o.economic_intelligence_offers.map(down_EconomicIntelligenceOffer_step_2026_08_28);
   return o;
 }
 
-export function down_EconomicIntelligenceOffer_2026_08_25(o: any): any {
-  delete o.auto_renew;
+function down_EconomicIntelligenceOffer_step_2026_08_28(o: any): any {
   o = eiOfferDurationDays.down(o);
   o.duration_days ??= null;
   delete o.key;
@@ -40,8 +35,78 @@ export function down_EconomicIntelligenceOffer_2026_08_25(o: any): any {
   return o;
 }
 
-export function down_User_2026_08_25(o: any): any {
+function down_User_step_2026_08_28(o: any): any {
   o.social_accounts ??= [];
+  return o;
+}
+
+function down_Account_step_2026_08_25(o: any): any {
+  delete o.rewards;
+  { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
+  { const p = o; const m: Record<string, string> = {"education":"coaching_and_courses","ecommerce":"physical_product","platform":"marketplace"}; if (p && typeof p.business_type === 'string' && Object.hasOwn(m, p.business_type)) p.business_type = m[p.business_type]; }
+  { const p = o.payment_controls; if (p && p.undated_pending_reason === "withdrawals_disabled") p.undated_pending_reason = null; }
+  return o;
+}
+
+function down_AccountPreferences_step_2026_08_25(o: any): any {
+  { const p = o.ads_triplewhale_integration; const m: Record<string, string> = {"requires_shop_domain":"requires_shopify_store"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
+  return o;
+}
+
+function down_Account_step_2026_08_07(o: any): any {
+  if (o.balance) o.balance = down_AccountBalance_step_2026_08_07(o.balance);
+  return o;
+}
+
+function down_AccountBalance_step_2026_08_07(o: any): any {
+  o = balancePendingCombined.down(o);
+  delete o.in_transit;
+  return o;
+}
+
+function down_Account_step_2026_07_30(o: any): any {
+  o.parent_account_id ??= o.parent_account?.id ?? null;
+  delete o.parent_account;
+  return o;
+}
+
+function down_Deleted_step_2026_07_20(o: any): any {
+  o.success ??= true;
+  delete o.deleted;
+  return o;
+}
+
+export function down_Account_2026_09_02(o: any): any {
+  o = down_Account_step_2026_09_06(o);
+  return o;
+}
+
+export function down_Account_2026_08_28(o: any): any {
+  o = down_Account_step_2026_09_06(o);
+  o = down_Account_step_2026_09_02(o);
+  return o;
+}
+
+export function down_EconomicIntelligenceOffer_2026_08_28(o: any): any {
+  o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
+  return o;
+}
+
+export function down_Account_2026_08_25(o: any): any {
+  o = down_Account_step_2026_09_06(o);
+  o = down_Account_step_2026_09_02(o);
+  o = down_Account_step_2026_08_28(o);
+  return o;
+}
+
+export function down_EconomicIntelligenceOffer_2026_08_25(o: any): any {
+  o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
+  o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_User_2026_08_25(o: any): any {
+  o = down_User_step_2026_08_28(o);
   return o;
 }
 
@@ -51,34 +116,26 @@ export function up_updateAccountPreferences_2026_08_25(input: any): void {
 }
 
 export function down_Account_2026_08_21(o: any): any {
-  if (Array.isArray(o.economic_intelligence_offers)) o.economic_intelligence_offers = o.economic_intelligence_offers.map(down_EconomicIntelligenceOffer_2026_08_21);
-  o.industry_group ??= o.industry_type ?? null;
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "compliance_review") p.undated_pending_reason = null; }
-  o = eiOffersWithoutWeekly.down(o);
-  delete o.rewards;
-  { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
-  { const p = o; const m: Record<string, string> = {"education":"coaching_and_courses","ecommerce":"physical_product","platform":"marketplace"}; if (p && typeof p.business_type === 'string' && Object.hasOwn(m, p.business_type)) p.business_type = m[p.business_type]; }
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "withdrawals_disabled") p.undated_pending_reason = null; }
+  o = down_Account_step_2026_09_06(o);
+  o = down_Account_step_2026_09_02(o);
+  o = down_Account_step_2026_08_28(o);
+  o = down_Account_step_2026_08_25(o);
   return o;
 }
 
 export function down_AccountPreferences_2026_08_21(o: any): any {
-  { const p = o.ads_triplewhale_integration; const m: Record<string, string> = {"requires_shop_domain":"requires_shopify_store"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
+  o = down_AccountPreferences_step_2026_08_25(o);
   return o;
 }
 
 export function down_EconomicIntelligenceOffer_2026_08_21(o: any): any {
-  delete o.auto_renew;
-  o = eiOfferDurationDays.down(o);
-  o.duration_days ??= null;
-  delete o.key;
-  delete o.duration;
-  delete o.duration_unit;
+  o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
+  o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
   return o;
 }
 
 export function down_User_2026_08_21(o: any): any {
-  o.social_accounts ??= [];
+  o = down_User_step_2026_08_28(o);
   return o;
 }
 
@@ -92,34 +149,26 @@ export function up_updateAccount_2026_08_21(input: any): void {
 }
 
 export function down_Account_2026_08_14(o: any): any {
-  if (Array.isArray(o.economic_intelligence_offers)) o.economic_intelligence_offers = o.economic_intelligence_offers.map(down_EconomicIntelligenceOffer_2026_08_14);
-  o.industry_group ??= o.industry_type ?? null;
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "compliance_review") p.undated_pending_reason = null; }
-  o = eiOffersWithoutWeekly.down(o);
-  delete o.rewards;
-  { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
-  { const p = o; const m: Record<string, string> = {"education":"coaching_and_courses","ecommerce":"physical_product","platform":"marketplace"}; if (p && typeof p.business_type === 'string' && Object.hasOwn(m, p.business_type)) p.business_type = m[p.business_type]; }
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "withdrawals_disabled") p.undated_pending_reason = null; }
+  o = down_Account_step_2026_09_06(o);
+  o = down_Account_step_2026_09_02(o);
+  o = down_Account_step_2026_08_28(o);
+  o = down_Account_step_2026_08_25(o);
   return o;
 }
 
 export function down_AccountPreferences_2026_08_14(o: any): any {
-  { const p = o.ads_triplewhale_integration; const m: Record<string, string> = {"requires_shop_domain":"requires_shopify_store"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
+  o = down_AccountPreferences_step_2026_08_25(o);
   return o;
 }
 
 export function down_EconomicIntelligenceOffer_2026_08_14(o: any): any {
-  delete o.auto_renew;
-  o = eiOfferDurationDays.down(o);
-  o.duration_days ??= null;
-  delete o.key;
-  delete o.duration;
-  delete o.duration_unit;
+  o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
+  o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
   return o;
 }
 
 export function down_User_2026_08_14(o: any): any {
-  o.social_accounts ??= [];
+  o = down_User_step_2026_08_28(o);
   return o;
 }
 
@@ -133,34 +182,26 @@ export function up_updateAccount_2026_08_14(input: any): void {
 }
 
 export function down_Account_2026_08_07(o: any): any {
-  if (Array.isArray(o.economic_intelligence_offers)) o.economic_intelligence_offers = o.economic_intelligence_offers.map(down_EconomicIntelligenceOffer_2026_08_07);
-  o.industry_group ??= o.industry_type ?? null;
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "compliance_review") p.undated_pending_reason = null; }
-  o = eiOffersWithoutWeekly.down(o);
-  delete o.rewards;
-  { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
-  { const p = o; const m: Record<string, string> = {"education":"coaching_and_courses","ecommerce":"physical_product","platform":"marketplace"}; if (p && typeof p.business_type === 'string' && Object.hasOwn(m, p.business_type)) p.business_type = m[p.business_type]; }
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "withdrawals_disabled") p.undated_pending_reason = null; }
+  o = down_Account_step_2026_09_06(o);
+  o = down_Account_step_2026_09_02(o);
+  o = down_Account_step_2026_08_28(o);
+  o = down_Account_step_2026_08_25(o);
   return o;
 }
 
 export function down_AccountPreferences_2026_08_07(o: any): any {
-  { const p = o.ads_triplewhale_integration; const m: Record<string, string> = {"requires_shop_domain":"requires_shopify_store"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
+  o = down_AccountPreferences_step_2026_08_25(o);
   return o;
 }
 
 export function down_EconomicIntelligenceOffer_2026_08_07(o: any): any {
-  delete o.auto_renew;
-  o = eiOfferDurationDays.down(o);
-  o.duration_days ??= null;
-  delete o.key;
-  delete o.duration;
-  delete o.duration_unit;
+  o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
+  o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
   return o;
 }
 
 export function down_User_2026_08_07(o: any): any {
-  o.social_accounts ??= [];
+  o = down_User_step_2026_08_28(o);
   return o;
 }
 
@@ -174,41 +215,32 @@ export function up_updateAccount_2026_08_07(input: any): void {
 }
 
 export function down_Account_2026_07_30(o: any): any {
-  if (o.balance) o.balance = down_AccountBalance_2026_07_30(o.balance);
-  if (Array.isArray(o.economic_intelligence_offers)) o.economic_intelligence_offers = o.economic_intelligence_offers.map(down_EconomicIntelligenceOffer_2026_07_30);
-  o.industry_group ??= o.industry_type ?? null;
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "compliance_review") p.undated_pending_reason = null; }
-  o = eiOffersWithoutWeekly.down(o);
-  delete o.rewards;
-  { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
-  { const p = o; const m: Record<string, string> = {"education":"coaching_and_courses","ecommerce":"physical_product","platform":"marketplace"}; if (p && typeof p.business_type === 'string' && Object.hasOwn(m, p.business_type)) p.business_type = m[p.business_type]; }
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "withdrawals_disabled") p.undated_pending_reason = null; }
+  o = down_Account_step_2026_09_06(o);
+  o = down_Account_step_2026_09_02(o);
+  o = down_Account_step_2026_08_28(o);
+  o = down_Account_step_2026_08_25(o);
+  o = down_Account_step_2026_08_07(o);
   return o;
 }
 
 export function down_AccountBalance_2026_07_30(o: any): any {
-  o = balancePendingCombined.down(o);
-  delete o.in_transit;
+  o = down_AccountBalance_step_2026_08_07(o);
   return o;
 }
 
 export function down_AccountPreferences_2026_07_30(o: any): any {
-  { const p = o.ads_triplewhale_integration; const m: Record<string, string> = {"requires_shop_domain":"requires_shopify_store"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
+  o = down_AccountPreferences_step_2026_08_25(o);
   return o;
 }
 
 export function down_EconomicIntelligenceOffer_2026_07_30(o: any): any {
-  delete o.auto_renew;
-  o = eiOfferDurationDays.down(o);
-  o.duration_days ??= null;
-  delete o.key;
-  delete o.duration;
-  delete o.duration_unit;
+  o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
+  o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
   return o;
 }
 
 export function down_User_2026_07_30(o: any): any {
-  o.social_accounts ??= [];
+  o = down_User_step_2026_08_28(o);
   return o;
 }
 
@@ -222,43 +254,33 @@ export function up_updateAccount_2026_07_30(input: any): void {
 }
 
 export function down_Account_2026_07_23(o: any): any {
-  if (o.balance) o.balance = down_AccountBalance_2026_07_23(o.balance);
-  if (Array.isArray(o.economic_intelligence_offers)) o.economic_intelligence_offers = o.economic_intelligence_offers.map(down_EconomicIntelligenceOffer_2026_07_23);
-  o.industry_group ??= o.industry_type ?? null;
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "compliance_review") p.undated_pending_reason = null; }
-  o = eiOffersWithoutWeekly.down(o);
-  delete o.rewards;
-  { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
-  { const p = o; const m: Record<string, string> = {"education":"coaching_and_courses","ecommerce":"physical_product","platform":"marketplace"}; if (p && typeof p.business_type === 'string' && Object.hasOwn(m, p.business_type)) p.business_type = m[p.business_type]; }
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "withdrawals_disabled") p.undated_pending_reason = null; }
-  o.parent_account_id ??= o.parent_account?.id ?? null;
-  delete o.parent_account;
+  o = down_Account_step_2026_09_06(o);
+  o = down_Account_step_2026_09_02(o);
+  o = down_Account_step_2026_08_28(o);
+  o = down_Account_step_2026_08_25(o);
+  o = down_Account_step_2026_08_07(o);
+  o = down_Account_step_2026_07_30(o);
   return o;
 }
 
 export function down_AccountBalance_2026_07_23(o: any): any {
-  o = balancePendingCombined.down(o);
-  delete o.in_transit;
+  o = down_AccountBalance_step_2026_08_07(o);
   return o;
 }
 
 export function down_AccountPreferences_2026_07_23(o: any): any {
-  { const p = o.ads_triplewhale_integration; const m: Record<string, string> = {"requires_shop_domain":"requires_shopify_store"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
+  o = down_AccountPreferences_step_2026_08_25(o);
   return o;
 }
 
 export function down_EconomicIntelligenceOffer_2026_07_23(o: any): any {
-  delete o.auto_renew;
-  o = eiOfferDurationDays.down(o);
-  o.duration_days ??= null;
-  delete o.key;
-  delete o.duration;
-  delete o.duration_unit;
+  o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
+  o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
   return o;
 }
 
 export function down_User_2026_07_23(o: any): any {
-  o.social_accounts ??= [];
+  o = down_User_step_2026_08_28(o);
   return o;
 }
 
@@ -272,43 +294,33 @@ export function up_updateAccount_2026_07_23(input: any): void {
 }
 
 export function down_Account_2026_07_20(o: any): any {
-  if (o.balance) o.balance = down_AccountBalance_2026_07_20(o.balance);
-  if (Array.isArray(o.economic_intelligence_offers)) o.economic_intelligence_offers = o.economic_intelligence_offers.map(down_EconomicIntelligenceOffer_2026_07_20);
-  o.industry_group ??= o.industry_type ?? null;
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "compliance_review") p.undated_pending_reason = null; }
-  o = eiOffersWithoutWeekly.down(o);
-  delete o.rewards;
-  { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
-  { const p = o; const m: Record<string, string> = {"education":"coaching_and_courses","ecommerce":"physical_product","platform":"marketplace"}; if (p && typeof p.business_type === 'string' && Object.hasOwn(m, p.business_type)) p.business_type = m[p.business_type]; }
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "withdrawals_disabled") p.undated_pending_reason = null; }
-  o.parent_account_id ??= o.parent_account?.id ?? null;
-  delete o.parent_account;
+  o = down_Account_step_2026_09_06(o);
+  o = down_Account_step_2026_09_02(o);
+  o = down_Account_step_2026_08_28(o);
+  o = down_Account_step_2026_08_25(o);
+  o = down_Account_step_2026_08_07(o);
+  o = down_Account_step_2026_07_30(o);
   return o;
 }
 
 export function down_AccountBalance_2026_07_20(o: any): any {
-  o = balancePendingCombined.down(o);
-  delete o.in_transit;
+  o = down_AccountBalance_step_2026_08_07(o);
   return o;
 }
 
 export function down_AccountPreferences_2026_07_20(o: any): any {
-  { const p = o.ads_triplewhale_integration; const m: Record<string, string> = {"requires_shop_domain":"requires_shopify_store"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
+  o = down_AccountPreferences_step_2026_08_25(o);
   return o;
 }
 
 export function down_EconomicIntelligenceOffer_2026_07_20(o: any): any {
-  delete o.auto_renew;
-  o = eiOfferDurationDays.down(o);
-  o.duration_days ??= null;
-  delete o.key;
-  delete o.duration;
-  delete o.duration_unit;
+  o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
+  o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
   return o;
 }
 
 export function down_User_2026_07_20(o: any): any {
-  o.social_accounts ??= [];
+  o = down_User_step_2026_08_28(o);
   return o;
 }
 
@@ -322,49 +334,38 @@ export function up_updateAccount_2026_07_20(input: any): void {
 }
 
 export function down_Account_2025_01_01(o: any): any {
-  if (o.balance) o.balance = down_AccountBalance_2025_01_01(o.balance);
-  if (Array.isArray(o.economic_intelligence_offers)) o.economic_intelligence_offers = o.economic_intelligence_offers.map(down_EconomicIntelligenceOffer_2025_01_01);
-  o.industry_group ??= o.industry_type ?? null;
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "compliance_review") p.undated_pending_reason = null; }
-  o = eiOffersWithoutWeekly.down(o);
-  delete o.rewards;
-  { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
-  { const p = o; const m: Record<string, string> = {"education":"coaching_and_courses","ecommerce":"physical_product","platform":"marketplace"}; if (p && typeof p.business_type === 'string' && Object.hasOwn(m, p.business_type)) p.business_type = m[p.business_type]; }
-  { const p = o.payment_controls; if (p && p.undated_pending_reason === "withdrawals_disabled") p.undated_pending_reason = null; }
-  o.parent_account_id ??= o.parent_account?.id ?? null;
-  delete o.parent_account;
+  o = down_Account_step_2026_09_06(o);
+  o = down_Account_step_2026_09_02(o);
+  o = down_Account_step_2026_08_28(o);
+  o = down_Account_step_2026_08_25(o);
+  o = down_Account_step_2026_08_07(o);
+  o = down_Account_step_2026_07_30(o);
   return o;
 }
 
 export function down_AccountBalance_2025_01_01(o: any): any {
-  o = balancePendingCombined.down(o);
-  delete o.in_transit;
+  o = down_AccountBalance_step_2026_08_07(o);
   return o;
 }
 
 export function down_AccountPreferences_2025_01_01(o: any): any {
-  { const p = o.ads_triplewhale_integration; const m: Record<string, string> = {"requires_shop_domain":"requires_shopify_store"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
+  o = down_AccountPreferences_step_2026_08_25(o);
   return o;
 }
 
 export function down_Deleted_2025_01_01(o: any): any {
-  o.success ??= true;
-  delete o.deleted;
+  o = down_Deleted_step_2026_07_20(o);
   return o;
 }
 
 export function down_EconomicIntelligenceOffer_2025_01_01(o: any): any {
-  delete o.auto_renew;
-  o = eiOfferDurationDays.down(o);
-  o.duration_days ??= null;
-  delete o.key;
-  delete o.duration;
-  delete o.duration_unit;
+  o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
+  o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
   return o;
 }
 
 export function down_User_2025_01_01(o: any): any {
-  o.social_accounts ??= [];
+  o = down_User_step_2026_08_28(o);
   return o;
 }
 
@@ -374,7 +375,7 @@ export function up_updateAccountPreferences_2025_01_01(input: any): void {
 }
 
 export function up_listAccounts_2025_01_01(input: any): void {
-  if (typeof input.query?.["created_after"] === 'number') input.query["created_after"] = new Date(input.query["created_after"] * 1000).toISOString(); if (typeof input.query?.["created_before"] === 'number') input.query["created_before"] = new Date(input.query["created_before"] * 1000).toISOString();
+  { const v = input.query?.["created_after"]; if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) input.query["created_after"] = new Date(Number(v) * 1000).toISOString(); } { const v = input.query?.["created_before"]; if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) input.query["created_before"] = new Date(Number(v) * 1000).toISOString(); }
 }
 
 export function up_updateAccount_2025_01_01(input: any): void {

@@ -66,8 +66,9 @@ function upSnippet(i: Instruction, op: OperationSpec): string | null {
     case 'epoch_timestamps_accepted': {
       const fields = timestampInputs(op);
       if (!fields.length) return null;
+      // Query values arrive as strings: digits alone are epoch seconds.
       return fields.map(({ part, name }) =>
-        `if (typeof input.${part}?.[${lit(name)}] === 'number') input.${part}[${lit(name)}] = new Date(input.${part}[${lit(name)}] * 1000).toISOString();`).join(' ');
+        `{ const v = input.${part}?.[${lit(name)}]; if (typeof v === 'number' || (typeof v === 'string' && /^\\d+$/.test(v))) input.${part}[${lit(name)}] = new Date(Number(v) * 1000).toISOString(); }`).join(' ');
     }
     case 'request_field_renamed': {
       const { from, to } = i.request_field_renamed!;
@@ -93,21 +94,21 @@ function refsIn(f: FieldSpec): boolean {
 }
 
 /** Code that downgrades the nested schemas inside `v` (an expression) with the given version's downgraders. */
-function nestedCode(f: FieldSpec, v: string, date: string, has: (schema: string) => boolean, depth = 0): string | null {
+function nestedCode(f: FieldSpec, v: string, fn: (schema: string) => string, has: (schema: string) => boolean, depth = 0): string | null {
   const x = `x${depth}`;
-  if (f.type === 'ref') return has(f.ref!) ? `if (${v}) ${v} = ${downName(f.ref!, date)}(${v});` : null;
+  if (f.type === 'ref') return has(f.ref!) ? `if (${v}) ${v} = ${fn(f.ref!)}(${v});` : null;
   if (f.type === 'array' && f.items) {
-    if (f.items.type === 'ref') return has(f.items.ref!) ? `if (Array.isArray(${v})) ${v} = ${v}.map(${downName(f.items.ref!, date)});` : null;
-    const inner = nestedCode(f.items, x, date, has, depth + 1);
+    if (f.items.type === 'ref') return has(f.items.ref!) ? `if (Array.isArray(${v})) ${v} = ${v}.map(${fn(f.items.ref!)});` : null;
+    const inner = nestedCode(f.items, x, fn, has, depth + 1);
     return inner ? `if (Array.isArray(${v})) ${v} = ${v}.map((${x}: any) => { ${inner} return ${x}; });` : null;
   }
   if (f.type === 'map' && f.of) {
-    const inner = nestedCode(f.of, `${v}[k${depth}]`, date, has, depth + 1);
+    const inner = nestedCode(f.of, `${v}[k${depth}]`, fn, has, depth + 1);
     return inner ? `if (${v}) for (const k${depth} of Object.keys(${v})) { ${inner} }` : null;
   }
   if (f.type === 'object' && f.fields) {
     const parts = Object.entries(f.fields).filter(([, sub]) => refsIn(sub))
-      .map(([name, sub]) => nestedCode(sub, `${x}.${name}`, date, has, depth + 1)).filter(Boolean);
+      .map(([name, sub]) => nestedCode(sub, `${x}.${name}`, fn, has, depth + 1)).filter(Boolean);
     return parts.length ? `{ const ${x} = ${v}; if (${x}) { ${parts.join(' ')} } }` : null;
   }
   return null;
@@ -122,45 +123,55 @@ export interface EmittedTransformers {
 }
 
 export function emitTransformers(spec: ApiSpec, views: VersionView[]): EmittedTransformers {
-  const head = views[0];
-  const schemas = Object.keys(head.resources).sort();
   const down: EmittedTransformers['down'] = {};
   const up: EmittedTransformers['up'] = {};
   const functions: string[] = [];
   const transformerNames = new Set<string>();
+  const instructionsOf = (versionIndex: number): Instruction[] => spec.versions[versionIndex].changes
+    .filter((c) => !c.pending).flatMap((c) => (c.instructions ?? []) as Instruction[]);
 
-  // Instructions crossed when going from the head down to each older version, in downgrade order.
-  const crossed = (index: number): Instruction[] =>
-    spec.versions.slice(0, index).flatMap((v) => v.changes.filter((c) => !c.pending)
-      .flatMap((c) => (c.instructions ?? []) as Instruction[]));
-
-  views.forEach((view, index) => {
-    if (index === 0) return;
-    const steps = crossed(index);
-    // A schema needs a downgrader when an instruction targets it or a nested schema does; resolve to a fixpoint.
+  // One step undoes one version's changes. A schema needs a step when that version's instructions target it or a
+  // schema nested in it (resolved to a fixpoint). The nested walk uses the shapes as they stood at that version,
+  // and nested schemas step together with their parent, so changes apply newest to oldest across nesting levels.
+  const steps = new Map<string, Set<string>>(); // version -> schemas with a step function
+  spec.versions.forEach((version, w) => {
+    if (w === views.length - 1) return;
+    const shapes = views[w].resources;
+    const instructions = instructionsOf(w);
     const own = new Map<string, string[]>();
-    for (const s of schemas) {
-      own.set(s, steps.filter((i) => (i as any)[kindOf(i)].schema === s).map(downSnippet).filter((x): x is string => !!x));
+    for (const s of Object.keys(shapes)) {
+      own.set(s, instructions.filter((i) => (i as any)[kindOf(i)].schema === s).map(downSnippet).filter((x): x is string => !!x));
+      for (const i of instructions) if (i.transformer?.schema === s) transformerNames.add(i.transformer.name);
     }
-    const needs = new Set(schemas.filter((s) => own.get(s)!.length));
+    const needs = new Set([...own].filter(([, snippets]) => snippets.length).map(([s]) => s));
+    const stepName = (n: string) => downName(n, `step_${version.date}`);
+    const nestedOf = (s: string) => Object.entries(shapes[s].fields)
+      .map(([name, f]) => nestedCode(f, `o.${name}`, (n) => stepName(n), (n) => needs.has(n))).filter(Boolean);
     for (let changed = true; changed;) {
       changed = false;
-      for (const s of schemas) {
-        if (needs.has(s)) continue;
-        const nested = Object.values(head.resources[s].fields).some((f) => nestedCode(f, 'v', view.date, (n) => needs.has(n)));
-        if (nested) { needs.add(s); changed = true; }
+      for (const s of Object.keys(shapes)) {
+        if (!needs.has(s) && nestedOf(s).length) { needs.add(s); changed = true; }
       }
     }
     for (const s of [...needs].sort()) {
-      const nested = Object.entries(head.resources[s].fields)
-        .map(([name, f]) => nestedCode(f, `o.${name}`, view.date, (n) => needs.has(n))).filter(Boolean);
-      for (const i of steps) if (i.transformer && i.transformer.schema === s) transformerNames.add(i.transformer.name);
-      functions.push(`export function ${downName(s, view.date)}(o: any): any {\n  ${[...nested, ...own.get(s)!].join('\n  ')}\n  return o;\n}`);
+      functions.push(`function ${stepName(s)}(o: any): any {\n  ${[...nestedOf(s), ...own.get(s)!].join('\n  ')}\n  return o;\n}`);
+    }
+    steps.set(version.date, needs);
+  });
+
+  views.forEach((view, index) => {
+    if (index === 0) return;
+    const crossed = spec.versions.slice(0, index).map((v) => v.date);
+    for (const s of Object.keys(views[0].resources).sort()) {
+      const chain = crossed.filter((d) => steps.get(d)?.has(s)).map((d) => `o = ${downName(s, `step_${d}`)}(o);`);
+      if (!chain.length) continue;
+      functions.push(`export function ${downName(s, view.date)}(o: any): any {\n  ${chain.join('\n  ')}\n  return o;\n}`);
       (down[s] ??= {})[view.date] = downName(s, view.date);
     }
-    for (const op of head.operations) {
-      // Upgrading runs the crossed steps in the opposite order: oldest first.
-      const snippets = steps.filter((i) => (i as any)[kindOf(i)].operation === op.id).reverse()
+    const steps_ = spec.versions.slice(0, index).flatMap((_, w) => instructionsOf(w));
+    for (const op of views[0].operations) {
+      // Upgrading runs the crossed instructions in the opposite order: oldest first.
+      const snippets = steps_.filter((i) => (i as any)[kindOf(i)].operation === op.id).reverse()
         .map((i) => upSnippet(i, op)).filter((x): x is string => !!x);
       if (!snippets.length) continue;
       functions.push(`export function ${upName(op.id, view.date)}(input: any): void {\n  ${snippets.join('\n  ')}\n}`);
