@@ -187,6 +187,7 @@ export interface ApiKey {
     expires_at: string | null;
     /** The version used when a request sends no Api-Version-Date header. New keys pin the latest version; a key without a pin uses 2025-01-01. */
     api_version_date: string | null;
+    /** When the key last authenticated a request. */
     last_used_at: string | null;
     /** When the secret was last replaced. */
     rotated_at: string | null;

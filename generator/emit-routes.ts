@@ -3,6 +3,7 @@
 import { Project, VariableDeclarationKind } from 'ts-morph';
 import type { ApiSpec, OperationSpec } from './spec-types.js';
 import type { EmittedValidators } from './emit-validators.js';
+import type { VersionView } from './versions.js';
 import { responseDowngrader, type EmittedTransformers } from './emit-transformers.js';
 
 /** Literal segments sort before parameters, so /accounts/me wins over /accounts/{id}. */
@@ -23,7 +24,7 @@ export function koaPath(path: string): string {
   return path.replace(/\{([a-z_]+)\}/g, ':$1');
 }
 
-export function emitRoutes(spec: ApiSpec, validators: EmittedValidators, transformers: EmittedTransformers, project: Project): string {
+export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: EmittedValidators, transformers: EmittedTransformers, project: Project): string {
   const file = project.createSourceFile('routes.ts', '', { overwrite: true });
   file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../runtime/operation.js', namedImports: ['OperationDefinition'] });
   file.addImportDeclaration({ moduleSpecifier: './validators-params.js', namespaceImport: 'params' });
@@ -33,12 +34,17 @@ export function emitRoutes(spec: ApiSpec, validators: EmittedValidators, transfo
   for (const op of [...spec.operations].filter((o) => !o.gone).sort((a, b) => (a.handler < b.handler ? -1 : 1))) {
     file.addImportDeclaration({ moduleSpecifier: `../handlers/${op.handler}.js`, namedImports: [op.id] });
   }
-  const entries = ops.map((op) => {
+  // An operation that moved is mounted at each path it has had, each serving only the versions that used it.
+  const pathAt = (op: OperationSpec, date: string) => views.find((v) => v.date === date)?.operations.find((o) => o.id === op.id)?.path ?? op.path;
+  const entries = ops.flatMap((op) => {
     // A retired operation's legacy behaviour is not built: it only answers 410 from its `since` version on.
-    const versions = Object.entries(validators.byVersion)
-      .filter(([, byOp]) => byOp[op.id] && !op.gone)
-      .map(([date, byOp]) => {
-        const v = byOp[op.id];
+    const dates = Object.keys(validators.byVersion).filter((date) => validators.byVersion[date][op.id] && !op.gone);
+    const paths = [...new Set([op.path, ...dates.map((d) => pathAt(op, d))])];
+    return paths.map((path) => routeEntry(op, path, dates.filter((d) => pathAt(op, d) === path)));
+  });
+  function routeEntry(op: OperationSpec, path: string, dates: string[]): string {
+    const versions = dates.map((date) => {
+        const v = validators.byVersion[date][op.id];
         const up = transformers.up[op.id]?.[date];
         const down = responseDowngrader(op, date, transformers);
         return `${JSON.stringify(date)}: { path: params.${v.path}, query: params.${v.query}, body: ${v.body ? `body.${v.body}` : 'null'}, ` +
@@ -53,7 +59,7 @@ export function emitRoutes(spec: ApiSpec, validators: EmittedValidators, transfo
     return `{
     id: ${JSON.stringify(op.id)},
     method: ${JSON.stringify(op.method)},
-    path: ${JSON.stringify(koaPath(op.path))},
+    path: ${JSON.stringify(koaPath(path))},
     auth: ${JSON.stringify(op.auth)},
     scopes: ${JSON.stringify(op.scopes)},
     account: ${account},
@@ -65,7 +71,7 @@ export function emitRoutes(spec: ApiSpec, validators: EmittedValidators, transfo
     versions: { ${versions.join(', ')} },
     handler: ${op.gone ? 'null' : op.id},
   }`;
-  });
+  }
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,

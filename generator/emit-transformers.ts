@@ -63,6 +63,12 @@ function downSnippet(i: Instruction): string | null {
 /** Upgrade code for one instruction on the request `input` (one version step, older -> newer). */
 function upSnippet(i: Instruction, op: OperationSpec): string | null {
   switch (kindOf(i)) {
+    case 'endpoint_moved': {
+      const renames = Object.entries(i.endpoint_moved!.params ?? {}).filter(([o, n]) => o !== n);
+      return renames.length
+        ? renames.map(([o, n]) => `if (${lit(o)} in input.path) { input.path[${lit(n)}] = input.path[${lit(o)}]; delete input.path[${lit(o)}]; }`).join(' ')
+        : null;
+    }
     case 'epoch_timestamps_accepted': {
       const fields = timestampInputs(op);
       if (!fields.length) return null;

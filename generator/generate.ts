@@ -33,7 +33,7 @@ export function generate(root: string): { files: Record<string, string>; scaffol
   const files: Record<string, string> = { ...validators.files };
   files['types.ts'] = emitTypes(spec, project);
   files['transformers.ts'] = transformers.text;
-  files['routes.ts'] = emitRoutes(spec, validators, transformers, project);
+  files['routes.ts'] = emitRoutes(spec, versions, validators, transformers, project);
   files['spec-data.ts'] = emitSpecData(spec);
   const documents: Record<string, string> = {};
   for (const view of versions) documents[view.date] = files[`openapi/${view.date}.json`] = emitOpenApi(spec, view);

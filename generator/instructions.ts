@@ -34,6 +34,9 @@ export interface OperationInstructions {
   request_field_required?: { operation: string; field: string; default: unknown };
   /** older request values for a body field: { older: newer } */
   request_values_renamed?: { operation: string; field: string; map: Record<string, string | null>; was?: RawField };
+  /** the operation lived at `from` in the older version; `params` maps older path parameter names to newer ones,
+   * and must account for every parameter whose name differs */
+  endpoint_moved?: { operation: string; from: string; params?: Record<string, string> };
   /** the older version also took epoch seconds wherever the operation takes a timestamp */
   epoch_timestamps_accepted?: { operation: string };
 }
@@ -42,7 +45,7 @@ export type Instruction = SchemaInstructions & OperationInstructions;
 export const INSTRUCTION_KINDS = [
   'field_added', 'field_removed', 'field_renamed', 'enum_value_added', 'values_renamed', 'transformer',
   'endpoint_added', 'request_field_rejected', 'request_field_added', 'request_field_renamed', 'request_field_required',
-  'request_values_renamed', 'epoch_timestamps_accepted',
+  'request_values_renamed', 'epoch_timestamps_accepted', 'endpoint_moved',
 ] as const;
 export type InstructionKind = (typeof INSTRUCTION_KINDS)[number];
 
@@ -169,6 +172,14 @@ export function olderShapes(i: Instruction, shapes: Shapes, original: Map<string
       return x.values ? { ...x, values: [...new Set([...x.values.filter((v) => !Object.values(map).includes(v)), ...olderValues])] } : x;
     }));
   }
+  if (i.endpoint_moved) {
+    const { from } = i.endpoint_moved;
+    withOp(i.endpoint_moved.operation, (op) => ({
+      ...op,
+      path: from,
+      path_params: Object.fromEntries(pathParams(from).map((n) => [n, { type: 'string' as const, required: true }])),
+    }));
+  }
   if (i.epoch_timestamps_accepted) {
     const widen = (fields: Record<string, FieldSpec>) => Object.fromEntries(Object.entries(fields).map(([k, f]) =>
       [k, f.type === 'timestamp' ? { ...f, type: 'epoch_timestamp' as const } : f]));
@@ -182,4 +193,24 @@ export function timestampInputs(op: OperationSpec): { part: 'query' | 'body'; na
   const pick = (part: 'query' | 'body', fields: Record<string, FieldSpec> | undefined) =>
     Object.entries(fields ?? {}).filter(([, f]) => f.type === 'timestamp').map(([name]) => ({ part, name }));
   return [...pick('query', op.query), ...pick('body', op.body)];
+}
+
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+}
+
+/** Path parameters of the newer path that the move leaves unaccounted for, and older ones that map to nothing. */
+export function unexplainedParamChanges(newer: string, i: NonNullable<Instruction['endpoint_moved']>): string[] {
+  const older = pathParams(i.from);
+  const current = pathParams(newer);
+  const map = i.params ?? {};
+  const out: string[] = [];
+  for (const o of older) {
+    const target = map[o] ?? o;
+    if (!current.includes(target)) out.push(`older parameter {${o}} has no counterpart in ${newer}`);
+  }
+  for (const n of current) {
+    if (!older.some((o) => (map[o] ?? o) === n)) out.push(`parameter {${n}} of ${newer} has no counterpart in ${i.from}`);
+  }
+  return out;
 }

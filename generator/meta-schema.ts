@@ -214,6 +214,11 @@ const instructionKinds: Record<string, unknown> = {
   }),
   request_field_required: instruction(['operation', 'field', 'default'], { operation: opName, field: fieldPath, default: {} }),
   epoch_timestamps_accepted: instruction(['operation'], { operation: opName }),
+  endpoint_moved: instruction(['operation', 'from'], {
+    operation: opName,
+    from: { type: 'string', pattern: '^(/[a-z0-9_]+|/\\{[a-z_]+\\})+$' },
+    params: { type: 'object', additionalProperties: { type: 'string' } },
+  }),
   request_values_renamed: instruction(['operation', 'field', 'map'], {
     operation: opName, field: fieldPath, was: rawField,
     map: { type: 'object', additionalProperties: { type: ['string', 'null'] } },

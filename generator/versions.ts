@@ -3,7 +3,7 @@
 // gives every older version's operations and shapes, which the emitters turn into validators, transformers
 // and OpenAPI documents.
 import type { ApiSpec, ChangeSpec, OperationSpec, ResourceSpec } from './spec-types.js';
-import { fieldAt, kindOf, olderShapes, targetOf, type Instruction, type Shapes } from './instructions.js';
+import { fieldAt, kindOf, olderShapes, targetOf, unexplainedParamChanges, type Instruction, type Shapes } from './instructions.js';
 
 export interface VersionView {
   date: string;
@@ -46,6 +46,10 @@ function targetProblem(i: Instruction, shapes: Shapes): string | null {
   }
   const op = shapes.operations.find((o) => o.id === operation);
   if (!op) return `${kind} targets the operation ${operation}, which does not exist at that version`;
+  if (kind === 'endpoint_moved') {
+    const unexplained = unexplainedParamChanges(op.path, body);
+    return unexplained.length ? `endpoint_moved changes path parameters without saying so (add them to params): ${unexplained.join('; ')}` : null;
+  }
   const part = kind === 'request_field_renamed' && body.in === 'query' ? op.query : op.body;
   const field: string | undefined = kind === 'request_field_renamed' ? body.to : body.field;
   if (field && kind !== 'request_field_rejected' && !(part && fieldAt(part, field))) {

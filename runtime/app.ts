@@ -32,7 +32,10 @@ export function createApp({ db, operations, logger }: AppOptions): Koa {
     try {
       await next();
       if (ctx.body === undefined && ctx.status === 404) {
-        throw new ApiError(404, 'not_found', `Unrecognized request URL (${ctx.method} ${ctx.path})`);
+        const absent = ctx.state.absentAtVersion;
+        throw new ApiError(404, 'not_found', absent
+          ? `${ctx.method} ${ctx.path} does not exist at API version ${absent}`
+          : `Unrecognized request URL (${ctx.method} ${ctx.path})`);
       }
     } catch (e) {
       const error = e instanceof ApiError ? e : toApiError(e, logger, requestId);

@@ -64,7 +64,7 @@ async function checkScopes(op: OperationDefinition, access: Access, input: Recor
 }
 
 export function runOperation(op: OperationDefinition, db: Knex) {
-  return async (ctx: Context): Promise<void> => {
+  return async (ctx: Context, next: () => Promise<unknown>): Promise<void> => {
     const principal: Principal = ctx.state.principal;
     const version: string = ctx.state.version;
     if (op.gone && version >= op.gone.since) {
@@ -73,7 +73,10 @@ export function runOperation(op: OperationDefinition, db: Knex) {
     }
     const validators = op.versions[version];
     if (!validators || !op.handler) {
-      throw new ApiError(404, 'not_found', `${ctx.method} ${ctx.path} does not exist at API version ${version}`);
+      // Another route (an operation that took this path at other versions) may serve it; else the app's 404 says why.
+      ctx.state.absentAtVersion = version;
+      await next();
+      return;
     }
     if (!op.auth.includes(principal.kind)) throw forbidden(KIND_REFUSAL[principal.kind]);
     if (op.deprecated) {
@@ -108,6 +111,12 @@ export function runOperation(op: OperationDefinition, db: Knex) {
         idempotency.requestHash(op.id, path, body));
       if (replay) {
         ctx.set('Idempotent-Replayed', 'true');
+        // A replayed error envelope names this request, like every error; the original's id goes in a header.
+        const error = (replay.body as { error?: { request_id?: string } } | null)?.error;
+        if (error?.request_id) {
+          ctx.set('Original-Request', error.request_id);
+          error.request_id = ctx.state.requestId;
+        }
         ctx.status = replay.status;
         ctx.body = replay.body;
         return;

@@ -1,5 +1,5 @@
 // Runs the app and the background worker on one database; SIGTERM finishes in-flight requests, then stops.
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import { run, Logger as WorkerLogger, type Runner, type TaskList } from 'graphile-worker';
@@ -38,6 +38,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server.once('error', reject);
   });
   server.keepAliveTimeout = 5000;
+  // Once closing, responses say Connection: close and their sockets end with them; otherwise keep-alive
+  // clients would hold the server open (and could send new requests) until their idle timeout.
+  const inFlight = new Set<ServerResponse>();
+  let stopping = false;
+  server.on('request', (_req, res: ServerResponse) => {
+    if (stopping) res.shouldKeepAlive = false;
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
   const worker = options.worker === false ? null : await run({
     connectionString: options.databaseUrl,
     taskList: options.tasks,
@@ -57,6 +66,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close: () => {
       // Stop accepting connections and wait for in-flight requests; idle keep-alive sockets are closed.
       closing ??= (async () => {
+        stopping = true;
+        for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

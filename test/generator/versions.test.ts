@@ -1,0 +1,143 @@
+// The changelog as instructions: the generator refuses changes it cannot honour, and derives older versions.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { FIXTURE, projectCopy, readText, removeCopies, runGenerator, replaceOnce } from './spec-fixture.js';
+import { loadSpec } from '../../generator/load-spec.js';
+import { deriveVersions, VersionProblems } from '../../generator/versions.js';
+import { diffVersions } from '../../generator/diff.js';
+import { generate } from '../../generator/generate.js';
+
+const t = suite('generator: versions');
+t.after(removeCopies);
+
+const NEW_VERSION = `versions:
+  - date: 2026-10-01
+    description: A fixture version.
+    changes:
+CHANGES
+`;
+
+/** A copy whose versions.yaml gains a newest version 2026-10-01 with the given changes (YAML list items). */
+function withChanges(changes: string, fixture = FIXTURE): string {
+  const root = projectCopy({ fixture });
+  const path = join(root, 'spec/versions.yaml');
+  writeFileSync(path, readText(path).replace('versions:\n', NEW_VERSION.replace('CHANGES', changes)));
+  return root;
+}
+
+function problems(root: string): string[] {
+  try {
+    deriveVersions(loadSpec(root).spec);
+  } catch (e) {
+    if (e instanceof VersionProblems) return e.problems;
+    throw e;
+  }
+  return [];
+}
+
+t('a change that targets nothing is refused, naming the version and the missing target', () => {
+  const found = problems(withChanges(`      - description: Widgets gained a weight.
+        instructions:
+          - field_added: { schema: TestWidget, field: weight }
+      - description: An operation that is not there.
+        instructions:
+          - endpoint_added: { operation: listGizmos }`));
+  assert.is(found.length, 2);
+  assert.match(found[0], /2026-10-01 change 1 .*TestWidget\.weight, which does not exist/);
+  assert.match(found[1], /listGizmos, which does not exist/);
+});
+
+t('a change without a description is refused by the meta-schema with a position', async () => {
+  const root = withChanges(`      - instructions:
+          - field_added: { schema: TestWidget, field: size }`);
+  const res = await runGenerator(root, '--check');
+  assert.is(res.code, 1);
+  assert.match(res.stderr, /spec\/versions\.yaml:\d+:\d+: .*needs "description"/);
+});
+
+t('a move that changes path parameters without saying so is refused; saying so is accepted', () => {
+  const silent = problems(withChanges(`      - description: Widgets moved.
+        instructions:
+          - endpoint_moved: { operation: retrieveTestWidget, from: '/widgets/{widget_id}' }`));
+  assert.is(silent.length, 1);
+  assert.match(silent[0], /changes path parameters without saying so/);
+  assert.match(silent[0], /\{widget_id\}/);
+  const said = problems(withChanges(`      - description: Widgets moved.
+        instructions:
+          - endpoint_moved: { operation: retrieveTestWidget, from: '/widgets/{widget_id}', params: { widget_id: id } }`));
+  assert.equal(said, []);
+});
+
+t('older versions are derived: fields, enum values and endpoints as they were', () => {
+  const root = withChanges(`      - description: Widgets gained a size, a blue colour and a list endpoint.
+        instructions:
+          - field_added: { schema: TestWidget, field: size }
+          - enum_value_added: { schema: TestWidget, field: colour, value: green, fallback: null }
+          - endpoint_added: { operation: listTestWidgets }
+          - request_field_rejected: { operation: updateTestWidget, field: name }`);
+  const views = deriveVersions(loadSpec(root).spec);
+  const [head, before] = views;
+  assert.is(head.date, '2026-10-01');
+  assert.ok('size' in head.resources.TestWidget.fields);
+  assert.not.ok('size' in before.resources.TestWidget.fields);
+  assert.equal(before.resources.TestWidget.fields.colour.values, ['red']);
+  assert.ok(before.resources.TestWidget.fields.colour.nullable);
+  assert.ok(head.operations.some((o) => o.id === 'listTestWidgets'));
+  assert.not.ok(before.operations.some((o) => o.id === 'listTestWidgets'));
+  // Rejected from the new version on: the head validator refuses it, the older version still takes it.
+  assert.not.ok('name' in head.operations.find((o) => o.id === 'updateTestWidget')!.body!);
+  assert.ok('name' in before.operations.find((o) => o.id === 'updateTestWidget')!.body!);
+});
+
+t('a moved endpoint is mounted at both paths, each for its own versions', () => {
+  const root = withChanges(`      - description: Widgets moved.
+        instructions:
+          - endpoint_moved: { operation: retrieveTestWidget, from: '/widgets/{widget_id}', params: { widget_id: id } }`);
+  const files = generate(root).files;
+  const routes = files['routes.ts'];
+  const entries = routes.split('id: "retrieveTestWidget"').slice(1).map((e) => e.slice(0, e.indexOf('handler:')));
+  assert.is(entries.length, 2);
+  const paths = entries.map((e) => /path: "([^"]+)"/.exec(e)![1]).sort();
+  assert.equal(paths, ['/test_widgets/:id', '/widgets/:widget_id']);
+  const old = entries.find((e) => e.includes('/widgets/:widget_id'))!;
+  assert.match(old, /"2025-01-01"/);
+  assert.not.match(old, /"2026-10-01"/);
+  assert.match(files['transformers.ts'], /input\.path\["id"\] = input\.path\["widget_id"\]/);
+});
+
+t('the diff tool lists crossed changes per resource and operation, with breaking marks and pending counts', () => {
+  const root = withChanges(`      - description: Widgets gained a size.
+        instructions:
+          - field_added: { schema: TestWidget, field: size }
+      - description: Not built yet.
+        pending: true`);
+  const { spec } = loadSpec(root);
+  const d = diffVersions(spec, '2026-09-06', '2026-10-01');
+  assert.equal(d.versionsCrossed, ['2026-10-01']);
+  assert.is(d.resources.TestWidget.changes[0].breaking, false);
+  assert.equal(d.resources.TestWidget.usedBy.sort(), ['listTestWidgets', 'retrieveTestWidget', 'updateTestWidget']);
+  assert.is(d.pending.inRange, 1);
+  const migration = diffVersions(spec, '2026-07-20', '2026-09-06');
+  assert.ok(migration.migrations.some((m) => m.name === 'members_and_memberships' && m.version === '2026-07-23'));
+  const none = diffVersions(spec, '2026-07-23', '2026-09-06');
+  assert.not.ok(none.migrations.some((m) => m.name === 'members_and_memberships'));
+});
+
+t('released versions are frozen: a breaking edit fails naming the operation and field; an addition passes', async () => {
+  const root = projectCopy();
+  const frozen = await runGenerator(root, '--release', 'all');
+  assert.is(frozen.code, 0, frozen.stderr);
+  const fixture = join(root, 'spec/areas/test_widgets.yaml');
+  const original = readText(fixture);
+  writeFileSync(fixture, replaceOnce(original, '      name: { type: string, max_length: 50 }\n', ''));
+  const broken = await runGenerator(root, '--check');
+  assert.is(broken.code, 1);
+  assert.match(broken.stderr, /released version 2026-09-06: operation updateTestWidget \(PATCH \/test_widgets\/\{id\}\): body\.name: no longer accepted/);
+  writeFileSync(fixture, replaceOnce(original, '      size: integer?\n', '      size: integer?\n      weight: integer?\n'));
+  const added = await runGenerator(root);
+  assert.is(added.code, 0, added.stderr);
+});
+
+t.run();
