@@ -3,6 +3,7 @@
 import * as balancePendingCombined from '../handlers/versions/balancePendingCombined.js';
 import * as eiOfferDurationDays from '../handlers/versions/eiOfferDurationDays.js';
 import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeekly.js';
+import * as permissionsWithoutTrading from '../handlers/versions/permissionsWithoutTrading.js';
 
 function down_Account_step_2026_09_06(o: any): any {
   o.industry_group ??= o.industry_type ?? null;
@@ -32,6 +33,11 @@ function down_EconomicIntelligenceOffer_step_2026_08_28(o: any): any {
   delete o.key;
   delete o.duration;
   delete o.duration_unit;
+  return o;
+}
+
+function down_PermissionList_step_2026_08_28(o: any): any {
+  o = permissionsWithoutTrading.down(o);
   return o;
 }
 
@@ -105,6 +111,11 @@ export function down_EconomicIntelligenceOffer_2026_08_25(o: any): any {
   return o;
 }
 
+export function down_PermissionList_2026_08_25(o: any): any {
+  o = down_PermissionList_step_2026_08_28(o);
+  return o;
+}
+
 export function down_User_2026_08_25(o: any): any {
   o = down_User_step_2026_08_28(o);
   return o;
@@ -131,6 +142,11 @@ export function down_AccountPreferences_2026_08_21(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_08_21(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_PermissionList_2026_08_21(o: any): any {
+  o = down_PermissionList_step_2026_08_28(o);
   return o;
 }
 
@@ -167,6 +183,11 @@ export function down_EconomicIntelligenceOffer_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_PermissionList_2026_08_14(o: any): any {
+  o = down_PermissionList_step_2026_08_28(o);
+  return o;
+}
+
 export function down_User_2026_08_14(o: any): any {
   o = down_User_step_2026_08_28(o);
   return o;
@@ -197,6 +218,11 @@ export function down_AccountPreferences_2026_08_07(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_08_07(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_PermissionList_2026_08_07(o: any): any {
+  o = down_PermissionList_step_2026_08_28(o);
   return o;
 }
 
@@ -236,6 +262,11 @@ export function down_AccountPreferences_2026_07_30(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_30(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_PermissionList_2026_07_30(o: any): any {
+  o = down_PermissionList_step_2026_08_28(o);
   return o;
 }
 
@@ -279,6 +310,11 @@ export function down_EconomicIntelligenceOffer_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_PermissionList_2026_07_23(o: any): any {
+  o = down_PermissionList_step_2026_08_28(o);
+  return o;
+}
+
 export function down_User_2026_07_23(o: any): any {
   o = down_User_step_2026_08_28(o);
   return o;
@@ -316,6 +352,11 @@ export function down_AccountPreferences_2026_07_20(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_20(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_PermissionList_2026_07_20(o: any): any {
+  o = down_PermissionList_step_2026_08_28(o);
   return o;
 }
 
@@ -364,6 +405,11 @@ export function down_EconomicIntelligenceOffer_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_PermissionList_2025_01_01(o: any): any {
+  o = down_PermissionList_step_2026_08_28(o);
+  return o;
+}
+
 export function down_User_2025_01_01(o: any): any {
   o = down_User_step_2026_08_28(o);
   return o;
@@ -382,6 +428,10 @@ export function up_updateAccount_2025_01_01(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
+export function up_searchUsers_2025_01_01(input: any): void {
+  { const b = input.query; if (b && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 /** Downgraders by schema, then version: newest shape -> that version's. Absent = identical. */
 export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Account: { "2026-09-02": down_Account_2026_09_02, "2026-08-28": down_Account_2026_08_28, "2026-08-25": down_Account_2026_08_25, "2026-08-21": down_Account_2026_08_21, "2026-08-14": down_Account_2026_08_14, "2026-08-07": down_Account_2026_08_07, "2026-07-30": down_Account_2026_07_30, "2026-07-23": down_Account_2026_07_23, "2026-07-20": down_Account_2026_07_20, "2025-01-01": down_Account_2025_01_01 },
@@ -389,12 +439,14 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   AccountPreferences: { "2026-08-21": down_AccountPreferences_2026_08_21, "2026-08-14": down_AccountPreferences_2026_08_14, "2026-08-07": down_AccountPreferences_2026_08_07, "2026-07-30": down_AccountPreferences_2026_07_30, "2026-07-23": down_AccountPreferences_2026_07_23, "2026-07-20": down_AccountPreferences_2026_07_20, "2025-01-01": down_AccountPreferences_2025_01_01 },
   Deleted: { "2025-01-01": down_Deleted_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
+  PermissionList: { "2026-08-25": down_PermissionList_2026_08_25, "2026-08-21": down_PermissionList_2026_08_21, "2026-08-14": down_PermissionList_2026_08_14, "2026-08-07": down_PermissionList_2026_08_07, "2026-07-30": down_PermissionList_2026_07_30, "2026-07-23": down_PermissionList_2026_07_23, "2026-07-20": down_PermissionList_2026_07_20, "2025-01-01": down_PermissionList_2025_01_01 },
   User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
 };
 
 /** Request upgraders by operation, then version. Absent = nothing to do. */
 export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   listAccounts: { "2025-01-01": up_listAccounts_2025_01_01 },
+  searchUsers: { "2025-01-01": up_searchUsers_2025_01_01 },
   updateAccount: { "2026-08-21": up_updateAccount_2026_08_21, "2026-08-14": up_updateAccount_2026_08_14, "2026-08-07": up_updateAccount_2026_08_07, "2026-07-30": up_updateAccount_2026_07_30, "2026-07-23": up_updateAccount_2026_07_23, "2026-07-20": up_updateAccount_2026_07_20, "2025-01-01": up_updateAccount_2025_01_01 },
   updateAccountPreferences: { "2026-08-25": up_updateAccountPreferences_2026_08_25, "2026-08-21": up_updateAccountPreferences_2026_08_21, "2026-08-14": up_updateAccountPreferences_2026_08_14, "2026-08-07": up_updateAccountPreferences_2026_08_07, "2026-07-30": up_updateAccountPreferences_2026_07_30, "2026-07-23": up_updateAccountPreferences_2026_07_23, "2026-07-20": up_updateAccountPreferences_2026_07_20, "2025-01-01": up_updateAccountPreferences_2025_01_01 },
 };

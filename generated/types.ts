@@ -217,6 +217,11 @@ export interface Permission {
     granted: boolean;
 }
 
+/** The caller's permissions on one resource, every scope of the catalogue once. */
+export interface PermissionList {
+    data: Permission[];
+}
+
 /** A user's role on an account. Access to the account (and its connected accounts) counts only active members; invited members have none until they accept. */
 export interface TeamMember {
     id: string;
@@ -411,7 +416,7 @@ export interface ListPermissionsInput {
     body: undefined;
 }
 
-export type ListPermissionsOutput = { data: Permission[] };
+export type ListPermissionsOutput = PermissionList;
 
 /** GET /team_members: List an account's team members */
 export interface ListTeamMembersInput {
@@ -479,7 +484,7 @@ export type RetrieveUserOutput = User;
 /** GET /users: Search users */
 export interface SearchUsersInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; query: string };
+    query: { first?: number; after?: string; last?: number; before?: string; query: string; account_id?: string };
     body: undefined;
 }
 
@@ -516,7 +521,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id: string; url: string; events: string[]; enabled: boolean; description?: string | null; api_version_date?: string | null; include_connected_accounts: boolean };
+    body: { account_id: string; url: string; events: string[]; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1"; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -534,7 +539,7 @@ export type RetrieveWebhookOutput = Webhook;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: string[]; enabled?: boolean; description?: string | null; api_version_date?: string | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: string[]; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1"; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;

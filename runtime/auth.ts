@@ -50,11 +50,12 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
   if (secret.startsWith('sk_')) {
     const key = await db('api_keys')
       .where({ secret_hash: hashSecret(secret) })
-      .first('id', 'account_id', 'role', 'statements', 'ip_allowlist', 'api_version_date', 'expires_at', 'revoked_at');
+      .first('id', 'account_id', 'role', 'statements', 'ip_allowlist', 'api_version_date', 'expires_at', 'revoked_at', 'last_used_at');
     if (!key) throw unauthenticated('Unknown API key');
     if (key.revoked_at) throw unauthenticated('This API key has been revoked');
     if (isPast(key.expires_at)) throw unauthenticated('This API key has expired');
     if (!ipAllowed(key.ip_allowlist, ip)) throw unauthenticated(`This API key may not be used from ${ip}`);
+    await touchLastUsed(db, key.id, key.last_used_at);
     return {
       kind: 'api_key',
       credentialId: key.id,
@@ -72,6 +73,14 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
     return { kind: 'user_token', credentialId: token.id, accountId: null, userId: token.user_id, keyScopes: null, versionPin: null };
   }
   throw unauthenticated('Unknown credential: API keys start with sk_ and user tokens with utok_');
+}
+
+/** Records use at minute resolution: most requests skip the write entirely. */
+async function touchLastUsed(db: Knex, keyId: string, lastUsedAt: string | null): Promise<void> {
+  if (lastUsedAt && Date.now() - Date.parse(lastUsedAt) < 60_000) return;
+  await db('api_keys').where({ id: keyId })
+    .where((w) => w.whereNull('last_used_at').orWhere('last_used_at', '<', db.raw("now() - interval '1 minute'")))
+    .update({ last_used_at: db.fn.now() });
 }
 
 /** pg returns `date` columns as Date objects at local midnight. */

@@ -55,6 +55,32 @@ export function validationError(part: InputPart, issues: ValidationIssue[]): Api
   return new ApiError(400, 'invalid_request', `${noun} '${param}' ${describe(issue)}`, param);
 }
 
+/** NUL characters and unpaired surrogates: PostgreSQL can store neither, in text or in jsonb. */
+const UNSTORABLE = /\u0000|\p{Cs}/u;
+
+function joinParam(part: InputPart, segments: string[]): string {
+  return part === 'body' ? segments.join('.') : segments.map((s, i) => (i === 0 ? s : `[${s}]`)).join('');
+}
+
+/** Refuses, as a 400 naming the field, any string (value or key) the database could not store. */
+function checkStorable(part: InputPart, value: unknown, at: string[]): void {
+  if (typeof value === 'string') {
+    if (!UNSTORABLE.test(value)) return;
+    const param = joinParam(part, at);
+    const what = value.includes('\u0000') ? 'must not contain the NUL character (\\u0000)' : 'is not valid Unicode (it has an unpaired surrogate)';
+    throw new ApiError(400, 'invalid_request', `The ${PART_WORD[part]} '${param}' ${what}`, param);
+  }
+  if (typeof value !== 'object' || value === null) return;
+  for (const [key, item] of Object.entries(value)) {
+    if (UNSTORABLE.test(key)) {
+      const param = joinParam(part, at);
+      throw new ApiError(400, 'invalid_request', `The ${PART_WORD[part]} '${param}' has a key that is not storable text (a NUL character or an unpaired surrogate)`, param || undefined);
+    }
+    checkStorable(part, item, [...at, key]);
+  }
+}
+
 export function validate(part: InputPart, validator: CompiledValidator, data: unknown): void {
   if (!validator(data)) throw validationError(part, validator.errors ?? []);
+  checkStorable(part, data, []);
 }

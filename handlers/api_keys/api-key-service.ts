@@ -35,3 +35,14 @@ export async function issueApiKey(db: Knex, input: NewApiKey) {
     .returning('*');
   return { row, secret };
 }
+
+/** Rotation: a fresh secret replaces the stored hash, so the old secret is refused from this commit on. */
+export async function replaceApiKeySecret(db: Knex, id: string) {
+  const { secret, hash, hint } = newSecret('sk_');
+  const now = new Date().toISOString();
+  const [row] = await db('api_keys')
+    .where({ id })
+    .update({ secret_hash: hash, secret_hint: hint, rotated_at: now, updated_at: now })
+    .returning('*');
+  return { row, secret };
+}

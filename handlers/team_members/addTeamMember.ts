@@ -1,0 +1,42 @@
+import type { Handler } from '../../runtime/handler.js';
+import { conflict, invalid, notFound } from '../../runtime/errors.js';
+import { newId } from '../../runtime/ids.js';
+import { permissionsFor, requireGrantable } from './role-rules.js';
+import { teamMemberRows, teamMemberView } from './team-member-view.js';
+
+/** POST /team_members: invites a user; they get a notification and no access until they accept. */
+export const addTeamMember: Handler<'addTeamMember'> = async ({ body }, ctx) => {
+  const { account_id, user_id, username, role } = body;
+  if ((user_id === undefined) === (username === undefined)) {
+    throw invalid('Name the user with exactly one of user_id or username', user_id === undefined ? 'user_id' : 'username');
+  }
+  const userParam = user_id !== undefined ? 'user_id' : 'username';
+  const permissions = permissionsFor(role, body.permissions);
+  await requireGrantable(ctx.access, account_id, role, permissions);
+
+  const user = await ctx.db('users').where(user_id !== undefined ? { id: user_id } : { username }).first('id', 'username');
+  if (!user) throw notFound('user', (user_id ?? username)!, userParam);
+
+  // The (account, user) unique index decides, so concurrent invitations cannot both succeed.
+  const [inserted] = await ctx.db('team_members')
+    .insert({
+      id: newId('tmem_'), account_id, user_id: user.id, role, permissions, status: 'invited',
+      invited_by_user_id: ctx.principal.userId, invited_at: ctx.db.fn.now(),
+    })
+    .onConflict(['account_id', 'user_id']).ignore()
+    .returning('id');
+  if (!inserted) throw conflict(`${user.username} is already on this account's team`, userParam);
+
+  const member = teamMemberView(await teamMemberRows(ctx.db).where('tm.id', inserted.id).first());
+  const account = await ctx.db('accounts').where({ id: account_id }).first('title');
+  await ctx.db('notifications').insert({
+    id: newId('ntf_'),
+    user_id: user.id,
+    type: 'team_invitation',
+    data: JSON.stringify({
+      team_member_id: member.id, account_id, account_title: account.title, role, invited_by_user_id: ctx.principal.userId,
+    }),
+  });
+  await ctx.emit('team_member.invited', account_id, member);
+  return member;
+};

@@ -1,0 +1,19 @@
+import type { Handler } from '../../runtime/handler.js';
+import { notFound } from '../../runtime/errors.js';
+import { accountOfResource } from '../permissions/resource-account.js';
+import { accessLevel } from './access-level.js';
+import { isSelf } from './user-view.js';
+
+/** GET /users/{id}/access/{resource_id}: for the user themself, or a caller who can see the account. */
+export const checkUserAccess: Handler<'checkUserAccess'> = async ({ path }, ctx) => {
+  const user = await ctx.db('users').where({ id: path.id }).first('id');
+  if (!user) throw notFound('user', path.id, 'id');
+  const accountId = accountOfResource(path.resource_id, 'resource_id');
+  const visible = isSelf(ctx.principal, user.id)
+    ? await ctx.db('accounts').where({ id: accountId }).first('id')
+    : await ctx.access.scopesOn(accountId);
+  if (!visible) throw notFound('account', accountId, 'resource_id');
+
+  const access_level = await accessLevel(ctx.db, user.id, accountId);
+  return { has_access: access_level !== 'no_access', access_level };
+};

@@ -1,0 +1,23 @@
+import type { Handler } from '../../runtime/handler.js';
+import { newId } from '../../runtime/ids.js';
+import { checkEvents, checkPin, checkUrl, newWebhookSecret } from './webhook-rules.js';
+import { webhookView } from './webhook-view.js';
+
+/** POST /webhooks: the runtime has checked webhook:manage on the account; the secret is returned this once. */
+export const createWebhook: Handler<'createWebhook'> = async ({ body }, ctx) => {
+  const secret = newWebhookSecret();
+  const [row] = await ctx.db('webhooks')
+    .insert({
+      id: newId('hook_'),
+      account_id: body.account_id,
+      url: checkUrl(body.url),
+      events: checkEvents(body.events),
+      enabled: body.enabled,
+      description: body.description ?? null,
+      api_version_date: checkPin(body.api_version_date ?? null),
+      include_connected_accounts: body.include_connected_accounts,
+      secret,
+    })
+    .returning('*');
+  return webhookView(row, secret);
+};

@@ -1,0 +1,161 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestApp, type TestApp } from '../helpers/harness.js';
+import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
+import { addMember } from '../auth/team.js';
+
+const t = suite('POST /webhooks');
+let app: TestApp;
+t.before(async () => { app = await startTestApp(); });
+t.after(async () => { await app.close(); });
+
+const hook = (accountId: string, extra: Record<string, unknown> = {}) =>
+  ({ account_id: accountId, url: 'https://example.com/hooks', events: ['payment.succeeded'], ...extra });
+
+function badRequest(res: { status: number; body: any }, param: string) {
+  assert.is(res.status, 400, JSON.stringify(res.body));
+  assert.is(res.body.error.type, 'invalid_request');
+  assert.is(res.body.error.param, param);
+}
+
+t('creates a subscription: 201 with every field and a Standard Webhooks secret, once', async () => {
+  const o = await makeOwner(app.db);
+  const res = await app.request('POST', '/webhooks', {
+    token: o.key,
+    body: hook(o.accountId, { events: ['payment.succeeded', 'setup_intent.requires_action', 'payment.succeeded'], description: 'Orders' }),
+  });
+  assert.is(res.status, 201);
+  const w = res.body;
+  assert.match(w.id, /^hook_[A-Za-z0-9]+$/);
+  assert.is(w.account_id, o.accountId);
+  assert.is(w.url, 'https://example.com/hooks');
+  assert.equal(w.events, ['payment.succeeded', 'setup_intent.requires_action']);
+  assert.is(w.enabled, true);
+  assert.is(w.description, 'Orders');
+  assert.is(w.api_version_date, null);
+  assert.is(w.include_connected_accounts, false);
+  assert.match(w.secret, /^whsec_[A-Za-z0-9+/]{32}$/);
+  assert.is(Buffer.from(w.secret.slice(6), 'base64').length, 24);
+  assert.ok(Date.parse(w.created_at) > 0);
+  assert.ok(Date.parse(w.updated_at) > 0);
+  const stored = await app.db('webhooks').where({ id: w.id }).first();
+  assert.is(stored.secret, w.secret);
+});
+
+t('a user token with the scope can create; settings are kept', async () => {
+  const o = await makeOwner(app.db);
+  const res = await app.request('POST', '/webhooks', {
+    token: o.token,
+    body: hook(o.accountId, { enabled: false, include_connected_accounts: true, api_version_date: '2026-10-01', description: null }),
+  });
+  assert.is(res.status, 201);
+  assert.is(res.body.enabled, false);
+  assert.is(res.body.include_connected_accounts, true);
+  assert.is(res.body.api_version_date, '2026-09-06');
+  assert.is(res.body.description, null);
+  const pinned = await app.request('POST', '/webhooks', { token: o.token, body: hook(o.accountId, { api_version_date: '2026-09-06.2' }) });
+  assert.is(pinned.body.api_version_date, '2026-09-06');
+});
+
+t('api_version is rejected: use api_version_date', async () => {
+  const o = await makeOwner(app.db);
+  const res = await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { api_version: 'v5' }) });
+  badRequest(res, 'api_version');
+  assert.match(res.body.error.message, /not a recognised parameter/);
+});
+
+t('api_version_date must be a valid version date', async () => {
+  const o = await makeOwner(app.db);
+  badRequest(await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { api_version_date: 'latest' }) }), 'api_version_date');
+  badRequest(await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { api_version_date: '2026-02-30' }) }), 'api_version_date');
+  badRequest(await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { api_version_date: '2024-12-31' }) }), 'api_version_date');
+});
+
+t('url must be https, except http to localhost, 127.0.0.1 and [::1]', async () => {
+  const o = await makeOwner(app.db);
+  for (const url of ['http://example.com/hooks', 'ftp://example.com/hooks', 'http://10.0.0.1/hooks']) {
+    const res = await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { url }) });
+    badRequest(res, 'url');
+    assert.match(res.body.error.message, /https/);
+  }
+  badRequest(await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { url: 'not a url' }) }), 'url');
+  for (const url of ['http://127.0.0.1:4000/hooks', 'http://localhost/hooks', 'http://[::1]:8080/h']) {
+    const res = await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { url }) });
+    assert.is(res.status, 201, url);
+    assert.is(res.body.url, url);
+  }
+});
+
+t('events must be a non-empty list of resource.action names', async () => {
+  const o = await makeOwner(app.db);
+  badRequest(await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { events: [] }) }), 'events');
+  badRequest(await app.request('POST', '/webhooks', { token: o.key, body: { account_id: o.accountId, url: 'https://e.com/h' } }), 'events');
+  for (const bad of ['payment', 'Payment.Succeeded', 'payment.', 'payment succeeded', '*']) {
+    badRequest(await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { events: ['payment.succeeded', bad] }) }), 'events.1');
+  }
+  const ok = await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { events: ['plan.created', 'dispute_alert.created'] }) });
+  assert.is(ok.status, 201);
+});
+
+t('account_id and url are required; other accounts are 404', async () => {
+  const o = await makeOwner(app.db);
+  badRequest(await app.request('POST', '/webhooks', { token: o.key, body: { url: 'https://e.com/h', events: ['a.b'] } }), 'account_id');
+  badRequest(await app.request('POST', '/webhooks', { token: o.key, body: { account_id: o.accountId, events: ['a.b'] } }), 'url');
+  const other = await makeOwner(app.db);
+  const res = await app.request('POST', '/webhooks', { token: o.key, body: hook(other.accountId) });
+  assert.is(res.status, 404);
+  assert.is(res.body.error.type, 'not_found');
+  assert.is(res.body.error.param, 'account_id');
+  const stranger = await makeUser(app.db);
+  assert.is((await app.request('POST', '/webhooks', { token: stranger.token, body: hook(o.accountId) })).status, 404);
+});
+
+t('webhook:manage is required', async () => {
+  const o = await makeOwner(app.db);
+  const viewerKey = await makeKey(app.db, { accountId: o.accountId, role: 'viewer' });
+  const byKey = await app.request('POST', '/webhooks', { token: viewerKey.secret, body: hook(o.accountId) });
+  assert.is(byKey.status, 403);
+  assert.is(byKey.body.error.type, 'permission_denied');
+  assert.match(byKey.body.error.message, /webhook:manage/);
+  const moderator = await addMember(app.db, o.accountId, 'moderator');
+  const byUser = await app.request('POST', '/webhooks', { token: moderator.token, body: hook(o.accountId) });
+  assert.is(byUser.status, 403);
+  assert.match(byUser.body.error.message, /webhook:manage/);
+});
+
+t('a parent\'s key may subscribe for a connected account', async () => {
+  const o = await makeOwner(app.db);
+  const child = await app.db('accounts').insert({ id: 'biz_childhook1', parent_id: o.accountId, title: 'Child', route: 'child-hook-1', client_id: 'client_childhook1' }).returning('id');
+  const res = await app.request('POST', '/webhooks', { token: o.key, body: hook(child[0].id) });
+  assert.is(res.status, 201);
+  assert.is(res.body.account_id, 'biz_childhook1');
+});
+
+t('creating a subscription emits no event', async () => {
+  const o = await makeOwner(app.db);
+  const before = await app.db('events').count<{ count: number }[]>('* as count');
+  assert.is((await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId) })).status, 201);
+  const after = await app.db('events').count<{ count: number }[]>('* as count');
+  assert.equal(after, before);
+});
+
+t('Idempotency-Key: the same body replays the same subscription; a different body is an idempotency_error', async () => {
+  const o = await makeOwner(app.db);
+  const first = await app.request('POST', '/webhooks', { token: o.key, idempotencyKey: 'hook-create-1', body: hook(o.accountId) });
+  assert.is(first.status, 201);
+  assert.is(first.headers.get('idempotent-replayed'), null);
+  const replay = await app.request('POST', '/webhooks', { token: o.key, idempotencyKey: 'hook-create-1', body: hook(o.accountId) });
+  assert.is(replay.status, 201);
+  assert.is(replay.body.id, first.body.id);
+  assert.is(replay.headers.get('idempotent-replayed'), 'true');
+  assert.is((await app.db('webhooks').where({ account_id: o.accountId })).length, 1);
+
+  const different = await app.request('POST', '/webhooks', {
+    token: o.key, idempotencyKey: 'hook-create-1', body: hook(o.accountId, { url: 'https://example.com/other' }),
+  });
+  assert.is(different.status, 400);
+  assert.is(different.body.error.type, 'idempotency_error');
+  assert.is((await app.db('webhooks').where({ account_id: o.accountId })).length, 1);
+});
+
+t.run();
