@@ -161,6 +161,7 @@ export function up_updateAccountPreferences_2026_08_21(input: any): void {
 }
 
 export function up_updateAccount_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; if (b && b["business_type"] !== undefined && Object.hasOwn(m, String(b["business_type"]))) b["business_type"] = m[String(b["business_type"])]; }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
@@ -199,6 +200,7 @@ export function up_updateAccountPreferences_2026_08_14(input: any): void {
 }
 
 export function up_updateAccount_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; if (b && b["business_type"] !== undefined && Object.hasOwn(m, String(b["business_type"]))) b["business_type"] = m[String(b["business_type"])]; }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
@@ -237,6 +239,7 @@ export function up_updateAccountPreferences_2026_08_07(input: any): void {
 }
 
 export function up_updateAccount_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; if (b && b["business_type"] !== undefined && Object.hasOwn(m, String(b["business_type"]))) b["business_type"] = m[String(b["business_type"])]; }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
@@ -281,6 +284,7 @@ export function up_updateAccountPreferences_2026_07_30(input: any): void {
 }
 
 export function up_updateAccount_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; if (b && b["business_type"] !== undefined && Object.hasOwn(m, String(b["business_type"]))) b["business_type"] = m[String(b["business_type"])]; }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
@@ -326,6 +330,7 @@ export function up_updateAccountPreferences_2026_07_23(input: any): void {
 }
 
 export function up_updateAccount_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; if (b && b["business_type"] !== undefined && Object.hasOwn(m, String(b["business_type"]))) b["business_type"] = m[String(b["business_type"])]; }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
@@ -371,6 +376,7 @@ export function up_updateAccountPreferences_2026_07_20(input: any): void {
 }
 
 export function up_updateAccount_2026_07_20(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; if (b && b["business_type"] !== undefined && Object.hasOwn(m, String(b["business_type"]))) b["business_type"] = m[String(b["business_type"])]; }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
@@ -425,6 +431,7 @@ export function up_listAccounts_2025_01_01(input: any): void {
 }
 
 export function up_updateAccount_2025_01_01(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; if (b && b["business_type"] !== undefined && Object.hasOwn(m, String(b["business_type"]))) b["business_type"] = m[String(b["business_type"])]; }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 

@@ -341,7 +341,7 @@ export type RetrieveAccountOutput = Account;
 export interface UpdateAccountInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { title?: string; email?: string; logo_url?: string | null; country?: string; metadata?: Metadata; send_customer_emails?: boolean; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required"; tax_remitted_by?: "platform" | "account" | null; tax_type?: "inclusive" | "exclusive" | null; product_tax_code_id?: string | null; business_address?: Address | null; tax_identifiers?: TaxIdentifier[] };
+    body: { title?: string; email?: string; logo_url?: string | null; country?: string; metadata?: Metadata; send_customer_emails?: boolean; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required"; tax_remitted_by?: "platform" | "account" | null; tax_type?: "inclusive" | "exclusive" | null; product_tax_code_id?: string | null; business_address?: Address | null; tax_identifiers?: TaxIdentifier[]; business_type?: string | null; industry_type?: string | null };
 }
 
 export type UpdateAccountOutput = Account;

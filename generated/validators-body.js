@@ -901,12 +901,10 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_36b85fb6ef66 = validate22;
-const schema25 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10}},"additionalProperties":false};
-const func12 = Object.prototype.hasOwnProperty;
-const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const formats2 = require("ajv-formats/dist/formats").fullFormats.uri;
-const pattern9 = new RegExp("^[A-Z]{2}$", "u");
+export const body_3f552d3ac77b = validate22;
+const schema25 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","maxLength":100,"pattern":"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean"},"api_version":{"type":"string","enum":["v1"]}},"additionalProperties":false};
+const formats0 = require("ajv-formats/dist/formats").fullFormats.uri;
+const pattern9 = new RegExp("^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -922,32 +920,34 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func12.call(schema25.properties, key0))){
+if(!(((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts")) || (key0 === "api_version"))){
 validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.title !== undefined){
-let data0 = data.title;
+if(data.url !== undefined){
+let data0 = data.url;
 const _errs2 = errors;
 if(errors === _errs2){
+if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) > 100){
-validate22.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func1(data0) > 2048){
+validate22.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(func1(data0) < 1){
-validate22.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!(formats0(data0))){
+validate22.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate22.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 var valid0 = _errs2 === errors;
@@ -956,25 +956,219 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.email !== undefined){
-let data1 = data.email;
+if(data.events !== undefined){
+let data1 = data.events;
 const _errs4 = errors;
 if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate22.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 100){
+validate22.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(!pattern9.test(data2)){
+validate22.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enabled !== undefined){
+const _errs8 = errors;
+if(typeof data.enabled !== "boolean"){
+validate22.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data4 = data.description;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate22.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema25.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 500){
+validate22.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data5 = data.api_version_date;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate22.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema25.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 20){
+validate22.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.include_connected_accounts !== undefined){
+const _errs14 = errors;
+if(typeof data.include_connected_accounts !== "boolean"){
+validate22.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version !== undefined){
+let data7 = data.api_version;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+validate22.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(data7 === "v1")){
+validate22.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema25.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_500e3e373fce = validate23;
+const schema26 = {"type":"object","properties":{"affiliate_code":{"type":["string","null"],"maxLength":64},"blueprint_id":{"type":["string","null"],"pattern":"^app_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"email":{"type":"string","format":"email","maxLength":254},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean","default":false},"title":{"type":"string","minLength":1,"maxLength":100}},"additionalProperties":false};
+const pattern10 = new RegExp("^app_[A-Za-z0-9]+$", "u");
+const pattern11 = new RegExp("^[A-Z]{2}$", "u");
+const formats2 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate23.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.send_customer_emails === undefined){
+data.send_customer_emails = false;
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "affiliate_code") || (key0 === "blueprint_id")) || (key0 === "country")) || (key0 === "email")) || (key0 === "metadata")) || (key0 === "send_customer_emails")) || (key0 === "title"))){
+validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.affiliate_code !== undefined){
+let data0 = data.affiliate_code;
+const _errs2 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate23.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/type",keyword:"type",params:{type: schema26.properties.affiliate_code.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate23.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blueprint_id !== undefined){
+let data1 = data.blueprint_id;
+const _errs4 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate23.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/type",keyword:"type",params:{type: schema26.properties.blueprint_id.type},message:"must be string,null"}];
+return false;
+}
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func1(data1) > 254){
-validate22.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
-return false;
-}
-else {
-if(!(formats0.test(data1))){
-validate22.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
-return false;
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!pattern10.test(data1)){
+validate23.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -985,27 +1179,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logo_url !== undefined){
-let data2 = data.logo_url;
+if(data.country !== undefined){
+let data2 = data.country;
 const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate22.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema25.properties.logo_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(func1(data2) > 2048){
-validate22.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if(!pattern11.test(data2)){
+validate23.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
+}
 }
 else {
-if(!(formats2(data2))){
-validate22.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate23.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
-}
 }
 }
 var valid0 = _errs6 === errors;
@@ -1014,19 +1200,27 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.country !== undefined){
-let data3 = data.country;
+if(data.email !== undefined){
+let data3 = data.email;
 const _errs8 = errors;
 if(errors === _errs8){
+if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern9.test(data3)){
-validate22.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(func1(data3) > 254){
+validate23.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
+}
+else {
+if(!(formats2.test(data3))){
+validate23.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+return false;
+}
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 var valid0 = _errs8 === errors;
@@ -1041,7 +1235,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate22.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate23.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -1069,7 +1263,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate22.errors = vErrors;
+validate23.errors = vErrors;
 return false;
 break;
 }
@@ -1079,7 +1273,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!(typeof data5 == "number"))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate22.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema25.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate23.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema26.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -1091,7 +1285,806 @@ break;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate23.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs16 = errors;
+if(typeof data.send_customer_emails !== "boolean"){
+validate23.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+if(valid0){
+if(data.title !== undefined){
+let data7 = data.title;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data7 === "string"){
+if(func1(data7) > 100){
+validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func1(data7) < 1){
+validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_66c4f05d0a4e = validate24;
+const schema27 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":100},"role":{"type":"string","maxLength":40},"statements":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string","enum":["allow","deny"]},"actions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["effect","actions"]},"maxItems":50},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":"string","format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false,"required":["account_id","name"]};
+const pattern12 = new RegExp("^biz_[A-Za-z0-9]+$", "u");
+const formats4 = require("ajv-formats/dist/formats").fullFormats["date-time"];
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))){
+validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "account_id") || (key0 === "name")) || (key0 === "role")) || (key0 === "statements")) || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
+validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate24.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern12.test(data0)){
+validate24.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+let data1 = data.name;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 100){
+validate24.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func1(data1) < 1){
+validate24.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+let data2 = data.role;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 40){
+validate24.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.statements !== undefined){
+let data3 = data.statements;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+if(data3.length > 50){
+validate24.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing1;
+if(((data4.effect === undefined) && (missing1 = "effect")) || ((data4.actions === undefined) && (missing1 = "actions"))){
+validate24.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs12 = errors;
+for(const key1 in data4){
+if(!((key1 === "effect") || (key1 === "actions"))){
+validate24.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs12 === errors){
+if(data4.effect !== undefined){
+let data5 = data4.effect;
+const _errs13 = errors;
+if(typeof data5 !== "string"){
+validate24.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data5 === "allow") || (data5 === "deny"))){
+validate24.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/enum",keyword:"enum",params:{allowedValues: schema27.properties.statements.items.properties.effect.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.actions !== undefined){
+let data6 = data4.actions;
+const _errs15 = errors;
+if(errors === _errs15){
+if(Array.isArray(data6)){
+if(data6.length > 100){
+validate24.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func1(data7) > 100){
+validate24.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs17 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs10 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ip_allowlist !== undefined){
+let data8 = data.ip_allowlist;
+const _errs19 = errors;
+if(errors === _errs19){
+if(Array.isArray(data8)){
+if(data8.length > 50){
+validate24.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len2 = data8.length;
+for(let i2=0; i2<len2; i2++){
+let data9 = data8[i2];
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func1(data9) > 64){
+validate24.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs21 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.expires_at !== undefined){
+let data10 = data.expires_at;
+const _errs23 = errors;
+if(errors === _errs23){
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!(formats4.validate(data10))){
+validate24.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data11 = data.api_version_date;
+const _errs25 = errors;
+if(errors === _errs25){
+if(typeof data11 === "string"){
+if(func1(data11) > 20){
+validate24.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_6925a0e86f58 = validate25;
+const schema28 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","maxLength":100,"pattern":"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean","default":false}},"additionalProperties":false,"required":["account_id","url","events"]};
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate25.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enabled === undefined){
+data.enabled = true;
+}
+if(data.include_connected_accounts === undefined){
+data.include_connected_accounts = false;
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.url === undefined) && (missing0 = "url"))) || ((data.events === undefined) && (missing0 = "events"))){
+validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "account_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
+validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate25.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern12.test(data0)){
+validate25.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.url !== undefined){
+let data1 = data.url;
+const _errs4 = errors;
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 2048){
+validate25.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats0(data1))){
+validate25.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.events !== undefined){
+let data2 = data.events;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 100){
+validate25.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 100){
+validate25.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(!pattern9.test(data3)){
+validate25.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs10 = errors;
+if(typeof data.enabled !== "boolean"){
+validate25.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+if(valid0){
+if(data.description !== undefined){
+let data5 = data.description;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate25.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema28.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 500){
+validate25.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data6 = data.api_version_date;
+const _errs14 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate25.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema28.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 20){
+validate25.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs16 = errors;
+if(typeof data.include_connected_accounts !== "boolean"){
+validate25.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate25.errors = vErrors;
+return errors === 0;
+}
+validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_6efefab176e0 = validate26;
+const schema29 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
+const func33 = Object.prototype.hasOwnProperty;
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func33.call(schema29.properties, key0))){
+validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.title !== undefined){
+let data0 = data.title;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 100){
+validate26.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate26.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.email !== undefined){
+let data1 = data.email;
+const _errs4 = errors;
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 254){
+validate26.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+return false;
+}
+else {
+if(!(formats2.test(data1))){
+validate26.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+return false;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logo_url !== undefined){
+let data2 = data.logo_url;
+const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate26.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema29.properties.logo_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs6){
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 2048){
+validate26.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats0(data2))){
+validate26.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data3 = data.country;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern11.test(data3)){
+validate26.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data4 = data.metadata;
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(Object.keys(data4).length > 50){
+validate26.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data4){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(func1(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate26.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data4){
+let data5 = data4[key2];
+const _errs14 = errors;
+if((((typeof data5 !== "string") && (!(typeof data5 == "number"))) && (typeof data5 !== "boolean")) && (data5 !== null)){
+validate26.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema29.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs14 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1104,7 +2097,7 @@ if(valid0){
 if(data.send_customer_emails !== undefined){
 const _errs16 = errors;
 if(typeof data.send_customer_emails !== "boolean"){
-validate22.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate26.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -1116,12 +2109,12 @@ if(valid0){
 if(data.three_d_secure_policy !== undefined){
 let data7 = data.three_d_secure_policy;
 const _errs18 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
-validate22.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema25.properties.three_d_secure_policy.type},message:"must be string,null"}];
+if(typeof data7 !== "string"){
+validate26.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === null))){
-validate22.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema25.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
+validate26.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema29.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -1134,11 +2127,11 @@ if(data.tax_remitted_by !== undefined){
 let data8 = data.tax_remitted_by;
 const _errs20 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate22.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema25.properties.tax_remitted_by.type},message:"must be string,null"}];
+validate26.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema29.properties.tax_remitted_by.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
-validate22.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema25.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
+validate26.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema29.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -1151,11 +2144,11 @@ if(data.tax_type !== undefined){
 let data9 = data.tax_type;
 const _errs22 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate22.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema25.properties.tax_type.type},message:"must be string,null"}];
+validate26.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema29.properties.tax_type.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
-validate22.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema25.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
+validate26.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema29.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -1168,13 +2161,13 @@ if(data.product_tax_code_id !== undefined){
 let data10 = data.product_tax_code_id;
 const _errs24 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate22.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema25.properties.product_tax_code_id.type},message:"must be string,null"}];
+validate26.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema29.properties.product_tax_code_id.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func1(data10) > 64){
-validate22.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate26.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -1189,21 +2182,21 @@ if(data.business_address !== undefined){
 let data11 = data.business_address;
 const _errs26 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-validate22.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema25.properties.business_address.type},message:"must be object,null"}];
+validate26.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema29.properties.business_address.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing0;
 if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
-validate22.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate26.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs28 = errors;
 for(const key3 in data11){
 if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
-validate22.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate26.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1215,12 +2208,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data12 === "string"){
 if(func1(data12) > 200){
-validate22.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate26.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1234,13 +2227,13 @@ if(data11.line2 !== undefined){
 let data13 = data11.line2;
 const _errs31 = errors;
 if((typeof data13 !== "string") && (data13 !== null)){
-validate22.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema25.properties.business_address.properties.line2.type},message:"must be string,null"}];
+validate26.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema29.properties.business_address.properties.line2.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs31){
 if(typeof data13 === "string"){
 if(func1(data13) > 200){
-validate22.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate26.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -1257,12 +2250,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data14 === "string"){
 if(func1(data14) > 100){
-validate22.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate26.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1276,13 +2269,13 @@ if(data11.state !== undefined){
 let data15 = data11.state;
 const _errs35 = errors;
 if((typeof data15 !== "string") && (data15 !== null)){
-validate22.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema25.properties.business_address.properties.state.type},message:"must be string,null"}];
+validate26.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema29.properties.business_address.properties.state.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
 if(typeof data15 === "string"){
 if(func1(data15) > 100){
-validate22.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate26.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -1299,12 +2292,12 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(typeof data16 === "string"){
 if(func1(data16) > 20){
-validate22.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate26.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1319,13 +2312,13 @@ let data17 = data11.country;
 const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data17 === "string"){
-if(!pattern9.test(data17)){
-validate22.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern11.test(data17)){
+validate26.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1355,7 +2348,7 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(Array.isArray(data18)){
 if(data18.length > 10){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+validate26.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -1368,14 +2361,14 @@ if(errors === _errs43){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 let missing1;
 if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate26.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs45 = errors;
 for(const key4 in data19){
 if(!((key4 === "type") || (key4 === "value"))){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate26.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1387,12 +2380,12 @@ const _errs46 = errors;
 if(errors === _errs46){
 if(typeof data20 === "string"){
 if(func1(data20) > 20){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate26.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1408,12 +2401,12 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data21 === "string"){
 if(func1(data21) > 50){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate26.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1427,7 +2420,7 @@ var valid5 = true;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1439,7 +2432,7 @@ break;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate26.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1448,212 +2441,44 @@ var valid0 = _errs41 === errors;
 else {
 var valid0 = true;
 }
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+if(valid0){
+if(data.business_type !== undefined){
+let data22 = data.business_type;
+const _errs50 = errors;
+if((typeof data22 !== "string") && (data22 !== null)){
+validate26.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema29.properties.business_type.type},message:"must be string,null"}];
 return false;
 }
-}
-validate22.errors = vErrors;
-return errors === 0;
-}
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_3f552d3ac77b = validate23;
-const schema26 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","maxLength":100,"pattern":"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean"},"api_version":{"type":"string","enum":["v1"]}},"additionalProperties":false};
-const pattern11 = new RegExp("^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$", "u");
-
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts")) || (key0 === "api_version"))){
-validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.url !== undefined){
-let data0 = data.url;
-const _errs2 = errors;
-if(errors === _errs2){
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 2048){
-validate23.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats2(data0))){
-validate23.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(errors === _errs50){
+if(typeof data22 === "string"){
+if(func1(data22) > 64){
+validate26.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
 }
-else {
-validate23.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs2 === errors;
+var valid0 = _errs50 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.events !== undefined){
-let data1 = data.events;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 100){
-validate23.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(data.industry_type !== undefined){
+let data23 = data.industry_type;
+const _errs52 = errors;
+if((typeof data23 !== "string") && (data23 !== null)){
+validate26.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema29.properties.industry_type.type},message:"must be string,null"}];
 return false;
 }
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 100){
-validate23.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(!pattern11.test(data2)){
-validate23.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"+"\""}];
+if(errors === _errs52){
+if(typeof data23 === "string"){
+if(func1(data23) > 64){
+validate26.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
 }
-else {
-validate23.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.enabled !== undefined){
-const _errs8 = errors;
-if(typeof data.enabled !== "boolean"){
-validate23.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined){
-let data4 = data.description;
-const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate23.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema26.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 500){
-validate23.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data5 = data.api_version_date;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate23.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema26.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 20){
-validate23.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.include_connected_accounts !== undefined){
-const _errs14 = errors;
-if(typeof data.include_connected_accounts !== "boolean"){
-validate23.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version !== undefined){
-let data7 = data.api_version;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(data7 === "v1")){
-validate23.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema26.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
+var valid0 = _errs52 === errors;
 }
 else {
 var valid0 = true;
@@ -1664,787 +2489,6 @@ var valid0 = true;
 }
 }
 }
-}
-}
-else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate23.errors = vErrors;
-return errors === 0;
-}
-validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_500e3e373fce = validate24;
-const schema27 = {"type":"object","properties":{"affiliate_code":{"type":["string","null"],"maxLength":64},"blueprint_id":{"type":["string","null"],"pattern":"^app_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"email":{"type":"string","format":"email","maxLength":254},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean","default":false},"title":{"type":"string","minLength":1,"maxLength":100}},"additionalProperties":false};
-const pattern12 = new RegExp("^app_[A-Za-z0-9]+$", "u");
-
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.send_customer_emails === undefined){
-data.send_customer_emails = false;
-}
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "affiliate_code") || (key0 === "blueprint_id")) || (key0 === "country")) || (key0 === "email")) || (key0 === "metadata")) || (key0 === "send_customer_emails")) || (key0 === "title"))){
-validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.affiliate_code !== undefined){
-let data0 = data.affiliate_code;
-const _errs2 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-validate24.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/type",keyword:"type",params:{type: schema27.properties.affiliate_code.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate24.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.blueprint_id !== undefined){
-let data1 = data.blueprint_id;
-const _errs4 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate24.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/type",keyword:"type",params:{type: schema27.properties.blueprint_id.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
-validate24.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.country !== undefined){
-let data2 = data.country;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern9.test(data2)){
-validate24.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.email !== undefined){
-let data3 = data.email;
-const _errs8 = errors;
-if(errors === _errs8){
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 254){
-validate24.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
-return false;
-}
-else {
-if(!(formats0.test(data3))){
-validate24.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
-return false;
-}
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data4 = data.metadata;
-const _errs10 = errors;
-if(errors === _errs10){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(Object.keys(data4).length > 50){
-validate24.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key1 in data4){
-const _errs12 = errors;
-if(typeof key1 === "string"){
-if(func1(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs12 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate24.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data4){
-let data5 = data4[key2];
-const _errs14 = errors;
-if((((typeof data5 !== "string") && (!(typeof data5 == "number"))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate24.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema27.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs14 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs16 = errors;
-if(typeof data.send_customer_emails !== "boolean"){
-validate24.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-if(valid0){
-if(data.title !== undefined){
-let data7 = data.title;
-const _errs18 = errors;
-if(errors === _errs18){
-if(typeof data7 === "string"){
-if(func1(data7) > 100){
-validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(func1(data7) < 1){
-validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate24.errors = vErrors;
-return errors === 0;
-}
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_66c4f05d0a4e = validate25;
-const schema28 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":100},"role":{"type":"string","maxLength":40},"statements":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string","enum":["allow","deny"]},"actions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["effect","actions"]},"maxItems":50},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":"string","format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false,"required":["account_id","name"]};
-const pattern14 = new RegExp("^biz_[A-Za-z0-9]+$", "u");
-const formats8 = require("ajv-formats/dist/formats").fullFormats["date-time"];
-
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))){
-validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "name")) || (key0 === "role")) || (key0 === "statements")) || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
-validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate25.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern14.test(data0)){
-validate25.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined){
-let data1 = data.name;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 100){
-validate25.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(func1(data1) < 1){
-validate25.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.role !== undefined){
-let data2 = data.role;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 40){
-validate25.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
-return false;
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.statements !== undefined){
-let data3 = data.statements;
-const _errs8 = errors;
-if(errors === _errs8){
-if(Array.isArray(data3)){
-if(data3.length > 50){
-validate25.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-const _errs10 = errors;
-if(errors === _errs10){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if(((data4.effect === undefined) && (missing1 = "effect")) || ((data4.actions === undefined) && (missing1 = "actions"))){
-validate25.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs12 = errors;
-for(const key1 in data4){
-if(!((key1 === "effect") || (key1 === "actions"))){
-validate25.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs12 === errors){
-if(data4.effect !== undefined){
-let data5 = data4.effect;
-const _errs13 = errors;
-if(typeof data5 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data5 === "allow") || (data5 === "deny"))){
-validate25.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/enum",keyword:"enum",params:{allowedValues: schema28.properties.statements.items.properties.effect.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs13 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data4.actions !== undefined){
-let data6 = data4.actions;
-const _errs15 = errors;
-if(errors === _errs15){
-if(Array.isArray(data6)){
-if(data6.length > 100){
-validate25.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid3 = true;
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func1(data7) > 100){
-validate25.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs17 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid2 = _errs15 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs10 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ip_allowlist !== undefined){
-let data8 = data.ip_allowlist;
-const _errs19 = errors;
-if(errors === _errs19){
-if(Array.isArray(data8)){
-if(data8.length > 50){
-validate25.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len2 = data8.length;
-for(let i2=0; i2<len2; i2++){
-let data9 = data8[i2];
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func1(data9) > 64){
-validate25.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid4 = _errs21 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.expires_at !== undefined){
-let data10 = data.expires_at;
-const _errs23 = errors;
-if(errors === _errs23){
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(!(formats8.validate(data10))){
-validate25.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs23 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data11 = data.api_version_date;
-const _errs25 = errors;
-if(errors === _errs25){
-if(typeof data11 === "string"){
-if(func1(data11) > 20){
-validate25.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs25 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate25.errors = vErrors;
-return errors === 0;
-}
-validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_6925a0e86f58 = validate26;
-const schema29 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","maxLength":100,"pattern":"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean","default":false}},"additionalProperties":false,"required":["account_id","url","events"]};
-
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.enabled === undefined){
-data.enabled = true;
-}
-if(data.include_connected_accounts === undefined){
-data.include_connected_accounts = false;
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.url === undefined) && (missing0 = "url"))) || ((data.events === undefined) && (missing0 = "events"))){
-validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
-validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate26.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern14.test(data0)){
-validate26.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate26.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.url !== undefined){
-let data1 = data.url;
-const _errs4 = errors;
-if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 2048){
-validate26.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats2(data1))){
-validate26.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate26.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.events !== undefined){
-let data2 = data.events;
-const _errs6 = errors;
-if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 100){
-validate26.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 100){
-validate26.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(!pattern11.test(data3)){
-validate26.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate26.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs8 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate26.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs10 = errors;
-if(typeof data.enabled !== "boolean"){
-validate26.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-if(valid0){
-if(data.description !== undefined){
-let data5 = data.description;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate26.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema29.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 500){
-validate26.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data6 = data.api_version_date;
-const _errs14 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate26.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema29.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 20){
-validate26.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs16 = errors;
-if(typeof data.include_connected_accounts !== "boolean"){
-validate26.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
 }
 }
 }
@@ -2510,7 +2554,7 @@ validate27.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/prop
 return false;
 }
 else {
-if(!pattern14.test(data0)){
+if(!pattern12.test(data0)){
 validate27.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -2538,7 +2582,7 @@ validate27.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!(formats2(data1))){
+if(!(formats0(data1))){
 validate27.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -2578,7 +2622,7 @@ validate27.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/pr
 return false;
 }
 else {
-if(!pattern11.test(data3)){
+if(!pattern9.test(data3)){
 validate27.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"+"\""}];
 return false;
 }
@@ -2734,7 +2778,7 @@ validate28.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/
 return false;
 }
 else {
-if(!(formats2(data0))){
+if(!(formats0(data0))){
 validate28.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -2774,7 +2818,7 @@ validate28.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/pr
 return false;
 }
 else {
-if(!pattern11.test(data2)){
+if(!pattern9.test(data2)){
 validate28.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"+"\""}];
 return false;
 }
@@ -2991,7 +3035,7 @@ return false;
 if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!(formats8.validate(data3))){
+if(!(formats4.validate(data3))){
 validate29.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
@@ -3080,7 +3124,7 @@ validate30.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/prop
 return false;
 }
 else {
-if(!pattern14.test(data0)){
+if(!pattern12.test(data0)){
 validate30.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -3229,8 +3273,8 @@ return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_dfa5d33b84e5 = validate31;
-const schema34 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10}},"additionalProperties":false};
+export const body_db868ecc3d91 = validate31;
+const schema34 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3246,7 +3290,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func12.call(schema34.properties, key0))){
+if(!(func33.call(schema34.properties, key0))){
 validate31.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -3291,7 +3335,7 @@ validate31.errors = [{instancePath:instancePath+"/email",schemaPath:"#/propertie
 return false;
 }
 else {
-if(!(formats0.test(data1))){
+if(!(formats2.test(data1))){
 validate31.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
@@ -3324,7 +3368,7 @@ validate31.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/proper
 return false;
 }
 else {
-if(!(formats2(data2))){
+if(!(formats0(data2))){
 validate31.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -3343,7 +3387,7 @@ let data3 = data.country;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern9.test(data3)){
+if(!pattern11.test(data3)){
 validate31.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -3440,11 +3484,11 @@ if(valid0){
 if(data.three_d_secure_policy !== undefined){
 let data7 = data.three_d_secure_policy;
 const _errs18 = errors;
-if(typeof data7 !== "string"){
-validate31.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if((typeof data7 !== "string") && (data7 !== null)){
+validate31.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema34.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
-if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
+if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === null))){
 validate31.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema34.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -3643,7 +3687,7 @@ let data17 = data11.country;
 const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data17 === "string"){
-if(!pattern9.test(data17)){
+if(!pattern11.test(data17)){
 validate31.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -3772,6 +3816,50 @@ var valid0 = _errs41 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.business_type !== undefined){
+let data22 = data.business_type;
+const _errs50 = errors;
+if((typeof data22 !== "string") && (data22 !== null)){
+validate31.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema34.properties.business_type.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs50){
+if(typeof data22 === "string"){
+if(func1(data22) > 64){
+validate31.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.industry_type !== undefined){
+let data23 = data.industry_type;
+const _errs52 = errors;
+if((typeof data23 !== "string") && (data23 !== null)){
+validate31.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema34.properties.industry_type.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs52){
+if(typeof data23 === "string"){
+if(func1(data23) > 64){
+validate31.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs52 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -3795,8 +3883,8 @@ return errors === 0;
 }
 validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_e86ba5139d6c = validate32;
-const schema35 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200},"shop_domain":{"type":["string","null"],"maxLength":253,"pattern":"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1}},"additionalProperties":false};
+export const body_dfa5d33b84e5 = validate32;
+const schema35 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10}},"additionalProperties":false};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3812,8 +3900,574 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "ads_payment_methods") || (key0 === "ads_reporting_currency")) || (key0 === "ads_scheduling_timezone")) || (key0 === "ads_triplewhale_integration")) || (key0 === "cards_auto_top_up")) || (key0 === "cards_notifications")) || (key0 === "dispute_fighter_enabled")) || (key0 === "economic_intelligence_duration_days"))){
+if(!(func33.call(schema35.properties, key0))){
 validate32.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.title !== undefined){
+let data0 = data.title;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 100){
+validate32.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate32.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.email !== undefined){
+let data1 = data.email;
+const _errs4 = errors;
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 254){
+validate32.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+return false;
+}
+else {
+if(!(formats2.test(data1))){
+validate32.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+return false;
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logo_url !== undefined){
+let data2 = data.logo_url;
+const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate32.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema35.properties.logo_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs6){
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 2048){
+validate32.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats0(data2))){
+validate32.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data3 = data.country;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern11.test(data3)){
+validate32.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data4 = data.metadata;
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(Object.keys(data4).length > 50){
+validate32.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data4){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(func1(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate32.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data4){
+let data5 = data4[key2];
+const _errs14 = errors;
+if((((typeof data5 !== "string") && (!(typeof data5 == "number"))) && (typeof data5 !== "boolean")) && (data5 !== null)){
+validate32.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema35.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs14 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.send_customer_emails !== undefined){
+const _errs16 = errors;
+if(typeof data.send_customer_emails !== "boolean"){
+validate32.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data7 = data.three_d_secure_policy;
+const _errs18 = errors;
+if(typeof data7 !== "string"){
+validate32.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
+validate32.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema35.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_remitted_by !== undefined){
+let data8 = data.tax_remitted_by;
+const _errs20 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate32.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema35.properties.tax_remitted_by.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
+validate32.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema35.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_type !== undefined){
+let data9 = data.tax_type;
+const _errs22 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate32.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema35.properties.tax_type.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
+validate32.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema35.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_tax_code_id !== undefined){
+let data10 = data.product_tax_code_id;
+const _errs24 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate32.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema35.properties.product_tax_code_id.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs24){
+if(typeof data10 === "string"){
+if(func1(data10) > 64){
+validate32.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.business_address !== undefined){
+let data11 = data.business_address;
+const _errs26 = errors;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
+validate32.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema35.properties.business_address.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs26){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing0;
+if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
+validate32.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs28 = errors;
+for(const key3 in data11){
+if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
+validate32.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs28 === errors){
+if(data11.line1 !== undefined){
+let data12 = data11.line1;
+const _errs29 = errors;
+if(errors === _errs29){
+if(typeof data12 === "string"){
+if(func1(data12) > 200){
+validate32.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs29 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.line2 !== undefined){
+let data13 = data11.line2;
+const _errs31 = errors;
+if((typeof data13 !== "string") && (data13 !== null)){
+validate32.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema35.properties.business_address.properties.line2.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs31){
+if(typeof data13 === "string"){
+if(func1(data13) > 200){
+validate32.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid3 = _errs31 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.city !== undefined){
+let data14 = data11.city;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data14 === "string"){
+if(func1(data14) > 100){
+validate32.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs33 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.state !== undefined){
+let data15 = data11.state;
+const _errs35 = errors;
+if((typeof data15 !== "string") && (data15 !== null)){
+validate32.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema35.properties.business_address.properties.state.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs35){
+if(typeof data15 === "string"){
+if(func1(data15) > 100){
+validate32.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid3 = _errs35 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.postal_code !== undefined){
+let data16 = data11.postal_code;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data16 === "string"){
+if(func1(data16) > 20){
+validate32.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs37 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.country !== undefined){
+let data17 = data11.country;
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data17 === "string"){
+if(!pattern11.test(data17)){
+validate32.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs39 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_identifiers !== undefined){
+let data18 = data.tax_identifiers;
+const _errs41 = errors;
+if(errors === _errs41){
+if(Array.isArray(data18)){
+if(data18.length > 10){
+validate32.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len0 = data18.length;
+for(let i0=0; i0<len0; i0++){
+let data19 = data18[i0];
+const _errs43 = errors;
+if(errors === _errs43){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let missing1;
+if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
+validate32.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs45 = errors;
+for(const key4 in data19){
+if(!((key4 === "type") || (key4 === "value"))){
+validate32.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs45 === errors){
+if(data19.type !== undefined){
+let data20 = data19.type;
+const _errs46 = errors;
+if(errors === _errs46){
+if(typeof data20 === "string"){
+if(func1(data20) > 20){
+validate32.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs46 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data19.value !== undefined){
+let data21 = data19.value;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data21 === "string"){
+if(func1(data21) > 50){
+validate32.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+return false;
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs48 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid4 = _errs43 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs41 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_e86ba5139d6c = validate33;
+const schema36 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200},"shop_domain":{"type":["string","null"],"maxLength":253,"pattern":"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1}},"additionalProperties":false};
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate33.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "ads_payment_methods") || (key0 === "ads_reporting_currency")) || (key0 === "ads_scheduling_timezone")) || (key0 === "ads_triplewhale_integration")) || (key0 === "cards_auto_top_up")) || (key0 === "cards_notifications")) || (key0 === "dispute_fighter_enabled")) || (key0 === "economic_intelligence_duration_days"))){
+validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3823,7 +4477,7 @@ if(data.ads_payment_methods !== undefined){
 let data0 = data.ads_payment_methods;
 const _errs2 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema35.properties.ads_payment_methods.type},message:"must be object,null"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema36.properties.ads_payment_methods.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -3831,7 +4485,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((key1 === "primary") || (key1 === "backup"))){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3841,21 +4495,21 @@ if(data0.primary !== undefined){
 let data1 = data0.primary;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema35.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema36.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing0;
 if(((data1.type === undefined) && (missing0 = "type")) || ((data1.id === undefined) && (missing0 = "id"))){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key2 in data1){
 if(!((key2 === "type") || (key2 === "id"))){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3865,11 +4519,11 @@ if(data1.type !== undefined){
 let data2 = data1.type;
 const _errs8 = errors;
 if(typeof data2 !== "string"){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data2 === "platform_balance") || (data2 === "card"))){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema35.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema36.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -3884,12 +4538,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(!pattern2.test(data3)){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3913,21 +4567,21 @@ if(data0.backup !== undefined){
 let data4 = data0.backup;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema35.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema36.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if(((data4.type === undefined) && (missing1 = "type")) || ((data4.id === undefined) && (missing1 = "id"))){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key3 in data4){
 if(!((key3 === "type") || (key3 === "id"))){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3937,11 +4591,11 @@ if(data4.type !== undefined){
 let data5 = data4.type;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data5 === "platform_balance") || (data5 === "card"))){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema35.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema36.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid3 = _errs15 === errors;
@@ -3956,12 +4610,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
 if(!pattern2.test(data6)){
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3996,12 +4650,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data7 === "string"){
 if(!pattern4.test(data7)){
-validate32.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate33.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4017,18 +4671,18 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data8 === "string"){
 if(func1(data8) > 64){
-validate32.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate33.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func1(data8) < 1){
-validate32.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate33.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4046,7 +4700,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs25 = errors;
 for(const key4 in data9){
 if(!((key4 === "api_key") || (key4 === "shop_domain"))){
-validate32.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate33.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4056,18 +4710,18 @@ if(data9.api_key !== undefined){
 let data10 = data9.api_key;
 const _errs26 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate32.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema35.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
+validate33.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema36.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs26){
 if(typeof data10 === "string"){
 if(func1(data10) > 200){
-validate32.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate33.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data10) < 8){
-validate32.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+validate33.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
 return false;
 }
 }
@@ -4083,18 +4737,18 @@ if(data9.shop_domain !== undefined){
 let data11 = data9.shop_domain;
 const _errs28 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate32.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/type",keyword:"type",params:{type: schema35.properties.ads_triplewhale_integration.properties.shop_domain.type},message:"must be string,null"}];
+validate33.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/type",keyword:"type",params:{type: schema36.properties.ads_triplewhale_integration.properties.shop_domain.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs28){
 if(typeof data11 === "string"){
 if(func1(data11) > 253){
-validate32.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+validate33.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
 return false;
 }
 else {
 if(!pattern8.test(data11)){
-validate32.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"},message:"must match pattern \""+"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"+"\""}];
+validate33.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"},message:"must match pattern \""+"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"+"\""}];
 return false;
 }
 }
@@ -4109,7 +4763,7 @@ var valid4 = true;
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate33.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4122,7 +4776,7 @@ if(valid0){
 if(data.cards_auto_top_up !== undefined){
 const _errs30 = errors;
 if(typeof data.cards_auto_top_up !== "boolean"){
-validate32.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate33.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -4134,7 +4788,7 @@ if(valid0){
 if(data.cards_notifications !== undefined){
 const _errs32 = errors;
 if(typeof data.cards_notifications !== "boolean"){
-validate32.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate33.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -4146,7 +4800,7 @@ if(valid0){
 if(data.dispute_fighter_enabled !== undefined){
 const _errs34 = errors;
 if(typeof data.dispute_fighter_enabled !== "boolean"){
-validate32.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate33.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs34 === errors;
@@ -4159,13 +4813,13 @@ if(data.economic_intelligence_duration_days !== undefined){
 let data15 = data.economic_intelligence_duration_days;
 const _errs36 = errors;
 if((!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) && (data15 !== null)){
-validate32.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema35.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
+validate33.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema36.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs36){
 if(typeof data15 == "number"){
 if(data15 < 1 || isNaN(data15)){
-validate32.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate33.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -4185,23 +4839,23 @@ var valid0 = true;
 }
 }
 else {
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate32.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_ffc2772e4dd4 = validate33;
-const schema36 = {"type":"object","properties":{"name":{"type":["string","null"],"minLength":1,"maxLength":100},"bio":{"type":["string","null"],"maxLength":500},"username":{"type":"string","pattern":"^[a-z0-9_]{3,30}$"},"profile_picture_url":{"type":["string","null"],"format":"uri","maxLength":2048},"city":{"type":["string","null"],"maxLength":100},"country":{"type":["string","null"],"pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
-const pattern28 = new RegExp("^[a-z0-9_]{3,30}$", "u");
+export const body_ffc2772e4dd4 = validate34;
+const schema37 = {"type":"object","properties":{"name":{"type":["string","null"],"minLength":1,"maxLength":100},"bio":{"type":["string","null"],"maxLength":500},"username":{"type":"string","pattern":"^[a-z0-9_]{3,30}$"},"profile_picture_url":{"type":["string","null"],"format":"uri","maxLength":2048},"city":{"type":["string","null"],"maxLength":100},"country":{"type":["string","null"],"pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
+const pattern30 = new RegExp("^[a-z0-9_]{3,30}$", "u");
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate34.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4213,7 +4867,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "name") || (key0 === "bio")) || (key0 === "username")) || (key0 === "profile_picture_url")) || (key0 === "city")) || (key0 === "country"))){
-validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate34.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4223,18 +4877,18 @@ if(data.name !== undefined){
 let data0 = data.name;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate33.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema36.properties.name.type},message:"must be string,null"}];
+validate34.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema37.properties.name.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 100){
-validate33.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate34.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate33.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate34.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
@@ -4250,13 +4904,13 @@ if(data.bio !== undefined){
 let data1 = data.bio;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate33.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/type",keyword:"type",params:{type: schema36.properties.bio.type},message:"must be string,null"}];
+validate34.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/type",keyword:"type",params:{type: schema37.properties.bio.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 500){
-validate33.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate34.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -4272,13 +4926,13 @@ let data2 = data.username;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern28.test(data2)){
-validate33.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{3,30}$"},message:"must match pattern \""+"^[a-z0-9_]{3,30}$"+"\""}];
+if(!pattern30.test(data2)){
+validate34.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{3,30}$"},message:"must match pattern \""+"^[a-z0-9_]{3,30}$"+"\""}];
 return false;
 }
 }
 else {
-validate33.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate34.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4292,19 +4946,19 @@ if(data.profile_picture_url !== undefined){
 let data3 = data.profile_picture_url;
 const _errs8 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate33.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/type",keyword:"type",params:{type: schema36.properties.profile_picture_url.type},message:"must be string,null"}];
+validate34.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/type",keyword:"type",params:{type: schema37.properties.profile_picture_url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 2048){
-validate33.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate34.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!(formats2(data3))){
-validate33.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(!(formats0(data3))){
+validate34.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
@@ -4321,13 +4975,13 @@ if(data.city !== undefined){
 let data4 = data.city;
 const _errs10 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate33.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema36.properties.city.type},message:"must be string,null"}];
+validate34.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema37.properties.city.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 100){
-validate33.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate34.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -4342,13 +4996,13 @@ if(data.country !== undefined){
 let data5 = data.country;
 const _errs12 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate33.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: schema36.properties.country.type},message:"must be string,null"}];
+validate34.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: schema37.properties.country.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!pattern9.test(data5)){
-validate33.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern11.test(data5)){
+validate34.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
@@ -4366,12 +5020,12 @@ var valid0 = true;
 }
 }
 else {
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate33.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

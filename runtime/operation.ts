@@ -7,7 +7,7 @@ import { normaliseQuery } from './query-params.js';
 import { readJsonBody } from './body.js';
 import { Access } from './access.js';
 import { addJob } from './jobs.js';
-import { newId } from './ids.js';
+import { recordEvent } from './events.js';
 import { flagOn } from './versions.js';
 import * as idempotency from './idempotency.js';
 import type { AuthKind, Principal } from './principal.js';
@@ -130,9 +130,7 @@ export function runOperation(op: OperationDefinition, db: Knex) {
       version,
       flag: (name) => flagOn(version, (specData.versionFlags as Record<string, string>)[name]),
       addJob: (task, payload, options) => addJob(conn, task, payload, options),
-      emit: async (type, accountId, data) => {
-        await conn('events').insert({ id: newId('evt_'), type, account_id: accountId, data: JSON.stringify(data) });
-      },
+      emit: (type, accountId, data) => recordEvent(conn, type, accountId, data),
       defaultPageSize: op.list?.defaultPageSize ?? 0,
       requestId: ctx.state.requestId,
       ip: ctx.ip,

@@ -24,6 +24,23 @@ export interface PageOptions<Row> {
   defaultSize: number;
   /** the sort key's value on a row, as stored in cursors */
   sortValue?: (row: Row) => string | number;
+  /** what the sort key holds (default timestamp): a cursor whose value is not of this kind is a 400, never a
+   * value of the wrong type sent to the database */
+  sortKind?: 'timestamp' | 'integer' | 'text';
+}
+
+function fitsKind(value: string | number, kind: 'timestamp' | 'integer' | 'text'): boolean {
+  if (kind === 'integer') return Number.isSafeInteger(value);
+  if (typeof value !== 'string') return false;
+  return kind === 'text' || (/^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)));
+}
+
+function cursorValue(cursor: string, param: 'after' | 'before', kind: 'timestamp' | 'integer' | 'text'): [string | number, string] {
+  const decoded = decodeCursor(cursor, param);
+  if (!fitsKind(decoded[0], kind)) {
+    throw invalid(`The cursor in '${param}' does not belong to this list and ordering; pass a cursor from a previous page of it`, param);
+  }
+  return decoded;
 }
 
 export const encodeCursor = (value: string | number, id: string) =>
@@ -56,12 +73,13 @@ export async function paginate<Row extends { id: string }>(
 
   const q = query.clone();
   // Rows "after" a cursor come later in the list's order; with desc that means smaller keys.
+  const kind = options.sortKind ?? 'timestamp';
   if (args.after) {
-    const [v, id] = decodeCursor(args.after, 'after');
+    const [v, id] = cursorValue(args.after, 'after', kind);
     q.whereRaw(`(${sort}, ${idCol}) ${desc ? '<' : '>'} (?, ?)`, [v, id]);
   }
   if (args.before) {
-    const [v, id] = decodeCursor(args.before, 'before');
+    const [v, id] = cursorValue(args.before, 'before', kind);
     q.whereRaw(`(${sort}, ${idCol}) ${desc ? '>' : '<'} (?, ?)`, [v, id]);
   }
   const forward = fromEnd ? !desc : desc;

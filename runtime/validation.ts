@@ -62,25 +62,39 @@ function joinParam(part: InputPart, segments: string[]): string {
   return part === 'body' ? segments.join('.') : segments.map((s, i) => (i === 0 ? s : `[${s}]`)).join('');
 }
 
+interface PathNode { key: string; parent: PathNode | null }
+
+function segmentsOf(node: PathNode | null): string[] {
+  const out: string[] = [];
+  for (let n = node; n; n = n.parent) out.unshift(n.key);
+  return out;
+}
+
 /** Refuses, as a 400 naming the field, any string (value or key) the database could not store. */
-function checkStorable(part: InputPart, value: unknown, at: string[]): void {
-  if (typeof value === 'string') {
-    if (!UNSTORABLE.test(value)) return;
-    const param = joinParam(part, at);
-    const what = value.includes('\u0000') ? 'must not contain the NUL character (\\u0000)' : 'is not valid Unicode (it has an unpaired surrogate)';
-    throw new ApiError(400, 'invalid_request', `The ${PART_WORD[part]} '${param}' ${what}`, param);
-  }
-  if (typeof value !== 'object' || value === null) return;
-  for (const [key, item] of Object.entries(value)) {
-    if (UNSTORABLE.test(key)) {
-      const param = joinParam(part, at);
-      throw new ApiError(400, 'invalid_request', `The ${PART_WORD[part]} '${param}' has a key that is not storable text (a NUL character or an unpaired surrogate)`, param || undefined);
+function checkStorable(part: InputPart, data: unknown): void {
+  // Iterative, with linked paths: a field typed `any` may hold arbitrarily deep JSON.
+  const pending: [unknown, PathNode | null][] = [[data, null]];
+  while (pending.length) {
+    const [value, at] = pending.pop()!;
+    if (typeof value === 'string') {
+      if (!UNSTORABLE.test(value)) continue;
+      const param = joinParam(part, segmentsOf(at));
+      const what = value.includes('\u0000') ? 'must not contain the NUL character (\\u0000)' : 'is not valid Unicode (it has an unpaired surrogate)';
+      throw new ApiError(400, 'invalid_request', `The ${PART_WORD[part]} '${param}' ${what}`, param);
     }
-    checkStorable(part, item, [...at, key]);
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [key, item] of Object.entries(value)) {
+      if (UNSTORABLE.test(key)) {
+        const param = joinParam(part, segmentsOf(at));
+        const where = param ? `The ${PART_WORD[part]} '${param}'` : `The ${part === 'body' ? 'body' : part}`;
+        throw new ApiError(400, 'invalid_request', `${where} has a key with a NUL character or an unpaired surrogate`, param || undefined);
+      }
+      pending.push([item, { key, parent: at }]);
+    }
   }
 }
 
 export function validate(part: InputPart, validator: CompiledValidator, data: unknown): void {
   if (!validator(data)) throw validationError(part, validator.errors ?? []);
-  checkStorable(part, data, []);
+  checkStorable(part, data);
 }

@@ -1,30 +1,38 @@
 // Account rows -> the Account resource, with the balance breakdown and rewards computed for the caller.
+// accountViews renders a whole page with a fixed number of queries, whatever the page size.
 import type { Knex } from 'knex';
-import type { Account, RewardMilestone, EconomicIntelligenceOffer } from '../../generated/types.js';
+import type { Account, AccountBalance, RewardMilestone, EconomicIntelligenceOffer } from '../../generated/types.js';
 import type { Access } from '../../runtime/access.js';
+import type { HandlerContext } from '../../runtime/handler.js';
 import { money } from '../shared/money.js';
 
 export type AccountRow = Record<string, any>;
+type OfferRow = Record<string, any>;
+
+export interface ViewOptions {
+  /** Versions before the economic_intelligence_offers_pickable_only flag list every offer, pickable or not. */
+  allOffers?: boolean;
+}
 
 /** Offers a caller can pick now: none while Economic Intelligence is on or during its free trial. */
-export async function pickableOffers(db: Knex, row: AccountRow, now = Date.now()): Promise<EconomicIntelligenceOffer[]> {
+function offersFor(offers: OfferRow[], row: AccountRow, now: number, all = false): EconomicIntelligenceOffer[] {
   const on = row.economic_intelligence_ends_at && Date.parse(row.economic_intelligence_ends_at) > now;
   const trial = row.economic_intelligence_trial_ends_at && Date.parse(row.economic_intelligence_trial_ends_at) > now;
-  if (on || trial) return [];
-  const offers = await db('economic_intelligence_offers').orderBy('position');
+  if (!all && (on || trial)) return [];
   return offers.map((o) => ({
     key: o.key, duration: o.duration, duration_unit: o.duration_unit, auto_renew: o.auto_renew, price: money(o.price_amount, o.currency),
   }));
 }
 
-async function rewardsFor(db: Knex, access: Access, row: AccountRow): Promise<RewardMilestone[]> {
-  const allowed = (await access.has(row.id, 'company:balance:read')) || (await access.has(row.id, 'stats:read'));
-  if (!allowed) return [];
-  const [milestones, payouts] = await Promise.all([
-    db('reward_milestones').orderBy('threshold_usd'),
-    db('reward_payouts').where({ account_id: row.id }),
-  ]);
-  const paid = new Map(payouts.map((p) => [p.milestone_id, p.status]));
+export async function pickableOffers(db: Knex, row: AccountRow, now = Date.now()): Promise<EconomicIntelligenceOffer[]> {
+  return offersFor(await db('economic_intelligence_offers').orderBy('position'), row, now);
+}
+
+async function rewardsAllowed(access: Access, accountId: string): Promise<boolean> {
+  return (await access.has(accountId, 'company:balance:read')) || (await access.has(accountId, 'stats:read'));
+}
+
+function rewardsOf(row: AccountRow, milestones: Record<string, any>[], paid: Map<string, string>): RewardMilestone[] {
   return milestones.map((m) => {
     const qualified = row.lifetime_volume_usd >= m.threshold_usd;
     return {
@@ -33,49 +41,86 @@ async function rewardsFor(db: Knex, access: Access, row: AccountRow): Promise<Re
       threshold: money(m.threshold_usd),
       progress: money(Math.min(row.lifetime_volume_usd, m.threshold_usd)),
       qualified,
-      payout_status: qualified ? (paid.get(m.id) ?? 'pending') : 'not_qualified',
+      payout_status: qualified ? ((paid.get(`${row.id}/${m.id}`) as RewardMilestone['payout_status']) ?? 'pending') : 'not_qualified',
     };
   });
 }
 
-async function balanceOf(db: Knex, accountId: string) {
-  // Balances move only through ledger postings; an account without postings has zero in every bucket.
-  const rows = await db('ledger_postings').where({ account_id: accountId, currency: 'usd' })
-    .select('bucket').sum({ amount: 'amount' }).groupBy('bucket');
-  const of = (bucket: string) => money(Number((rows as Record<string, unknown>[]).find((r) => r.bucket === bucket)?.amount ?? 0));
-  return { available: of('available'), pending: of('pending'), in_transit: of('in_transit') };
+/** Balances move only through ledger postings; an account without postings has zero in every bucket. */
+async function balancesOf(db: Knex, ids: string[]): Promise<(id: string) => AccountBalance> {
+  const rows: Record<string, any>[] = await db('ledger_postings').whereIn('account_id', ids).where({ currency: 'usd' })
+    .select('account_id', 'bucket').sum({ amount: 'amount' }).groupBy('account_id', 'bucket');
+  const sums = new Map(rows.map((r) => [`${r.account_id}/${r.bucket}`, Number(r.amount)]));
+  return (id) => {
+    const of = (bucket: string) => money(sums.get(`${id}/${bucket}`) ?? 0);
+    return { available: of('available'), pending: of('pending'), in_transit: of('in_transit') };
+  };
 }
 
-export async function accountView(db: Knex, access: Access, row: AccountRow): Promise<Account> {
-  const parent = row.parent_id ? await db('accounts').where({ id: row.parent_id }).first('id', 'title', 'route', 'logo_url') : null;
-  const [balance, rewards, offers] = await Promise.all([balanceOf(db, row.id), rewardsFor(db, access, row), pickableOffers(db, row)]);
-  return {
-    id: row.id,
-    title: row.title,
-    email: row.email,
-    route: row.route,
-    logo_url: row.logo_url,
-    country: row.country,
-    status: row.status,
-    parent_account: parent ? { id: parent.id, title: parent.title, route: parent.route, logo_url: parent.logo_url } : null,
-    business_type: row.business_type,
-    industry_type: row.industry_type,
-    metadata: row.metadata,
-    send_customer_emails: row.send_customer_emails,
-    affiliate_code: row.affiliate_code,
-    blueprint_id: row.blueprint_id,
-    three_d_secure_policy: row.three_d_secure_policy,
-    payment_controls: { undated_pending_reason: row.undated_pending_reason },
-    balance,
-    rewards,
-    economic_intelligence_ends_at: row.economic_intelligence_ends_at,
-    economic_intelligence_offers: offers,
-    tax_remitted_by: row.tax_remitted_by,
-    tax_type: row.tax_type,
-    product_tax_code_id: row.product_tax_code_id,
-    business_address: row.business_address,
-    tax_identifiers: row.tax_identifiers,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+/** Runs the loads together on a pool; one after another inside a transaction, which has a single connection. */
+async function gather<T extends readonly (() => Promise<unknown>)[]>(db: Knex, loads: T) {
+  type Results = { [K in keyof T]: Awaited<ReturnType<T[K]>> };
+  if (!db.isTransaction) return (await Promise.all(loads.map((load) => load()))) as Results;
+  const out: unknown[] = [];
+  for (const load of loads) out.push(await load());
+  return out as Results;
+}
+
+export async function accountViews(db: Knex, access: Access, rows: AccountRow[], options: ViewOptions = {}): Promise<Account[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id as string);
+  const parentIds = [...new Set(rows.map((r) => r.parent_id).filter(Boolean))];
+  const [parents, balanceOf, milestones, payouts, offers, allowed] = await gather(db, [
+    async (): Promise<AccountRow[]> => (parentIds.length ? db('accounts').whereIn('id', parentIds).select('id', 'title', 'route', 'logo_url') : []),
+    () => balancesOf(db, ids),
+    async (): Promise<AccountRow[]> => db('reward_milestones').orderBy('threshold_usd'),
+    async (): Promise<AccountRow[]> => db('reward_payouts').whereIn('account_id', ids),
+    async (): Promise<OfferRow[]> => db('economic_intelligence_offers').orderBy('position'),
+    () => gather(db, ids.map((id) => () => rewardsAllowed(access, id))),
+  ] as const);
+  const parentById = new Map(parents.map((p) => [p.id, p]));
+  const paid = new Map(payouts.map((p) => [`${p.account_id}/${p.milestone_id}`, p.status]));
+  const now = Date.now();
+  return rows.map((row, i) => {
+    const parent = row.parent_id ? parentById.get(row.parent_id) : null;
+    return {
+      id: row.id,
+      title: row.title,
+      email: row.email,
+      route: row.route,
+      logo_url: row.logo_url,
+      country: row.country,
+      status: row.status,
+      parent_account: parent ? { id: parent.id, title: parent.title, route: parent.route, logo_url: parent.logo_url } : null,
+      business_type: row.business_type,
+      industry_type: row.industry_type,
+      metadata: row.metadata,
+      send_customer_emails: row.send_customer_emails,
+      affiliate_code: row.affiliate_code,
+      blueprint_id: row.blueprint_id,
+      three_d_secure_policy: row.three_d_secure_policy,
+      payment_controls: { undated_pending_reason: row.undated_pending_reason },
+      balance: balanceOf(row.id),
+      rewards: allowed[i] ? rewardsOf(row, milestones, paid) : [],
+      economic_intelligence_ends_at: row.economic_intelligence_ends_at,
+      economic_intelligence_offers: offersFor(offers, row, now, options.allOffers),
+      tax_remitted_by: row.tax_remitted_by,
+      tax_type: row.tax_type,
+      product_tax_code_id: row.product_tax_code_id,
+      business_address: row.business_address,
+      tax_identifiers: row.tax_identifiers,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  });
+}
+
+export async function accountView(db: Knex, access: Access, row: AccountRow, options: ViewOptions = {}): Promise<Account> {
+  const [view] = await accountViews(db, access, [row], options);
+  return view;
+}
+
+/** How the caller's version wants accounts rendered. */
+export function viewOptions(ctx: HandlerContext): ViewOptions {
+  return { allOffers: !ctx.flag('economic_intelligence_offers_pickable_only') };
 }

@@ -1,7 +1,62 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Knex } from 'knex';
+import type { Handler, HandlerContext } from '../../runtime/handler.js';
+import type { ListAccountsInput } from '../../generated/types.js';
+import { forbidden } from '../../runtime/errors.js';
+import { paginate } from '../../runtime/pagination.js';
+import { accountViews, viewOptions } from './account-view.js';
+import { accountsWhereUserHolds } from './accounts-held.js';
+import { likeContaining, type SortKind } from './list-filters.js';
 
-/** GET /accounts: List accounts */
-export const listAccounts: Handler<'listAccounts'> = async (input, ctx) => {
-  // Business logic goes here: input is validated and typed; throw ApiError for business-rule failures.
-  throw new Error('listAccounts is not written yet');
+type Query = ListAccountsInput['query'];
+
+/** Accounts the caller may list: an API key's own and connected accounts; a user's where it holds company:balance:read. */
+function listable(ctx: HandlerContext): Knex.QueryBuilder {
+  const p = ctx.principal;
+  // The runtime has already refused API keys without company:balance:read; user tokens are checked per account.
+  return p.kind === 'user_token' ? accountsWhereUserHolds(ctx.db, p.userId!, 'company:balance:read') : ctx.access.visibleAccountIds();
+}
+
+/**
+ * Volume ordering and bounds need stats:read on "the parent account": parent_account_id when given, else the
+ * API key's own account. A user token without parent_account_id has no single parent, so it needs stats:read
+ * on every account the other filters match.
+ */
+async function requireVolumeAccess(ctx: HandlerContext, query: Query, matched: Knex.QueryBuilder): Promise<void> {
+  if (query.order !== 'volume' && query.volume_min === undefined && query.volume_max === undefined) return;
+  const p = ctx.principal;
+  if (query.parent_account_id) return ctx.access.require(query.parent_account_id, ['stats:read'], 'parent_account_id');
+  if (p.kind !== 'user_token') return ctx.access.require(p.accountId!, ['stats:read']);
+  const without = await matched.clone().whereNotIn('id', accountsWhereUserHolds(ctx.db, p.userId!, 'stats:read')).first('id');
+  if (without) {
+    throw forbidden(`Ordering or filtering by volume needs the stats:read permission on every listed account; ${without.id} lacks it `
+      + '(narrow the list, or pass parent_account_id)');
+  }
+}
+
+/** GET /accounts */
+export const listAccounts: Handler<'listAccounts'> = async ({ query }, ctx) => {
+  const sort: SortKind = query.order === 'volume' ? 'volume' : 'created_at';
+  if (query.parent_account_id) await ctx.access.require(query.parent_account_id, ['payout:account:read'], 'parent_account_id');
+
+  const q = ctx.db('accounts').whereIn('id', listable(ctx));
+  if (query.parent_account_id) q.where('parent_id', query.parent_account_id);
+  if (query.status) q.where('status', query.status);
+  if (query.query) {
+    const text = query.query;
+    q.where((w) => w.whereRaw(`lower(title) like lower(?) escape '\\'`, [likeContaining(text)]).orWhere('id', text));
+  }
+  if (query.created_after) q.where('created_at', '>', query.created_after);
+  if (query.created_before) q.where('created_at', '<', query.created_before);
+  await requireVolumeAccess(ctx, query, q);
+  // Bounds are dollars and the column is cents: multiply in numeric so 0.29 means exactly 29 cents.
+  if (query.volume_min !== undefined) q.whereRaw('lifetime_volume_usd >= ?::numeric * 100', [String(query.volume_min)]);
+  if (query.volume_max !== undefined) q.whereRaw('lifetime_volume_usd <= ?::numeric * 100', [String(query.volume_max)]);
+
+  const { rows, page_info } = await paginate(q, query, {
+    defaultSize: ctx.defaultPageSize,
+    direction: query.direction,
+    sortColumn: sort === 'volume' ? 'lifetime_volume_usd' : 'created_at',
+    sortKind: sort === 'volume' ? 'integer' : 'timestamp',
+  });
+  return { data: await accountViews(ctx.db, ctx.access, rows, viewOptions(ctx)), page_info };
 };

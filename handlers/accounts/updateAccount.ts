@@ -1,7 +1,80 @@
-import type { Handler } from '../../runtime/handler.js';
+import type { Handler, HandlerContext } from '../../runtime/handler.js';
+import type { UpdateAccountInput } from '../../generated/types.js';
+import { invalid, notFound } from '../../runtime/errors.js';
+import { duplicateExternalId, externalIdOf, isUniqueViolation, EXTERNAL_ID_CONSTRAINT } from './account-service.js';
+import { mergeMetadata } from './account-metadata.js';
+import { checkCategory } from './business-categories.js';
+import { accountView, viewOptions, type AccountRow } from './account-view.js';
 
-/** PATCH /accounts/{id}: Update an account */
-export const updateAccount: Handler<'updateAccount'> = async (input, ctx) => {
-  // Business logic goes here: input is validated and typed; throw ApiError for business-rule failures.
-  throw new Error('updateAccount is not written yet');
+type Body = UpdateAccountInput['body'];
+
+/** Body fields stored in a column of the same name, as-is. */
+const PLAIN = ['title', 'email', 'logo_url', 'country', 'send_customer_emails', 'three_d_secure_policy', 'tax_remitted_by',
+  'tax_type', 'product_tax_code_id', 'business_type', 'industry_type'] as const;
+
+/** Mandatory challenges stay off until an operator enables them for the account or, for a connected account, its platform. */
+async function checkChallengeAllowed(ctx: HandlerContext, row: AccountRow): Promise<void> {
+  const enabled = await ctx.db('accounts').whereIn('id', [row.id, row.parent_id].filter(Boolean))
+    .where('three_d_secure_challenge_enabled', true).first('id');
+  if (!enabled) {
+    throw invalid('three_d_secure_policy mandate_challenge is not enabled on this platform; use mandate_if_required or '
+      + 'frictionless_if_required', 'three_d_secure_policy');
+  }
+}
+
+/** Column changes for the sent fields that differ from what is stored. */
+function changes(row: AccountRow, body: Body): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of PLAIN) {
+    if (body[field] !== undefined && body[field] !== row[field]) out[field] = body[field];
+  }
+  const asJson = (v: unknown) => JSON.stringify(v);
+  if (body.business_address !== undefined && asJson(body.business_address) !== asJson(row.business_address)) {
+    out.business_address = body.business_address === null ? null : asJson(body.business_address);
+  }
+  if (body.tax_identifiers !== undefined && asJson(body.tax_identifiers) !== asJson(row.tax_identifiers)) {
+    out.tax_identifiers = asJson(body.tax_identifiers);
+  }
+  if (body.metadata !== undefined) {
+    const merged = mergeMetadata(row.metadata, body.metadata);
+    if (asJson(merged) !== asJson(row.metadata)) {
+      out.metadata = asJson(merged);
+      out.external_id = externalIdOf(merged);
+    }
+  }
+  return out;
+}
+
+async function checkExternalIdFree(ctx: HandlerContext, row: AccountRow, externalId: string | null): Promise<void> {
+  if (!externalId || !row.parent_id) return;
+  const sibling = await ctx.db('accounts').where({ parent_id: row.parent_id, external_id: externalId })
+    .whereNot('id', row.id).first('id');
+  if (sibling) throw duplicateExternalId(externalId, sibling.id);
+}
+
+/** PATCH /accounts/{id}: the runtime has already checked the account is visible and company:update is held. */
+export const updateAccount: Handler<'updateAccount'> = async ({ path, body }, ctx) => {
+  // Locked so concurrent updates merge metadata onto each other's result instead of losing keys.
+  const row = await ctx.db('accounts').where({ id: path.id }).forUpdate().first();
+  if (!row) throw notFound('account', path.id, 'id');
+  if (body.three_d_secure_policy === 'mandate_challenge') await checkChallengeAllowed(ctx, row);
+  // Only callers pinned before 2026-09-06 can send these: the newest version's validator refuses them.
+  if (body.business_type !== undefined) await checkCategory(ctx.db, 'business_type', body.business_type);
+  if (body.industry_type !== undefined) await checkCategory(ctx.db, 'industry_type', body.industry_type);
+  const update = changes(row, body);
+  if (Object.keys(update).length === 0) return accountView(ctx.db, ctx.access, row, viewOptions(ctx));
+
+  if ('external_id' in update) await checkExternalIdFree(ctx, row, update.external_id as string | null);
+  let updated: AccountRow;
+  try {
+    [updated] = await ctx.db('accounts').where({ id: row.id })
+      .update({ ...update, updated_at: ctx.db.raw("date_trunc('milliseconds', now())") }).returning('*');
+  } catch (e) {
+    // A sibling committed the same external id after the check above.
+    if (isUniqueViolation(e, EXTERNAL_ID_CONSTRAINT)) throw duplicateExternalId(update.external_id as string);
+    throw e;
+  }
+  const view = await accountView(ctx.db, ctx.access, updated, viewOptions(ctx));
+  await ctx.emit('account.updated', row.id, view);
+  return view;
 };

@@ -15,7 +15,7 @@ export const searchUsers: Handler<'searchUsers'> = async ({ query }, ctx) => {
     q.whereIn('id', ctx.db('team_members').select('user_id').where({ account_id: query.account_id, status: 'active' }));
   }
   const { rows, page_info } = await paginate<UserRow & { id: string }>(q, query, {
-    sortColumn: 'username', direction: 'asc', defaultSize: ctx.defaultPageSize,
+    sortColumn: 'username', sortKind: 'text', direction: 'asc', defaultSize: ctx.defaultPageSize,
   });
   return { data: rows.map((r) => userView(r, ctx.principal)), page_info };
 };

@@ -93,6 +93,31 @@ t('#27 business categories keep their old names for pins before 2026-08-25', asy
   assert.is((await get('2026-08-21')).body.business_type, 'software');
 });
 
+t('#1 and #27 business categories are writable before 2026-09-06 only, with old names before 2026-08-25', async () => {
+  const patch = (version: string, body: unknown) => app.request('PATCH', `/accounts/${owner.accountId}`, { token: owner.key, version, body });
+  const latest = await patch('2026-09-06', { business_type: 'education' });
+  assert.is(latest.status, 400);
+  assert.is(latest.body.error.param, 'business_type');
+  assert.is((await patch('2026-09-06', { industry_type: 'fitness' })).body.error.param, 'industry_type');
+  const current = await patch('2026-09-02', { business_type: 'education', industry_type: 'gaming' });
+  assert.is(current.status, 200);
+  assert.is(current.body.business_type, 'education');
+  assert.is(current.body.industry_group, 'gaming');
+  const oldName = await patch('2026-08-21', { business_type: 'physical_product' });
+  assert.is(oldName.status, 200);
+  assert.is(oldName.body.business_type, 'physical_product');
+  assert.is((await get('2026-09-06')).body.business_type, 'ecommerce');
+  const renamedAway = await patch('2026-09-02', { business_type: 'physical_product' });
+  assert.is(renamedAway.status, 400);
+  assert.match(renamedAway.body.error.message, 'ecommerce');
+  const unknown = await patch('2026-08-21', { business_type: 'spaceflight' });
+  assert.is(unknown.status, 400);
+  assert.is(unknown.body.error.param, 'business_type');
+  const wrongKind = await patch('2026-09-02', { industry_type: 'education' });
+  assert.is(wrongKind.status, 400);
+  assert.is(wrongKind.body.error.param, 'industry_type');
+});
+
 t('#42 pending includes in_transit before 2026-08-07', async () => {
   await app.db('ledger_postings').insert([
     { entry_id: 'e1', account_id: owner.accountId, bucket: 'pending', currency: 'usd', amount: 1000 },

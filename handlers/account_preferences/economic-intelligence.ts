@@ -1,0 +1,81 @@
+// Economic Intelligence on an account: on for a chosen offer's duration, read-only while on, never started during
+// a free trial; auto-renewing offers (weekly) are extended at each ends_at by the renew_economic_intelligence job.
+import type { Knex } from 'knex';
+import type { AccountPreferences } from '../../generated/types.js';
+import { invalid } from '../../runtime/errors.js';
+import { addJob } from '../../runtime/jobs.js';
+import { pickableOffers, type AccountRow } from '../accounts/account-view.js';
+
+export const RENEW_TASK = 'renew_economic_intelligence';
+const PARAM = 'economic_intelligence_duration_key';
+const HOUR_MS = 3_600_000;
+
+export const renewJobKey = (accountId: string) => `${RENEW_TASK}:${accountId}`;
+
+export function durationMs(offer: { duration: number; duration_unit: string }): number {
+  return offer.duration * (offer.duration_unit === 'hours' ? HOUR_MS : 24 * HOUR_MS);
+}
+
+const isFuture = (ts: string | null, now: number) => ts !== null && Date.parse(ts) > now;
+
+/** Economic Intelligence is part of the Account resource, so its changes move the account's updated_at. */
+export const touched = (db: Knex) => ({ updated_at: db.raw("date_trunc('milliseconds', now())") });
+
+export function economicIntelligenceView(row: AccountRow, now = Date.now()): AccountPreferences['economic_intelligence'] {
+  const on = isFuture(row.economic_intelligence_ends_at, now);
+  return {
+    // A free trial is the feature on without a paid period.
+    enabled: on || isFuture(row.economic_intelligence_trial_ends_at, now),
+    ends_at: row.economic_intelligence_ends_at,
+    offer_key: row.economic_intelligence_offer_key,
+    auto_renew: on && row.economic_intelligence_auto_renew,
+    trial_ends_at: row.economic_intelligence_trial_ends_at,
+  };
+}
+
+export async function scheduleRenewal(db: Knex, accountId: string, at: Date): Promise<void> {
+  await addJob(db, RENEW_TASK, { account_id: accountId }, { jobKey: renewJobKey(accountId), runAt: at });
+}
+
+/** Stopping renewal keeps the current period; the scheduled job then finds nothing to renew. */
+async function stopRenewal(db: Knex, row: AccountRow, now: number): Promise<void> {
+  if (!isFuture(row.economic_intelligence_ends_at, now)) return;
+  if (!row.economic_intelligence_auto_renew) {
+    throw invalid(`Economic Intelligence is on until ${row.economic_intelligence_ends_at} and cannot be turned off before then`, PARAM);
+  }
+  await db('accounts').where({ id: row.id }).update({ economic_intelligence_auto_renew: false, ...touched(db) });
+}
+
+/**
+ * Applies economic_intelligence_duration_key to a locked account row: a key turns the feature on for that offer's
+ * duration; null stops auto-renewal.
+ */
+export async function applyDurationKey(db: Knex, row: AccountRow, key: string | null, now = Date.now()): Promise<void> {
+  if (key === null) return stopRenewal(db, row, now);
+  const endsAt = row.economic_intelligence_ends_at;
+  if (isFuture(endsAt, now)) {
+    // Resuming renewal of the running offer is not a change of period, so it is allowed while on.
+    const resumes = key === row.economic_intelligence_offer_key
+      && (await db('economic_intelligence_offers').where({ key }).first('auto_renew'))?.auto_renew;
+    if (!resumes) throw invalid(`Economic Intelligence is on until ${endsAt} and cannot be changed before then`, PARAM);
+    if (!row.economic_intelligence_auto_renew) {
+      await db('accounts').where({ id: row.id }).update({ economic_intelligence_auto_renew: true, ...touched(db) });
+      await scheduleRenewal(db, row.id, new Date(endsAt));
+    }
+    return;
+  }
+  if (isFuture(row.economic_intelligence_trial_ends_at, now)) {
+    throw invalid(`Economic Intelligence cannot be turned on during the free trial, which ends ${row.economic_intelligence_trial_ends_at}`, PARAM);
+  }
+  const offers = await pickableOffers(db, row, now);
+  const offer = offers.find((o) => o.key === key);
+  if (!offer) throw invalid(`'${key}' is not an offer that can be picked now; choose one of: ${offers.map((o) => o.key).join(', ')}`, PARAM);
+  const until = new Date(now + durationMs(offer));
+  await db('accounts').where({ id: row.id }).update({
+    economic_intelligence_ends_at: until.toISOString(),
+    economic_intelligence_offer_key: offer.key,
+    economic_intelligence_auto_renew: offer.auto_renew,
+    ...touched(db),
+  });
+  if (offer.auto_renew) await scheduleRenewal(db, row.id, until);
+}

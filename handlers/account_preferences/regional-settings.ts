@@ -1,0 +1,21 @@
+// Reporting currency and scheduling timezone are checked against the runtime's ICU data, not a hand-kept list.
+import { invalid } from '../../runtime/errors.js';
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency').map((c) => c.toLowerCase()));
+
+export function checkReportingCurrency(code: string): string {
+  if (!CURRENCIES.has(code)) throw invalid(`'${code}' is not an ISO 4217 currency code`, 'ads_reporting_currency');
+  return code;
+}
+
+/** The canonical IANA name (America/New_York for america/new_york); offsets such as +02:00 are not zones. */
+export function canonicalTimezone(name: string): string {
+  let resolved: string;
+  try {
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    throw invalid(`'${name}' is not an IANA timezone, such as America/New_York`, 'ads_scheduling_timezone');
+  }
+  if (/^[+-]/.test(resolved)) throw invalid(`'${name}' is an offset, not an IANA timezone such as America/New_York`, 'ads_scheduling_timezone');
+  return resolved;
+}

@@ -1,0 +1,35 @@
+// renew_economic_intelligence: runs at economic_intelligence_ends_at and, when the account's offer auto-renews
+// and renewal was not stopped, extends the period by the offer's duration and schedules the next run.
+import type { Knex } from 'knex';
+import type { Task } from 'graphile-worker';
+import { durationMs, scheduleRenewal, touched } from './economic-intelligence.js';
+import { recordEvent } from '../../runtime/events.js';
+
+export async function renewEconomicIntelligence(db: Knex, accountId: string, now = Date.now()): Promise<void> {
+  await db.transaction(async (trx) => {
+    const row = await trx('accounts').where({ id: accountId }).forUpdate()
+      .first('id', 'economic_intelligence_ends_at', 'economic_intelligence_offer_key', 'economic_intelligence_auto_renew');
+    if (!row?.economic_intelligence_auto_renew || !row.economic_intelligence_ends_at) return;
+    const offer = await trx('economic_intelligence_offers').where({ key: row.economic_intelligence_offer_key }).first();
+    if (!offer?.auto_renew) {
+      await trx('accounts').where({ id: accountId }).update({ economic_intelligence_auto_renew: false, ...touched(trx) });
+      return;
+    }
+    const endsAt = Date.parse(row.economic_intelligence_ends_at);
+    // A job left over from an earlier period can run early: it only moves itself to the current ends_at.
+    if (endsAt > now) return scheduleRenewal(trx, accountId, new Date(endsAt));
+    // Periods stay back to back; after a worker outage every missed period is renewed, not skipped.
+    let next = endsAt + durationMs(offer);
+    while (next <= now) next += durationMs(offer);
+    const renewedUntil = new Date(next).toISOString();
+    await trx('accounts').where({ id: accountId }).update({ economic_intelligence_ends_at: renewedUntil, ...touched(trx) });
+    await recordEvent(trx, 'account.economic_intelligence.renewed', accountId, { account_id: accountId, offer_key: offer.key, ends_at: renewedUntil });
+    await scheduleRenewal(trx, accountId, new Date(next));
+  });
+}
+
+export function renewEconomicIntelligenceTask(db: Knex): Task {
+  return async (payload) => {
+    await renewEconomicIntelligence(db, (payload as { account_id: string }).account_id);
+  };
+}

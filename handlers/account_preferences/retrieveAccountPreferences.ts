@@ -1,0 +1,11 @@
+import type { Handler } from '../../runtime/handler.js';
+import { notFound } from '../../runtime/errors.js';
+import { loadPreferences } from './preferences-store.js';
+import { preferencesView } from './preferences-view.js';
+
+/** GET /accounts/{account_id}/preferences: the runtime has already checked visibility and the read scope. */
+export const retrieveAccountPreferences: Handler<'retrieveAccountPreferences'> = async ({ path }, ctx) => {
+  const account = await ctx.db('accounts').where({ id: path.account_id }).first();
+  if (!account) throw notFound('account', path.account_id, 'account_id');
+  return preferencesView(ctx.db, account, await loadPreferences(ctx.db, account.id));
+};
