@@ -10,6 +10,7 @@ const PATTERN_MEANING: Record<string, string> = {
   '^[a-z_]+/[a-zA-Z0-9]+$': 'area/operationId, such as accounts/listAccounts',
   '^(path|query|body)\\.[a-z_]+$': 'where the account id is read from, such as path.id or body.account_id',
   '^(/[a-z0-9_]+|/\\{[a-z_]+\\})+$': 'a path of lowercase segments and {params}, such as /accounts/{id}',
+  '^[a-z][a-z0-9_]*(\\[\\])?$': 'a snake_case name (ending in [] for an array query parameter)',
 };
 
 function pathOf(instancePath: string): (string | number)[] {
@@ -55,7 +56,8 @@ const isMapping = (v: unknown) => typeof v === 'object' && v !== null && !Array.
  */
 function relevant(errors: ErrorObject[], data: unknown): ErrorObject[] {
   return errors.filter((e) => {
-    if (e.keyword === 'if' || e.keyword === 'anyOf') return false;
+    // A key's name is explained by the pattern it failed (ajv reports that as its own error, with propertyName).
+    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'propertyNames') return false;
     const path = pathOf(e.instancePath);
     if (e.schemaPath.startsWith(SHORTHAND) && isMapping(valueAt(data, path))) return false;
     if (e.schemaPath.startsWith(FIELD_OBJECT) && !isMapping(valueAt(data, fieldOwner(path, e.schemaPath)))) return false;
@@ -82,19 +84,18 @@ export function explainErrors(source: SourceFile, errors: ErrorObject[]): string
         at = locate(source, [...path, String(p.additionalProperty)], true);
         message = `${where} has an unknown key "${String(p.additionalProperty)}"`;
         break;
-      case 'propertyNames':
-        at = locate(source, [...path, String(p.propertyName)], true);
-        message = `the key "${String(p.propertyName)}" in ${where} is not a valid name`;
-        break;
       case 'enum':
         message = `${where} is ${JSON.stringify(valueAt(source.data, path))}, but must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
         break;
       case 'pattern': {
-        const meaning = PATTERN_MEANING[String(p.pattern)];
+        const meaning = PATTERN_MEANING[String(p.pattern)] ?? `of the form ${String(p.pattern)}`;
+        if (e.propertyName !== undefined) {
+          at = locate(source, [...path, e.propertyName], true);
+          message = `the key "${e.propertyName}" in ${where} is not a valid name; it must be ${meaning}`;
+          break;
+        }
         const value = JSON.stringify(valueAt(source.data, path));
-        message = e.schemaPath.startsWith(SHORTHAND)
-          ? `${where} is ${value}, ${NOT_A_TYPE}`
-          : `${where} is ${value}, but must be ${meaning ?? `of the form ${String(p.pattern)}`}`;
+        message = e.schemaPath.startsWith(SHORTHAND) ? `${where} is ${value}, ${NOT_A_TYPE}` : `${where} is ${value}, but must be ${meaning}`;
         break;
       }
       case 'type':
@@ -107,6 +108,10 @@ export function explainErrors(source: SourceFile, errors: ErrorObject[]): string
         break;
       case 'format':
         message = `${where} must be a ${String(p.format)} (YYYY-MM-DD)`;
+        break;
+      case 'minimum':
+      case 'maximum':
+        message = `${where} is ${JSON.stringify(valueAt(source.data, path))}, but must be at ${e.keyword === 'minimum' ? 'least' : 'most'} ${String(p.limit)}`;
         break;
       case 'minItems':
         message = `${where} must not be empty`;

@@ -1,10 +1,12 @@
 // Runs the app and the background worker on one database; SIGTERM finishes in-flight requests, then stops.
 import type { Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import { run, Logger as WorkerLogger, type Runner, type TaskList } from 'graphile-worker';
 import { createApp } from './app.js';
 import type { OperationDefinition } from './operation.js';
+import { randomToken } from './ids.js';
 
 export interface ServerOptions {
   db: Knex;
@@ -29,6 +31,25 @@ export function createLogger(): Logger {
   return pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined });
 }
 
+/**
+ * Requests Node refuses before the app sees them (headers or URL over its size limit, unparsable HTTP) get the
+ * error envelope too, instead of Node's bare status line.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const requestId = `req_${randomToken(16)}`;
+  const message = tooLarge
+    ? 'The request line and headers are too large; send long parameters in a JSON body instead'
+    : 'The request is not well-formed HTTP';
+  const body = JSON.stringify({ error: { type: 'invalid_request', message, request_id: requestId } });
+  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}`
+    + `\r\nRequest-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
   const app = createApp({ db: options.db, operations: options.operations, logger });
@@ -38,6 +59,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server.once('error', reject);
   });
   server.keepAliveTimeout = 5000;
+  server.on('clientError', answerClientError);
   // Once closing, responses say Connection: close and their sockets end with them; otherwise keep-alive
   // clients would hold the server open (and could send new requests) until their idle timeout.
   const inFlight = new Set<ServerResponse>();

@@ -1,0 +1,181 @@
+// The baseline the framework is measured against: GET /api/v1/accounts/:id written by hand on Koa and one pg.Pool.
+// It does the work the framework does for that request (runtime/auth.ts, runtime/access.ts,
+// handlers/accounts/retrieveAccount.ts and account-view.ts), query for query, with the same SQL, and renders the same
+// JSON; what it leaves out is the framework itself. Keep it in step with those files: bench/run.ts compares the two
+// responses and the number of queries before measuring.
+import { createHash, randomBytes } from 'node:crypto';
+import Koa from 'koa';
+import Router from '@koa/router';
+import pg from 'pg';
+import { specData } from '../generated/spec-data.js';
+
+pg.types.setTypeParser(1184, (v) => new Date(v).toISOString());
+pg.types.setTypeParser(20, (v) => Number(v));
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+let queries = 0;
+const recent: string[] = []; // the latest statements, for bench/run.ts to show when the two sides differ
+
+async function rows(text: string, values: unknown[] = []): Promise<Record<string, any>[]> {
+  queries++;
+  recent.push(text);
+  if (recent.length > 50) recent.shift();
+  return (await pool.query(text, values)).rows;
+}
+
+class Failure extends Error {
+  constructor(readonly status: number, readonly type: string, message: string) {
+    super(message);
+  }
+}
+
+// The version a key's pin resolves to: the newest released version on or before it.
+const VERSIONS: readonly string[] = specData.versions;
+const FIRST_VERSION = VERSIONS[VERSIONS.length - 1];
+function versionFor(pin: Date | null): string {
+  if (!pin) return FIRST_VERSION;
+  const p = (n: number) => String(n).padStart(2, '0');
+  const date = `${pin.getFullYear()}-${p(pin.getMonth() + 1)}-${p(pin.getDate())}`;
+  return VERSIONS.find((v) => v <= date) ?? FIRST_VERSION;
+}
+
+function roleAllows(role: string, scope: string): boolean {
+  const granted = (specData.roles as Record<string, readonly string[]>)[role] ?? [];
+  return granted.some((g) => g === '*' || g === scope || (g.endsWith(':*') && scope.startsWith(g.slice(0, -1))));
+}
+
+interface Key {
+  id: string;
+  account_id: string;
+  role: string | null;
+  ip_allowlist: string[];
+  api_version_date: Date | null;
+}
+
+async function authenticate(header: string): Promise<Key> {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!bearer || !bearer[1].startsWith('sk_')) throw new Failure(401, 'authentication_required', 'Send Authorization: Bearer <API key>');
+  const hash = createHash('sha256').update(bearer[1]).digest('hex');
+  const [key] = await rows(
+    'select "id", "account_id", "role", "statements", "ip_allowlist", "api_version_date", "expires_at", "revoked_at", "last_used_at" from "api_keys" where "secret_hash" = $1 limit $2',
+    [hash, 1],
+  );
+  if (!key) throw new Failure(401, 'authentication_required', 'Unknown API key');
+  if (key.revoked_at) throw new Failure(401, 'authentication_required', 'This API key has been revoked');
+  if (key.expires_at && Date.parse(key.expires_at) <= Date.now()) throw new Failure(401, 'authentication_required', 'This API key has expired');
+  if (key.ip_allowlist.length) throw new Failure(401, 'authentication_required', 'IP allowlists are not part of the baseline');
+  // Last use is recorded at minute resolution, so a busy key skips the write.
+  if (!key.last_used_at || Date.now() - Date.parse(key.last_used_at) >= 60_000) {
+    await rows(
+      'update "api_keys" set "last_used_at" = CURRENT_TIMESTAMP where "id" = $1 and ("last_used_at" is null or "last_used_at" < now() - interval \'1 minute\')',
+      [key.id],
+    );
+  }
+  return key as Key;
+}
+
+const money = (amount: number) => ({ amount, currency: 'usd', decimals: 2, display_decimals: 2 });
+
+async function account(key: Key, id: string) {
+  // Visible: the key's own account or one of its connected accounts; anything else is a 404.
+  const [visible] = await rows('select "id", "parent_id" from "accounts" where "id" = $1 limit $2', [id, 1]);
+  if (!visible || (visible.id !== key.account_id && visible.parent_id !== key.account_id)) {
+    throw new Failure(404, 'not_found', `No such account: '${id}'`);
+  }
+  const may = (scope: string) => key.role !== null && roleAllows(key.role, scope);
+  if (!may('company:basic:read')) throw new Failure(403, 'permission_denied', `This credential lacks the company:basic:read permission on ${id}`);
+  const [row] = await rows('select * from "accounts" where "id" = $1 limit $2', [id, 1]);
+
+  const [parents, sums, milestones, payouts, offers] = await Promise.all([
+    row.parent_id ? rows('select "id", "title", "route", "logo_url" from "accounts" where "id" in ($1)', [row.parent_id]) : [],
+    rows('select "account_id", "bucket", sum("amount") as "amount" from "ledger_postings" where "account_id" in ($1) and "currency" = $2 group by "account_id", "bucket"', [id, 'usd']),
+    rows('select * from "reward_milestones" order by "threshold_usd" asc'),
+    rows('select * from "reward_payouts" where "account_id" in ($1)', [id]),
+    rows('select * from "economic_intelligence_offers" order by "position" asc'),
+  ]);
+  const parent = parents[0];
+  const sum = (bucket: string) => money(Number(sums.find((s) => s.bucket === bucket)?.amount ?? 0));
+  const paid = new Map(payouts.map((p) => [p.milestone_id, p.status]));
+  const now = Date.now();
+  const eiOn = row.economic_intelligence_ends_at && Date.parse(row.economic_intelligence_ends_at) > now;
+  const eiTrial = row.economic_intelligence_trial_ends_at && Date.parse(row.economic_intelligence_trial_ends_at) > now;
+  const rewardsVisible = may('company:balance:read') || may('stats:read');
+  return {
+    id: row.id,
+    title: row.title,
+    email: row.email,
+    route: row.route,
+    logo_url: row.logo_url,
+    country: row.country,
+    status: row.status,
+    parent_account: parent ? { id: parent.id, title: parent.title, route: parent.route, logo_url: parent.logo_url } : null,
+    business_type: row.business_type,
+    industry_type: row.industry_type,
+    metadata: row.metadata,
+    send_customer_emails: row.send_customer_emails,
+    affiliate_code: row.affiliate_code,
+    blueprint_id: row.blueprint_id,
+    three_d_secure_policy: row.three_d_secure_policy,
+    payment_controls: { undated_pending_reason: row.undated_pending_reason },
+    balance: { available: sum('available'), pending: sum('pending'), in_transit: sum('in_transit') },
+    rewards: rewardsVisible
+      ? milestones.map((m) => {
+        const qualified = row.lifetime_volume_usd >= m.threshold_usd;
+        return {
+          id: m.id,
+          title: m.title,
+          threshold: money(m.threshold_usd),
+          progress: money(Math.min(row.lifetime_volume_usd, m.threshold_usd)),
+          qualified,
+          payout_status: qualified ? (paid.get(m.id) ?? 'pending') : 'not_qualified',
+        };
+      })
+      : [],
+    economic_intelligence_ends_at: row.economic_intelligence_ends_at,
+    economic_intelligence_offers: eiOn || eiTrial ? [] : offers.map((o) => ({
+      key: o.key, duration: o.duration, duration_unit: o.duration_unit, auto_renew: o.auto_renew,
+      price: { amount: o.price_amount, currency: o.currency, decimals: 2, display_decimals: 2 },
+    })),
+    tax_remitted_by: row.tax_remitted_by,
+    tax_type: row.tax_type,
+    product_tax_code_id: row.product_tax_code_id,
+    business_address: row.business_address,
+    tax_identifiers: row.tax_identifiers,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+const app = new Koa();
+const router = new Router({ prefix: '/api/v1' });
+router.get('/accounts/:id', async (ctx) => {
+  const key = await authenticate(ctx.get('Authorization'));
+  ctx.set('Api-Version-Date', versionFor(key.api_version_date));
+  ctx.body = await account(key, ctx.params.id);
+});
+app.use(async (ctx, next) => {
+  const requestId = `req_${randomBytes(12).toString('base64url')}`;
+  ctx.set('Request-Id', requestId);
+  try {
+    await next();
+  } catch (e) {
+    const f = e instanceof Failure ? e : new Failure(500, 'api_error', 'Something went wrong');
+    ctx.status = f.status;
+    ctx.body = { error: { type: f.type, message: f.message, request_id: requestId } };
+  }
+});
+app.use(router.routes());
+
+const server = app.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as { port: number };
+  process.send!({ url: `http://127.0.0.1:${port}` });
+});
+server.keepAliveTimeout = 5000;
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'queries') process.send!({ queries, recent });
+  if (message.type === 'cpu') process.send!(process.cpuUsage());
+  if (message.type === 'stop') {
+    server.closeAllConnections();
+    process.exit(0);
+  }
+});

@@ -1,0 +1,30 @@
+// The framework side of the benchmark: the real server (generated operations, handlers, runtime) as `npm start`
+// runs it, without the background worker and with logging off. bench/run.ts talks to it over IPC.
+import pino from 'pino';
+import { createKnex } from '../runtime/db.js';
+import { startServer } from '../runtime/server.js';
+import { operations } from '../generated/routes.js';
+import { taskList } from '../handlers/tasks.js';
+
+const url = process.env.DATABASE_URL!;
+const db = createKnex(url); // the pool size `npm start` uses
+let queries = 0;
+const recent: string[] = []; // the latest statements, for bench/run.ts to show when the two sides differ
+db.on('query', (q: { sql: string }) => {
+  queries++;
+  recent.push(q.sql);
+  if (recent.length > 50) recent.shift();
+});
+const server = await startServer({
+  db, databaseUrl: url, operations, tasks: taskList(db), port: 0, worker: false, logger: pino({ level: 'silent' }),
+});
+process.send!({ url: server.url });
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'queries') process.send!({ queries, recent });
+  if (message.type === 'cpu') process.send!(process.cpuUsage());
+  if (message.type === 'stop') {
+    // Requests still waiting for a pooled connection are dropped with the process; nothing is left to finish.
+    server.server.closeAllConnections();
+    process.exit(0);
+  }
+});

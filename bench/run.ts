@@ -1,0 +1,164 @@
+// `npm run bench`: each scenario against the framework and against a hand-written Koa + pg baseline doing the same
+// work, on one freshly migrated database (DATABASE_URL's server, or an embedded one), in alternating order.
+// The last line is the headline: requests/s of each and the ratio framework/baseline.
+// Settings: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (20), BENCH_ROUNDS (2);
+// BENCH_PROFILE=1 writes CPU profiles of both servers to .data/bench-profiles/.
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import autocannon from 'autocannon';
+import { openServer, createKnex, withDatabase } from '../runtime/db.js';
+import { ensureDatabase, dropDatabase } from '../runtime/bootstrap.js';
+import { migrate } from '../runtime/migrate.js';
+import { randomToken } from '../runtime/ids.js';
+import { projectRoot } from '../bin/paths.js';
+import { seed } from './seed.js';
+import { scenarios, type BenchRequest, type Scenario } from './scenarios.js';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const TARGET = 0.85;
+const PROFILE_DIR = process.env.BENCH_PROFILE === '1' ? join(projectRoot, '.data', 'bench-profiles') : null;
+
+interface Contender {
+  name: 'framework' | 'baseline';
+  url: string;
+  child: ChildProcess;
+  ask<T>(type: string): Promise<T>;
+}
+
+async function launch(name: Contender['name'], file: string, databaseUrl: string): Promise<Contender> {
+  // One directory per server: the tsx loader thread writes a profile of its own beside the main thread's.
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
+  const child = fork(join(projectRoot, 'bench', file), [], {
+    execArgv: ['--import', 'tsx', ...profile],
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const reply = <T>() => new Promise<T>((resolve, reject) => {
+    const exited = (code: number | null) => reject(new Error(`the ${name} server exited (code ${code})`));
+    child.once('exit', exited);
+    child.once('message', (m) => {
+      child.off('exit', exited);
+      resolve(m as T);
+    });
+  });
+  const { url } = await reply<{ url: string }>();
+  return {
+    name, url, child,
+    ask: <T>(type: string) => {
+      const answer = reply<T>();
+      child.send({ type });
+      return answer;
+    },
+  };
+}
+
+async function stop(c: Contender): Promise<void> {
+  if (c.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => c.child.once('exit', resolve));
+  c.child.send({ type: 'stop' });
+  await exited;
+}
+
+interface QueryLog {
+  queries: number;
+  recent: string[];
+}
+
+async function send(c: Contender, r: BenchRequest) {
+  const res = await fetch(`${c.url}${r.path}`, { method: r.method, headers: r.headers, body: r.body });
+  return { status: res.status, body: await res.json() };
+}
+
+/** One request to each: both must answer 200 with the same body after the same number of queries. */
+async function verify(scenario: Scenario, r: BenchRequest, contenders: Contender[]): Promise<void> {
+  // A first request each, so that both compare in the steady state (e.g. an API key's last use just recorded).
+  for (const c of contenders) await send(c, r);
+  const answers = [];
+  for (const c of contenders) {
+    const before = (await c.ask<QueryLog>('queries')).queries;
+    const res = await send(c, r);
+    const log = await c.ask<QueryLog>('queries');
+    const queries = log.queries - before;
+    if (res.status !== 200) throw new Error(`${scenario.name}: the ${c.name} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    answers.push({ name: c.name, body: res.body, queries, statements: log.recent.slice(-queries) });
+  }
+  const [a, b] = answers;
+  const same = isDeepStrictEqual(a.body, b.body);
+  console.log(`${scenario.name}: ${same ? 'same response' : 'DIFFERENT responses'} (${JSON.stringify(a.body).length} bytes), `
+    + `queries per request: ${a.name} ${a.queries}, ${b.name} ${b.queries}`);
+  if (!same) {
+    const keys = new Set([...Object.keys(a.body), ...Object.keys(b.body)]);
+    const differing = [...keys].filter((k) => !isDeepStrictEqual(a.body[k], b.body[k]));
+    console.log(`  WARNING: the baseline no longer matches the handler; fields differ: ${differing.join(', ')}`);
+  }
+  if (a.queries !== b.queries) {
+    console.log('  WARNING: the baseline no longer makes the queries the framework makes:');
+    for (const x of answers) console.log(`  ${x.name}:\n${x.statements.map((q) => `    ${q}`).join('\n')}`);
+  }
+}
+
+interface Measurement {
+  rate: number;
+  /** the server process's CPU time per request, µs: less sensitive than req/s to other load on the machine */
+  cpu: number;
+}
+
+async function measure(c: Contender, r: BenchRequest, duration: number): Promise<Measurement> {
+  const before = await c.ask<NodeJS.CpuUsage>('cpu');
+  const result = await autocannon({ url: `${c.url}${r.path}`, method: r.method, headers: r.headers, body: r.body, connections: CONNECTIONS, duration });
+  const after = await c.ask<NodeJS.CpuUsage>('cpu');
+  if (result.non2xx || result.errors || result.timeouts) {
+    throw new Error(`${c.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  const cpu = after.user + after.system - before.user - before.system;
+  return { rate: result.requests.total / duration, cpu: cpu / result.requests.total };
+}
+
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+// One PostgreSQL for the run: DATABASE_URL's server (a fresh database on it, dropped at the end) or an embedded one.
+const server = await openServer(join(projectRoot, '.data', `pg-bench-${process.pid}`), false);
+const adminUrl = process.env.DATABASE_URL ? withDatabase(server.url, 'postgres') : server.url;
+const name = `bench_${randomToken(8).toLowerCase()}`;
+const databaseUrl = await ensureDatabase(adminUrl, name);
+const db = createKnex(databaseUrl, 2);
+const contenders: Contender[] = [];
+const summary: string[] = [];
+try {
+  await migrate(db, databaseUrl);
+  const fixture = await seed(db);
+  contenders.push(await launch('framework', 'framework-server.ts', databaseUrl));
+  contenders.push(await launch('baseline', 'baseline-server.ts', databaseUrl));
+  console.log(`${CONNECTIONS} connections, ${WARMUP} s warm-up and ${DURATION} s measured per run, ${ROUNDS} rounds in alternating order\n`);
+
+  for (const scenario of scenarios) {
+    const request = scenario.request(fixture);
+    await verify(scenario, request, contenders);
+    const runs: Record<string, Measurement[]> = { framework: [], baseline: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const c of round % 2 === 0 ? contenders : [...contenders].reverse()) {
+        await measure(c, request, WARMUP);
+        const m = await measure(c, request, DURATION);
+        runs[c.name].push(m);
+        console.log(`  round ${round + 1} ${c.name.padEnd(9)} ${String(Math.round(m.rate)).padStart(6)} req/s, ${Math.round(m.cpu)} µs server CPU per request`);
+      }
+    }
+    const [fw, base] = [runs.framework, runs.baseline].map((ms) => ({ rate: mean(ms.map((m) => m.rate)), cpu: mean(ms.map((m) => m.cpu)) }));
+    console.log(`${scenario.name}: server CPU per request: framework ${Math.round(fw.cpu)} µs, baseline ${Math.round(base.cpu)} µs `
+      + `(baseline/framework ${(base.cpu / fw.cpu).toFixed(2)})\n`);
+    summary.push(`${scenario.name}: framework ${Math.round(fw.rate)} req/s, baseline ${Math.round(base.rate)} req/s, `
+      + `ratio ${(fw.rate / base.rate).toFixed(2)} (target >= ${TARGET})`);
+  }
+} finally {
+  for (const c of contenders) await stop(c);
+  await db.destroy();
+  await dropDatabase(adminUrl, name);
+  await server.stop();
+}
+if (PROFILE_DIR) console.log(`\nCPU profiles: ${PROFILE_DIR}`);
+console.log('');
+for (const line of summary) console.log(line);

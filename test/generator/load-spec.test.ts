@@ -1,0 +1,162 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { loadSpec } from '../../generator/load-spec.js';
+import {
+  FIXTURE, FIXTURE_FILE, assertNoRawAjv, lineOf, problemAt, problemsWith, projectCopy, removeCopies, replaceOnce,
+} from './spec-fixture.js';
+
+const t = suite('generator: loadSpec problem reports');
+t.after(() => removeCopies());
+
+const F = FIXTURE_FILE;
+
+t('the fixture spec (real spec plus the fixture area) loads cleanly', () => {
+  const { spec } = loadSpec(projectCopy());
+  const op = spec.operations.find((o) => o.id === 'updateTestWidget')!;
+  assert.is(op.handler, 'test_widgets/updateTestWidget');
+  assert.equal(Object.keys(op.path_params), ['id']);
+  assert.match(op.where, new RegExp(`^${F}:${lineOf(FIXTURE, 'updateTestWidget:')}:3$`));
+});
+
+t('an unknown key in an operation', () => {
+  const text = replaceOnce(FIXTURE, '    summary: Retrieve a test widget\n', '    summary: Retrieve a test widget\n    colour: red\n');
+  const problems = problemsWith(text);
+  const p = problemAt(problems, F, lineOf(text, 'colour: red'), 'operations.retrieveTestWidget', 'unknown key "colour"');
+  assert.match(p, /:5: /);
+});
+
+t('a bad field type shorthand', () => {
+  const text = replaceOnce(FIXTURE, '      size: integer?', '      size: integr?');
+  const problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'size: integr?'), 'resources.TestWidget.fields.size', '"integr?"', 'not a type');
+  assert.is(problems.length, 1, problems.join('\n'));
+});
+
+t('a field type that is not a type name, in the mapping form', () => {
+  const text = replaceOnce(FIXTURE, '      size: integer?', '      size: { type: int }');
+  const problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'type: int }'), 'resources.TestWidget.fields.size.type', '"int"', '"integer"');
+  assert.is(problems.length, 1, problems.join('\n'));
+});
+
+t('an enum without values, and one with an empty list of values', () => {
+  const missing = replaceOnce(FIXTURE, '      colour: { type: enum, values: [red, green] }\n      size', '      colour: { type: enum }\n      size');
+  let problems = problemsWith(missing);
+  problemAt(problems, F, lineOf(missing, 'colour: { type: enum }'), 'resources.TestWidget.fields.colour', '"values"');
+  assert.is(problems.length, 1, `one problem, not one per anyOf branch:\n${problems.join('\n')}`);
+
+  const empty = replaceOnce(FIXTURE, '      colour: { type: enum, values: [red, green] }\n      size', '      colour: { type: enum, values: [] }\n      size');
+  problems = problemsWith(empty);
+  problemAt(problems, F, lineOf(empty, 'values: []'), 'colour.values', 'must not be empty');
+  assert.is(problems.length, 1, problems.join('\n'));
+});
+
+t('a response with both type and list', () => {
+  const text = replaceOnce(FIXTURE, '    response: { type: TestWidget }\n    errors: [401, 404]',
+    '    response: { type: TestWidget, list: { of: TestWidget, default_page_size: 1, max_page_size: 2 } }\n    errors: [401, 404]');
+  const problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'response: { type: TestWidget, list'), 'operations.retrieveTestWidget.response', 'exactly one of type, list');
+  assert.is(problems.length, 1, problems.join('\n'));
+});
+
+t('a reference to an unknown resource', () => {
+  const text = replaceOnce(FIXTURE, 'ref: TestWidget }', 'ref: TestWidgit }');
+  const problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'TestWidgit'), 'resources.TestGadget.fields.widget', 'TestWidgit', 'not a resource or component');
+});
+
+t('an unknown resource as an operation response', () => {
+  const text = replaceOnce(FIXTURE, '    response: { type: TestWidget }\n    errors: [401, 404]', '    response: { type: TestWidgets }\n    errors: [401, 404]');
+  const problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'TestWidgets }'), 'operations.retrieveTestWidget.response.type', 'TestWidgets');
+});
+
+t('the same id prefix on two resources', () => {
+  const text = replaceOnce(FIXTURE, 'prefix: tgdt_', 'prefix: twgt_');
+  const problems = problemsWith(text);
+  const line = text.split('\n').findIndex((l, i) => i > lineOf(text, 'TestGadget:') - 1 && l.includes('prefix: twgt_')) + 1;
+  problemAt(problems, F, line, 'TestWidget and TestGadget', 'twgt_');
+});
+
+t('a path parameter declared in path_params but absent from the path', () => {
+  const text = replaceOnce(FIXTURE, '    path: /test_widgets/{id}\n    summary: Retrieve',
+    '    path: /test_widgets/{id}\n    path_params:\n      widget_id: { type: string, description: The widget }\n    summary: Retrieve');
+  const problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'widget_id:'), 'path_params', '"widget_id"', '/test_widgets/{id}');
+});
+
+t('a handler name used by two operations', () => {
+  const text = replaceOnce(FIXTURE, '    summary: Update a test widget\n', '    summary: Update a test widget\n    handler: test_widgets/retrieveTestWidget\n');
+  const problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'handler: test_widgets'), 'updateTestWidget', 'test_widgets/retrieveTestWidget', 'also used by retrieveTestWidget');
+});
+
+t('an unknown scope', () => {
+  const text = replaceOnce(FIXTURE, 'scopes: [company:update]', 'scopes: [company:updat]');
+  const problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'company:updat]'), 'operations.updateTestWidget.scopes', 'company:updat', 'not in spec/api.yaml scopes');
+});
+
+t('a duplicate YAML key', () => {
+  const text = replaceOnce(FIXTURE, '    summary: List test widgets\n', '    summary: List test widgets\n    summary: List them\n');
+  const problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'summary: List them'), '"summary"', 'twice');
+});
+
+t('a YAML syntax error', () => {
+  const text = replaceOnce(FIXTURE, '    summary: List test widgets\n', '    summary: [List test widgets\n');
+  const problems = problemsWith(text);
+  assert.ok(problems.length >= 1);
+  for (const p of problems) assert.match(p, new RegExp(`^${F}:\\d+:\\d+: YAML syntax error: \\w`));
+  const first = Number(/:(\d+):/.exec(problems[0])![1]);
+  assert.ok(Math.abs(first - lineOf(text, '[List test')) <= 1, problems.join('\n'));
+});
+
+t('other mistakes each read as one sentence at the right line, never a dump of the surrounding YAML', () => {
+  const cases: { from: string; to: string; line: string; words: string[] }[] = [
+    { from: '      name: string\n', to: '      Name: string\n', line: 'Name: string', words: ['"Name"', 'not a valid name', 'snake_case'] },
+    { from: '  listTestWidgets:\n', to: '  list-test-widgets:\n', line: 'list-test-widgets:', words: ['"list-test-widgets"', 'camelCase'] },
+    { from: '    response: { type: TestWidget }\n    errors: [401, 404]', to: '    response: { type: TestWidget, status: 99 }\n    errors: [401, 404]',
+      line: 'status: 99', words: ['response.status is 99', 'at least 200'] },
+    { from: '      size: integer?\n', to: '      size: 5\n', line: 'size: 5', words: ['fields.size is 5', 'not a type'] },
+    { from: '      size: integer?\n', to: '      size: { type: array }\n', line: 'type: array }', words: ['fields.size', '"items"'] },
+    { from: '      size: integer?\n', to: '      size: { type: array, items: strng }\n', line: 'items: strng', words: ['size.items is "strng"', 'not a type'] },
+    { from: '    path: /test_widgets\n', to: '    path: test_widgets\n', line: 'path: test_widgets', words: ['"test_widgets"', '/accounts/{id}'] },
+    { from: '    scopes: [company:update]\n', to: '    scopes: [company:update]\n    account: path.account_id\n', line: 'account: path.account_id',
+      words: ['account reads path.account_id', 'does not declare'] },
+    { from: '    summary: List test widgets\n', to: '    summary: List test widgets\n    body: { x: string }\n', line: 'body: { x: string }',
+      words: ['GET operation cannot take a body'] },
+  ];
+  for (const c of cases) {
+    const text = replaceOnce(FIXTURE, c.from, c.to);
+    const problems = problemsWith(text);
+    assert.is(problems.length, 1, `${c.to}:\n${problems.join('\n')}`);
+    problemAt(problems, F, lineOf(text, c.line), ...c.words);
+    assert.not.match(problems[0], '{"', `a dump of YAML in: ${problems[0]}`);
+  }
+});
+
+t('several schema problems, in two files, are reported at once', () => {
+  let text = replaceOnce(FIXTURE, '      size: integer?', '      size: integr?');
+  text = replaceOnce(text, '    summary: Retrieve a test widget\n', '    summary: Retrieve a test widget\n    colour: red\n');
+  text = replaceOnce(text, '    method: PATCH', '    method: PUSH');
+  const problems = problemsWith(text, (api) => `${api.trimEnd()}\nextra_section: 1\n`);
+  assertNoRawAjv(problems);
+  problemAt(problems, F, lineOf(text, 'integr?'), 'not a type');
+  problemAt(problems, F, lineOf(text, 'colour: red'), 'unknown key "colour"');
+  problemAt(problems, F, lineOf(text, 'method: PUSH'), '"PUSH"', '"PATCH"');
+  assert.ok(problems.some((p) => /^spec\/api\.yaml:\d+:\d+: the file has an unknown key "extra_section"$/.test(p)), problems.join('\n'));
+});
+
+t('several reference problems are reported at once', () => {
+  let text = replaceOnce(FIXTURE, 'scopes: [company:update]', 'scopes: [company:updat]');
+  text = replaceOnce(text, 'ref: TestWidget }', 'ref: TestWidgit }');
+  text = replaceOnce(text, '    summary: Update a test widget\n', '    summary: Update a test widget\n    handler: test_widgets/retrieveTestWidget\n');
+  const problems = problemsWith(text).filter((p) => p.startsWith(F));
+  assert.is(problems.length, 3, problems.join('\n'));
+  problemAt(problems, F, lineOf(text, 'company:updat]'), 'company:updat');
+  problemAt(problems, F, lineOf(text, 'TestWidgit'), 'TestWidgit');
+  problemAt(problems, F, lineOf(text, 'handler: test_widgets'), 'also used by');
+});
+
+t.run();
