@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { forbidden, notFound } from './errors.js';
 import { ScopeSet, type Principal } from './principal.js';
 import { roleScopes } from './auth.js';
+import { query } from './request-db.js';
 import { specData } from '../generated/spec-data.js';
 
 export class Access {
@@ -23,17 +24,14 @@ export class Access {
   private async lookup(accountId: string): Promise<ScopeSet | null> {
     const p = this.principal;
     if (p.kind === 'api_key' || p.kind === 'client') {
-      const row = await this.db('accounts').where({ id: accountId }).first('id', 'parent_id');
+      const [row] = await query(this.db, 'select id, parent_id from accounts where id = $1', [accountId]);
       if (!row || (row.id !== p.accountId && row.parent_id !== p.accountId)) return null;
       return p.keyScopes ?? ScopeSet.none;
     }
     // A team member of an account also acts on that account's connected accounts.
-    const rows = await this.db('team_members as tm')
-      .join('accounts as a', (j) => j.on('tm.account_id', '=', 'a.id').orOn('tm.account_id', '=', 'a.parent_id'))
-      .where('a.id', accountId)
-      .where('tm.user_id', p.userId!)
-      .where('tm.status', 'active')
-      .select('tm.role', 'tm.permissions');
+    const rows = await query(this.db, `select tm.role, tm.permissions from team_members tm
+      join accounts a on tm.account_id = a.id or tm.account_id = a.parent_id
+      where a.id = $1 and tm.user_id = $2 and tm.status = 'active'`, [accountId, p.userId]);
     if (rows.length === 0) return null;
     return rows.reduce((acc: ScopeSet, r) => acc.union(roleScopes(r.role, r.permissions)), ScopeSet.none);
   }

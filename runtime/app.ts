@@ -5,8 +5,9 @@ import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { ApiError } from './errors.js';
-import { randomToken } from './ids.js';
+import { randomBytes } from 'node:crypto';
 import { authenticate } from './auth.js';
+import { withConnection } from './request-db.js';
 import { resolveVersion } from './versions.js';
 import { runOperation, errorBody, type OperationDefinition } from './operation.js';
 import { specData } from '../generated/spec-data.js';
@@ -25,7 +26,7 @@ export function createApp({ db, operations, logger }: AppOptions): Koa {
   }
 
   app.use(async (ctx, next) => {
-    const requestId = `req_${randomToken(16)}`;
+    const requestId = `req_${randomBytes(12).toString('base64url')}`;
     const started = performance.now();
     ctx.state.requestId = requestId;
     ctx.set('Request-Id', requestId);
@@ -53,12 +54,15 @@ export function createApp({ db, operations, logger }: AppOptions): Koa {
 
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith(specData.basePath)) return next();
-    const principal = await authenticate(db, ctx.get('Authorization') || undefined, ctx.ip);
-    ctx.state.principal = principal;
-    const version = resolveVersion(ctx.get('Api-Version-Date') || undefined, principal.versionPin);
-    ctx.state.version = version;
-    ctx.set('Api-Version-Date', version);
-    return next();
+    return withConnection(db, async (conn) => {
+      ctx.state.db = conn;
+      const principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
+      ctx.state.principal = principal;
+      const version = resolveVersion(ctx.get('Api-Version-Date') || undefined, principal.versionPin);
+      ctx.state.version = version;
+      ctx.set('Api-Version-Date', version);
+      await next();
+    });
   });
   app.use(router.routes());
   return app;

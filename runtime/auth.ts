@@ -3,6 +3,7 @@ import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { Knex } from 'knex';
 import { unauthenticated } from './errors.js';
 import { hashSecret } from './credentials.js';
+import { query } from './request-db.js';
 import { ScopeSet, type Principal } from './principal.js';
 import { specData } from '../generated/spec-data.js';
 
@@ -42,15 +43,14 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
   const bearer = /^Bearer\s+(\S+)$/i.exec(header);
   if (!bearer) {
     if (/\s/.test(header.trim())) throw unauthenticated('The Authorization header is malformed; use Bearer <API key or user token>');
-    const account = await db('accounts').where({ client_id: header.trim() }).first('id');
+    const [account] = await query(db, 'select id from accounts where client_id = $1', [header.trim()]);
     if (!account) throw unauthenticated('Unknown client id');
     return { kind: 'client', credentialId: header.trim(), accountId: account.id, userId: null, keyScopes: null, versionPin: null };
   }
   const secret = bearer[1];
   if (secret.startsWith('sk_')) {
-    const key = await db('api_keys')
-      .where({ secret_hash: hashSecret(secret) })
-      .first('id', 'account_id', 'role', 'statements', 'ip_allowlist', 'api_version_date', 'expires_at', 'revoked_at', 'last_used_at');
+    const [key] = await query(db, `select id, account_id, role, statements, ip_allowlist, api_version_date, expires_at,
+      revoked_at, last_used_at from api_keys where secret_hash = $1`, [hashSecret(secret)]);
     if (!key) throw unauthenticated('Unknown API key');
     if (key.revoked_at) throw unauthenticated('This API key has been revoked');
     if (isPast(key.expires_at)) throw unauthenticated('This API key has expired');
@@ -66,7 +66,7 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
     };
   }
   if (secret.startsWith('utok_')) {
-    const token = await db('user_tokens').where({ secret_hash: hashSecret(secret) }).first('id', 'user_id', 'expires_at', 'revoked_at');
+    const [token] = await query(db, 'select id, user_id, expires_at, revoked_at from user_tokens where secret_hash = $1', [hashSecret(secret)]);
     if (!token) throw unauthenticated('Unknown user token');
     if (token.revoked_at) throw unauthenticated('This user token has been revoked');
     if (isPast(token.expires_at)) throw unauthenticated('This user token has expired');

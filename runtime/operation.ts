@@ -63,8 +63,10 @@ async function checkScopes(op: OperationDefinition, access: Access, input: Recor
   }
 }
 
-export function runOperation(op: OperationDefinition, db: Knex) {
+export function runOperation(op: OperationDefinition, pool: Knex) {
   return async (ctx: Context, next: () => Promise<unknown>): Promise<void> => {
+    // The request's own connection (see request-db.ts); the pool only when mounted without the app's middleware.
+    const db: Knex = ctx.state.db ?? pool;
     const principal: Principal = ctx.state.principal;
     const version: string = ctx.state.version;
     if (op.gone && version >= op.gone.since) {

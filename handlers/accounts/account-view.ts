@@ -57,10 +57,9 @@ async function balancesOf(db: Knex, ids: string[]): Promise<(id: string) => Acco
   };
 }
 
-/** Runs the loads together on a pool; one after another inside a transaction, which has a single connection. */
-async function gather<T extends readonly (() => Promise<unknown>)[]>(db: Knex, loads: T) {
+/** Runs the loads one after another: a request has a single connection (runtime/request-db.ts). */
+async function gather<T extends readonly (() => Promise<unknown>)[]>(loads: T) {
   type Results = { [K in keyof T]: Awaited<ReturnType<T[K]>> };
-  if (!db.isTransaction) return (await Promise.all(loads.map((load) => load()))) as Results;
   const out: unknown[] = [];
   for (const load of loads) out.push(await load());
   return out as Results;
@@ -70,13 +69,13 @@ export async function accountViews(db: Knex, access: Access, rows: AccountRow[],
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id as string);
   const parentIds = [...new Set(rows.map((r) => r.parent_id).filter(Boolean))];
-  const [parents, balanceOf, milestones, payouts, offers, allowed] = await gather(db, [
+  const [parents, balanceOf, milestones, payouts, offers, allowed] = await gather([
     async (): Promise<AccountRow[]> => (parentIds.length ? db('accounts').whereIn('id', parentIds).select('id', 'title', 'route', 'logo_url') : []),
     () => balancesOf(db, ids),
     async (): Promise<AccountRow[]> => db('reward_milestones').orderBy('threshold_usd'),
     async (): Promise<AccountRow[]> => db('reward_payouts').whereIn('account_id', ids),
     async (): Promise<OfferRow[]> => db('economic_intelligence_offers').orderBy('position'),
-    () => gather(db, ids.map((id) => () => rewardsAllowed(access, id))),
+    () => gather(ids.map((id) => () => rewardsAllowed(access, id))),
   ] as const);
   const parentById = new Map(parents.map((p) => [p.id, p]));
   const paid = new Map(payouts.map((p) => [`${p.account_id}/${p.milestone_id}`, p.status]));

@@ -65,7 +65,7 @@ t('every error carries error.request_id equal to the Request-Id header, and each
 t('a success carries a Request-Id header too', async () => {
   const res = await send(`${app.url}/accounts/${o.accountId}`, { headers: auth() });
   assert.is(res.status, 200);
-  assert.match(res.headers.get('request-id') ?? '', /^req_[A-Za-z0-9]{16}$/);
+  assert.match(res.headers.get('request-id') ?? '', /^req_[A-Za-z0-9_-]{16}$/);
 });
 
 t('an unexpected failure in a handler is a 500 api_error with no stack, message or detail of the cause', async () => {
@@ -101,7 +101,7 @@ t('bytes that are not HTTP get the 400 envelope before the connection closes', a
   });
   const [head, body] = raw.split('\r\n\r\n');
   assert.match(head, /^HTTP\/1\.1 400 /);
-  const requestId = /\r\nRequest-Id: (req_\w+)/.exec(head)?.[1];
+  const requestId = /\r\nRequest-Id: (req_[\w-]+)/.exec(head)?.[1];
   assert.equal(JSON.parse(body), { error: { type: 'invalid_request', message: 'The request is not well-formed HTTP', request_id: requestId } });
 });
 
