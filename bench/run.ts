@@ -1,6 +1,7 @@
 // `npm run bench`: each scenario against the framework and against a hand-written Koa + pg baseline doing the same
 // work, on one freshly migrated database (DATABASE_URL's server, or an embedded one), in alternating order.
-// The last line is the headline: requests/s of each and the ratio framework/baseline.
+// Version scenarios send the same request to the framework at the newest and at the oldest version.
+// The last lines are the headlines: requests/s of each side and the ratio.
 // Settings: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (20), BENCH_ROUNDS (2);
 // BENCH_PROFILE=1 writes CPU profiles of both servers to .data/bench-profiles/.
 import { fork, type ChildProcess } from 'node:child_process';
@@ -13,13 +14,17 @@ import { migrate } from '../runtime/migrate.js';
 import { randomToken } from '../runtime/ids.js';
 import { projectRoot } from '../bin/paths.js';
 import { seed } from './seed.js';
-import { scenarios, type BenchRequest, type Scenario } from './scenarios.js';
+import { scenarios, versionScenarios, type BenchRequest, type Scenario } from './scenarios.js';
+import { specData } from '../generated/spec-data.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const TARGET = 0.85;
+const VERSION_TARGET = 0.9;
+const HEAD = specData.versions[0];
+const OLDEST = specData.versions[specData.versions.length - 1];
 const PROFILE_DIR = process.env.BENCH_PROFILE === '1' ? join(projectRoot, '.data', 'bench-profiles') : null;
 
 interface Contender {
@@ -120,6 +125,31 @@ async function measure(c: Contender, r: BenchRequest, duration: number): Promise
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
+interface Side {
+  label: string;
+  contender: Contender;
+  request: BenchRequest;
+}
+
+/** Measures two sides in alternating order; returns the headline: each side's req/s and the ratio first/second. */
+async function compare(name: string, sides: [Side, Side], target: number): Promise<string> {
+  const runs: Measurement[][] = [[], []];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) {
+      const { label, contender, request } = sides[i];
+      await measure(contender, request, WARMUP);
+      const m = await measure(contender, request, DURATION);
+      runs[i].push(m);
+      console.log(`  round ${round + 1} ${label.padEnd(13)} ${String(Math.round(m.rate)).padStart(6)} req/s, ${Math.round(m.cpu)} µs server CPU per request`);
+    }
+  }
+  const [a, b] = runs.map((ms) => ({ rate: mean(ms.map((m) => m.rate)), cpu: mean(ms.map((m) => m.cpu)) }));
+  console.log(`${name}: server CPU per request: ${sides[0].label} ${Math.round(a.cpu)} µs, ${sides[1].label} ${Math.round(b.cpu)} µs `
+    + `(${sides[1].label}/${sides[0].label} ${(b.cpu / a.cpu).toFixed(2)})\n`);
+  return `${name}: ${sides[0].label} ${Math.round(a.rate)} req/s, ${sides[1].label} ${Math.round(b.rate)} req/s, `
+    + `ratio ${(a.rate / b.rate).toFixed(2)} (target >= ${target})`;
+}
+
 // One PostgreSQL for the run: DATABASE_URL's server (a fresh database on it, dropped at the end) or an embedded one.
 const server = await openServer(join(projectRoot, '.data', `pg-bench-${process.pid}`), false);
 const adminUrl = process.env.DATABASE_URL ? withDatabase(server.url, 'postgres') : server.url;
@@ -138,20 +168,18 @@ try {
   for (const scenario of scenarios) {
     const request = scenario.request(fixture);
     await verify(scenario, request, contenders);
-    const runs: Record<string, Measurement[]> = { framework: [], baseline: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const c of round % 2 === 0 ? contenders : [...contenders].reverse()) {
-        await measure(c, request, WARMUP);
-        const m = await measure(c, request, DURATION);
-        runs[c.name].push(m);
-        console.log(`  round ${round + 1} ${c.name.padEnd(9)} ${String(Math.round(m.rate)).padStart(6)} req/s, ${Math.round(m.cpu)} µs server CPU per request`);
-      }
-    }
-    const [fw, base] = [runs.framework, runs.baseline].map((ms) => ({ rate: mean(ms.map((m) => m.rate)), cpu: mean(ms.map((m) => m.cpu)) }));
-    console.log(`${scenario.name}: server CPU per request: framework ${Math.round(fw.cpu)} µs, baseline ${Math.round(base.cpu)} µs `
-      + `(baseline/framework ${(base.cpu / fw.cpu).toFixed(2)})\n`);
-    summary.push(`${scenario.name}: framework ${Math.round(fw.rate)} req/s, baseline ${Math.round(base.rate)} req/s, `
-      + `ratio ${(fw.rate / base.rate).toFixed(2)} (target >= ${TARGET})`);
+    summary.push(await compare(scenario.name, [
+      { label: 'framework', contender: contenders[0], request },
+      { label: 'baseline', contender: contenders[1], request },
+    ], TARGET));
+  }
+  for (const scenario of versionScenarios) {
+    const [latest, oldest] = [scenario.request(fixture, HEAD), scenario.request(fixture, OLDEST)];
+    console.log(`${scenario.name}: the same request at ${HEAD} and at ${OLDEST} (crossing every change that touches it)`);
+    summary.push(await compare(scenario.name, [
+      { label: `at ${OLDEST}`, contender: contenders[0], request: oldest },
+      { label: `at ${HEAD}`, contender: contenders[0], request: latest },
+    ], VERSION_TARGET));
   }
 } finally {
   for (const c of contenders) await stop(c);

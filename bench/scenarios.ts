@@ -27,3 +27,20 @@ export const scenarios: Scenario[] = [
     }),
   },
 ];
+
+export interface VersionScenario {
+  name: string;
+  request(fixture: Fixture, version: string): BenchRequest;
+}
+
+/** The same request at the newest version and at the oldest, which crosses every change that touches it. */
+export const versionScenarios: VersionScenario[] = [
+  {
+    name: 'GET /accounts/{id} by version',
+    request: (f, version) => ({
+      method: 'GET',
+      path: `/api/v1/accounts/${f.connectedId}`,
+      headers: { authorization: `Bearer ${f.apiKey}`, accept: 'application/json', 'api-version-date': version },
+    }),
+  },
+];
