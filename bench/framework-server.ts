@@ -1,6 +1,7 @@
 // The framework side of the benchmark: the real server (generated operations, handlers, runtime) as `npm start`
 // runs it, without the background worker and with logging off. bench/run.ts talks to it over IPC.
 import pino from 'pino';
+import pg from 'pg';
 import { createKnex } from '../runtime/db.js';
 import { startServer } from '../runtime/server.js';
 import { operations } from '../generated/routes.js';
@@ -10,11 +11,14 @@ const url = process.env.DATABASE_URL!;
 const db = createKnex(url); // the pool size `npm start` uses
 let queries = 0;
 const recent: string[] = []; // the latest statements, for bench/run.ts to show when the two sides differ
-db.on('query', (q: { sql: string }) => {
+// Counted where every statement passes, knex-built or plain (runtime/request-db.ts query): pg's Client.query.
+const clientQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
   queries++;
-  recent.push(q.sql);
+  recent.push(typeof config === 'string' ? config : (config as { text: string }).text);
   if (recent.length > 50) recent.shift();
-});
+  return (clientQuery as (...a: unknown[]) => unknown).call(this, config, ...rest);
+} as typeof clientQuery;
 const server = await startServer({
   db, databaseUrl: url, operations, tasks: taskList(db), port: 0, worker: false, logger: pino({ level: 'silent' }),
 });

@@ -38,12 +38,18 @@ export async function withConnection<T>(db: Knex, run: (bound: Knex) => Promise<
 }
 
 /**
- * Runs fixed SQL for the runtime's own per-request lookups (credentials, visibility): on the request's pg client
- * directly when there is one, skipping the query builder; through knex otherwise. Placeholders are $1, $2, ...
+ * Runs fixed SQL on plain pg, skipping the query builder: on the request's connection, a transaction's connection,
+ * or one borrowed from the pool. For the runtime's own per-request lookups and hot read paths. Placeholders: $1, $2.
  */
 export async function query<Row = Record<string, any>>(db: Knex, text: string, values: unknown[]): Promise<Row[]> {
-  const raw = (db as unknown as Record<symbol, Connection | undefined>)[RAW_CLIENT];
-  if (raw) return (await raw.query(text, values)).rows as Row[];
-  const knexText = text.replace(/\$\d+/g, '?');
-  return (await db.raw(knexText, values as Knex.RawBinding[])).rows as Row[];
+  const bound = (db as unknown as Record<symbol, Connection | undefined>)[RAW_CLIENT];
+  if (bound) return (await bound.query(text, values)).rows as Row[];
+  // A transaction's client hands out its own connection and releases nothing; a pool lends one.
+  const client = db.client as { acquireConnection(): Promise<Connection>; releaseConnection(c: Connection): Promise<unknown> };
+  const conn = await client.acquireConnection();
+  try {
+    return (await conn.query(text, values)).rows as Row[];
+  } finally {
+    await client.releaseConnection(conn);
+  }
 }

@@ -5,6 +5,7 @@ import type { Account, AccountBalance, RewardMilestone, EconomicIntelligenceOffe
 import type { Access } from '../../runtime/access.js';
 import type { HandlerContext } from '../../runtime/handler.js';
 import { money } from '../shared/money.js';
+import { query } from '../../runtime/request-db.js';
 
 export type AccountRow = Record<string, any>;
 type OfferRow = Record<string, any>;
@@ -24,8 +25,10 @@ function offersFor(offers: OfferRow[], row: AccountRow, now: number, all = false
   }));
 }
 
+const OFFERS_SQL = 'select * from economic_intelligence_offers order by position';
+
 export async function pickableOffers(db: Knex, row: AccountRow, now = Date.now()): Promise<EconomicIntelligenceOffer[]> {
-  return offersFor(await db('economic_intelligence_offers').orderBy('position'), row, now);
+  return offersFor(await query(db, OFFERS_SQL, []), row, now);
 }
 
 async function rewardsAllowed(access: Access, accountId: string): Promise<boolean> {
@@ -48,8 +51,8 @@ function rewardsOf(row: AccountRow, milestones: Record<string, any>[], paid: Map
 
 /** Balances move only through ledger postings; an account without postings has zero in every bucket. */
 async function balancesOf(db: Knex, ids: string[]): Promise<(id: string) => AccountBalance> {
-  const rows: Record<string, any>[] = await db('ledger_postings').whereIn('account_id', ids).where({ currency: 'usd' })
-    .select('account_id', 'bucket').sum({ amount: 'amount' }).groupBy('account_id', 'bucket');
+  const rows = await query(db, `select account_id, bucket, sum(amount) as amount from ledger_postings
+    where account_id = any($1) and currency = 'usd' group by account_id, bucket`, [ids]);
   const sums = new Map(rows.map((r) => [`${r.account_id}/${r.bucket}`, Number(r.amount)]));
   return (id) => {
     const of = (bucket: string) => money(sums.get(`${id}/${bucket}`) ?? 0);
@@ -70,11 +73,12 @@ export async function accountViews(db: Knex, access: Access, rows: AccountRow[],
   const ids = rows.map((r) => r.id as string);
   const parentIds = [...new Set(rows.map((r) => r.parent_id).filter(Boolean))];
   const [parents, balanceOf, milestones, payouts, offers, allowed] = await gather([
-    async (): Promise<AccountRow[]> => (parentIds.length ? db('accounts').whereIn('id', parentIds).select('id', 'title', 'route', 'logo_url') : []),
+    // The view is on every account read: fixed SQL on plain pg (runtime/request-db.ts query).
+    async (): Promise<AccountRow[]> => (parentIds.length ? query(db, 'select id, title, route, logo_url from accounts where id = any($1)', [parentIds]) : []),
     () => balancesOf(db, ids),
-    async (): Promise<AccountRow[]> => db('reward_milestones').orderBy('threshold_usd'),
-    async (): Promise<AccountRow[]> => db('reward_payouts').whereIn('account_id', ids),
-    async (): Promise<OfferRow[]> => db('economic_intelligence_offers').orderBy('position'),
+    async (): Promise<AccountRow[]> => query(db, 'select * from reward_milestones order by threshold_usd', []),
+    async (): Promise<AccountRow[]> => query(db, 'select * from reward_payouts where account_id = any($1)', [ids]),
+    async (): Promise<OfferRow[]> => query(db, OFFERS_SQL, []),
     () => gather(ids.map((id) => () => rewardsAllowed(access, id))),
   ] as const);
   const parentById = new Map(parents.map((p) => [p.id, p]));
