@@ -100,6 +100,7 @@ export const specData = {
     "authentication_required": 401,
     "permission_denied": 403,
     "not_found": 404,
+    "invalid_state": 400,
     "conflict": 409,
     "idempotency_in_progress": 409,
     "gone": 410,
@@ -112,9 +113,38 @@ export const specData = {
     "TeamMember": "tmem_",
     "User": "user_",
     "Webhook": "hook_"
+  },
+  "events": {
+    "account.created": "Account",
+    "account.updated": "Account",
+    "account.preferences.updated": "AccountPreferences",
+    "account.economic_intelligence.renewed": "EconomicIntelligenceRenewal",
+    "api_key.created": "ApiKey",
+    "api_key.rotated": "ApiKey",
+    "api_key.revoked": "ApiKey",
+    "team_member.invited": "TeamMember",
+    "team_member.accepted": "TeamMember",
+    "team_member.updated": "TeamMember",
+    "team_member.deleted": "TeamMember"
+  },
+  "stateMachines": {
+    "TeamMember": {
+      "field": "status",
+      "transitions": {
+        "accept": {
+          "from": [
+            "invited"
+          ],
+          "to": "active"
+        }
+      }
+    }
   }
 } as const;
 
 export type ResourceName = keyof typeof specData.prefixes;
 export type VersionFlag = keyof typeof specData.versionFlags;
 export type Scope = (typeof specData.scopes)[number];
+export type EventType = keyof typeof specData.events;
+export type StateMachineName = keyof typeof specData.stateMachines;
+export type StateAction<M extends StateMachineName> = keyof (typeof specData.stateMachines)[M]['transitions'] & string;

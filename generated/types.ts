@@ -34,6 +34,13 @@ export interface Error {
     error: { type: string; message: string; param: string | null; request_id: string };
 }
 
+/** The data of account.economic_intelligence.renewed. */
+export interface EconomicIntelligenceRenewal {
+    account_id: string;
+    offer_key: string;
+    ends_at: string;
+}
+
 /** The account's preferences. An account that never changed a preference reads the defaults. Fields after dispute_fighter_enabled are not shown by the seed beyond economic_intelligence. */
 export interface AccountPreferences {
     /** Read-only. Signed by answering requested_information through PATCH /verifications/{id}; while pending_signature, campaign launch is blocked. */

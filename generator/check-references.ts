@@ -127,5 +127,28 @@ export function checkReferences(spec: ApiSpec, locate: Locator = (file) => file)
       problems.push(`${locate(VERSIONS, ['flags', name, 'since'])}: flags.${name}.since is ${flag.since}, which is not a listed version`);
     }
   }
+  for (const [name, event] of Object.entries(spec.events)) {
+    if (!types.has(event.schema)) problems.push(`spec/events.yaml: events.${name} carries ${event.schema}, which is not a resource or component`);
+  }
+  for (const [name, machine] of Object.entries(spec.state_machines)) {
+    const at = `spec/areas/${machine.area}.yaml: state_machines.${name}`;
+    const resource = spec.resources[name];
+    const field = resource?.fields[machine.field];
+    if (!resource) {
+      problems.push(`${at} names no resource; a state machine is named after the resource whose lifecycle it is`);
+      continue;
+    }
+    if (!field || field.type !== 'enum') {
+      problems.push(`${at}.field is ${machine.field}, which is not an enum field of ${name}`);
+      continue;
+    }
+    for (const [action, t] of Object.entries(machine.transitions)) {
+      for (const state of [...t.from, t.to]) {
+        if (!field.values!.includes(state)) {
+          problems.push(`${at}.transitions.${action} names the state ${state}, which ${name}.${machine.field} does not have (${field.values!.join(', ')})`);
+        }
+      }
+    }
+  }
   return problems;
 }

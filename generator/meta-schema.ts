@@ -130,6 +130,33 @@ export const areaFileSchema = {
   additionalProperties: false,
   properties: {
     description: { type: 'string' },
+    state_machines: {
+      type: 'object',
+      propertyNames: typeName,
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['field', 'transitions'],
+        properties: {
+          field: identifier,
+          description: { type: 'string' },
+          transitions: {
+            type: 'object',
+            propertyNames: identifier,
+            additionalProperties: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['from', 'to'],
+              properties: {
+                from: { type: 'array', items: identifier, minItems: 1 },
+                to: identifier,
+                description: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+    },
     resources: { type: 'object', propertyNames: typeName, additionalProperties: { $ref: '#/$defs/resource' } },
     operations: {
       type: 'object',
@@ -274,6 +301,25 @@ export const versionsFileSchema = {
           description: { type: 'string', minLength: 1 },
           changes: { type: 'array', items: { $ref: '#/$defs/change' } },
         },
+      },
+    },
+  },
+};
+
+export const eventsFileSchema = {
+  $id: 'events',
+  type: 'object',
+  additionalProperties: false,
+  required: ['events'],
+  properties: {
+    events: {
+      type: 'object',
+      propertyNames: { pattern: '^[a-z][a-z_]*(\\.[a-z][a-z_]*)+$' },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['schema', 'description'],
+        properties: { schema: typeName, description: { type: 'string', minLength: 1 } },
       },
     },
   },

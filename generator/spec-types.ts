@@ -116,6 +116,13 @@ export interface ChangeSpec {
   instructions?: Record<string, unknown>[];
 }
 
+export interface StateMachineSpec {
+  area: string;
+  field: string;
+  description?: string;
+  transitions: Record<string, { from: string[]; to: string; description?: string }>;
+}
+
 export interface ApiSpec {
   info: { title: string; version: string; base_path: string; description?: string };
   scopes: Record<string, { description: string }>;
@@ -127,4 +134,8 @@ export interface ApiSpec {
   operations: OperationSpec[];
   versions: VersionSpec[];
   version_flags: Record<string, { description: string; since: string }>;
+  /** event name -> the schema its data carries */
+  events: Record<string, { schema: string; description: string }>;
+  /** resource name -> its lifecycle */
+  state_machines: Record<string, StateMachineSpec>;
 }

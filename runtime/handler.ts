@@ -1,7 +1,7 @@
 // What a handler is given and must return. Input is the head-version shape, already validated.
 import type { Knex } from 'knex';
 import type { Operations } from '../generated/types.js';
-import type { VersionFlag } from '../generated/spec-data.js';
+import type { EventType, VersionFlag } from '../generated/spec-data.js';
 import type { Access } from './access.js';
 import type { Principal } from './principal.js';
 import type { JobOptions } from './jobs.js';
@@ -16,7 +16,7 @@ export interface HandlerContext {
   flag(name: VersionFlag): boolean;
   addJob(task: string, payload: unknown, options?: JobOptions): Promise<void>;
   /** records an event in the outbox, in the request's transaction */
-  emit(type: string, accountId: string | null, data: unknown): Promise<void>;
+  emit(type: EventType, accountId: string | null, data: unknown): Promise<void>;
   /** the operation's default page size, for list operations */
   defaultPageSize: number;
   requestId: string;

@@ -1,5 +1,6 @@
 import type { Handler } from '../../runtime/handler.js';
-import { invalid, notFound } from '../../runtime/errors.js';
+import { notFound } from '../../runtime/errors.js';
+import { transition } from '../../runtime/state-machine.js';
 import { isSelf } from '../users/user-view.js';
 import { teamMemberRows, teamMemberView } from './team-member-view.js';
 
@@ -7,10 +8,10 @@ import { teamMemberRows, teamMemberView } from './team-member-view.js';
 export const acceptTeamInvitation: Handler<'acceptTeamInvitation'> = async ({ path }, ctx) => {
   const row = await ctx.db('team_members').where({ id: path.id }).forUpdate().first('id', 'user_id', 'account_id', 'status');
   if (!row || !isSelf(ctx.principal, row.user_id)) throw notFound('team member', path.id, 'id');
-  if (row.status !== 'invited') throw invalid('This invitation has already been accepted');
+  const status = transition('TeamMember', row.status, 'accept');
 
   await ctx.db('team_members').where({ id: row.id })
-    .update({ status: 'active', accepted_at: ctx.db.fn.now(), updated_at: ctx.db.fn.now() });
+    .update({ status, accepted_at: ctx.db.fn.now(), updated_at: ctx.db.fn.now() });
   await ctx.db('notifications')
     .where({ user_id: row.user_id, type: 'team_invitation', read_at: null })
     .whereRaw("data->>'team_member_id' = ?", [row.id])

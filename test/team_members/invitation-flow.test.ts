@@ -69,7 +69,10 @@ t('accepting twice is 400', async () => {
   assert.is(first.status, 200);
   const second = await call('POST', `/team_members/${invite.body.id}/accept`, { token: u.token });
   assert.is(second.status, 400);
-  assert.is(second.body.error.type, 'invalid_request');
+  assert.is(second.body.error.type, 'invalid_state');
+  assert.is(second.body.error.param, 'status');
+  assert.match(second.body.error.message, 'status is active cannot accept');
+  assert.is(second.headers.get('x-should-retry'), 'false');
   const stored = await app.db('team_members').where({ id: invite.body.id }).first();
   assert.is(stored.accepted_at, first.body.accepted_at);
 });
