@@ -128,7 +128,7 @@ export function checkReferences(spec: ApiSpec, locate: Locator = (file) => file)
     }
   }
   for (const [name, event] of Object.entries(spec.events)) {
-    if (!types.has(event.schema)) problems.push(`spec/events.yaml: events.${name} carries ${event.schema}, which is not a resource or component`);
+    if (!types.has(event.schema)) problems.push(`spec/areas: events.${name} carries ${event.schema}, which is not a resource or component`);
   }
   for (const [name, machine] of Object.entries(spec.state_machines)) {
     const at = `spec/areas/${machine.area}.yaml: state_machines.${name}`;

@@ -3,7 +3,7 @@ import { join, basename } from 'node:path';
 import { existsSync } from 'node:fs';
 import Ajv2019 from 'ajv/dist/2019.js';
 import addFormats from 'ajv-formats';
-import { apiFileSchema, areaFileSchema, eventsFileSchema, versionsFileSchema } from './meta-schema.js';
+import { apiFileSchema, areaFileSchema, versionsFileSchema } from './meta-schema.js';
 import { explainErrors } from './explain-errors.js';
 import { listAreaFiles, locate, readSpecFile, SpecError, type SourceFile } from './spec-source.js';
 import type { ApiSpec, FieldSpec, OperationSpec, ResourceSpec } from './spec-types.js';
@@ -46,7 +46,6 @@ export function loadSpec(root: string): LoadedSpec {
     api: ajv.compile(apiFileSchema),
     area: ajv.compile(areaFileSchema),
     versions: ajv.compile(versionsFileSchema),
-    events: ajv.compile(eventsFileSchema),
   };
   const problems: string[] = [];
   const sources: Record<string, SourceFile> = {};
@@ -71,7 +70,6 @@ export function loadSpec(root: string): LoadedSpec {
 
   const api = read(join(specDir, 'api.yaml'), 'api');
   const versions = read(join(specDir, 'versions.yaml'), 'versions');
-  const events = read(join(specDir, 'events.yaml'), 'events');
   const areas = listAreaFiles(specDir).map((f) => ({ area: basename(f, '.yaml'), source: read(f, 'area') }));
   if (problems.length) throw new SpecError(problems);
 
@@ -89,14 +87,19 @@ export function loadSpec(root: string): LoadedSpec {
     operations: [],
     versions: ((versions!.data as any).versions as ApiSpec['versions']).map((v) => ({ ...v, changes: v.changes ?? [] })),
     version_flags: (versions!.data as any).flags ?? {},
-    events: (events!.data as any).events ?? {},
+    events: {},
     state_machines: {},
   };
 
   for (const { area, source } of areas) {
     const data = source!.data as {
       resources?: Record<string, ResourceSpec>; operations?: Record<string, any>; state_machines?: Record<string, any>;
+      events?: Record<string, { schema: string; description: string }>;
     };
+    for (const [name, event] of Object.entries(data.events ?? {})) {
+      if (spec.events[name]) problems.push(`${source!.path}: the event ${name} is declared twice`);
+      spec.events[name] = event;
+    }
     for (const [name, machine] of Object.entries(data.state_machines ?? {})) {
       if (spec.state_machines[name]) problems.push(`${source!.path}: the state machine ${name} is defined twice`);
       spec.state_machines[name] = { ...machine, area };

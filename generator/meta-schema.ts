@@ -130,6 +130,16 @@ export const areaFileSchema = {
   additionalProperties: false,
   properties: {
     description: { type: 'string' },
+    events: {
+      type: 'object',
+      propertyNames: { pattern: '^[a-z][a-z_]*(\\.[a-z][a-z_]*)+$' },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['schema', 'description'],
+        properties: { schema: typeName, description: { type: 'string', minLength: 1 } },
+      },
+    },
     state_machines: {
       type: 'object',
       propertyNames: typeName,
@@ -301,25 +311,6 @@ export const versionsFileSchema = {
           description: { type: 'string', minLength: 1 },
           changes: { type: 'array', items: { $ref: '#/$defs/change' } },
         },
-      },
-    },
-  },
-};
-
-export const eventsFileSchema = {
-  $id: 'events',
-  type: 'object',
-  additionalProperties: false,
-  required: ['events'],
-  properties: {
-    events: {
-      type: 'object',
-      propertyNames: { pattern: '^[a-z][a-z_]*(\\.[a-z][a-z_]*)+$' },
-      additionalProperties: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['schema', 'description'],
-        properties: { schema: typeName, description: { type: 'string', minLength: 1 } },
       },
     },
   },

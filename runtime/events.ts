@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { newId } from './ids.js';
 import type { EventType } from '../generated/spec-data.js';
 
-/** Only names in spec/events.yaml type-check; `data` is the newest shape of the event's schema. */
+/** Only names in the areas' events catalogues type-check; `data` is the newest shape of the event's schema. */
 export async function recordEvent(db: Knex, type: EventType, accountId: string | null, data: unknown): Promise<void> {
   await db('events').insert({ id: newId('evt_'), type, account_id: accountId, data: JSON.stringify(data) });
 }
