@@ -5,7 +5,7 @@ import { ensureDatabase } from '../runtime/bootstrap.js';
 import { migrate } from '../runtime/migrate.js';
 import { startServer, createLogger, type RunningServer } from '../runtime/server.js';
 import { operations } from '../generated/routes.js';
-import { taskList } from '../handlers/tasks.js';
+import { taskList, schedule } from '../handlers/tasks.js';
 import { seedDemo } from './demo-seed.js';
 import { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE, publishUrl, withdrawUrl } from './local-database.js';
 
@@ -44,7 +44,7 @@ const demo = await seedDemo(db);
 const port = Number(process.env.PORT ?? 3000);
 let server: RunningServer;
 try {
-  server = await startServer({ db, databaseUrl: url, operations, tasks: taskList(db), port, host: process.env.HOST ?? '127.0.0.1', logger });
+  server = await startServer({ db, databaseUrl: url, operations, tasks: taskList(db), schedule, port, host: process.env.HOST ?? '127.0.0.1', logger });
 } catch (e) {
   const code = (e as { code?: string }).code;
   console.error(code === 'EADDRINUSE' ? `Port ${port} is already in use; set PORT to another one.` : e);

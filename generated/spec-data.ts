@@ -49,7 +49,18 @@ export const specData = {
     "ads:manage",
     "user:read",
     "api_key:read",
-    "api_key:manage"
+    "api_key:manage",
+    "product:basic:read",
+    "product:create",
+    "product:update",
+    "product:delete",
+    "promo_code:basic:read",
+    "promo_code:create",
+    "promo_code:update",
+    "checkout_configuration:basic:read",
+    "checkout_configuration:create",
+    "checkout_configuration:delete",
+    "member:manage"
   ],
   "roles": {
     "owner": [
@@ -110,24 +121,266 @@ export const specData = {
     "AdsPaymentRetry": "adretry_",
     "Account": "biz_",
     "ApiKey": "apik_",
+    "CheckoutConfiguration": "chcfg_",
+    "ConfirmationToken": "ctok_",
+    "Member": "mber_",
+    "Membership": "mem_",
+    "PaymentMethod": "payt_",
+    "Payment": "pay_",
+    "Product": "prod_",
+    "PromoCode": "promo_",
+    "Refund": "rfnd_",
+    "SetupIntent": "seti_",
     "TeamMember": "tmem_",
     "User": "user_",
+    "Variant": "plan_",
+    "WebhookDelivery": "whdl_",
     "Webhook": "hook_"
   },
   "events": {
-    "account.created": "Account",
-    "account.updated": "Account",
     "account.preferences.updated": "AccountPreferences",
     "account.economic_intelligence.renewed": "EconomicIntelligenceRenewal",
+    "account.created": "Account",
+    "account.updated": "Account",
     "api_key.created": "ApiKey",
     "api_key.rotated": "ApiKey",
     "api_key.revoked": "ApiKey",
+    "checkout_configuration.created": "CheckoutConfiguration",
+    "checkout_configuration.deleted": "CheckoutConfiguration",
+    "membership.activated": "Membership",
+    "membership.canceled": "Membership",
+    "membership.updated": "Membership",
+    "membership.paused": "Membership",
+    "membership.resumed": "Membership",
+    "membership.extended": "Membership",
+    "payment.succeeded": "Payment",
+    "payment.failed": "Payment",
+    "product.created": "Product",
+    "product.updated": "Product",
+    "product.deleted": "Product",
+    "promo_code.created": "PromoCode",
+    "promo_code.updated": "PromoCode",
+    "setup_intent.requires_action": "SetupIntent",
+    "setup_intent.succeeded": "SetupIntent",
+    "setup_intent.canceled": "SetupIntent",
     "team_member.invited": "TeamMember",
     "team_member.accepted": "TeamMember",
     "team_member.updated": "TeamMember",
-    "team_member.deleted": "TeamMember"
+    "team_member.deleted": "TeamMember",
+    "plan.created": "Variant",
+    "plan.updated": "Variant"
   },
   "stateMachines": {
+    "Member": {
+      "field": "status",
+      "transitions": {
+        "leave": {
+          "from": [
+            "joined"
+          ],
+          "to": "left"
+        },
+        "rejoin": {
+          "from": [
+            "left"
+          ],
+          "to": "joined"
+        }
+      }
+    },
+    "Membership": {
+      "field": "status",
+      "transitions": {
+        "activate": {
+          "from": [
+            "trialing",
+            "past_due"
+          ],
+          "to": "active"
+        },
+        "mark_past_due": {
+          "from": [
+            "trialing",
+            "active"
+          ],
+          "to": "past_due"
+        },
+        "pause": {
+          "from": [
+            "trialing",
+            "active",
+            "past_due"
+          ],
+          "to": "paused"
+        },
+        "resume": {
+          "from": [
+            "paused"
+          ],
+          "to": "active"
+        },
+        "cancel": {
+          "from": [
+            "trialing",
+            "active",
+            "past_due",
+            "paused"
+          ],
+          "to": "canceled"
+        },
+        "expire": {
+          "from": [
+            "trialing",
+            "active",
+            "past_due"
+          ],
+          "to": "expired"
+        },
+        "complete": {
+          "from": [
+            "active"
+          ],
+          "to": "completed"
+        }
+      }
+    },
+    "Payment": {
+      "field": "status",
+      "transitions": {
+        "complete_action": {
+          "from": [
+            "requires_action"
+          ],
+          "to": "processing"
+        },
+        "fail_action": {
+          "from": [
+            "requires_action"
+          ],
+          "to": "failed"
+        },
+        "authorize": {
+          "from": [
+            "processing"
+          ],
+          "to": "authorized"
+        },
+        "succeed": {
+          "from": [
+            "processing"
+          ],
+          "to": "succeeded"
+        },
+        "fail": {
+          "from": [
+            "processing"
+          ],
+          "to": "failed"
+        },
+        "capture": {
+          "from": [
+            "authorized"
+          ],
+          "to": "succeeded"
+        },
+        "void": {
+          "from": [
+            "authorized",
+            "requires_action"
+          ],
+          "to": "canceled"
+        },
+        "retry": {
+          "from": [
+            "failed"
+          ],
+          "to": "processing"
+        },
+        "refund_partially": {
+          "from": [
+            "succeeded",
+            "partially_refunded"
+          ],
+          "to": "partially_refunded"
+        },
+        "refund_fully": {
+          "from": [
+            "succeeded",
+            "partially_refunded"
+          ],
+          "to": "refunded"
+        }
+      }
+    },
+    "PromoCode": {
+      "field": "status",
+      "transitions": {
+        "activate": {
+          "from": [
+            "active",
+            "inactive"
+          ],
+          "to": "active"
+        },
+        "deactivate": {
+          "from": [
+            "active",
+            "inactive"
+          ],
+          "to": "inactive"
+        },
+        "archive": {
+          "from": [
+            "active",
+            "inactive",
+            "archived"
+          ],
+          "to": "archived"
+        }
+      }
+    },
+    "Refund": {
+      "field": "status",
+      "transitions": {
+        "succeed": {
+          "from": [
+            "pending"
+          ],
+          "to": "succeeded"
+        },
+        "fail": {
+          "from": [
+            "pending"
+          ],
+          "to": "failed"
+        }
+      }
+    },
+    "SetupIntent": {
+      "field": "status",
+      "transitions": {
+        "succeed": {
+          "from": [
+            "processing",
+            "requires_action"
+          ],
+          "to": "succeeded"
+        },
+        "require_action": {
+          "from": [
+            "processing"
+          ],
+          "to": "requires_action"
+        },
+        "cancel": {
+          "from": [
+            "processing",
+            "requires_action"
+          ],
+          "to": "canceled"
+        }
+      }
+    },
     "TeamMember": {
       "field": "status",
       "transitions": {

@@ -217,6 +217,151 @@ export interface ApiKeyStatement {
     actions: string[];
 }
 
+export interface CheckoutConfiguration {
+    id: string;
+    account_id: string;
+    mode: "payment" | "setup";
+    /** The variant sold; null in setup mode. */
+    plan_id: string | null;
+    /** Where the buyer is sent after checkout. */
+    redirect_url: string | null;
+    /** Null means the variant's, else the account's, policy applies. */
+    three_d_secure_policy: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null;
+    /** The checkout link to share with buyers. */
+    purchase_url: string;
+    metadata: Metadata;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface ConfirmationToken {
+    id: string;
+    card: CardSummary;
+    /** One hour after creation; the token cannot be spent after it. */
+    expires_at: string;
+}
+
+/** Card facts that are safe to show; never the full number or the CVC. */
+export interface CardSummary {
+    /** From the number's prefix; null when unrecognised. */
+    brand: "visa" | "mastercard" | "amex" | "discover" | "diners" | "jcb" | "unionpay" | null;
+    last4: string;
+    exp_month: number;
+    exp_year: number;
+}
+
+export interface Member {
+    id: string;
+    account_id: string;
+    user: { id: string; username: string; name: string | null };
+    status: "joined" | "left";
+    /** Derived now: admin (active team member), customer (a trialing, active or past_due membership), else no_access. */
+    access_level: "customer" | "admin" | "no_access";
+    joined_at: string;
+    last_opened_at: string | null;
+    created_at: string;
+}
+
+/** A customer's access to a product through one of its plans (variants). */
+export interface Membership {
+    id: string;
+    status: "trialing" | "active" | "past_due" | "paused" | "canceled" | "expired" | "completed";
+    current_period_start: string | null;
+    /** When access ends or renews; null for a grant that does not expire. */
+    current_period_end: string | null;
+    /** A cancellation is scheduled for current_period_end; access is kept until then. */
+    cancel_at_period_end: boolean;
+    canceled_at: string | null;
+    paused_at: string | null;
+    metadata: Metadata;
+    /** A software license key (four groups of five base32 characters) when the product includes licensing; else null. */
+    license_key: string | null;
+    plan_id: string;
+    product_id: string;
+    member_id: string;
+    user_id: string;
+    account_id: string;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface PaymentMethod {
+    id: string;
+    account_id: string;
+    /** The member (mber_) the method belongs to. */
+    member_id: string | null;
+    user_id: string | null;
+    type: "card";
+    card: CardSummary | null;
+    created_at: string;
+}
+
+export interface Payment {
+    id: string;
+    account_id: string;
+    plan_id: string | null;
+    product_id: string | null;
+    /** The membership (mem_) the payment created or renewed; set on success. */
+    membership_id: string | null;
+    /** The buyer's member (mber_) of the account; set on success for token payments. */
+    member_id: string | null;
+    promo_code_id: string | null;
+    shipment_id: string | null;
+    payment_method_id: string | null;
+    /** The buyer. */
+    user: { id: string; username: string; name: string | null; profile_picture: string | null } | null;
+    total: Money;
+    subtotal: Money;
+    tax_amount: Money;
+    refunded_amount: Money;
+    /** The tax part of refunded_amount, in proportion. */
+    tax_refunded_amount: Money;
+    /** total minus the fees collected; zero until collected. */
+    amount_after_fees: Money;
+    /** total in USD at the sandbox's fixed rates. */
+    usd_total: Money;
+    billing_reason: "one_time" | "subscription_create" | "subscription_cycle" | "subscription_update" | "manual";
+    currency: string;
+    status: "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+    last_payment_attempt_at: string | null;
+    next_payment_attempt_at: string | null;
+    /** When the funds settled; always null on list rows. */
+    settlement_time_at: string | null;
+    payment_instrument: CardSummary | null;
+    /** What the buyer must do while requires_action. */
+    next_action: { type: "redirect_to_url"; redirect_to_url: { url: string; return_url: string | null } } | null;
+    failure_code: "card_declined" | "insufficient_funds" | "authentication_required" | "authentication_failed" | null;
+    failure_message: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface PaymentFee {
+    type: "processing_fee" | "platform_fee";
+    origin: "processor" | "platform";
+    label: string;
+    description: string | null;
+    amount: Money;
+    settlement_amount: Money;
+    collected_at: string | null;
+}
+
+export interface PaymentReceipt {
+    /** Downloads the PDF without credentials until expires_at; 404 after. */
+    url: string;
+    expires_at: string;
+}
+
+export interface PaymentQuote {
+    account_id: string;
+    country: string;
+    currency: string;
+    lines: { plan_id: string; quantity: number; tax_rate: number; subtotal: Money; tax_amount: Money; total: Money }[];
+    subtotal: Money;
+    tax_amount: Money;
+    total: Money;
+}
+
 /** One scope of the catalogue and whether the caller holds it on the resource. */
 export interface Permission {
     /** A scope such as stats:read or crypto_wallet:trade. */
@@ -227,6 +372,82 @@ export interface Permission {
 /** The caller's permissions on one resource, every scope of the catalogue once. */
 export interface PermissionList {
     data: Permission[];
+}
+
+export interface Product {
+    id: string;
+    /** The account selling the product. */
+    account: { id: string; title: string; route: string };
+    title: string;
+    description: string | null;
+    /** visible is listed on the account's store; hidden is reachable only by link; archived is no longer sold. */
+    visibility: "visible" | "hidden" | "archived";
+    /** Memberships of this product carry a software license key. */
+    includes_license: boolean;
+    metadata: Metadata;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface PromoCode {
+    id: string;
+    account_id: string;
+    /** Upper-cased; unique per account. */
+    code: string;
+    status: "active" | "inactive" | "archived";
+    /** A fixed discount; null for percentage codes. */
+    amount_off: Money | null;
+    /** A percentage discount (0 < p <= 100, two decimals); null for fixed codes. */
+    percent_off: number | null;
+    /** Only valid for this product; null for any. */
+    product_id: string | null;
+    /** Only valid for this variant; null for any. */
+    plan_id: string | null;
+    /** Null is unlimited. */
+    max_redemptions: number | null;
+    /** Times redeemed so far. */
+    redemptions: number;
+    expires_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface Refund {
+    id: string;
+    payment_id: string;
+    account_id: string;
+    /** In the payment's settlement currency. */
+    amount: Money;
+    /** In the processor's currency. */
+    original_amount: Money;
+    provider: "sandbox";
+    status: "pending" | "succeeded" | "failed";
+    failure_reason: "refund_declined" | null;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface SetupIntent {
+    id: string;
+    status: "processing" | "requires_action" | "succeeded" | "canceled";
+    account_id: string;
+    member_id: string | null;
+    /** The saved payt_ method; set once succeeded (or when created from one). */
+    payment_method_id: string | null;
+    checkout_configuration_id: string | null;
+    /** The buyer, when known. */
+    user: { id: string; username: string; name: string | null } | null;
+    return_url: string | null;
+    payment_method_type: "card";
+    payment_instrument: { brand: string | null; last4: string; exp_month: number; exp_year: number } | null;
+    /** While requires_action, where to send the buyer to authenticate; null otherwise. */
+    next_action: { type: "redirect_to_url"; redirect_url: string; return_url: string | null } | null;
+    /** Why saving failed; null until something fails, dropped after success. */
+    last_setup_error: { code: string; message: string } | null;
+    /** Only on create and retrieve of setups created through the API, and only for the account's payment:charge credential or the buyer's own user token; null otherwise and always null on list rows. */
+    client_secret: string | null;
+    created_at: string;
+    updated_at: string;
 }
 
 /** A user's role on an account. Access to the account (and its connected accounts) counts only active members; invited members have none until they accept. */
@@ -268,6 +489,71 @@ export interface UserAccess {
     has_access: boolean;
     /** admin: an active (accepted) team member of the account or of its parent account; customer: an active membership; no_access otherwise. */
     access_level: "customer" | "admin" | "no_access";
+}
+
+export interface Variant {
+    id: string;
+    account_id: string;
+    product_id: string;
+    title: string | null;
+    plan_type: "renewal" | "one_time";
+    /** Days between renewals; null for one_time. */
+    billing_period: number | null;
+    /** Free days before the first renewal charge; renewal only. */
+    trial_period_days: number | null;
+    /** Lowercase ISO 4217 code. */
+    currency: string;
+    /** Charged at purchase. */
+    initial_price: Money;
+    /** Charged every billing_period; null for one_time. */
+    renewal_price: Money | null;
+    visibility: "visible" | "hidden" | "quick_link" | "archived";
+    /** Purchases left; null is unlimited. */
+    stock: number | null;
+    /** The quick link's slug, unique across the platform. */
+    short_link: string | null;
+    /** Null means the account's policy applies. */
+    three_d_secure_policy: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null;
+    /** Where buyers purchase this variant. */
+    purchase_url: string;
+    metadata: Metadata;
+    created_at: string;
+    updated_at: string;
+}
+
+/** The tax a buyer in `country` pays for one purchase of a variant at its initial price. */
+export interface TaxCalculation {
+    plan_id: string;
+    /** The buyer's ISO 3166-1 alpha-2 country. */
+    country: string;
+    /** Percent applied, e.g. 19 for 19%; 0 where no rate is recorded. */
+    tax_rate: number;
+    subtotal: Money;
+    tax_amount: Money;
+    total: Money;
+}
+
+/** One event sent to one subscription. Deliveries are signed (Standard Webhooks: webhook-id is the delivery id, webhook-timestamp, webhook-signature v1,<base64 HMAC-SHA256 of "id.timestamp.body"> keyed with the whsec_ secret); a non-2xx answer or no answer within 10 s is retried after 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h and 8 h, then the delivery fails. The payload's data is rendered at the subscription's api_version_date (unpinned: the earliest version); pins from 2026-08-14 carry account_id in the envelope, earlier ones company_id. Delivery is at least once: receivers deduplicate by webhook-id. */
+export interface WebhookDelivery {
+    id: string;
+    webhook_id: string;
+    event_id: string;
+    event_type: string;
+    status: "pending" | "sending" | "succeeded" | "failed";
+    attempt_count: number;
+    next_attempt_at: string | null;
+    delivered_at: string | null;
+    attempts: WebhookDeliveryAttempt[];
+    created_at: string;
+}
+
+export interface WebhookDeliveryAttempt {
+    attempt: number;
+    response_status: number | null;
+    /** Why the attempt failed: an HTTP status, a timeout or a connection error. */
+    error: string | null;
+    duration_ms: number;
+    created_at: string;
 }
 
 export interface Webhook {
@@ -416,6 +702,249 @@ export interface RevokeApiKeyInput {
 
 export type RevokeApiKeyOutput = ApiKey;
 
+/** GET /checkout_configurations: List checkout configurations */
+export interface ListCheckoutConfigurationsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; plan_id?: string; mode?: "payment" | "setup"; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListCheckoutConfigurationsOutput = Page<CheckoutConfiguration>;
+
+/** POST /checkout_configurations: Create a checkout configuration */
+export interface CreateCheckoutConfigurationInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; mode: "payment" | "setup"; plan_id?: string; plan?: { account_id: string; product_id: string; title?: string | null; plan_type: "renewal" | "one_time"; billing_period?: number; trial_period_days?: number | null; currency?: string; initial_price?: number; renewal_price?: number; visibility?: "visible" | "hidden" | "quick_link" | "archived"; stock?: number | null; short_link?: string; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata }; redirect_url?: string | null; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata };
+}
+
+export type CreateCheckoutConfigurationOutput = CheckoutConfiguration;
+
+/** GET /checkout_configurations/{id}: Retrieve a checkout configuration */
+export interface RetrieveCheckoutConfigurationInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveCheckoutConfigurationOutput = CheckoutConfiguration;
+
+/** DELETE /checkout_configurations/{id}: Delete a checkout configuration */
+export interface DeleteCheckoutConfigurationInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteCheckoutConfigurationOutput = Deleted;
+
+/** POST /confirmation_tokens: Create a confirmation token from card details */
+export interface CreateConfirmationTokenInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { card: { number: string; exp_month: number; exp_year: number; cvc: string } };
+}
+
+export type CreateConfirmationTokenOutput = ConfirmationToken;
+
+/** GET /members: List members */
+export interface ListMembersInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; user_ids?: string[]; query?: string; access_level?: "customer" | "admin" | "no_access"; status?: "joined" | "left"; joined_after?: string; joined_before?: string };
+    body: undefined;
+}
+
+export type ListMembersOutput = Page<Member>;
+
+/** GET /members/{id}: Retrieve a member */
+export interface RetrieveMemberInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveMemberOutput = Member;
+
+/** GET /memberships: List memberships */
+export interface ListMembershipsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; user_id?: string; product_id?: string; plan_id?: string; status?: "trialing" | "active" | "past_due" | "paused" | "canceled" | "expired" | "completed" };
+    body: undefined;
+}
+
+export type ListMembershipsOutput = Page<Membership>;
+
+/** GET /memberships/{id}: Retrieve a membership by id or license key */
+export interface RetrieveMembershipInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveMembershipOutput = Membership;
+
+/** PATCH /memberships/{id}: Update a membership's metadata */
+export interface UpdateMembershipInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { metadata?: Metadata };
+}
+
+export type UpdateMembershipOutput = Membership;
+
+/** POST /memberships/{id}/cancel: Cancel a membership */
+export interface CancelMembershipInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { cancel_at_period_end: boolean };
+}
+
+export type CancelMembershipOutput = Membership;
+
+/** POST /memberships/{id}/uncancel: Reverse a scheduled cancellation */
+export interface UncancelMembershipInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type UncancelMembershipOutput = Membership;
+
+/** POST /memberships/{id}/extend: Grant free days */
+export interface ExtendMembershipInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { days: number };
+}
+
+export type ExtendMembershipOutput = Membership;
+
+/** POST /memberships/{id}/pause: Pause a membership */
+export interface PauseMembershipInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type PauseMembershipOutput = Membership;
+
+/** POST /memberships/{id}/resume: Resume a paused membership */
+export interface ResumeMembershipInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type ResumeMembershipOutput = Membership;
+
+/** GET /payment_methods: List saved payment methods */
+export interface ListPaymentMethodsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; member_id?: string };
+    body: undefined;
+}
+
+export type ListPaymentMethodsOutput = Page<PaymentMethod>;
+
+/** POST /payments: Charge a buyer */
+export interface CreatePaymentInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; confirmation_token?: string; user_id?: string; member_id?: string; payment_method_id?: string; plan_id?: string; amount?: number; currency?: string; country?: string; capture: boolean; return_url?: string; off_session?: boolean };
+}
+
+export type CreatePaymentOutput = Payment;
+
+/** GET /payments: List payments */
+export interface ListPaymentsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; status?: "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded"; billing_reason?: "one_time" | "subscription_create" | "subscription_cycle" | "subscription_update" | "manual"; currency?: string; plan_id?: string; product_id?: string; membership_id?: string; member_id?: string; user_id?: string; query?: string; created_before?: string; created_after?: string };
+    body: undefined;
+}
+
+export type ListPaymentsOutput = Page<Payment>;
+
+/** GET /payments/{id}: Retrieve a payment */
+export interface RetrievePaymentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrievePaymentOutput = Payment;
+
+/** POST /payments/{id}/capture: Capture an authorized payment */
+export interface CapturePaymentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type CapturePaymentOutput = Payment;
+
+/** POST /payments/{id}/void: Void an authorized payment or one waiting on 3-D Secure */
+export interface VoidPaymentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type VoidPaymentOutput = Payment;
+
+/** POST /payments/{id}/retry: Collect a failed payment again */
+export interface RetryPaymentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type RetryPaymentOutput = Payment;
+
+/** POST /payments/{id}/confirm_action: Complete a payment's 3-D Secure step (sandbox) */
+export interface ConfirmPaymentActionInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { outcome: "succeed" | "fail" };
+}
+
+export type ConfirmPaymentActionOutput = Payment;
+
+/** POST /payments/{id}/refund: Refund a payment */
+export interface RefundPaymentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { partial_amount?: number };
+}
+
+export type RefundPaymentOutput = Payment;
+
+/** POST /payments/{id}/generate_pdf: Generate a PDF receipt */
+export interface GeneratePaymentPdfInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type GeneratePaymentPdfOutput = PaymentReceipt;
+
+/** GET /payments/{id}/fees: List a payment's fees */
+export interface ListPaymentFeesInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type ListPaymentFeesOutput = { data: PaymentFee[] };
+
+/** POST /payment_quotes: Price variants for a buyer's country */
+export interface CreatePaymentQuoteInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; country: string; lines: { plan_id: string; quantity: number }[] };
+}
+
+export type CreatePaymentQuoteOutput = PaymentQuote;
+
 /** GET /permissions: List the caller's permissions on a resource */
 export interface ListPermissionsInput {
     path: Record<string, never>;
@@ -424,6 +953,150 @@ export interface ListPermissionsInput {
 }
 
 export type ListPermissionsOutput = PermissionList;
+
+/** GET /products: List products */
+export interface ListProductsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; visibility?: "visible" | "hidden" | "archived"; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListProductsOutput = Page<Product>;
+
+/** POST /products: Create a product */
+export interface CreateProductInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; title: string; description?: string | null; visibility: "visible" | "hidden" | "archived"; includes_license: boolean; metadata?: Metadata };
+}
+
+export type CreateProductOutput = Product;
+
+/** GET /products/{id}: Retrieve a product */
+export interface RetrieveProductInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveProductOutput = Product;
+
+/** PATCH /products/{id}: Update a product */
+export interface UpdateProductInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { title?: string; description?: string | null; visibility?: "visible" | "hidden" | "archived"; includes_license?: boolean; metadata?: Metadata };
+}
+
+export type UpdateProductOutput = Product;
+
+/** DELETE /products/{id}: Delete a product */
+export interface DeleteProductInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteProductOutput = Deleted;
+
+/** GET /promo_codes: List an account's promo codes */
+export interface ListPromoCodesInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id: string; status?: "active" | "inactive" | "archived"; product_id?: string; plan_id?: string; created_after?: string; created_before?: string; order: "created_at" | "code" | "redemptions"; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListPromoCodesOutput = Page<PromoCode>;
+
+/** POST /promo_codes: Create a promo code */
+export interface CreatePromoCodeInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; code: string; amount_off?: number; currency?: string; percent_off?: number; product_id?: string; plan_id?: string; max_redemptions?: number; expires_at?: string };
+}
+
+export type CreatePromoCodeOutput = PromoCode;
+
+/** GET /promo_codes/{id}: Retrieve a promo code */
+export interface RetrievePromoCodeInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrievePromoCodeOutput = PromoCode;
+
+/** DELETE /promo_codes/{id}: Archive a promo code */
+export interface ArchivePromoCodeInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type ArchivePromoCodeOutput = PromoCode;
+
+/** POST /promo_codes/{id}/activate: Activate a promo code */
+export interface ActivatePromoCodeInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type ActivatePromoCodeOutput = PromoCode;
+
+/** POST /promo_codes/{id}/deactivate: Deactivate a promo code */
+export interface DeactivatePromoCodeInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type DeactivatePromoCodeOutput = PromoCode;
+
+/** GET /refunds: List refunds */
+export interface ListRefundsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; payment_id?: string };
+    body: undefined;
+}
+
+export type ListRefundsOutput = Page<Refund>;
+
+/** GET /refunds/{id}: Retrieve a refund */
+export interface RetrieveRefundInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveRefundOutput = Refund;
+
+/** POST /setup_intents: Save a payment method without charging it */
+export interface CreateSetupIntentInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; confirmation_token?: string; payment_method_id?: string; member_id?: string; user_id?: string; return_url?: string; checkout_configuration_id?: string };
+}
+
+export type CreateSetupIntentOutput = SetupIntent;
+
+/** GET /setup_intents: List setup intents */
+export interface ListSetupIntentsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; status?: "processing" | "requires_action" | "succeeded" | "canceled"; created_after?: string; created_before?: string };
+    body: undefined;
+}
+
+export type ListSetupIntentsOutput = Page<SetupIntent>;
+
+/** GET /setup_intents/{id}: Retrieve a setup intent */
+export interface RetrieveSetupIntentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveSetupIntentOutput = SetupIntent;
 
 /** GET /team_members: List an account's team members */
 export interface ListTeamMembersInput {
@@ -515,6 +1188,96 @@ export interface CheckUserAccessInput {
 
 export type CheckUserAccessOutput = UserAccess;
 
+/** GET /variants: List variants */
+export interface ListVariantsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; product_id?: string; visibility?: "visible" | "hidden" | "quick_link" | "archived"; plan_type?: "renewal" | "one_time"; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListVariantsOutput = Page<Variant>;
+
+/** POST /variants: Create a variant */
+export interface CreateVariantInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; product_id: string; title?: string | null; plan_type: "renewal" | "one_time"; billing_period?: number; trial_period_days?: number | null; currency: string; initial_price?: number; renewal_price?: number; visibility: "visible" | "hidden" | "quick_link" | "archived"; stock?: number | null; short_link?: string; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata };
+}
+
+export type CreateVariantOutput = Variant;
+
+/** GET /variants/{id}: Retrieve a variant */
+export interface RetrieveVariantInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveVariantOutput = Variant;
+
+/** PATCH /variants/{id}: Update a variant */
+export interface UpdateVariantInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { title?: string | null; billing_period?: number; trial_period_days?: number | null; initial_price?: number; renewal_price?: number; visibility?: "visible" | "hidden" | "quick_link" | "archived"; stock?: number | null; short_link?: string | null; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata };
+}
+
+export type UpdateVariantOutput = Variant;
+
+/** POST /variants/{id}/calculate_tax: Calculate a variant's tax for a buyer's country */
+export interface CalculateVariantTaxInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { country: string };
+}
+
+export type CalculateVariantTaxOutput = TaxCalculation;
+
+/** GET /plans: List plans (deprecated; use GET /variants) */
+export interface ListPlansInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; product_id?: string; visibility?: "visible" | "hidden" | "quick_link" | "archived"; plan_type?: "renewal" | "one_time"; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListPlansOutput = Page<Variant>;
+
+/** POST /plans: Create a plan (deprecated; use POST /variants) */
+export interface CreatePlanInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; product_id: string; title?: string | null; plan_type: "renewal" | "one_time"; billing_period?: number; trial_period_days?: number | null; currency: string; initial_price?: number; renewal_price?: number; visibility: "visible" | "hidden" | "quick_link" | "archived"; stock?: number | null; short_link?: string; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata };
+}
+
+export type CreatePlanOutput = Variant;
+
+/** GET /plans/{id}: Retrieve a plan (deprecated; use GET /variants/{id}) */
+export interface RetrievePlanInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrievePlanOutput = Variant;
+
+/** PATCH /plans/{id}: Update a plan (deprecated; use PATCH /variants/{id}) */
+export interface UpdatePlanInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { title?: string | null; billing_period?: number; trial_period_days?: number | null; initial_price?: number; renewal_price?: number; visibility?: "visible" | "hidden" | "quick_link" | "archived"; stock?: number | null; short_link?: string | null; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null; metadata?: Metadata };
+}
+
+export type UpdatePlanOutput = Variant;
+
+/** POST /plans/{id}/calculate_tax: Calculate a plan's tax (deprecated; use POST /payment_quotes) */
+export interface CalculatePlanTaxInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { country: string };
+}
+
+export type CalculatePlanTaxOutput = TaxCalculation;
+
 /** GET /webhooks: List webhook subscriptions */
 export interface ListWebhooksInput {
     path: Record<string, never>;
@@ -541,6 +1304,15 @@ export interface RetrieveWebhookInput {
 }
 
 export type RetrieveWebhookOutput = Webhook;
+
+/** GET /webhooks/{id}/deliveries: List a subscription's deliveries, newest first, each with every attempt */
+export interface ListWebhookDeliveriesInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; status?: "pending" | "sending" | "succeeded" | "failed"; event_type?: string };
+    body: undefined;
+}
+
+export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 
 /** PATCH /webhooks/{id}: Update a webhook subscription */
 export interface UpdateWebhookInput {
@@ -575,7 +1347,50 @@ export interface Operations {
     updateApiKey: { input: UpdateApiKeyInput; output: UpdateApiKeyOutput };
     rotateApiKey: { input: RotateApiKeyInput; output: RotateApiKeyOutput };
     revokeApiKey: { input: RevokeApiKeyInput; output: RevokeApiKeyOutput };
+    listCheckoutConfigurations: { input: ListCheckoutConfigurationsInput; output: ListCheckoutConfigurationsOutput };
+    createCheckoutConfiguration: { input: CreateCheckoutConfigurationInput; output: CreateCheckoutConfigurationOutput };
+    retrieveCheckoutConfiguration: { input: RetrieveCheckoutConfigurationInput; output: RetrieveCheckoutConfigurationOutput };
+    deleteCheckoutConfiguration: { input: DeleteCheckoutConfigurationInput; output: DeleteCheckoutConfigurationOutput };
+    createConfirmationToken: { input: CreateConfirmationTokenInput; output: CreateConfirmationTokenOutput };
+    listMembers: { input: ListMembersInput; output: ListMembersOutput };
+    retrieveMember: { input: RetrieveMemberInput; output: RetrieveMemberOutput };
+    listMemberships: { input: ListMembershipsInput; output: ListMembershipsOutput };
+    retrieveMembership: { input: RetrieveMembershipInput; output: RetrieveMembershipOutput };
+    updateMembership: { input: UpdateMembershipInput; output: UpdateMembershipOutput };
+    cancelMembership: { input: CancelMembershipInput; output: CancelMembershipOutput };
+    uncancelMembership: { input: UncancelMembershipInput; output: UncancelMembershipOutput };
+    extendMembership: { input: ExtendMembershipInput; output: ExtendMembershipOutput };
+    pauseMembership: { input: PauseMembershipInput; output: PauseMembershipOutput };
+    resumeMembership: { input: ResumeMembershipInput; output: ResumeMembershipOutput };
+    listPaymentMethods: { input: ListPaymentMethodsInput; output: ListPaymentMethodsOutput };
+    createPayment: { input: CreatePaymentInput; output: CreatePaymentOutput };
+    listPayments: { input: ListPaymentsInput; output: ListPaymentsOutput };
+    retrievePayment: { input: RetrievePaymentInput; output: RetrievePaymentOutput };
+    capturePayment: { input: CapturePaymentInput; output: CapturePaymentOutput };
+    voidPayment: { input: VoidPaymentInput; output: VoidPaymentOutput };
+    retryPayment: { input: RetryPaymentInput; output: RetryPaymentOutput };
+    confirmPaymentAction: { input: ConfirmPaymentActionInput; output: ConfirmPaymentActionOutput };
+    refundPayment: { input: RefundPaymentInput; output: RefundPaymentOutput };
+    generatePaymentPdf: { input: GeneratePaymentPdfInput; output: GeneratePaymentPdfOutput };
+    listPaymentFees: { input: ListPaymentFeesInput; output: ListPaymentFeesOutput };
+    createPaymentQuote: { input: CreatePaymentQuoteInput; output: CreatePaymentQuoteOutput };
     listPermissions: { input: ListPermissionsInput; output: ListPermissionsOutput };
+    listProducts: { input: ListProductsInput; output: ListProductsOutput };
+    createProduct: { input: CreateProductInput; output: CreateProductOutput };
+    retrieveProduct: { input: RetrieveProductInput; output: RetrieveProductOutput };
+    updateProduct: { input: UpdateProductInput; output: UpdateProductOutput };
+    deleteProduct: { input: DeleteProductInput; output: DeleteProductOutput };
+    listPromoCodes: { input: ListPromoCodesInput; output: ListPromoCodesOutput };
+    createPromoCode: { input: CreatePromoCodeInput; output: CreatePromoCodeOutput };
+    retrievePromoCode: { input: RetrievePromoCodeInput; output: RetrievePromoCodeOutput };
+    archivePromoCode: { input: ArchivePromoCodeInput; output: ArchivePromoCodeOutput };
+    activatePromoCode: { input: ActivatePromoCodeInput; output: ActivatePromoCodeOutput };
+    deactivatePromoCode: { input: DeactivatePromoCodeInput; output: DeactivatePromoCodeOutput };
+    listRefunds: { input: ListRefundsInput; output: ListRefundsOutput };
+    retrieveRefund: { input: RetrieveRefundInput; output: RetrieveRefundOutput };
+    createSetupIntent: { input: CreateSetupIntentInput; output: CreateSetupIntentOutput };
+    listSetupIntents: { input: ListSetupIntentsInput; output: ListSetupIntentsOutput };
+    retrieveSetupIntent: { input: RetrieveSetupIntentInput; output: RetrieveSetupIntentOutput };
     listTeamMembers: { input: ListTeamMembersInput; output: ListTeamMembersOutput };
     addTeamMember: { input: AddTeamMemberInput; output: AddTeamMemberOutput };
     retrieveTeamMember: { input: RetrieveTeamMemberInput; output: RetrieveTeamMemberOutput };
@@ -586,9 +1401,20 @@ export interface Operations {
     searchUsers: { input: SearchUsersInput; output: SearchUsersOutput };
     updateUser: { input: UpdateUserInput; output: UpdateUserOutput };
     checkUserAccess: { input: CheckUserAccessInput; output: CheckUserAccessOutput };
+    listVariants: { input: ListVariantsInput; output: ListVariantsOutput };
+    createVariant: { input: CreateVariantInput; output: CreateVariantOutput };
+    retrieveVariant: { input: RetrieveVariantInput; output: RetrieveVariantOutput };
+    updateVariant: { input: UpdateVariantInput; output: UpdateVariantOutput };
+    calculateVariantTax: { input: CalculateVariantTaxInput; output: CalculateVariantTaxOutput };
+    listPlans: { input: ListPlansInput; output: ListPlansOutput };
+    createPlan: { input: CreatePlanInput; output: CreatePlanOutput };
+    retrievePlan: { input: RetrievePlanInput; output: RetrievePlanOutput };
+    updatePlan: { input: UpdatePlanInput; output: UpdatePlanOutput };
+    calculatePlanTax: { input: CalculatePlanTaxInput; output: CalculatePlanTaxOutput };
     listWebhooks: { input: ListWebhooksInput; output: ListWebhooksOutput };
     createWebhook: { input: CreateWebhookInput; output: CreateWebhookOutput };
     retrieveWebhook: { input: RetrieveWebhookInput; output: RetrieveWebhookOutput };
+    listWebhookDeliveries: { input: ListWebhookDeliveriesInput; output: ListWebhookDeliveriesOutput };
     updateWebhook: { input: UpdateWebhookInput; output: UpdateWebhookOutput };
     deleteWebhook: { input: DeleteWebhookInput; output: DeleteWebhookOutput };
 }

@@ -3,10 +3,22 @@ import type { TaskList } from 'graphile-worker';
 import type { Knex } from 'knex';
 import { DEPLOY_BLUEPRINT, deployBlueprint } from './accounts/account-sites.js';
 import { accountPreferencesTasks } from './account_preferences/tasks.js';
+import { membershipTasks } from './memberships/tasks.js';
+import { setupIntentTasks } from './setup_intents/tasks.js';
+import { webhookDeliveryTasks } from './webhooks/delivery/tasks.js';
+import { paymentTasks } from './payments/tasks.js';
+import { SWEEP_TASK } from './webhooks/delivery/sweep-task.js';
 
 export function taskList(db: Knex): TaskList {
   return {
     [DEPLOY_BLUEPRINT]: deployBlueprint(db),
     ...accountPreferencesTasks(db),
+    ...membershipTasks(db),
+    ...setupIntentTasks(db),
+    ...webhookDeliveryTasks(db),
+    ...paymentTasks(db),
   };
 }
+
+/** Recovery work: when a worker starts, and every minute. */
+export const schedule = { crontab: [`* * * * * ${SWEEP_TASK}`], onStart: [SWEEP_TASK] };

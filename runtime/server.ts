@@ -13,6 +13,8 @@ export interface ServerOptions {
   databaseUrl: string;
   operations: OperationDefinition[];
   tasks: TaskList;
+  /** tasks to run on a schedule (crontab lines: `minute hour day month weekday task`) and once when the worker starts */
+  schedule?: { crontab: string[]; onStart: string[] };
   port: number;
   host?: string;
   /** run the graphile-worker in this process (default true) */
@@ -72,6 +74,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const worker = options.worker === false ? null : await run({
     connectionString: options.databaseUrl,
     taskList: options.tasks,
+    crontab: (options.schedule?.crontab ?? []).join('\n'),
     concurrency: 4,
     pollInterval: 500,
     noHandleSignals: true,
@@ -79,6 +82,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (level === 'error' || level === 'warning') logger.warn({ scope, meta }, message);
     }),
   });
+  if (worker) for (const task of options.schedule?.onStart ?? []) await worker.addJob(task, {}, { jobKey: `on-start:${task}` });
   const { port } = server.address() as { port: number };
   let closing: Promise<void> | null = null;
   return {

@@ -5,7 +5,7 @@ import { ensureDatabase, dropDatabase } from '../../runtime/bootstrap.js';
 import { randomToken } from '../../runtime/ids.js';
 import { startServer, type RunningServer } from '../../runtime/server.js';
 import { operations } from '../../generated/routes.js';
-import { taskList } from '../../handlers/tasks.js';
+import { taskList, schedule } from '../../handlers/tasks.js';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -25,6 +25,8 @@ export interface RequestOptions {
 
 export interface TestApp {
   url: string;
+  /** the test database's connection string, for another process */
+  databaseUrl: string;
   db: Knex;
   server: RunningServer;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
@@ -48,10 +50,11 @@ export async function startTestApp(options: { worker?: boolean } = {}): Promise<
   const name = `t_${randomToken(10).toLowerCase()}`;
   const url = await ensureDatabase(adminUrl, name, template);
   const db = createKnex(url, 5);
-  const server = await startServer({ db, databaseUrl: url, operations, tasks: taskList(db), port: 0, worker: options.worker ?? false });
+  const server = await startServer({ db, databaseUrl: url, operations, tasks: taskList(db), schedule, port: 0, worker: options.worker ?? false });
   const base = `${server.url}/api/v1`;
   return {
     url: base,
+    databaseUrl: url,
     db,
     server,
     async request(method, path, o = {}) {

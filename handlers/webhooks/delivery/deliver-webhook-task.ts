@@ -1,0 +1,77 @@
+// deliver_webhook: one attempt to POST a delivery, signed; every attempt is recorded. Failures retry with
+// exponential backoff over hours; the delivery is failed after the last attempt. A lease marks a delivery being
+// sent, so two workers never send it at once and one that dies mid-send is recovered by the sweep.
+import type { Knex } from 'knex';
+import { addJob } from '../../../runtime/jobs.js';
+import { envelope, type EventRow } from './envelope.js';
+import { sign } from './signature.js';
+import { DELIVER_WEBHOOK_TASK, deliveryJobKey } from './dispatch-event-task.js';
+
+/** Seconds to wait before each retry: 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h (about 16 hours in all). */
+export const BACKOFF_SECONDS = [30, 120, 600, 1800, 3600, 7200, 14400, 28800];
+export const LEASE_SECONDS = 30;
+const TIMEOUT_MS = 10_000;
+
+async function claim(db: Knex, deliveryId: string) {
+  const [row] = await db('webhook_deliveries')
+    .where({ id: deliveryId })
+    .where((q) => q.where('status', 'pending').orWhere((s) => s.where('status', 'sending').where('lease_until', '<', db.fn.now())))
+    .update({ status: 'sending', lease_until: db.raw(`now() + interval '${LEASE_SECONDS} seconds'`), updated_at: db.fn.now() })
+    .returning('*');
+  return row;
+}
+
+async function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number | null; error: string | null }> {
+  try {
+    const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
+    await res.arrayBuffer().catch(() => undefined);
+    return { status: res.status, error: res.status >= 200 && res.status < 300 ? null : `HTTP ${res.status}` };
+  } catch (e) {
+    // fetch reports network failures as "fetch failed" with the system error (or several, one per address) as cause.
+    const err = e as Error & { cause?: { code?: string; message?: string; errors?: { code?: string }[] } };
+    if (err.name === 'TimeoutError') return { status: null, error: `timed out after ${TIMEOUT_MS} ms` };
+    return { status: null, error: err.cause?.code ?? err.cause?.errors?.[0]?.code ?? err.cause?.message ?? err.message };
+  }
+}
+
+export async function deliverWebhook(db: Knex, deliveryId: string): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped'> {
+  const delivery = await claim(db, deliveryId);
+  if (!delivery) return 'skipped';
+  const webhook = await db('webhooks').where({ id: delivery.webhook_id }).first('url', 'secret', 'enabled', 'api_version_date');
+  const event: EventRow = await db('events').where({ id: delivery.event_id }).first('id', 'type', 'account_id', 'data', 'created_at');
+  const pin = webhook.api_version_date ? String(webhook.api_version_date instanceof Date
+    ? webhook.api_version_date.toISOString() : webhook.api_version_date).slice(0, 10) : null;
+  const body = envelope(event, pin);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const started = performance.now();
+  const result = webhook.enabled
+    ? await post(webhook.url, {
+      'content-type': 'application/json',
+      'user-agent': 'CommercePlatform-Webhooks/1.0',
+      'webhook-id': delivery.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': sign(webhook.secret, delivery.id, timestamp, body),
+    }, body)
+    : { status: null, error: 'the subscription is disabled' };
+  const attempt = delivery.attempts + 1;
+  return db.transaction(async (trx) => {
+    await trx('webhook_delivery_attempts').insert({
+      delivery_id: delivery.id, attempt, response_status: result.status, error: result.error,
+      duration_ms: Math.round(performance.now() - started),
+    });
+    const common = { attempts: attempt, lease_until: null, last_response_status: result.status, updated_at: trx.fn.now() };
+    if (!result.error) {
+      await trx('webhook_deliveries').where({ id: delivery.id }).update({ ...common, status: 'succeeded', delivered_at: trx.fn.now(), next_attempt_at: null });
+      return 'succeeded' as const;
+    }
+    const wait = BACKOFF_SECONDS[attempt - 1];
+    if (wait === undefined || !webhook.enabled) {
+      await trx('webhook_deliveries').where({ id: delivery.id }).update({ ...common, status: 'failed', next_attempt_at: null });
+      return 'failed' as const;
+    }
+    const runAt = new Date(Date.now() + wait * 1000);
+    await trx('webhook_deliveries').where({ id: delivery.id }).update({ ...common, status: 'pending', next_attempt_at: runAt.toISOString() });
+    await addJob(trx, DELIVER_WEBHOOK_TASK, { delivery_id: delivery.id }, { jobKey: deliveryJobKey(delivery.id), runAt });
+    return 'retrying' as const;
+  });
+}

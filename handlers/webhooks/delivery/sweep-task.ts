@@ -1,0 +1,31 @@
+// sweep_webhook_deliveries: runs when a worker starts and every minute. Work whose job was lost or is held by a
+// worker that died (graphile-worker keeps such jobs locked for hours) is handed out again: events never fanned out,
+// deliveries overdue by more than a grace period, and deliveries whose sending lease ran out.
+import type { Knex } from 'knex';
+import { addJob } from '../../../runtime/jobs.js';
+import { DISPATCH_EVENT_TASK } from '../../../runtime/events.js';
+import { DELIVER_WEBHOOK_TASK, deliveryJobKey } from './dispatch-event-task.js';
+
+export const SWEEP_TASK = 'sweep_webhook_deliveries';
+const GRACE_SECONDS = 60;
+
+export async function sweepDeliveries(db: Knex, now = new Date()): Promise<{ events: number; deliveries: number }> {
+  const cutoff = new Date(now.getTime() - GRACE_SECONDS * 1000).toISOString();
+  return db.transaction(async (trx) => {
+    const events = await trx('events').whereNull('dispatched_at').where('created_at', '<', cutoff).limit(1000).pluck('id');
+    for (const id of events) await addJob(trx, DISPATCH_EVENT_TASK, { event_id: id }, { jobKey: `dispatch:${id}` });
+    const deliveries = await trx('webhook_deliveries')
+      .where((q) => q
+        .where((p) => p.where('status', 'pending').where('next_attempt_at', '<', cutoff))
+        .orWhere((s) => s.where('status', 'sending').where('lease_until', '<', now.toISOString())))
+      .limit(1000).pluck('id');
+    // An expired lease is released here, so the fresh job can claim the delivery; a job key still held by a dead
+    // worker's locked job gets a new job (graphile-worker's replace mode).
+    if (deliveries.length) {
+      await trx('webhook_deliveries').whereIn('id', deliveries).where('status', 'sending')
+        .update({ status: 'pending', lease_until: null, updated_at: trx.fn.now() });
+    }
+    for (const id of deliveries) await addJob(trx, DELIVER_WEBHOOK_TASK, { delivery_id: id }, { jobKey: deliveryJobKey(id) });
+    return { events: events.length, deliveries: deliveries.length };
+  });
+}

@@ -1,0 +1,55 @@
+// A webhook receiver on loopback that verifies Standard Webhooks signatures, as an integrator's server would.
+import { createServer, type Server } from 'node:http';
+import { verify } from '../../handlers/webhooks/delivery/signature.js';
+
+export interface Received {
+  id: string;
+  timestamp: string;
+  signature: string;
+  body: string;
+  json: any;
+  verified: boolean;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** what to answer next: a status, and a delay before answering */
+  respond: { status: number; delayMs: number };
+  secret: string;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const state = { respond: { status: 200, delayMs: 0 }, secret: '', received: [] as Received[] };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const headers = {
+        id: String(req.headers['webhook-id']), timestamp: String(req.headers['webhook-timestamp']),
+        signature: String(req.headers['webhook-signature']),
+      };
+      state.received.push({ ...headers, body, json: JSON.parse(body), verified: verify(state.secret, headers, body) });
+      const { status, delayMs } = state.respond;
+      setTimeout(() => res.writeHead(status).end(), delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${port}/hook`,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  });
+}
+
+export async function until<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
