@@ -3,8 +3,9 @@ import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
+import pg from 'pg';
 import { run, Logger as WorkerLogger, type Runner, type TaskList } from 'graphile-worker';
-import { createApp } from './app.js';
+import { createApp, type ExtraRoute } from './app.js';
 import type { OperationDefinition } from './operation.js';
 import { randomToken } from './ids.js';
 
@@ -13,6 +14,8 @@ export interface ServerOptions {
   databaseUrl: string;
   operations: OperationDefinition[];
   tasks: TaskList;
+  /** routes outside the API's base path (runtime/app.ts ExtraRoute) */
+  extraRoutes?: ExtraRoute[];
   /** tasks to run on a schedule (crontab lines: `minute hour day month weekday task`) and once when the worker starts */
   schedule?: { crontab: string[]; onStart: string[] };
   port: number;
@@ -54,7 +57,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
-  const app = createApp({ db: options.db, operations: options.operations, logger });
+  const app = createApp({ db: options.db, operations: options.operations, logger, extraRoutes: options.extraRoutes });
   const server = app.listen(options.port, options.host ?? '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -71,8 +74,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
   });
-  const worker = options.worker === false ? null : await run({
-    connectionString: options.databaseUrl,
+  // The worker's pool is ours: an idle connection the server terminates (a restart, a dropped database) is logged,
+  // not an unhandled 'error' that ends the process; and it is closed after the worker stops.
+  const workerPool = options.worker === false ? null : new pg.Pool({ connectionString: options.databaseUrl, max: 6 });
+  workerPool?.on('error', (err) => logger.warn({ err: err.message }, 'worker database connection lost'));
+  const worker = workerPool === null ? null : await run({
+    pgPool: workerPool,
     taskList: options.tasks,
     crontab: (options.schedule?.crontab ?? []).join('\n'),
     concurrency: 4,
@@ -99,6 +106,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           server.closeIdleConnections();
         });
         await worker?.stop();
+        await workerPool?.end();
       })();
       return closing;
     },

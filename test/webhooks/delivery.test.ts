@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { run, type Runner } from 'graphile-worker';
+import pg from 'pg';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { startReceiver, until, type Receiver } from './receiver.js';
@@ -168,14 +169,17 @@ t('a worker killed in the middle of a delivery burst loses nothing: every event 
 
   // A new worker starts; the sweep it runs hands out what the dead one held. Time is moved past the lease.
   let worker: Runner | null = null;
+  const pool = new pg.Pool({ connectionString: app.databaseUrl, max: 4 });
+  pool.on('error', () => {}); // connections end when the test database is dropped
   try {
-    worker = await run({ connectionString: app.databaseUrl, taskList: taskList(app.db), concurrency: 4, pollInterval: 50, noHandleSignals: true, crontab: '' });
+    worker = await run({ pgPool: pool, taskList: taskList(app.db), concurrency: 4, pollInterval: 50, noHandleSignals: true, crontab: '' });
     await sweepDeliveries(app.db, new Date(Date.now() + 120_000));
     receiver.respond = { status: 200, delayMs: 0 };
     const succeeded = async () => Number((await app.db('webhook_deliveries').where({ webhook_id: hook.id, status: 'succeeded' }).count({ n: '*' }))[0].n);
     await until(async () => (await succeeded()) === burst, 'every delivery to succeed', 30_000);
   } finally {
     await worker?.stop();
+    await pool.end();
   }
   const arrived = new Set(receiver.received.filter((r) => r.verified).map((r) => r.json.id));
   assert.equal([...arrived].sort(), [...eventIds].sort());
