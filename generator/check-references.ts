@@ -122,6 +122,16 @@ export function checkReferences(spec: ApiSpec, locate: Locator = (file) => file)
       problems.push(`${locate(VERSIONS, ['versions', i, 'date'])}: versions must be listed newest first; ${dates[i]} comes after ${dates[i - 1]}`);
     }
   }
+  for (const version of spec.versions) {
+    version.changes.forEach((change, i) => {
+      for (const flag of change.flags ?? []) {
+        const declared = spec.version_flags[flag];
+        const at = `spec/versions.yaml: ${version.date} change ${i + 1}`;
+        if (!declared) problems.push(`${at} names the flag ${flag}, which is not declared under flags`);
+        else if (declared.since !== version.date) problems.push(`${at} names the flag ${flag}, which is declared since ${declared.since}, not ${version.date}`);
+      }
+    });
+  }
   for (const [name, flag] of Object.entries(spec.version_flags)) {
     if (!dates.includes(flag.since)) {
       problems.push(`${locate(VERSIONS, ['flags', name, 'since'])}: flags.${name}.since is ${flag.since}, which is not a listed version`);

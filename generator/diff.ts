@@ -64,6 +64,8 @@ export interface Diff {
   versionsCrossed: string[];
   resources: Record<string, { usedBy: string[]; changes: DiffEntry[] }>;
   operations: Record<string, { route: string; changes: DiffEntry[] }>;
+  /** behaviour changes (version flags) crossed */
+  behaviour: DiffEntry[];
   migrations: { name: string; version: string; changelog: string }[];
   pending: { inRange: number; total: number; entries: { version: string; entry: number | null; changelog: string }[] };
 }
@@ -81,13 +83,16 @@ export function diffVersions(spec: ApiSpec, fromDate: string, toDate: string): D
   if (from > to) [from, to] = [to, from];
   const crossed = spec.versions.filter((v) => v.date > from && v.date <= to).reverse();
   const diff: Diff = {
-    from, to, versionsCrossed: crossed.map((v) => v.date), resources: {}, operations: {}, migrations: [],
+    from, to, versionsCrossed: crossed.map((v) => v.date), resources: {}, operations: {}, behaviour: [], migrations: [],
     pending: { inRange: 0, total: spec.versions.flatMap((v) => v.changes).filter((c) => c.pending).length, entries: [] },
   };
   for (const version of crossed) {
     for (const change of version.changes) {
       const base = { version: version.date, entry: change.entry ?? null, changelog: change.description };
       if (change.migration) diff.migrations.push({ name: change.migration, version: version.date, changelog: change.description });
+      for (const flag of change.flags ?? []) {
+        diff.behaviour.push({ ...base, change: `${flag}: ${spec.version_flags[flag]?.description ?? ''}`, breaking: true });
+      }
       if (change.pending) {
         diff.pending.inRange++;
         diff.pending.entries.push(base);
@@ -122,7 +127,9 @@ export function formatDiff(d: Diff): string {
   for (const [name, r] of Object.entries(d.resources).sort()) {
     lines.push('', `Resource ${name}${r.usedBy.length ? ` (in ${r.usedBy.join(', ')})` : ''}`, ...r.changes.map(entry));
   }
-  const breaking = [...Object.values(d.operations), ...Object.values(d.resources)].flatMap((x) => x.changes).filter((c) => c.breaking).length;
+  if (d.behaviour.length) lines.push('', 'Behaviour (same shapes, different effects; handlers read these flags)', ...d.behaviour.map(entry));
+  const breaking = [...Object.values(d.operations), ...Object.values(d.resources), { changes: d.behaviour }]
+    .flatMap((x) => x.changes).filter((c) => c.breaking).length;
   lines.push('', `${breaking} breaking change${breaking === 1 ? '' : 's'} to review.`);
   if (d.pending.inRange) {
     lines.push('', `Pending in this range (recorded; their resources are not built yet): ${d.pending.inRange}`);

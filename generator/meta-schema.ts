@@ -274,6 +274,7 @@ export const versionsFileSchema = {
         entry: { type: 'integer', minimum: 1 },
         pending: { type: 'boolean' },
         migration: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+        flags: { type: 'array', items: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' }, minItems: 1 },
         instructions: {
           type: 'array',
           items: {

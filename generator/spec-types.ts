@@ -112,6 +112,8 @@ export interface ChangeSpec {
   pending?: boolean;
   /** a named migration this change belongs to, e.g. members_and_memberships */
   migration?: string;
+  /** behaviour changes that are not shape changes, read by handlers through ctx.flag(name) */
+  flags?: string[];
   /** declarative instructions: what the version before this change looked like */
   instructions?: Record<string, unknown>[];
 }

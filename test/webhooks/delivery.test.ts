@@ -49,13 +49,14 @@ t('a delivery is signed and its payload rendered at each subscription\'s pin, wi
   const o = await makeOwner(app.db, { title: 'Hooked' });
   const latest = await subscribe(o, HEAD);
   const old = await subscribe(o, '2026-08-07');
+  const boundary = await subscribe(o, '2026-08-14');
   const unpinned = await subscribe(o, null);
   receiver.secret = latest.secret;
   receiver.received.length = 0;
   await app.db('accounts').where({ id: o.accountId }).update({ industry_type: 'gaming' });
   assert.is((await app.request('PATCH', `/accounts/${o.accountId}`, { token: o.key, version: HEAD, body: { title: 'Hooked 2' } })).status, 200);
   await runQueued();
-  assert.is(receiver.received.length, 3);
+  assert.is(receiver.received.length, 4);
   const byHook = async (id: string) => {
     const delivery = await app.db('webhook_deliveries').where({ webhook_id: id }).first();
     return receiver.received.find((r) => r.id === delivery.id)!;
@@ -74,6 +75,10 @@ t('a delivery is signed and its payload rendered at each subscription\'s pin, wi
   assert.is(mid.json.company_id, o.accountId);
   assert.is(mid.json.data.industry_group, 'gaming');
   assert.ok('in_transit' in mid.json.data.balance);
+  // #41: the envelope names the account account_id from 2026-08-14 on, company_id before.
+  const at41 = await byHook(boundary.id);
+  assert.is(at41.json.account_id, o.accountId);
+  assert.not.ok('company_id' in at41.json);
   const earliest = await byHook(unpinned.id);
   assert.is(earliest.json.api_version_date, null);
   assert.is(earliest.json.company_id, o.accountId);
