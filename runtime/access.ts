@@ -56,6 +56,29 @@ export class Access {
     return false;
   }
 
+  /**
+   * Narrows `query` to rows whose `column` is an account on which the principal holds `scope`, and returns how many
+   * accounts grant it directly (0: the principal holds it nowhere). An API key's scopes are the same on every
+   * account it sees; a user's come from their active role on each account and cover its connected accounts.
+   * It adds a where clause rather than returning a builder: knex builders are thenable.
+   */
+  async whereHolds(query: Knex.QueryBuilder, column: string, scope: string): Promise<number> {
+    const p = this.principal;
+    if (p.kind !== 'user_token') {
+      if (!p.keyScopes?.has(scope)) {
+        query.whereRaw('false');
+        return 0;
+      }
+      query.whereIn(column, this.visibleAccountIds());
+      return 1;
+    }
+    const memberships = await this.db('team_members').where({ user_id: p.userId!, status: 'active' })
+      .select('account_id', 'role', 'permissions');
+    const granting = memberships.filter((m) => roleScopes(m.role, m.permissions).has(scope)).map((m) => m.account_id as string);
+    query.whereIn(column, this.db('accounts').select('id').whereIn('id', granting).orWhereIn('parent_id', granting));
+    return granting.length;
+  }
+
   /** A subquery of the ids of every account the principal can see. */
   visibleAccountIds(): Knex.QueryBuilder {
     const p = this.principal;
