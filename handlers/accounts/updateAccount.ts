@@ -1,6 +1,7 @@
 import type { Handler, HandlerContext } from '../../runtime/handler.js';
+import { checkChallengeAllowed } from '../shared/three-d-secure.js';
 import type { UpdateAccountInput } from '../../generated/types.js';
-import { invalid, notFound } from '../../runtime/errors.js';
+import { notFound } from '../../runtime/errors.js';
 import { duplicateExternalId, externalIdOf, isUniqueViolation, EXTERNAL_ID_CONSTRAINT } from './account-service.js';
 import { mergeMetadata } from './account-metadata.js';
 import { checkCategory } from './business-categories.js';
@@ -11,16 +12,6 @@ type Body = UpdateAccountInput['body'];
 /** Body fields stored in a column of the same name, as-is. */
 const PLAIN = ['title', 'email', 'logo_url', 'country', 'send_customer_emails', 'three_d_secure_policy', 'tax_remitted_by',
   'tax_type', 'product_tax_code_id', 'business_type', 'industry_type'] as const;
-
-/** Mandatory challenges stay off until an operator enables them for the account or, for a connected account, its platform. */
-async function checkChallengeAllowed(ctx: HandlerContext, row: AccountRow): Promise<void> {
-  const enabled = await ctx.db('accounts').whereIn('id', [row.id, row.parent_id].filter(Boolean))
-    .where('three_d_secure_challenge_enabled', true).first('id');
-  if (!enabled) {
-    throw invalid('three_d_secure_policy mandate_challenge is not enabled on this platform; use mandate_if_required or '
-      + 'frictionless_if_required', 'three_d_secure_policy');
-  }
-}
 
 /** Column changes for the sent fields that differ from what is stored. */
 function changes(row: AccountRow, body: Body): Record<string, unknown> {
@@ -57,7 +48,7 @@ export const updateAccount: Handler<'updateAccount'> = async ({ path, body }, ct
   // Locked so concurrent updates merge metadata onto each other's result instead of losing keys.
   const row = await ctx.db('accounts').where({ id: path.id }).forUpdate().first();
   if (!row) throw notFound('account', path.id, 'id');
-  if (body.three_d_secure_policy === 'mandate_challenge') await checkChallengeAllowed(ctx, row);
+  if (body.three_d_secure_policy === 'mandate_challenge') await checkChallengeAllowed(ctx.db, row);
   // Only callers pinned before 2026-09-06 can send these: the newest version's validator refuses them.
   if (body.business_type !== undefined) await checkCategory(ctx.db, 'business_type', body.business_type);
   if (body.industry_type !== undefined) await checkCategory(ctx.db, 'industry_type', body.industry_type);

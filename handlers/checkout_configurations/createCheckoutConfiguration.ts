@@ -1,0 +1,24 @@
+import type { Handler } from '../../runtime/handler.js';
+import { newId } from '../../runtime/ids.js';
+import { dropNulls } from '../products/catalogue-access.js';
+import { checkChallengeAllowedFor } from '../shared/three-d-secure.js';
+import { checkoutPlanId } from './checkout-plan.js';
+import { checkoutConfigurationView } from './checkout-configuration-view.js';
+
+/** POST /checkout_configurations: the runtime has checked checkout_configuration:create on account_id. */
+export const createCheckoutConfiguration: Handler<'createCheckoutConfiguration'> = async ({ body }, ctx) => {
+  if (body.three_d_secure_policy === 'mandate_challenge') await checkChallengeAllowedFor(ctx.db, body.account_id);
+  const planId = await checkoutPlanId(ctx, body);
+  const [row] = await ctx.db('checkout_configurations').insert({
+    id: newId('chcfg_'),
+    account_id: body.account_id,
+    mode: body.mode,
+    plan_id: planId,
+    redirect_url: body.redirect_url ?? null,
+    three_d_secure_policy: body.three_d_secure_policy ?? null,
+    metadata: JSON.stringify(dropNulls(body.metadata)),
+  }).returning('*');
+  const view = checkoutConfigurationView(row);
+  await ctx.emit('checkout_configuration.created', body.account_id, view);
+  return view;
+};

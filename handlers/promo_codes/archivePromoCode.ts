@@ -1,0 +1,5 @@
+import type { Handler } from '../../runtime/handler.js';
+import { moveStatus } from './promo-code-status.js';
+
+/** DELETE /promo_codes/{id} */
+export const archivePromoCode: Handler<'archivePromoCode'> = async ({ path }, ctx) => moveStatus(ctx, path.id, 'archive');

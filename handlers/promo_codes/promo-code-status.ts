@@ -1,0 +1,18 @@
+// Status moves of a promo code, as spec/areas/promo_codes.yaml's state machine allows them.
+import type { PromoCode } from '../../generated/types.js';
+import type { HandlerContext } from '../../runtime/handler.js';
+import { transition } from '../../runtime/state-machine.js';
+import { loadOwned, nowMs } from '../products/catalogue-access.js';
+import { promoCodeView } from './promo-code-view.js';
+
+export async function moveStatus(ctx: HandlerContext, id: string, action: 'activate' | 'deactivate' | 'archive'): Promise<PromoCode> {
+  const row = await loadOwned(ctx, 'promo_codes', 'promo code', id, 'promo_code:update', { forUpdate: true });
+  const status = transition('PromoCode', row.status, action);
+  // Moving to the state it is already in is a no-op: nothing written, no event.
+  if (status === row.status) return promoCodeView(row);
+  const [updated] = await ctx.db('promo_codes').where({ id: row.id })
+    .update({ status, updated_at: nowMs(ctx.db) }).returning('*');
+  const view = promoCodeView(updated);
+  await ctx.emit('promo_code.updated', row.account_id, view);
+  return view;
+}

@@ -1,0 +1,44 @@
+// Tax on one purchase, by the buyer's country: used by calculate_tax on variants and plans, and by payment quotes.
+import type { Knex } from 'knex';
+import type { Money } from '../../generated/types.js';
+import { money } from './money.js';
+
+export interface TaxInput {
+  /** minor units, before tax */
+  amount: number;
+  currency: string;
+  /** ISO 3166-1 alpha-2 of the buyer */
+  country: string;
+}
+
+export interface TaxResult {
+  country: string;
+  /** percent, e.g. 19 for 19% */
+  tax_rate: number;
+  subtotal: Money;
+  tax_amount: Money;
+  total: Money;
+}
+
+/** Basis points of the buyer's country from tax_rates; countries not recorded there are not taxed. */
+export async function taxRateBasisPoints(db: Knex, country: string): Promise<number> {
+  const row = await db('tax_rates').where({ country: country.toUpperCase() }).first('rate_basis_points');
+  return row ? Number(row.rate_basis_points) : 0;
+}
+
+/** Exclusive tax, rounded half up to the minor unit in integer arithmetic (no floats on money). */
+export function taxOn(amount: number, basisPoints: number): number {
+  return Number((BigInt(amount) * BigInt(basisPoints) + 5000n) / 10000n);
+}
+
+export async function calculateTax(db: Knex, input: TaxInput): Promise<TaxResult> {
+  const bp = await taxRateBasisPoints(db, input.country);
+  const tax = taxOn(input.amount, bp);
+  return {
+    country: input.country.toUpperCase(),
+    tax_rate: bp / 100,
+    subtotal: money(input.amount, input.currency),
+    tax_amount: money(tax, input.currency),
+    total: money(input.amount + tax, input.currency),
+  };
+}

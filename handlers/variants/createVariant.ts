@@ -1,0 +1,5 @@
+import type { Handler } from '../../runtime/handler.js';
+import { createVariant as create } from './variant-service.js';
+
+/** POST /variants (and the deprecated POST /plans): the runtime has checked plan:create on account_id. */
+export const createVariant: Handler<'createVariant'> = async ({ body }, ctx) => create(ctx, body);
