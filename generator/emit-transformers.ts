@@ -77,9 +77,11 @@ function upSnippet(i: Instruction, op: OperationSpec): string | null {
         `{ const v = input.${part}?.[${lit(name)}]; if (typeof v === 'number' || (typeof v === 'string' && /^\\d+$/.test(v))) input.${part}[${lit(name)}] = new Date(Number(v) * 1000).toISOString(); }`).join(' ');
     }
     case 'request_field_renamed': {
+      // Dotted names rename inside a nested object: plan.company_id -> plan.account_id.
       const { from, to } = i.request_field_renamed!;
-      const part = `input.${i.request_field_renamed!.in ?? 'body'}`;
-      return `{ const b = ${part}; if (b && ${lit(from)} in b) { b[${lit(to)}] = b[${lit(from)}]; delete b[${lit(from)}]; } }`;
+      const [parent, newKey] = parentOf(`input.${i.request_field_renamed!.in ?? 'body'}`, to);
+      const oldKey = from.split('.').pop()!;
+      return `{ const b = ${parent}; if (b && typeof b === 'object' && ${lit(oldKey)} in b) { b[${lit(newKey)}] = b[${lit(oldKey)}]; delete b[${lit(oldKey)}]; } }`;
     }
     case 'request_field_required': {
       const { field, default: d } = i.request_field_required!;

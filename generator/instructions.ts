@@ -16,8 +16,9 @@ export interface SchemaInstructions {
   enum_value_added?: { schema: string; field: string; value: string; fallback: string | null };
   /** values were named differently in the older version: { newer: older } */
   values_renamed?: { schema: string; field: string; map: Record<string, string> };
-  /** a hand-written downgrade in generated code's reach: runtime/transformers/<name>.ts exporting `down` */
-  transformer?: { schema: string; name: string };
+  /** a hand-written downgrade, handlers/versions/<name>.ts exporting `down`; `was` gives the older types of the
+   * fields it changes, so the older version's documents say what it returns */
+  transformer?: { schema: string; name: string; was?: Record<string, RawField> };
 }
 
 export interface OperationInstructions {
@@ -154,10 +155,17 @@ export function olderShapes(i: Instruction, shapes: Shapes, original: Map<string
   }
   if (i.request_field_renamed) {
     const { from, to, operation } = i.request_field_renamed;
+    const older = from.split('.').pop()!;
     if ((i.request_field_renamed.in ?? 'body') === 'query') {
-      withOp(operation, (op) => ({ ...op, query: editField(op.query, [to], (x) => x, from) }));
+      withOp(operation, (op) => ({ ...op, query: editField(op.query, splitPath(to), (x) => x, older) }));
     } else {
-      withBody(operation, (f) => editField(f, [to], (x) => x, from));
+      withBody(operation, (f) => editField(f, splitPath(to), (x) => x, older));
+    }
+  }
+  if (i.transformer?.was) {
+    for (const [field, raw] of Object.entries(i.transformer.was)) {
+      const was = normaliseField(raw);
+      withSchema(i.transformer.schema, (f) => editField(f, splitPath(field), () => was));
     }
   }
   if (i.request_field_required) {

@@ -242,7 +242,10 @@ const instructionKinds: Record<string, unknown> = {
   values_renamed: instruction(['schema', 'field', 'map'], {
     schema: schemaName, field: fieldPath, map: { type: 'object', additionalProperties: { type: 'string' } },
   }),
-  transformer: instruction(['schema', 'name'], { schema: schemaName, name: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' } }),
+  transformer: instruction(['schema', 'name'], {
+    schema: schemaName, name: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' },
+    was: { type: 'object', propertyNames: { pattern: '^[a-z][a-z0-9_.]*$' }, additionalProperties: rawField },
+  }),
   endpoint_added: instruction(['operation'], { operation: opName }),
   request_field_rejected: instruction(['operation', 'field'], { operation: opName, field: fieldPath }),
   request_field_added: instruction(['operation', 'field'], { operation: opName, field: fieldPath }),
