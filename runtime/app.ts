@@ -4,6 +4,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import type { Context } from 'koa';
 import { ApiError } from './errors.js';
 import { randomBytes } from 'node:crypto';
 import { authenticate } from './auth.js';
@@ -12,13 +13,21 @@ import { resolveVersion } from './versions.js';
 import { runOperation, errorBody, type OperationDefinition } from './operation.js';
 import { specData } from '../generated/spec-data.js';
 
+/** A route outside the API's base path: no authentication, no version; errors still get the envelope. */
+export interface ExtraRoute {
+  method: 'GET';
+  path: string;
+  handle(ctx: Context, db: Knex): Promise<void>;
+}
+
 export interface AppOptions {
   db: Knex;
   operations: OperationDefinition[];
   logger: Logger;
+  extraRoutes?: ExtraRoute[];
 }
 
-export function createApp({ db, operations, logger }: AppOptions): Koa {
+export function createApp({ db, operations, logger, extraRoutes = [] }: AppOptions): Koa {
   const app = new Koa({ proxy: false });
   const router = new Router({ prefix: specData.basePath });
   for (const op of operations) {
@@ -65,6 +74,11 @@ export function createApp({ db, operations, logger }: AppOptions): Koa {
     });
   });
   app.use(router.routes());
+  if (extraRoutes.length) {
+    const extra = new Router();
+    for (const route of extraRoutes) extra.get(route.path, (ctx) => route.handle(ctx, db));
+    app.use(extra.routes());
+  }
   return app;
 }
 

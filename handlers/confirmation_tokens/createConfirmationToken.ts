@@ -1,0 +1,32 @@
+import type { Handler } from '../../runtime/handler.js';
+import { invalid } from '../../runtime/errors.js';
+import { newId } from '../../runtime/ids.js';
+import { cardBehaviour, cardBrand, cardFingerprint, luhnValid } from '../processor/cards.js';
+
+const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+
+/** POST /confirmation_tokens: card details from a frontend (client id) become a single-use token of its account. */
+export const createConfirmationToken: Handler<'createConfirmationToken'> = async ({ body }, ctx) => {
+  const { number, exp_month, exp_year } = body.card;
+  if (!luhnValid(number)) throw invalid('The card number is not valid (it fails the Luhn check)', 'card.number');
+  const now = new Date();
+  if (exp_year < now.getUTCFullYear()) throw invalid('The card has expired', 'card.exp_year');
+  if (exp_year === now.getUTCFullYear() && exp_month < now.getUTCMonth() + 1) throw invalid('The card has expired', 'card.exp_month');
+  const row = {
+    id: newId('ctok_'),
+    account_id: ctx.principal.accountId!,
+    card_brand: cardBrand(number),
+    last4: number.slice(-4),
+    exp_month,
+    exp_year,
+    fingerprint: cardFingerprint(number),
+    test_behaviour: cardBehaviour(number),
+    expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString(),
+  };
+  await ctx.db('confirmation_tokens').insert(row);
+  return {
+    id: row.id,
+    card: { brand: row.card_brand, last4: row.last4, exp_month, exp_year },
+    expires_at: row.expires_at,
+  };
+};

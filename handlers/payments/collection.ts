@@ -1,0 +1,50 @@
+// collect_payment: asks the sandbox processor to charge a processing payment, outside any request. It is
+// idempotent: a payment no longer processing (already collected, voided, retried twice) is left alone.
+import type { Knex } from 'knex';
+import type { Task } from 'graphile-worker';
+import { recordEvent } from '../../runtime/events.js';
+import { transition } from '../../runtime/state-machine.js';
+import type { CardBehaviour } from '../processor/cards.js';
+import { decideCharge } from '../processor/processor.js';
+import { loadPaymentView, type PaymentRow } from './payment-view.js';
+import { settlePayment } from './settlement.js';
+
+export const COLLECT_PAYMENT = 'collect_payment';
+
+/** The processor's behaviour for the card behind a payment (its confirmation token or saved method). */
+export async function cardBehaviourOf(db: Knex, payment: PaymentRow): Promise<CardBehaviour> {
+  const source = payment.confirmation_token_id
+    ? await db('confirmation_tokens').where({ id: payment.confirmation_token_id }).first('test_behaviour')
+    : await db('payment_methods').where({ id: payment.payment_method_id }).first('test_behaviour');
+  return (source?.test_behaviour ?? 'succeeds') as CardBehaviour;
+}
+
+export async function collectPayment(db: Knex, paymentId: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const payment: PaymentRow | undefined = await trx('payments').where({ id: paymentId }).forUpdate().first();
+    if (!payment || payment.status !== 'processing') return;
+    const emit = (type: Parameters<typeof recordEvent>[1], accountId: string | null, data: unknown) => recordEvent(trx, type, accountId, data);
+    const decision = decideCharge(await cardBehaviourOf(trx, payment), payment.authentication);
+    const stamp = trx.raw("date_trunc('milliseconds', now())");
+    if (!decision.approved) {
+      await trx('payments').where({ id: paymentId }).update({
+        status: transition('Payment', payment.status, 'fail'),
+        failure_code: decision.code,
+        failure_message: decision.message,
+        last_payment_attempt_at: stamp,
+        updated_at: stamp,
+      });
+      await emit('payment.failed', payment.account_id, await loadPaymentView(trx, paymentId));
+    } else if (!payment.capture) {
+      await trx('payments').where({ id: paymentId }).update({
+        status: transition('Payment', payment.status, 'authorize'), last_payment_attempt_at: stamp, updated_at: stamp,
+      });
+    } else {
+      await settlePayment(trx, payment, 'succeed', emit);
+    }
+  });
+}
+
+export const collectPaymentTask = (db: Knex): Task => async (payload) => {
+  await collectPayment(db, (payload as { payment_id: string }).payment_id);
+};

@@ -1,0 +1,20 @@
+import type { Handler } from '../../runtime/handler.js';
+import { money } from '../shared/money.js';
+import { findPayment } from './find-payment.js';
+
+/** GET /payments/{id}/fees: the fees recorded when the payment was collected (none before). */
+export const listPaymentFees: Handler<'listPaymentFees'> = async ({ path }, ctx) => {
+  await findPayment(ctx, path.id, 'payment:basic:read');
+  const rows = await ctx.db('payment_fees').where({ payment_id: path.id }).orderBy('id');
+  return {
+    data: rows.map((r) => ({
+      type: r.type,
+      origin: r.origin,
+      label: r.label,
+      description: r.description,
+      amount: money(Number(r.amount), r.currency),
+      settlement_amount: money(Number(r.settlement_amount), r.settlement_currency),
+      collected_at: r.collected_at,
+    })),
+  };
+};

@@ -1,0 +1,76 @@
+// Where the money comes from: a confirmation token (spent here, buyer present) or a member's saved method.
+import type { Knex } from 'knex';
+import { invalid, notFound } from '../../runtime/errors.js';
+import type { HandlerContext } from '../../runtime/handler.js';
+import type { CardBehaviour } from '../processor/cards.js';
+
+export interface PaymentSource {
+  confirmationTokenId: string | null;
+  paymentMethodId: string | null;
+  memberId: string | null;
+  buyerUserId: string;
+  instrument: { brand: string | null; last4: string; exp_month: number; exp_year: number };
+  behaviour: CardBehaviour;
+  buyerPresent: boolean;
+}
+
+interface SourceInput {
+  account_id: string;
+  confirmation_token?: string;
+  user_id?: string;
+  member_id?: string;
+  payment_method_id?: string;
+  return_url?: string;
+  off_session?: boolean;
+}
+
+const instrumentOf = (row: Record<string, any>) =>
+  ({ brand: row.card_brand, last4: row.last4, exp_month: row.exp_month, exp_year: row.exp_year });
+
+export async function resolveSource(ctx: HandlerContext, body: SourceInput): Promise<PaymentSource> {
+  if (body.confirmation_token) {
+    if (body.member_id || body.payment_method_id) {
+      throw invalid('Pass either confirmation_token or member_id with payment_method_id, not both', body.member_id ? 'member_id' : 'payment_method_id');
+    }
+    return fromToken(ctx.db, body.account_id, body.confirmation_token, body.user_id);
+  }
+  if (!body.member_id) throw invalid('Pass confirmation_token, or member_id with payment_method_id', 'member_id');
+  if (!body.payment_method_id) throw invalid('A saved-method charge needs payment_method_id with member_id', 'payment_method_id');
+  if (body.user_id) throw invalid("user_id names the buyer of a confirmation token; a saved method's buyer is its member", 'user_id');
+  const member = await ctx.db('members').where({ id: body.member_id, account_id: body.account_id }).first();
+  if (!member) throw notFound('member', body.member_id, 'member_id');
+  const method = await ctx.db('payment_methods')
+    .where({ id: body.payment_method_id, account_id: body.account_id, member_id: member.id }).first();
+  if (!method || !method.last4) throw notFound('payment method of this member', body.payment_method_id, 'payment_method_id');
+  // Changelog entry 7: from 2026-09-02 a saved-method charge with return_url has the buyer present unless off_session.
+  const buyerPresent = ctx.flag('saved_method_charge_buyer_present') && !!body.return_url && body.off_session !== true;
+  return {
+    confirmationTokenId: null,
+    paymentMethodId: method.id,
+    memberId: member.id,
+    buyerUserId: member.user_id,
+    instrument: instrumentOf(method),
+    behaviour: (method.test_behaviour ?? 'succeeds') as CardBehaviour,
+    buyerPresent,
+  };
+}
+
+async function fromToken(db: Knex, accountId: string, tokenId: string, userId?: string): Promise<PaymentSource> {
+  const token = await db('confirmation_tokens').where({ id: tokenId }).forUpdate().first();
+  if (!token || token.account_id !== accountId) throw notFound('confirmation token', tokenId, 'confirmation_token');
+  if (token.used_at) throw invalid('This confirmation token has already been used; collect the card again for a new one', 'confirmation_token');
+  if (Date.parse(token.expires_at) <= Date.now()) throw invalid('This confirmation token has expired; collect the card again for a new one', 'confirmation_token');
+  if (!userId) throw invalid('A confirmation token payment needs user_id, the buyer', 'user_id');
+  const user = await db('users').where({ id: userId }).first('id');
+  if (!user) throw notFound('user', userId, 'user_id');
+  await db('confirmation_tokens').where({ id: tokenId }).update({ used_at: db.raw("date_trunc('milliseconds', now())") });
+  return {
+    confirmationTokenId: token.id,
+    paymentMethodId: null,
+    memberId: null,
+    buyerUserId: user.id,
+    instrument: instrumentOf(token),
+    behaviour: token.test_behaviour as CardBehaviour,
+    buyerPresent: true,
+  };
+}

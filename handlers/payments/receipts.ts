@@ -1,0 +1,48 @@
+// Receipt PDFs: generated on demand, kept behind a random token for an hour, and downloaded without credentials
+// from GET /receipts/{token}.pdf (outside /api/v1, so no Authorization is needed; the token is the secret).
+import type { Knex } from 'knex';
+import type { Context } from 'koa';
+import { ApiError } from '../../runtime/errors.js';
+import { randomToken } from '../../runtime/ids.js';
+import type { ExtraRoute } from '../../runtime/app.js';
+import type { Payment } from '../../generated/types.js';
+import { receiptPdf } from './receipt-pdf.js';
+
+const RECEIPT_LIFETIME_MS = 60 * 60 * 1000;
+
+/** The origin receipt URLs are served from: PUBLIC_BASE_URL, else the local server npm start runs. */
+const publicBaseUrl = () => process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+
+const amount = (m: { amount: number; currency: string; decimals: number }) =>
+  `${(m.amount / 10 ** m.decimals).toFixed(m.decimals)} ${m.currency.toUpperCase()}`;
+
+export async function createReceipt(db: Knex, payment: Payment, seller: string): Promise<{ url: string; expires_at: string }> {
+  const lines = [
+    `Seller: ${seller}`,
+    `Payment: ${payment.id}`,
+    `Date: ${payment.created_at}`,
+    `Status: ${payment.status}`,
+    ...(payment.user ? [`Buyer: ${payment.user.name ?? payment.user.username}`] : []),
+    ...(payment.payment_instrument ? [`Card: ${payment.payment_instrument.brand ?? 'card'} ending ${payment.payment_instrument.last4}`] : []),
+    '',
+    `Subtotal: ${amount(payment.subtotal)}`,
+    `Tax: ${amount(payment.tax_amount)}`,
+    `Total: ${amount(payment.total)}`,
+    ...(payment.refunded_amount.amount > 0 ? [`Refunded: ${amount(payment.refunded_amount)}`] : []),
+  ];
+  const token = randomToken(32);
+  const expiresAt = new Date(Date.now() + RECEIPT_LIFETIME_MS).toISOString();
+  await db('payment_receipts').insert({ token, payment_id: payment.id, pdf: receiptPdf('Receipt', lines), expires_at: expiresAt });
+  return { url: `${publicBaseUrl()}/receipts/${token}.pdf`, expires_at: expiresAt };
+}
+
+async function downloadReceipt(ctx: Context, db: Knex): Promise<void> {
+  const token = /^([A-Za-z0-9]{32})\.pdf$/.exec(ctx.params.file ?? '')?.[1];
+  const row = token ? await db('payment_receipts').where({ token }).where('expires_at', '>', db.fn.now()).first('pdf') : null;
+  if (!row) throw new ApiError(404, 'not_found', 'No such receipt, or its link has expired; generate a new one');
+  ctx.type = 'application/pdf';
+  ctx.set('Cache-Control', 'private, no-store');
+  ctx.body = row.pdf;
+}
+
+export const receiptRoutes: ExtraRoute[] = [{ method: 'GET', path: '/receipts/:file', handle: downloadReceipt }];

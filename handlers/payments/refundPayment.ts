@@ -1,0 +1,32 @@
+import type { Handler } from '../../runtime/handler.js';
+import { invalid } from '../../runtime/errors.js';
+import { newId } from '../../runtime/ids.js';
+import { transition } from '../../runtime/state-machine.js';
+import { REFUND_PAYMENT } from '../refunds/settle-refund.js';
+import { findPayment } from './find-payment.js';
+import { loadPaymentView } from './payment-view.js';
+
+/**
+ * POST /payments/{id}/refund: a pending refund of partial_amount (else all that remains), settled in the
+ * background. Pending refunds count against what remains, so two quick refunds cannot over-refund.
+ */
+export const refundPayment: Handler<'refundPayment'> = async ({ path, body }, ctx) => {
+  const payment = await findPayment(ctx, path.id, 'payment:charge', { lock: true });
+  // Refundable exactly when a refund could later settle on it.
+  transition('Payment', payment.status, 'refund_partially');
+  const [{ sum }] = await ctx.db('refunds').where({ payment_id: payment.id }).whereIn('status', ['pending', 'succeeded'])
+    .sum({ sum: 'amount' });
+  const remaining = Number(payment.total) - Number(sum ?? 0);
+  if (remaining <= 0) throw invalid('This payment is already fully refunded (counting pending refunds)', 'partial_amount');
+  const amount = body.partial_amount ?? remaining;
+  if (amount > remaining) {
+    throw invalid(`partial_amount ${amount} is more than the ${remaining} left to refund (counting pending refunds)`, 'partial_amount');
+  }
+  const id = newId('rfnd_');
+  await ctx.db('refunds').insert({
+    id, payment_id: payment.id, account_id: payment.account_id, amount, currency: payment.currency,
+    original_amount: amount, original_currency: payment.currency, provider: 'sandbox', status: 'pending',
+  });
+  await ctx.addJob(REFUND_PAYMENT, { refund_id: id }, { jobKey: `${REFUND_PAYMENT}:${id}` });
+  return loadPaymentView(ctx.db, path.id);
+};

@@ -1,0 +1,19 @@
+import type { Handler } from '../../runtime/handler.js';
+import { transition } from '../../runtime/state-machine.js';
+import { COLLECT_PAYMENT } from './collection.js';
+import { findPayment, now } from './find-payment.js';
+import { loadPaymentView } from './payment-view.js';
+
+/** POST /payments/{id}/retry: a failed payment is collected again in the background. */
+export const retryPayment: Handler<'retryPayment'> = async ({ path }, ctx) => {
+  const payment = await findPayment(ctx, path.id, 'payment:charge', { lock: true });
+  await ctx.db('payments').where({ id: path.id }).update({
+    status: transition('Payment', payment.status, 'retry'),
+    failure_code: null,
+    failure_message: null,
+    next_payment_attempt_at: now(ctx),
+    updated_at: now(ctx),
+  });
+  await ctx.addJob(COLLECT_PAYMENT, { payment_id: path.id }, { jobKey: `${COLLECT_PAYMENT}:${path.id}` });
+  return loadPaymentView(ctx.db, path.id);
+};

@@ -1,0 +1,42 @@
+// A payment's money arriving: collection approved (succeed) or an authorized hold captured (capture). Fees, the
+// ledger, fulfilment and the events all happen in the caller's transaction, or none of them does.
+import type { Knex } from 'knex';
+import type { EventType } from '../../generated/spec-data.js';
+import { transition } from '../../runtime/state-machine.js';
+import { membershipView } from '../memberships/membership-view.js';
+import { feesFor } from '../processor/processor.js';
+import { fulfil } from './fulfilment.js';
+import { postPaymentSettled } from './ledger.js';
+import { loadPaymentView, type PaymentRow } from './payment-view.js';
+
+export type Emit = (type: EventType, accountId: string | null, data: unknown) => Promise<void>;
+
+export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succeed' | 'capture', emit: Emit): Promise<void> {
+  const status = transition('Payment', payment.status, action);
+  const total = Number(payment.total);
+  const fees = feesFor(total);
+  const stamp = db.raw("date_trunc('milliseconds', now())");
+  const fee = (type: string, origin: string, label: string, description: string, amount: number) => ({
+    payment_id: payment.id, type, origin, label, description, amount, currency: payment.currency,
+    settlement_amount: amount, settlement_currency: payment.currency, collected_at: stamp,
+  });
+  await db('payment_fees').insert([
+    fee('processing_fee', 'processor', 'Processing fee', '2.9% + 30 minor units', fees.processing),
+    fee('platform_fee', 'platform', 'Platform fee', '1% of the total', fees.platform),
+  ]);
+  const feeTotal = fees.processing + fees.platform;
+  await postPaymentSettled(db, { id: payment.id, account_id: payment.account_id, currency: payment.currency, total }, feeTotal);
+  const fulfilment = await fulfil(db, payment);
+  await db('payments').where({ id: payment.id }).update({
+    status,
+    fee_amount: feeTotal,
+    member_id: fulfilment.memberId,
+    membership_id: fulfilment.membershipId,
+    settlement_time_at: stamp,
+    last_payment_attempt_at: action === 'succeed' ? stamp : payment.last_payment_attempt_at,
+    next_payment_attempt_at: null,
+    updated_at: stamp,
+  });
+  await emit('payment.succeeded', payment.account_id, await loadPaymentView(db, payment.id));
+  if (fulfilment.activated) await emit('membership.activated', payment.account_id, membershipView(fulfilment.activated));
+}

@@ -1,0 +1,42 @@
+// refund_payment: the sandbox processor settles a pending refund. On success the payment's refunded amounts grow
+// (the tax part in proportion), its status follows, and the ledger takes the amount back; on refusal only the
+// refund changes. Idempotent: a refund no longer pending is left alone.
+import type { Knex } from 'knex';
+import type { Task } from 'graphile-worker';
+import { transition } from '../../runtime/state-machine.js';
+import { decideRefund } from '../processor/processor.js';
+import { cardBehaviourOf } from '../payments/collection.js';
+import { postRefund } from '../payments/ledger.js';
+
+export const REFUND_PAYMENT = 'refund_payment';
+
+export async function settleRefund(db: Knex, refundId: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const refund = await trx('refunds').where({ id: refundId }).forUpdate().first();
+    if (!refund || refund.status !== 'pending') return;
+    const payment = await trx('payments').where({ id: refund.payment_id }).forUpdate().first();
+    const stamp = trx.raw("date_trunc('milliseconds', now())");
+    const decision = decideRefund(await cardBehaviourOf(trx, payment));
+    if (!decision.approved) {
+      await trx('refunds').where({ id: refundId })
+        .update({ status: transition('Refund', refund.status, 'fail'), failure_reason: decision.reason, updated_at: stamp });
+      return;
+    }
+    const amount = Number(refund.amount);
+    const total = Number(payment.total);
+    const refunded = Number(payment.refunded_amount) + amount;
+    const taxRefunded = Number((BigInt(refunded) * BigInt(payment.tax_amount) + BigInt(total >> 1)) / BigInt(total));
+    await trx('refunds').where({ id: refundId }).update({ status: transition('Refund', refund.status, 'succeed'), updated_at: stamp });
+    await trx('payments').where({ id: payment.id }).update({
+      status: transition('Payment', payment.status, refunded >= total ? 'refund_fully' : 'refund_partially'),
+      refunded_amount: refunded,
+      tax_refunded_amount: taxRefunded,
+      updated_at: stamp,
+    });
+    await postRefund(trx, { id: refund.id, account_id: refund.account_id, currency: refund.currency, amount });
+  });
+}
+
+export const refundPaymentTask = (db: Knex): Task => async (payload) => {
+  await settleRefund(db, (payload as { refund_id: string }).refund_id);
+};

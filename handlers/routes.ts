@@ -1,0 +1,5 @@
+// Routes outside the API prefix (no authentication, no versions), served by runtime/app.ts beside the operations.
+import type { ExtraRoute } from '../runtime/app.js';
+import { receiptRoutes } from './payments/receipts.js';
+
+export const extraRoutes: ExtraRoute[] = [...receiptRoutes];
