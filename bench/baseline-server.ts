@@ -146,12 +146,63 @@ async function account(key: Key, id: string) {
   };
 }
 
+/**
+ * POST /payments by hand: the same rows the framework writes for a saved-card charge with an Idempotency-Key (the
+ * idempotency record, the payment and its collection job) in one transaction, with the lookups that must precede
+ * them (the account's visibility, the variant's price, the member's card). It skips the framework's validation,
+ * response view and version handling.
+ */
+async function createPayment(key: Key, idempotencyKey: string, body: Record<string, string>) {
+  const [visible] = await rows('select id, parent_id from accounts where id = $1', [body.account_id]);
+  if (!visible || (visible.id !== key.account_id && visible.parent_id !== key.account_id)) throw new Failure(404, 'not_found', 'No such account');
+  const claimed = await rows(`insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, expires_at)
+    values ($1, $2, 'createPayment', $3, 'running', now() + interval '24 hours') on conflict do nothing returning key`,
+  [key.id, idempotencyKey, createHash('sha256').update(JSON.stringify(body)).digest('hex')]);
+  if (!claimed.length) throw new Failure(409, 'idempotency_in_progress', 'Replays are not part of the baseline');
+  const client = await pool.connect();
+  const q = async (text: string, values: unknown[]) => {
+    queries++;
+    recent.push(text);
+    return (await client.query(text, values)).rows;
+  };
+  try {
+    await q('begin', []);
+    const [plan] = await q('select id, product_id, currency, initial_price from plans where id = $1 and account_id = $2', [body.plan_id, body.account_id]);
+    const [method] = await q(`select pm.id, pm.user_id, pm.card_brand, pm.last4, pm.exp_month, pm.exp_year from payment_methods pm
+      where pm.id = $1 and pm.member_id = $2 and pm.account_id = $3`, [body.payment_method_id, body.member_id, body.account_id]);
+    if (!plan || !method) throw new Failure(404, 'not_found', 'No such variant or payment method');
+    const id = `pay_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
+    const [payment] = await q(`insert into payments (id, account_id, plan_id, product_id, member_id, user_id, payment_method_id, status,
+      billing_reason, currency, subtotal, tax_amount, total, usd_total, off_session, payment_instrument)
+      values ($1, $2, $3, $4, $5, $6, $7, 'processing', 'one_time', $8, $9, 0, $9, $9, true, $10) returning *`,
+    [id, body.account_id, plan.id, plan.product_id, body.member_id, method.user_id, method.id, plan.currency, plan.initial_price,
+      JSON.stringify({ brand: method.card_brand, last4: method.last4, exp_month: method.exp_month, exp_year: method.exp_year })]);
+    await q("select graphile_worker.add_job('collect_payment', $1::json, job_key => $2)", [JSON.stringify({ payment_id: id }), `collect_payment:${id}`]);
+    await q("update idempotency_keys set state = 'done', status_code = 201, response = $3 where credential_id = $1 and key = $2",
+      [key.id, idempotencyKey, JSON.stringify(payment)]);
+    await q('commit', []);
+    return payment;
+  } catch (e) {
+    await client.query('rollback');
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
 const app = new Koa();
 const router = new Router({ prefix: '/api/v1' });
 router.get('/accounts/:id', async (ctx) => {
   const key = await authenticate(ctx.get('Authorization'));
   ctx.set('Api-Version-Date', versionFor(key.api_version_date));
   ctx.body = await account(key, ctx.params.id);
+});
+router.post('/payments', async (ctx) => {
+  const key = await authenticate(ctx.get('Authorization'));
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+  ctx.status = 201;
+  ctx.body = await createPayment(key, ctx.get('Idempotency-Key'), JSON.parse(Buffer.concat(chunks).toString('utf8')));
 });
 app.use(async (ctx, next) => {
   const requestId = `req_${randomBytes(12).toString('base64url')}`;

@@ -3,10 +3,11 @@
 // Version scenarios send the same request to the framework at the newest and at the oldest version.
 // The last lines are the headlines: requests/s of each side and the ratio.
 // Settings: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (20), BENCH_ROUNDS (2);
-// BENCH_PROFILE=1 writes CPU profiles of both servers to .data/bench-profiles/.
+// BENCH_ONLY=<text> runs only the scenarios whose name contains it; BENCH_PROFILE=1 writes CPU profiles of both servers to .data/bench-profiles/.
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { openServer, createKnex, withDatabase } from '../runtime/db.js';
 import { ensureDatabase, dropDatabase } from '../runtime/bootstrap.js';
@@ -14,7 +15,7 @@ import { migrate } from '../runtime/migrate.js';
 import { randomToken } from '../runtime/ids.js';
 import { projectRoot } from '../bin/paths.js';
 import { seed } from './seed.js';
-import { scenarios, versionScenarios, type BenchRequest, type Scenario } from './scenarios.js';
+import { scenarios, versionScenarios, latencyScenarios, type BenchRequest, type Scenario } from './scenarios.js';
 import { specData } from '../generated/spec-data.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
@@ -22,6 +23,9 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const TARGET = 0.85;
+/** BENCH_ONLY=<text>: only the scenarios whose name contains it */
+const ONLY = process.env.BENCH_ONLY ?? '';
+const selected = <T extends { name: string }>(list: T[]) => list.filter((x) => x.name.includes(ONLY));
 const VERSION_TARGET = 0.9;
 const HEAD = specData.versions[0];
 const OLDEST = specData.versions[specData.versions.length - 1];
@@ -80,6 +84,20 @@ async function send(c: Contender, r: BenchRequest) {
 
 /** One request to each: both must answer 200 with the same body after the same number of queries. */
 async function verify(scenario: Scenario, r: BenchRequest, contenders: Contender[]): Promise<void> {
+  if (scenario.check === 'status') {
+    const statuses = [];
+    for (const c of contenders) {
+      const headers = r.freshIdempotencyKey ? { ...r.headers, 'idempotency-key': randomUUID() } : r.headers;
+      const before = (await c.ask<QueryLog>('queries')).queries;
+      const res = await send(c, { ...r, headers });
+      const log = await c.ask<QueryLog>('queries');
+      statuses.push(`${c.name} ${res.status} after ${log.queries - before} queries`);
+      if (process.env.BENCH_SHOW_QUERIES === '1') console.log(log.recent.slice(before - log.queries).map((q) => `    ${q.replace(/\s+/g, ' ').slice(0, 160)}`).join('\n'));
+      if (res.status >= 300) throw new Error(`${scenario.name}: the ${c.name} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    }
+    console.log(`${scenario.name}: ${statuses.join(', ')}`);
+    return;
+  }
   // A first request each, so that both compare in the steady state (e.g. an API key's last use just recorded).
   for (const c of contenders) await send(c, r);
   const answers = [];
@@ -108,19 +126,24 @@ async function verify(scenario: Scenario, r: BenchRequest, contenders: Contender
 
 interface Measurement {
   rate: number;
+  /** mean latency, ms */
+  latency: number;
   /** the server process's CPU time per request, µs: less sensitive than req/s to other load on the machine */
   cpu: number;
 }
 
 async function measure(c: Contender, r: BenchRequest, duration: number): Promise<Measurement> {
   const before = await c.ask<NodeJS.CpuUsage>('cpu');
-  const result = await autocannon({ url: `${c.url}${r.path}`, method: r.method, headers: r.headers, body: r.body, connections: CONNECTIONS, duration });
+  const fresh = r.freshIdempotencyKey
+    ? { requests: [{ setupRequest: (req: Record<string, any>) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } }) }] }
+    : {};
+  const result = await autocannon({ url: `${c.url}${r.path}`, method: r.method, headers: r.headers, body: r.body, connections: CONNECTIONS, duration, ...fresh });
   const after = await c.ask<NodeJS.CpuUsage>('cpu');
   if (result.non2xx || result.errors || result.timeouts) {
     throw new Error(`${c.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
   const cpu = after.user + after.system - before.user - before.system;
-  return { rate: result.requests.total / duration, cpu: cpu / result.requests.total };
+  return { rate: result.requests.total / duration, cpu: cpu / result.requests.total, latency: result.latency.mean };
 }
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -132,7 +155,7 @@ interface Side {
 }
 
 /** Measures two sides in alternating order; returns the headline: each side's req/s and the ratio first/second. */
-async function compare(name: string, sides: [Side, Side], target: number): Promise<string> {
+async function measureSides(sides: [Side, Side]): Promise<Measurement[][]> {
   const runs: Measurement[][] = [[], []];
   for (let round = 0; round < ROUNDS; round++) {
     for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) {
@@ -140,9 +163,14 @@ async function compare(name: string, sides: [Side, Side], target: number): Promi
       await measure(contender, request, WARMUP);
       const m = await measure(contender, request, DURATION);
       runs[i].push(m);
-      console.log(`  round ${round + 1} ${label.padEnd(13)} ${String(Math.round(m.rate)).padStart(6)} req/s, ${Math.round(m.cpu)} µs server CPU per request`);
+      console.log(`  round ${round + 1} ${label.padEnd(13)} ${String(Math.round(m.rate)).padStart(6)} req/s, ${m.latency.toFixed(2)} ms mean latency, ${Math.round(m.cpu)} µs server CPU per request`);
     }
   }
+  return runs;
+}
+
+async function compare(name: string, sides: [Side, Side], target: number): Promise<string> {
+  const runs = await measureSides(sides);
   const [a, b] = runs.map((ms) => ({ rate: mean(ms.map((m) => m.rate)), cpu: mean(ms.map((m) => m.cpu)) }));
   console.log(`${name}: server CPU per request: ${sides[0].label} ${Math.round(a.cpu)} µs, ${sides[1].label} ${Math.round(b.cpu)} µs `
     + `(${sides[1].label}/${sides[0].label} ${(b.cpu / a.cpu).toFixed(2)})\n`);
@@ -165,15 +193,30 @@ try {
   contenders.push(await launch('baseline', 'baseline-server.ts', databaseUrl));
   console.log(`${CONNECTIONS} connections, ${WARMUP} s warm-up and ${DURATION} s measured per run, ${ROUNDS} rounds in alternating order\n`);
 
-  for (const scenario of scenarios) {
+  for (const scenario of selected(scenarios)) {
     const request = scenario.request(fixture);
     await verify(scenario, request, contenders);
     summary.push(await compare(scenario.name, [
       { label: 'framework', contender: contenders[0], request },
       { label: 'baseline', contender: contenders[1], request },
-    ], TARGET));
+    ], scenario.target ?? TARGET));
   }
-  for (const scenario of versionScenarios) {
+  for (const scenario of selected(latencyScenarios)) {
+    const sides: [Side, Side] = [
+      { label: scenario.labels[0], contender: contenders[0], request: scenario.first(fixture) },
+      { label: scenario.labels[1], contender: contenders[0], request: scenario.second(fixture) },
+    ];
+    for (const side of sides) {
+      const res = await send(contenders[0], side.request);
+      if (res.status !== 200 || !res.body.data?.length) throw new Error(`${scenario.name} ${side.label}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    }
+    console.log(`${scenario.name}: ${scenario.labels.join(' vs ')} over ${fixture.paymentRows} rows`);
+    const runs = await measureSides(sides);
+    const [a, b] = runs.map((ms) => mean(ms.map((m) => m.latency)));
+    summary.push(`${scenario.name} latency: ${scenario.labels[0]} ${a.toFixed(2)} ms, ${scenario.labels[1]} ${b.toFixed(2)} ms, `
+      + `ratio ${(b / a).toFixed(2)} (target <= ${scenario.maxRatio})`);
+  }
+  for (const scenario of selected(versionScenarios)) {
     const [latest, oldest] = [scenario.request(fixture, HEAD), scenario.request(fixture, OLDEST)];
     console.log(`${scenario.name}: the same request at ${HEAD} and at ${OLDEST} (crossing every change that touches it)`);
     summary.push(await compare(scenario.name, [

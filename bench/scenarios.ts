@@ -7,12 +7,19 @@ export interface BenchRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** send a fresh Idempotency-Key with every request (creates) */
+  freshIdempotencyKey?: boolean;
 }
 
 export interface Scenario {
   /** how the result line names it */
   name: string;
   request(fixture: Fixture): BenchRequest;
+  /** the framework/baseline ratio to reach (default 0.85) */
+  target?: number;
+  /** 'response': both answer the same body after the same queries (reads); 'status': the same status (creates,
+   * whose bodies differ by id; the baseline writes the same rows but skips the framework's extra reads) */
+  check?: 'response' | 'status';
 }
 
 export const scenarios: Scenario[] = [
@@ -20,10 +27,47 @@ export const scenarios: Scenario[] = [
     // A connected account read with its platform's key: visibility through the parent, then every query of the
     // account view (account, parent, balance sums, reward milestones and payouts, offers).
     name: 'GET /accounts/{id}',
+    check: 'response',
     request: (f) => ({
       method: 'GET',
       path: `/api/v1/accounts/${f.connectedId}`,
       headers: { authorization: `Bearer ${f.apiKey}`, accept: 'application/json' },
+    }),
+  },
+  {
+    // A saved-card charge with an Idempotency-Key: the baseline writes the same rows (payment, collection job,
+    // idempotency record) in one transaction by hand.
+    name: 'POST /payments',
+    target: 0.6,
+    check: 'status',
+    request: (f) => ({
+      method: 'POST',
+      path: '/api/v1/payments',
+      headers: { authorization: `Bearer ${f.apiKey}`, accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify({ account_id: f.connectedId, member_id: f.memberId, payment_method_id: f.paymentMethodId, plan_id: f.planId }),
+      freshIdempotencyKey: true,
+    }),
+  },
+];
+
+export interface LatencyScenario {
+  name: string;
+  /** the two requests whose latency is compared, and the largest acceptable ratio second/first */
+  first(fixture: Fixture): BenchRequest;
+  second(fixture: Fixture): BenchRequest;
+  labels: [string, string];
+  maxRatio: number;
+}
+
+/** Keyset pagination: a page deep in a million-row list costs what the first page costs. */
+export const latencyScenarios: LatencyScenario[] = [
+  {
+    name: 'GET /payments',
+    labels: ['page 1', 'deep cursor'],
+    maxRatio: 1.3,
+    first: (f) => ({ method: 'GET', path: `/api/v1/payments?account_id=${f.connectedId}&first=10`, headers: { authorization: `Bearer ${f.apiKey}` } }),
+    second: (f) => ({
+      method: 'GET', path: `/api/v1/payments?account_id=${f.connectedId}&first=10&after=${f.deepCursor}`, headers: { authorization: `Bearer ${f.apiKey}` },
     }),
   },
 ];

@@ -8,6 +8,7 @@ import { readJsonBody } from './body.js';
 import { Access } from './access.js';
 import { addJob } from './jobs.js';
 import { recordEvent } from './events.js';
+import { inTransaction } from './request-db.js';
 import { flagOn } from './versions.js';
 import * as idempotency from './idempotency.js';
 import type { AuthKind, Principal } from './principal.js';
@@ -146,7 +147,7 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
       return;
     }
     try {
-      const result = await db.transaction(async (trx) => {
+      const result = await inTransaction(db, async (trx) => {
         const head = await op.handler!(input, context(trx));
         const out = render ? render(head) : head;
         if (idempotencyKey) await idempotency.complete(trx, principal.credentialId, idempotencyKey, { status: op.status, body: out });

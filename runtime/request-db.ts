@@ -53,3 +53,27 @@ export async function query<Row = Record<string, any>>(db: Knex, text: string, v
     await client.releaseConnection(conn);
   }
 }
+
+/**
+ * Runs `work` in one transaction. On the request's own connection that is BEGIN/COMMIT on it (knex's transaction
+ * object costs more per request than the rest of a create; measured by `npm run bench`); elsewhere, knex's.
+ */
+export async function inTransaction<T>(db: Knex, work: (db: Knex) => Promise<T>): Promise<T> {
+  const conn = (db as unknown as Record<symbol, Connection | undefined>)[RAW_CLIENT];
+  if (!conn) return db.transaction((trx) => work(trx));
+  await conn.query('BEGIN', []);
+  let result: T;
+  try {
+    result = await work(db);
+  } catch (e) {
+    try {
+      await conn.query('ROLLBACK', []);
+    } catch {
+      // A connection that cannot roll back must not go back to the pool: knex's pg client evicts disposed ones.
+      (conn as unknown as { __knex__disposed?: unknown }).__knex__disposed = e;
+    }
+    throw e;
+  }
+  await conn.query('COMMIT', []);
+  return result;
+}

@@ -8,12 +8,16 @@ import { isSelf } from './user-view.js';
 export const checkUserAccess: Handler<'checkUserAccess'> = async ({ path }, ctx) => {
   const user = await ctx.db('users').where({ id: path.id }).first('id');
   if (!user) throw notFound('user', path.id, 'id');
-  const accountId = accountOfResource(path.resource_id, 'resource_id');
+  // A product answers for its account; an unknown one is 404 through accountOfResource.
+  const product = path.resource_id.startsWith('prod_')
+    ? await ctx.db('products').where({ id: path.resource_id }).whereNull('deleted_at').first('id', 'account_id')
+    : undefined;
+  const accountId: string = product ? product.account_id : accountOfResource(path.resource_id, 'resource_id');
   const visible = isSelf(ctx.principal, user.id)
     ? await ctx.db('accounts').where({ id: accountId }).first('id')
     : await ctx.access.scopesOn(accountId);
   if (!visible) throw notFound('account', accountId, 'resource_id');
 
-  const access_level = await accessLevel(ctx.db, user.id, accountId);
+  const access_level = await accessLevel(ctx.db, user.id, accountId, product?.id);
   return { has_access: access_level !== 'no_access', access_level };
 };

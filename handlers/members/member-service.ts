@@ -1,0 +1,32 @@
+// Members are kept by the membership lifecycle: a user joins an account when they first get a membership (or save
+// a payment method with it) and leaves when their last membership granting access ends.
+import type { Knex } from 'knex';
+import { newId } from '../../runtime/ids.js';
+import { canTransition, transition } from '../../runtime/state-machine.js';
+import { ACCESS_GRANTING_STATUSES } from './access-level.js';
+
+const nowMs = (db: Knex) => db.raw("date_trunc('milliseconds', now())");
+
+/** The user's member row on the account, created (joined) if missing and rejoined if they had left. */
+export async function ensureMember(db: Knex, accountId: string, userId: string): Promise<{ id: string; status: string }> {
+  await db('members').insert({ id: newId('mber_'), account_id: accountId, user_id: userId, status: 'joined' })
+    .onConflict(['account_id', 'user_id']).ignore();
+  const member = await db('members').where({ account_id: accountId, user_id: userId }).forUpdate().first('id', 'status');
+  if (member.status === 'left') {
+    const status = transition('Member', member.status, 'rejoin');
+    await db('members').where({ id: member.id }).update({ status, joined_at: nowMs(db), left_at: null, updated_at: nowMs(db) });
+    member.status = status;
+  }
+  return member;
+}
+
+/** After a membership ended: the member leaves when no membership of theirs on the account grants access. */
+export async function leaveIfNoAccessLeft(db: Knex, memberId: string): Promise<void> {
+  const member = await db('members').where({ id: memberId }).forUpdate().first('id', 'status', 'account_id', 'user_id');
+  if (!member || !canTransition('Member', member.status, 'leave')) return;
+  const live = await db('memberships').where({ account_id: member.account_id, user_id: member.user_id })
+    .whereIn('status', [...ACCESS_GRANTING_STATUSES, 'paused']).first('id');
+  if (live) return;
+  const status = transition('Member', member.status, 'leave');
+  await db('members').where({ id: member.id }).update({ status, left_at: nowMs(db), updated_at: nowMs(db) });
+}

@@ -1,0 +1,28 @@
+import type { Handler } from '../../runtime/handler.js';
+import { invalid } from '../../runtime/errors.js';
+import { transition } from '../../runtime/state-machine.js';
+import { findManageableMembership } from './find-membership.js';
+import { endMembership } from './membership-service.js';
+import { membershipView } from './membership-view.js';
+import { END_MEMBERSHIP_PERIOD, endPeriodJobKey } from './end-period-task.js';
+
+/** POST /memberships/{id}/cancel: now, or scheduled for current_period_end with cancel_at_period_end. */
+export const cancelMembership: Handler<'cancelMembership'> = async ({ path, body }, ctx) => {
+  const row = await findManageableMembership(ctx, path.id);
+  const canceled = transition('Membership', row.status, 'cancel');
+  if (!body.cancel_at_period_end) {
+    const view = membershipView(await endMembership(ctx.db, row, canceled));
+    await ctx.emit('membership.canceled', row.account_id, view);
+    return view;
+  }
+  if (!row.current_period_end) {
+    throw invalid('This membership has no current_period_end to cancel at; cancel it now instead', 'cancel_at_period_end');
+  }
+  const [updated] = await ctx.db('memberships').where({ id: row.id })
+    .update({ cancel_at_period_end: true, updated_at: ctx.db.raw("date_trunc('milliseconds', now())") }).returning('*');
+  await ctx.addJob(END_MEMBERSHIP_PERIOD, { membership_id: row.id },
+    { jobKey: endPeriodJobKey(row.id), runAt: new Date(updated.current_period_end) });
+  const view = membershipView(updated);
+  await ctx.emit('membership.updated', row.account_id, view);
+  return view;
+};

@@ -1,0 +1,53 @@
+// Creating and ending memberships: the payments lifecycle (handlers/payments/fulfilment.ts) creates them on a
+// successful payment through createMembership; ending one goes through endMembership so the member leaves with
+// their last one.
+import type { Knex } from 'knex';
+import { newId } from '../../runtime/ids.js';
+import { recordEvent } from '../../runtime/events.js';
+import { ensureMember, leaveIfNoAccessLeft } from '../members/member-service.js';
+import { newLicenseKey } from './license-key.js';
+import { membershipView, type MembershipRow } from './membership-view.js';
+
+export interface NewMembership {
+  accountId: string;
+  userId: string;
+  productId: string;
+  planId: string;
+  /** trialing for a plan with a trial, else active */
+  status: 'trialing' | 'active';
+  currentPeriodStart?: Date | null;
+  /** null for a grant that does not expire */
+  currentPeriodEnd?: Date | null;
+  metadata?: Record<string, unknown>;
+}
+
+/** Inserts the membership (the buyer joins as a member; a license key when the product includes licensing) and
+ * records membership.activated in the same transaction. */
+export async function createMembership(db: Knex, input: NewMembership): Promise<MembershipRow> {
+  const member = await ensureMember(db, input.accountId, input.userId);
+  const product = await db('products').where({ id: input.productId }).first('includes_license');
+  const [row] = await db('memberships').insert({
+    id: newId('mem_'),
+    account_id: input.accountId,
+    member_id: member.id,
+    user_id: input.userId,
+    product_id: input.productId,
+    plan_id: input.planId,
+    status: input.status,
+    current_period_start: input.currentPeriodStart ?? db.raw("date_trunc('milliseconds', now())"),
+    current_period_end: input.currentPeriodEnd ?? null,
+    license_key: product?.includes_license ? newLicenseKey() : null,
+    metadata: JSON.stringify(input.metadata ?? {}),
+  }).returning('*');
+  await recordEvent(db, 'membership.activated', row.account_id, membershipView(row));
+  return row;
+}
+
+/** Writes a membership's new (ended) status and lets its member leave if nothing else grants access. */
+export async function endMembership(db: Knex, row: MembershipRow, status: string): Promise<MembershipRow> {
+  const now = db.raw("date_trunc('milliseconds', now())");
+  const [updated] = await db('memberships').where({ id: row.id })
+    .update({ status, canceled_at: status === 'canceled' ? now : row.canceled_at, updated_at: now }).returning('*');
+  await leaveIfNoAccessLeft(db, row.member_id);
+  return updated;
+}

@@ -1,0 +1,62 @@
+// Saving a setup intent's payment method: in the background (job save_setup_intent), or inside the create request
+// for versions before 2026-08-28. The outcome is the card's; each one is a SetupIntent transition and an event.
+import type { Knex } from 'knex';
+import type { Task } from 'graphile-worker';
+import { newId } from '../../runtime/ids.js';
+import { recordEvent } from '../../runtime/events.js';
+import { canTransition, transition } from '../../runtime/state-machine.js';
+import { cardOutcome, threeDSecureUrl } from './card-outcome.js';
+import { setupIntentRows, setupIntentView, type SetupIntentRow } from './setup-intent-view.js';
+
+export const SAVE_SETUP_INTENT = 'save_setup_intent';
+
+const nowMs = (db: Knex) => db.raw("date_trunc('milliseconds', now())");
+
+/** The saved method for a succeeded intent: a new one from the confirmation token, or the existing one (which
+ * gains the buyer as its member when it had none). */
+async function savedMethodId(db: Knex, row: SetupIntentRow, token: Record<string, any> | undefined): Promise<string> {
+  if (!token) {
+    if (row.member_id) await db('payment_methods').where({ id: row.payment_method_id }).whereNull('member_id').update({ member_id: row.member_id });
+    return row.payment_method_id;
+  }
+  const id = newId('payt_');
+  await db('payment_methods').insert({
+    id, account_id: row.account_id, user_id: row.user_id, member_id: row.member_id, type: 'card',
+    card_brand: token.card_brand, last4: token.last4, exp_month: token.exp_month, exp_year: token.exp_year,
+    fingerprint: token.fingerprint, test_behaviour: token.test_behaviour,
+  });
+  return id;
+}
+
+/** Runs the save of a processing intent in `db` (a transaction); anything else is left as it is. */
+export async function saveSetupIntent(db: Knex, setupIntentId: string): Promise<void> {
+  const row: SetupIntentRow | undefined = await db('setup_intents').where({ id: setupIntentId }).forUpdate().first();
+  // Only processing intents await the processor (require_action is allowed from processing alone).
+  if (!row || !canTransition('SetupIntent', row.status, 'require_action')) return;
+  const token = row.confirmation_token_id ? await db('confirmation_tokens').where({ id: row.confirmation_token_id }).first() : undefined;
+  const method = token ? undefined : await db('payment_methods').where({ id: row.payment_method_id }).first('test_behaviour');
+  const outcome = cardOutcome(token ? token.test_behaviour : method?.test_behaviour ?? null);
+
+  let change: Record<string, unknown>;
+  let event: 'setup_intent.succeeded' | 'setup_intent.requires_action' | 'setup_intent.canceled';
+  if (outcome.kind === 'saved') {
+    change = { status: transition('SetupIntent', row.status, 'succeed'), payment_method_id: await savedMethodId(db, row, token), last_setup_error: null, next_action: null };
+    event = 'setup_intent.succeeded';
+  } else if (outcome.kind === 'requires_3ds') {
+    const nextAction = { type: 'redirect_to_url', redirect_url: threeDSecureUrl(row.id), return_url: row.return_url };
+    change = { status: transition('SetupIntent', row.status, 'require_action'), next_action: JSON.stringify(nextAction) };
+    event = 'setup_intent.requires_action';
+  } else {
+    change = { status: transition('SetupIntent', row.status, 'cancel'), last_setup_error: JSON.stringify({ code: outcome.code, message: outcome.message }) };
+    event = 'setup_intent.canceled';
+  }
+  await db('setup_intents').where({ id: row.id }).update({ ...change, updated_at: nowMs(db) });
+  const saved = await setupIntentRows(db).where('si.id', row.id).first();
+  await recordEvent(db, event, row.account_id, setupIntentView(saved, false));
+}
+
+export function saveSetupIntentTask(db: Knex): Task {
+  return async (payload) => {
+    await db.transaction((trx) => saveSetupIntent(trx, (payload as { setup_intent_id: string }).setup_intent_id));
+  };
+}

@@ -1,0 +1,31 @@
+// Setup intent rows (with the buyer's user summary) -> the SetupIntent resource.
+import type { Knex } from 'knex';
+import type { SetupIntent } from '../../generated/types.js';
+
+export type SetupIntentRow = Record<string, any> & { id: string; account_id: string; user_id: string | null; status: string };
+
+/** Setup intents with the buyer summary; filter on `si.` columns. */
+export const setupIntentRows = (db: Knex) =>
+  db('setup_intents as si').leftJoin('users as u', 'u.id', 'si.user_id')
+    .select('si.*', 'u.username', 'u.name as user_name');
+
+/** `showSecret`: the caller may see client_secret here (create or retrieve, by a permitted caller). */
+export function setupIntentView(row: SetupIntentRow, showSecret: boolean): SetupIntent {
+  return {
+    id: row.id,
+    status: row.status as SetupIntent['status'],
+    account_id: row.account_id,
+    member_id: row.member_id,
+    payment_method_id: row.payment_method_id,
+    checkout_configuration_id: row.checkout_configuration_id,
+    user: row.user_id ? { id: row.user_id, username: row.username, name: row.user_name } : null,
+    return_url: row.return_url,
+    payment_method_type: row.payment_method_type,
+    payment_instrument: row.payment_instrument,
+    next_action: row.next_action,
+    last_setup_error: row.last_setup_error,
+    client_secret: showSecret && row.created_via_api ? row.client_secret : null,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

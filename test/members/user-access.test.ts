@@ -1,0 +1,71 @@
+// GET /users/{id}/access/{resource_id} with memberships: customers of an account and of a product.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestApp, type RequestOptions, type TestApp } from '../helpers/harness.js';
+import { HEAD_VERSION } from '../../runtime/versions.js';
+import { makeOwner, makeUser } from '../helpers/fixtures.js';
+import { newId } from '../../runtime/ids.js';
+import { makeMembership, makeProduct } from '../memberships/fixtures.js';
+
+const t = suite('user access through memberships');
+let app: TestApp;
+const call = (method: string, path: string, options: RequestOptions = {}) => app.request(method, path, { version: HEAD_VERSION, ...options });
+t.before(async () => { app = await startTestApp(); });
+t.after(async () => { await app.close(); });
+
+t('an active membership on the account makes a customer; ending it removes access', async () => {
+  const o = await makeOwner(app.db);
+  const buyer = await makeUser(app.db);
+  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const res = await call('GET', `/users/${buyer.id}/access/${o.accountId}`, { token: o.key });
+  assert.is(res.status, 200);
+  assert.equal(res.body, { has_access: true, access_level: 'customer' });
+  const self = await call('GET', `/users/${buyer.id}/access/${o.accountId}`, { token: buyer.token });
+  assert.equal(self.body, { has_access: true, access_level: 'customer' });
+  await call('POST', `/memberships/${m.id}/cancel`, { token: o.key });
+  const after = await call('GET', `/users/${buyer.id}/access/${o.accountId}`, { token: o.key });
+  assert.equal(after.body, { has_access: false, access_level: 'no_access' });
+});
+
+t('trialing and past_due grant access; paused, expired and completed do not', async () => {
+  const o = await makeOwner(app.db);
+  for (const [status, level] of [['trialing', 'customer'], ['past_due', 'customer'], ['paused', 'no_access'], ['expired', 'no_access'], ['completed', 'no_access']]) {
+    const buyer = await makeUser(app.db);
+    await makeMembership(app.db, o.accountId, buyer.id, { status });
+    const res = await call('GET', `/users/${buyer.id}/access/${o.accountId}`, { token: o.key });
+    assert.is(res.body.access_level, level, status);
+  }
+});
+
+t('a product: customer only with a membership to that product; admin for its account\'s team', async () => {
+  const o = await makeOwner(app.db);
+  const buyer = await makeUser(app.db);
+  const m = await makeMembership(app.db, o.accountId, buyer.id);
+  const otherProduct = await makeProduct(app.db, o.accountId);
+  const held = await call('GET', `/users/${buyer.id}/access/${m.productId}`, { token: o.key });
+  assert.is(held.status, 200);
+  assert.equal(held.body, { has_access: true, access_level: 'customer' });
+  const other = await call('GET', `/users/${buyer.id}/access/${otherProduct}`, { token: o.key });
+  assert.equal(other.body, { has_access: false, access_level: 'no_access' });
+  const admin = await call('GET', `/users/${o.owner.id}/access/${otherProduct}`, { token: o.token });
+  assert.equal(admin.body, { has_access: true, access_level: 'admin' });
+  const viewer = await makeUser(app.db);
+  await app.db('team_members').insert({ id: newId('tmem_'), account_id: o.accountId, user_id: viewer.id, role: 'viewer', status: 'active' });
+  const team = await call('GET', `/users/${viewer.id}/access/${m.productId}`, { token: o.key });
+  assert.is(team.body.access_level, 'admin');
+});
+
+t('a product of an account the caller cannot see is 404 naming resource_id; a deleted product is 404', async () => {
+  const a = await makeOwner(app.db);
+  const b = await makeOwner(app.db);
+  const product = await makeProduct(app.db, b.accountId);
+  const res = await call('GET', `/users/${b.owner.id}/access/${product}`, { token: a.key });
+  assert.is(res.status, 404);
+  assert.is(res.body.error.param, 'resource_id');
+  await app.db('products').where({ id: product }).update({ deleted_at: new Date() });
+  const gone = await call('GET', `/users/${b.owner.id}/access/${product}`, { token: b.key });
+  assert.is(gone.status, 404);
+  assert.is(gone.body.error.message, `No such product: '${product}'`);
+});
+
+t.run();
