@@ -1,9 +1,9 @@
 // What a successful payment gives the buyer, in the payment's transaction: they become (again) a joined member of
 // the account, and a variant purchase creates their membership or renews the one they hold for that variant.
 import type { Knex } from 'knex';
-import { newId } from '../../runtime/ids.js';
 import { transition } from '../../runtime/state-machine.js';
-import { newLicenseKey } from '../memberships/license-key.js';
+import { createMembership } from '../memberships/membership-service.js';
+import { ensureMember } from '../members/member-service.js';
 import type { MembershipRow } from '../memberships/membership-view.js';
 import type { PaymentRow } from './payment-view.js';
 
@@ -13,18 +13,14 @@ const LIVE = ['trialing', 'active', 'past_due'];
 export interface Fulfilment {
   memberId: string | null;
   membershipId: string | null;
-  /** the membership when it newly grants access (created, or a trial or overdue one activated) */
+  /** a trialing or overdue membership this renewal activated (a new membership records its own event) */
   activated: MembershipRow | null;
 }
 
 export async function fulfil(db: Knex, payment: PaymentRow): Promise<Fulfilment> {
   if (!payment.user_id) return { memberId: payment.member_id, membershipId: null, activated: null };
   const stamp = db.raw("date_trunc('milliseconds', now())");
-  const [member] = await db('members')
-    .insert({ id: newId('mber_'), account_id: payment.account_id, user_id: payment.user_id, status: 'joined' })
-    .onConflict(['account_id', 'user_id'])
-    .merge({ status: 'joined', left_at: null, updated_at: stamp })
-    .returning('id');
+  const member = await ensureMember(db, payment.account_id, payment.user_id);
   if (!payment.plan_id) return { memberId: member.id, membershipId: null, activated: null };
 
   const plan = await db('plans').where({ id: payment.plan_id }).first();
@@ -44,19 +40,15 @@ export async function fulfil(db: Knex, payment: PaymentRow): Promise<Fulfilment>
     return { memberId: member.id, membershipId: row.id, activated: status !== existing.status ? row : null };
   }
 
-  const product = await db('products').where({ id: plan.product_id }).first('includes_license');
   const trialing = (plan.trial_period_days ?? 0) > 0;
-  const [row] = await db('memberships').insert({
-    id: newId('mem_'),
-    account_id: payment.account_id,
-    member_id: member.id,
-    user_id: payment.user_id,
-    product_id: plan.product_id,
-    plan_id: plan.id,
+  const row = await createMembership(db, {
+    accountId: payment.account_id,
+    userId: payment.user_id,
+    productId: plan.product_id,
+    planId: plan.id,
     status: trialing ? 'trialing' : 'active',
-    current_period_start: new Date(now),
-    current_period_end: trialing ? days(plan.trial_period_days) : days(plan.billing_period_days),
-    license_key: product?.includes_license ? newLicenseKey() : null,
-  }).returning('*');
-  return { memberId: member.id, membershipId: row.id, activated: row };
+    currentPeriodStart: new Date(now),
+    currentPeriodEnd: trialing ? days(plan.trial_period_days) : days(plan.billing_period_days),
+  });
+  return { memberId: member.id, membershipId: row.id, activated: null };
 }

@@ -35,6 +35,19 @@ export function decideCharge(behaviour: CardBehaviour, authentication: string): 
   return { approved: true };
 }
 
+export type SetupDecision =
+  | { outcome: 'saved' }
+  | { outcome: 'requires_action' }
+  | { outcome: 'refused'; code: 'card_declined' | 'insufficient_funds' | 'authentication_required'; message: string };
+
+/** Saving a card for later (setup intents): the issuer may ask the buyer for 3-D Secure; a card a charge would
+ * decline is refused the same way. */
+export function decideSetup(behaviour: CardBehaviour): SetupDecision {
+  if (behaviour === 'requires_3ds' || behaviour === 'requires_3ds_challenge') return { outcome: 'requires_action' };
+  const charge = decideCharge(behaviour, 'not_required');
+  return charge.approved ? { outcome: 'saved' } : { outcome: 'refused', code: charge.code, message: charge.message };
+}
+
 export type RefundDecision = { approved: true } | { approved: false; reason: 'refund_declined' };
 
 export const decideRefund = (behaviour: CardBehaviour): RefundDecision =>

@@ -1,21 +1,17 @@
-// The sandbox card's answer to a request to save it, from its test_behaviour (the convention the simulated
-// processor shares): saved, refused with a code, or asking the buyer for 3D Secure.
+// The sandbox card's answer to a request to save it, as the simulated processor (handlers/processor) decides it
+// from the card's test_behaviour: saved, refused with a code, or asking the buyer for 3D Secure.
+import { decideSetup } from '../processor/processor.js';
+import type { CardBehaviour } from '../processor/cards.js';
 export type CardOutcome =
   | { kind: 'saved' }
   | { kind: 'requires_3ds' }
   | { kind: 'refused'; code: string; message: string };
 
 export function cardOutcome(testBehaviour: string | null): CardOutcome {
-  switch (testBehaviour) {
-    case 'requires_3ds':
-      return { kind: 'requires_3ds' };
-    case 'declined':
-      return { kind: 'refused', code: 'card_declined', message: 'The card was declined by its issuer.' };
-    case 'insufficient_funds':
-      return { kind: 'refused', code: 'insufficient_funds', message: 'The card has insufficient funds.' };
-    default:
-      return { kind: 'saved' };
-  }
+  const decision = decideSetup((testBehaviour ?? 'succeeds') as CardBehaviour);
+  if (decision.outcome === 'requires_action') return { kind: 'requires_3ds' };
+  if (decision.outcome === 'refused') return { kind: 'refused', code: decision.code, message: decision.message };
+  return { kind: 'saved' };
 }
 
 /** Where a buyer completes 3D Secure in the sandbox. */

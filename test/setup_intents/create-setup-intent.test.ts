@@ -184,7 +184,7 @@ t(`at ${OLD} refused and 3D Secure cards show their outcome in the response`, as
   }, { version: OLD })).body;
   const declined = await outcome('declined');
   assert.is(declined.status, 'canceled');
-  assert.equal(declined.last_setup_error, { code: 'card_declined', message: 'The card was declined by its issuer.' });
+  assert.equal(declined.last_setup_error, { code: 'card_declined', message: 'The card was declined' });
   assert.is(declined.payment_method_id, null);
   const poor = await outcome('insufficient_funds');
   assert.is(poor.status, 'canceled');
