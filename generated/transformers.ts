@@ -5,6 +5,7 @@ import * as checkoutConfigurationEpochTimestamps from '../handlers/versions/chec
 import * as eiOfferDurationDays from '../handlers/versions/eiOfferDurationDays.js';
 import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeekly.js';
 import * as permissionsWithoutTrading from '../handlers/versions/permissionsWithoutTrading.js';
+import * as setupIntentEmbeddedReferences from '../handlers/versions/setupIntentEmbeddedReferences.js';
 
 function down_Account_step_2026_09_06(o: any): any {
   o.industry_group ??= o.industry_type ?? null;
@@ -65,6 +66,14 @@ function down_AccountPreferences_step_2026_08_25(o: any): any {
   return o;
 }
 
+function down_SetupIntent_step_2026_08_25(o: any): any {
+  o = setupIntentEmbeddedReferences.down(o);
+  delete o.member_id;
+  delete o.payment_method_id;
+  delete o.last_setup_error;
+  return o;
+}
+
 function down_Account_step_2026_08_07(o: any): any {
   if (o.balance) o.balance = down_AccountBalance_step_2026_08_07(o.balance);
   return o;
@@ -79,6 +88,11 @@ function down_AccountBalance_step_2026_08_07(o: any): any {
 function down_Account_step_2026_07_30(o: any): any {
   o.parent_account_id ??= o.parent_account?.id ?? null;
   delete o.parent_account;
+  return o;
+}
+
+function down_Membership_step_2026_07_23(o: any): any {
+  delete o.cancel_at_period_end;
   return o;
 }
 
@@ -192,6 +206,11 @@ export function down_PermissionList_2026_08_21(o: any): any {
   return o;
 }
 
+export function down_SetupIntent_2026_08_21(o: any): any {
+  o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
 export function down_User_2026_08_21(o: any): any {
   o = down_User_step_2026_08_28(o);
   return o;
@@ -236,6 +255,11 @@ export function down_PermissionList_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_SetupIntent_2026_08_14(o: any): any {
+  o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
 export function down_User_2026_08_14(o: any): any {
   o = down_User_step_2026_08_28(o);
   return o;
@@ -277,6 +301,11 @@ export function down_Payment_2026_08_07(o: any): any {
 
 export function down_PermissionList_2026_08_07(o: any): any {
   o = down_PermissionList_step_2026_08_28(o);
+  return o;
+}
+
+export function down_SetupIntent_2026_08_07(o: any): any {
+  o = down_SetupIntent_step_2026_08_25(o);
   return o;
 }
 
@@ -327,6 +356,11 @@ export function down_Payment_2026_07_30(o: any): any {
 
 export function down_PermissionList_2026_07_30(o: any): any {
   o = down_PermissionList_step_2026_08_28(o);
+  return o;
+}
+
+export function down_SetupIntent_2026_07_30(o: any): any {
+  o = down_SetupIntent_step_2026_08_25(o);
   return o;
 }
 
@@ -381,6 +415,11 @@ export function down_PermissionList_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_SetupIntent_2026_07_23(o: any): any {
+  o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
 export function down_User_2026_07_23(o: any): any {
   o = down_User_step_2026_08_28(o);
   return o;
@@ -422,6 +461,11 @@ export function down_EconomicIntelligenceOffer_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_Membership_2026_07_20(o: any): any {
+  o = down_Membership_step_2026_07_23(o);
+  return o;
+}
+
 export function down_Payment_2026_07_20(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   return o;
@@ -429,6 +473,11 @@ export function down_Payment_2026_07_20(o: any): any {
 
 export function down_PermissionList_2026_07_20(o: any): any {
   o = down_PermissionList_step_2026_08_28(o);
+  return o;
+}
+
+export function down_SetupIntent_2026_07_20(o: any): any {
+  o = down_SetupIntent_step_2026_08_25(o);
   return o;
 }
 
@@ -483,6 +532,11 @@ export function down_EconomicIntelligenceOffer_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_Membership_2025_01_01(o: any): any {
+  o = down_Membership_step_2026_07_23(o);
+  return o;
+}
+
 export function down_Payment_2025_01_01(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   return o;
@@ -495,6 +549,11 @@ export function down_PermissionList_2025_01_01(o: any): any {
 
 export function down_Product_2025_01_01(o: any): any {
   o = down_Product_step_2026_07_20(o);
+  return o;
+}
+
+export function down_SetupIntent_2025_01_01(o: any): any {
+  o = down_SetupIntent_step_2026_08_25(o);
   return o;
 }
 
@@ -567,9 +626,11 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   CheckoutConfiguration: { "2025-01-01": down_CheckoutConfiguration_2025_01_01 },
   Deleted: { "2025-01-01": down_Deleted_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
+  Membership: { "2026-07-20": down_Membership_2026_07_20, "2025-01-01": down_Membership_2025_01_01 },
   Payment: { "2026-09-02": down_Payment_2026_09_02, "2026-08-28": down_Payment_2026_08_28, "2026-08-25": down_Payment_2026_08_25, "2026-08-21": down_Payment_2026_08_21, "2026-08-14": down_Payment_2026_08_14, "2026-08-07": down_Payment_2026_08_07, "2026-07-30": down_Payment_2026_07_30, "2026-07-23": down_Payment_2026_07_23, "2026-07-20": down_Payment_2026_07_20, "2025-01-01": down_Payment_2025_01_01 },
   PermissionList: { "2026-08-25": down_PermissionList_2026_08_25, "2026-08-21": down_PermissionList_2026_08_21, "2026-08-14": down_PermissionList_2026_08_14, "2026-08-07": down_PermissionList_2026_08_07, "2026-07-30": down_PermissionList_2026_07_30, "2026-07-23": down_PermissionList_2026_07_23, "2026-07-20": down_PermissionList_2026_07_20, "2025-01-01": down_PermissionList_2025_01_01 },
   Product: { "2025-01-01": down_Product_2025_01_01 },
+  SetupIntent: { "2026-08-21": down_SetupIntent_2026_08_21, "2026-08-14": down_SetupIntent_2026_08_14, "2026-08-07": down_SetupIntent_2026_08_07, "2026-07-30": down_SetupIntent_2026_07_30, "2026-07-23": down_SetupIntent_2026_07_23, "2026-07-20": down_SetupIntent_2026_07_20, "2025-01-01": down_SetupIntent_2025_01_01 },
   User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
   Variant: { "2025-01-01": down_Variant_2025_01_01 },
 };
