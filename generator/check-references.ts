@@ -124,6 +124,14 @@ export function checkReferences(spec: ApiSpec, locate: Locator = (file) => file)
   }
   for (const version of spec.versions) {
     version.changes.forEach((change, i) => {
+      for (const instruction of change.instructions ?? []) {
+        const gone = (instruction as { endpoint_gone?: { operation: string } }).endpoint_gone;
+        if (!gone) continue;
+        const op = spec.operations.find((o) => o.id === gone.operation);
+        const at = `spec/versions.yaml: ${version.date} change ${i + 1}`;
+        if (!op?.gone) problems.push(`${at}: endpoint_gone names ${gone.operation}, which is not an operation declared gone`);
+        else if (op.gone.since !== version.date) problems.push(`${at}: endpoint_gone names ${gone.operation}, which is gone since ${op.gone.since}, not ${version.date}`);
+      }
       for (const flag of change.flags ?? []) {
         const declared = spec.version_flags[flag];
         const at = `spec/versions.yaml: ${version.date} change ${i + 1}`;

@@ -12,7 +12,7 @@ const BREAKING: Record<InstructionKind, boolean> = {
   field_added: false, field_removed: true, field_renamed: true, enum_value_added: true, values_renamed: true,
   transformer: true, endpoint_added: false, request_field_rejected: true, request_field_added: false,
   request_field_renamed: true, request_field_required: true, request_values_renamed: true, epoch_timestamps_accepted: true,
-  endpoint_moved: true,
+  endpoint_moved: true, endpoint_gone: true,
 };
 
 function describe(i: Instruction): string {
@@ -32,6 +32,7 @@ function describe(i: Instruction): string {
     case 'request_values_renamed': return `body ${b.field}: values renamed (${Object.entries(b.map).map(([o, n]) => `${o} -> ${n}`).join(', ')})`;
     case 'epoch_timestamps_accepted': return 'timestamp inputs: ISO 8601 only (epoch seconds no longer accepted)';
     case 'endpoint_moved': return `moved from ${b.from}`;
+    case 'endpoint_gone': return 'retired: answers 410 gone';
   }
 }
 

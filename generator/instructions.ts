@@ -38,6 +38,8 @@ export interface OperationInstructions {
   /** the operation lived at `from` in the older version; `params` maps older path parameter names to newer ones,
    * and must account for every parameter whose name differs */
   endpoint_moved?: { operation: string; from: string; params?: Record<string, string> };
+  /** the operation was retired (410 gone) at this version; its `gone:` declaration must name the same date */
+  endpoint_gone?: { operation: string };
   /** the older version also took epoch seconds wherever the operation takes a timestamp */
   epoch_timestamps_accepted?: { operation: string };
 }
@@ -46,7 +48,7 @@ export type Instruction = SchemaInstructions & OperationInstructions;
 export const INSTRUCTION_KINDS = [
   'field_added', 'field_removed', 'field_renamed', 'enum_value_added', 'values_renamed', 'transformer',
   'endpoint_added', 'request_field_rejected', 'request_field_added', 'request_field_renamed', 'request_field_required',
-  'request_values_renamed', 'epoch_timestamps_accepted', 'endpoint_moved',
+  'request_values_renamed', 'epoch_timestamps_accepted', 'endpoint_moved', 'endpoint_gone',
 ] as const;
 export type InstructionKind = (typeof INSTRUCTION_KINDS)[number];
 

@@ -254,6 +254,7 @@ const instructionKinds: Record<string, unknown> = {
   }),
   request_field_required: instruction(['operation', 'field', 'default'], { operation: opName, field: fieldPath, default: {} }),
   epoch_timestamps_accepted: instruction(['operation'], { operation: opName }),
+  endpoint_gone: instruction(['operation'], { operation: opName }),
   endpoint_moved: instruction(['operation', 'from'], {
     operation: opName,
     from: { type: 'string', pattern: '^(/[a-z0-9_]+|/\\{[a-z_]+\\})+$' },

@@ -46,6 +46,7 @@ function targetProblem(i: Instruction, shapes: Shapes): string | null {
   }
   const op = shapes.operations.find((o) => o.id === operation);
   if (!op) return `${kind} targets the operation ${operation}, which does not exist at that version`;
+  if (kind === 'endpoint_gone') return null; // checked against the operation's gone: date in check-references.ts
   if (kind === 'endpoint_moved') {
     const unexplained = unexplainedParamChanges(op.path, body);
     return unexplained.length ? `endpoint_moved changes path parameters without saying so (add them to params): ${unexplained.join('; ')}` : null;
