@@ -1,4 +1,5 @@
 import type { Handler } from '../../runtime/handler.js';
+import { refundView } from '../refunds/refund-view.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { transition } from '../../runtime/state-machine.js';
@@ -23,10 +24,11 @@ export const refundPayment: Handler<'refundPayment'> = async ({ path, body }, ct
     throw invalid(`partial_amount ${amount} is more than the ${remaining} left to refund (counting pending refunds)`, 'partial_amount');
   }
   const id = newId('rfnd_');
-  await ctx.db('refunds').insert({
+  const [refund] = await ctx.db('refunds').insert({
     id, payment_id: payment.id, account_id: payment.account_id, amount, currency: payment.currency,
     original_amount: amount, original_currency: payment.currency, provider: 'sandbox', status: 'pending',
-  });
+  }).returning('*');
+  await ctx.emit('refund.created', payment.account_id, refundView(refund));
   await ctx.addJob(REFUND_PAYMENT, { refund_id: id }, { jobKey: `${REFUND_PAYMENT}:${id}` });
   return loadPaymentView(ctx.db, path.id);
 };

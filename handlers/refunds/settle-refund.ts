@@ -7,6 +7,8 @@ import { transition } from '../../runtime/state-machine.js';
 import { decideRefund } from '../processor/processor.js';
 import { cardBehaviourOf } from '../payments/collection.js';
 import { postRefund } from '../payments/ledger.js';
+import { recordEvent } from '../../runtime/events.js';
+import { refundView } from './refund-view.js';
 
 export const REFUND_PAYMENT = 'refund_payment';
 
@@ -18,15 +20,17 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
     const stamp = trx.raw("date_trunc('milliseconds', now())");
     const decision = decideRefund(await cardBehaviourOf(trx, payment));
     if (!decision.approved) {
-      await trx('refunds').where({ id: refundId })
-        .update({ status: transition('Refund', refund.status, 'fail'), failure_reason: decision.reason, updated_at: stamp });
+      const [failed] = await trx('refunds').where({ id: refundId })
+        .update({ status: transition('Refund', refund.status, 'fail'), failure_reason: decision.reason, updated_at: stamp }).returning('*');
+      await recordEvent(trx, 'refund.failed', failed.account_id, refundView(failed));
       return;
     }
     const amount = Number(refund.amount);
     const total = Number(payment.total);
     const refunded = Number(payment.refunded_amount) + amount;
     const taxRefunded = Number((BigInt(refunded) * BigInt(payment.tax_amount) + BigInt(total >> 1)) / BigInt(total));
-    await trx('refunds').where({ id: refundId }).update({ status: transition('Refund', refund.status, 'succeed'), updated_at: stamp });
+    const [succeeded] = await trx('refunds').where({ id: refundId })
+      .update({ status: transition('Refund', refund.status, 'succeed'), updated_at: stamp }).returning('*');
     await trx('payments').where({ id: payment.id }).update({
       status: transition('Payment', payment.status, refunded >= total ? 'refund_fully' : 'refund_partially'),
       refunded_amount: refunded,
@@ -34,6 +38,7 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
       updated_at: stamp,
     });
     await postRefund(trx, { id: refund.id, account_id: refund.account_id, currency: refund.currency, amount });
+    await recordEvent(trx, 'refund.succeeded', succeeded.account_id, refundView(succeeded));
   });
 }
 
