@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ApiError, invalid } from './errors.js';
+import { query } from './request-db.js';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
@@ -36,19 +37,15 @@ export async function claim(
   operationId: string,
   hash: string,
 ): Promise<StoredResponse | null> {
-  const expires = db.raw(`now() + interval '${IDEMPOTENCY_TTL_HOURS} hours'`);
-  const inserted = await db('idempotency_keys')
-    .insert({ credential_id: credentialId, key, operation_id: operationId, request_hash: hash, state: 'running', expires_at: expires })
-    .onConflict(['credential_id', 'key'])
-    .ignore()
-    .returning('key');
+  // Fixed SQL on plain pg: this runs on every create (runtime/request-db.ts query).
+  const inserted = await query(db, `insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, expires_at)
+    values ($1, $2, $3, $4, 'running', now() + interval '${IDEMPOTENCY_TTL_HOURS} hours')
+    on conflict (credential_id, key) do nothing returning key`, [credentialId, key, operationId, hash]);
   if (inserted.length) return null;
   // An expired record is as good as none: take it over.
-  const retaken = await db('idempotency_keys')
-    .where({ credential_id: credentialId, key })
-    .where('expires_at', '<', db.fn.now())
-    .update({ operation_id: operationId, request_hash: hash, state: 'running', status_code: null, response: null, expires_at: expires, updated_at: db.fn.now() })
-    .returning('key');
+  const retaken = await query(db, `update idempotency_keys set operation_id = $3, request_hash = $4, state = 'running',
+    status_code = null, response = null, expires_at = now() + interval '${IDEMPOTENCY_TTL_HOURS} hours', updated_at = now()
+    where credential_id = $1 and key = $2 and expires_at < now() returning key`, [credentialId, key, operationId, hash]);
   if (retaken.length) return null;
   const row = await db('idempotency_keys').where({ credential_id: credentialId, key }).first();
   if (!row) return claim(db, credentialId, key, operationId, hash);
@@ -64,9 +61,8 @@ export async function claim(
 
 /** Records the response; called inside the request transaction so it commits with the request's writes. */
 export async function complete(db: Knex, credentialId: string, key: string, response: StoredResponse): Promise<void> {
-  await db('idempotency_keys')
-    .where({ credential_id: credentialId, key })
-    .update({ state: 'done', status_code: response.status, response: JSON.stringify(response.body), updated_at: db.fn.now() });
+  await query(db, `update idempotency_keys set state = 'done', status_code = $3, response = $4, updated_at = now()
+    where credential_id = $1 and key = $2`, [credentialId, key, response.status, JSON.stringify(response.body)]);
 }
 
 /** Frees the key after a failure that must not be replayed (a server error). */

@@ -4,7 +4,7 @@ import { effectivePolicy, needsAuthentication, toUsd, type ThreeDSecurePolicy } 
 import { COLLECT_PAYMENT } from './collection.js';
 import { resolveSource } from './payment-source.js';
 import { priceOf } from './pricing.js';
-import { loadPaymentView } from './payment-view.js';
+import { paymentView } from './payment-view.js';
 
 /** Where the sandbox sends a buyer for their 3-D Secure step. */
 const authenticationUrl = (paymentId: string) => `https://checkout.sandbox.example/3ds/${paymentId}`;
@@ -22,7 +22,7 @@ export const createPayment: Handler<'createPayment'> = async ({ body }, ctx) => 
   const needsStep = needsAuthentication(source.behaviour, policy, source.buyerPresent);
   const waitsOnBuyer = needsStep && source.buyerPresent;
   const id = newId('pay_');
-  await ctx.db('payments').insert({
+  const [row] = await ctx.db('payments').insert({
     id,
     account_id: body.account_id,
     plan_id: price.planId,
@@ -48,7 +48,10 @@ export const createPayment: Handler<'createPayment'> = async ({ body }, ctx) => 
       ? JSON.stringify({ type: 'redirect_to_url', redirect_to_url: { url: authenticationUrl(id), return_url: body.return_url ?? null } })
       : null,
     payment_instrument: JSON.stringify(source.instrument),
-  });
+  }).returning('*');
   if (!waitsOnBuyer) await ctx.addJob(COLLECT_PAYMENT, { payment_id: id }, { jobKey: `${COLLECT_PAYMENT}:${id}` });
-  return loadPaymentView(ctx.db, id);
+  // The response is the row just written with the buyer already at hand: no second read.
+  return paymentView({
+    ...row, buyer_username: source.buyer.username, buyer_name: source.buyer.name, buyer_picture: source.buyer.profile_picture_url,
+  });
 };

@@ -12,6 +12,8 @@ export interface PaymentSource {
   instrument: { brand: string | null; last4: string; exp_month: number; exp_year: number };
   behaviour: CardBehaviour;
   buyerPresent: boolean;
+  /** the buyer's public summary, for the payment's `user` */
+  buyer: { username: string; name: string | null; profile_picture_url: string | null };
 }
 
 interface SourceInput {
@@ -37,10 +39,15 @@ export async function resolveSource(ctx: HandlerContext, body: SourceInput): Pro
   if (!body.member_id) throw invalid('Pass confirmation_token, or member_id with payment_method_id', 'member_id');
   if (!body.payment_method_id) throw invalid('A saved-method charge needs payment_method_id with member_id', 'payment_method_id');
   if (body.user_id) throw invalid("user_id names the buyer of a confirmation token; a saved method's buyer is its member", 'user_id');
-  const member = await ctx.db('members').where({ id: body.member_id, account_id: body.account_id }).first();
+  // One round trip: the member, its buyer and (if it is theirs) the card.
+  const member = await ctx.db('members as m').join('users as u', 'u.id', 'm.user_id')
+    .leftJoin('payment_methods as pm', (j) => j.on('pm.member_id', 'm.id').andOn('pm.account_id', 'm.account_id')
+      .andOnVal('pm.id', '=', body.payment_method_id!))
+    .where({ 'm.id': body.member_id, 'm.account_id': body.account_id })
+    .first('m.id', 'm.user_id', 'u.username', 'u.name', 'u.profile_picture_url', 'pm.id as method_id', 'pm.card_brand', 'pm.last4',
+      'pm.exp_month', 'pm.exp_year', 'pm.test_behaviour');
   if (!member) throw notFound('member', body.member_id, 'member_id');
-  const method = await ctx.db('payment_methods')
-    .where({ id: body.payment_method_id, account_id: body.account_id, member_id: member.id }).first();
+  const method = member.method_id ? { ...member, id: member.method_id } : null;
   if (!method || !method.last4) throw notFound('payment method of this member', body.payment_method_id, 'payment_method_id');
   // Changelog entry 7: from 2026-09-02 a saved-method charge with return_url has the buyer present unless off_session.
   const buyerPresent = ctx.flag('saved_method_charge_buyer_present') && !!body.return_url && body.off_session !== true;
@@ -52,6 +59,7 @@ export async function resolveSource(ctx: HandlerContext, body: SourceInput): Pro
     instrument: instrumentOf(method),
     behaviour: (method.test_behaviour ?? 'succeeds') as CardBehaviour,
     buyerPresent,
+    buyer: { username: member.username, name: member.name, profile_picture_url: member.profile_picture_url },
   };
 }
 
@@ -61,7 +69,7 @@ async function fromToken(db: Knex, accountId: string, tokenId: string, userId?: 
   if (token.used_at) throw invalid('This confirmation token has already been used; collect the card again for a new one', 'confirmation_token');
   if (Date.parse(token.expires_at) <= Date.now()) throw invalid('This confirmation token has expired; collect the card again for a new one', 'confirmation_token');
   if (!userId) throw invalid('A confirmation token payment needs user_id, the buyer', 'user_id');
-  const user = await db('users').where({ id: userId }).first('id');
+  const user = await db('users').where({ id: userId }).first('id', 'username', 'name', 'profile_picture_url');
   if (!user) throw notFound('user', userId, 'user_id');
   await db('confirmation_tokens').where({ id: tokenId }).update({ used_at: db.raw("date_trunc('milliseconds', now())") });
   return {
@@ -72,5 +80,6 @@ async function fromToken(db: Knex, accountId: string, tokenId: string, userId?: 
     instrument: instrumentOf(token),
     behaviour: token.test_behaviour as CardBehaviour,
     buyerPresent: true,
+    buyer: { username: user.username, name: user.name, profile_picture_url: user.profile_picture_url },
   };
 }
