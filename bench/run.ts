@@ -2,7 +2,7 @@
 // work, on one freshly migrated database (DATABASE_URL's server, or an embedded one), in alternating order.
 // Version scenarios send the same request to the framework at the newest and at the oldest version.
 // The last lines are the headlines: requests/s of each side and the ratio.
-// Settings: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (20), BENCH_ROUNDS (2);
+// Settings: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (20), BENCH_ROUNDS (4: one-round results on a shared VM swing by ±20%);
 // BENCH_ONLY=<text> runs only the scenarios whose name contains it; BENCH_PROFILE=1 writes CPU profiles of both servers to .data/bench-profiles/.
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ import { specData } from '../generated/spec-data.js';
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const TARGET = 0.85;
 /** BENCH_ONLY=<text>: only the scenarios whose name contains it */
 const ONLY = process.env.BENCH_ONLY ?? '';
