@@ -77,7 +77,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // The worker's pool is ours: an idle connection the server terminates (a restart, a dropped database) is logged,
   // not an unhandled 'error' that ends the process; and it is closed after the worker stops.
   const workerPool = options.worker === false ? null : new pg.Pool({ connectionString: options.databaseUrl, max: 6 });
-  workerPool?.on('error', (err) => logger.warn({ err: err.message }, 'worker database connection lost'));
+  const lost = (err: Error) => logger.warn({ err: err.message }, 'worker database connection lost');
+  workerPool?.on('error', lost);
+  workerPool?.on('connect', (client) => client.on('error', lost));
   const worker = workerPool === null ? null : await run({
     pgPool: workerPool,
     taskList: options.tasks,
