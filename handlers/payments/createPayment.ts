@@ -14,11 +14,12 @@ const authenticationUrl = (paymentId: string) => `https://checkout.sandbox.examp
  * same transaction (unless the buyer must act first).
  */
 export const createPayment: Handler<'createPayment'> = async ({ body }, ctx) => {
-  const account = await ctx.db('accounts').where({ id: body.account_id }).first('three_d_secure_policy');
   const source = await resolveSource(ctx, body);
   const price = await priceOf(ctx.db, body, source.buyerUserId);
   const total = price.subtotal + price.tax;
-  const policy = effectivePolicy((price.threeDSecurePolicy ?? account.three_d_secure_policy) as ThreeDSecurePolicy, total);
+  const accountPolicy = price.accountPolicy
+    ?? (await ctx.db('accounts').where({ id: body.account_id }).first('three_d_secure_policy')).three_d_secure_policy;
+  const policy = effectivePolicy((price.threeDSecurePolicy ?? accountPolicy) as ThreeDSecurePolicy, total);
   const needsStep = needsAuthentication(source.behaviour, policy, source.buyerPresent);
   const waitsOnBuyer = needsStep && source.buyerPresent;
   const id = newId('pay_');

@@ -13,6 +13,8 @@ export interface Price {
   billingReason: 'one_time' | 'subscription_create' | 'subscription_cycle' | 'manual';
   /** the variant's own policy; null means the account's */
   threeDSecurePolicy: ThreeDSecurePolicy | null;
+  /** the account's policy when the price came from a variant (read in the same query); undefined otherwise */
+  accountPolicy?: ThreeDSecurePolicy;
 }
 
 interface PriceInput {
@@ -37,13 +39,14 @@ export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string): 
 }
 
 async function variantPrice(db: Knex, accountId: string, planId: string, buyerUserId: string, country?: string): Promise<Price> {
-  const plan = await db('plans as v').join('products as p', 'p.id', 'v.product_id')
+  // One round trip: the variant, its account's 3-D Secure policy, and whether the buyer already holds it (a renewal).
+  const plan = await db('plans as v').join('products as p', 'p.id', 'v.product_id').join('accounts as a', 'a.id', 'v.account_id')
     .where({ 'v.id': planId, 'v.account_id': accountId })
-    .whereNull('v.deleted_at').whereNull('p.deleted_at').first('v.*');
+    .whereNull('v.deleted_at').whereNull('p.deleted_at')
+    .first('v.*', 'a.three_d_secure_policy as account_policy', db.raw(`exists (select 1 from memberships m where m.account_id = v.account_id
+      and m.user_id = ? and m.plan_id = v.id and m.status in ('trialing', 'active', 'past_due')) as held`, [buyerUserId]));
   if (!plan) throw notFound('variant', planId, 'plan_id');
-  const held = await db('memberships').where({ account_id: accountId, user_id: buyerUserId, plan_id: planId })
-    .whereIn('status', ['trialing', 'active', 'past_due']).first('id');
-  const renewing = plan.plan_type === 'renewal' && !!held;
+  const renewing = plan.plan_type === 'renewal' && plan.held;
   const subtotal = Number(renewing ? plan.renewal_price : plan.initial_price);
   if (subtotal <= 0) throw invalid('This variant is free; there is nothing to charge', 'plan_id');
   const tax = country ? (await calculateTax(db, { amount: subtotal, currency: plan.currency, country })).tax_amount.amount : 0;
@@ -55,5 +58,6 @@ async function variantPrice(db: Knex, accountId: string, planId: string, buyerUs
     tax,
     billingReason: plan.plan_type === 'one_time' ? 'one_time' : renewing ? 'subscription_cycle' : 'subscription_create',
     threeDSecurePolicy: plan.three_d_secure_policy,
+    accountPolicy: plan.account_policy,
   };
 }
