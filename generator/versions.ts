@@ -103,7 +103,3 @@ export class VersionProblems extends Error {
     super(problems.join('\n'));
   }
 }
-
-export function headVersion(spec: ApiSpec): string {
-  return spec.versions[0].date;
-}

@@ -7,8 +7,6 @@ import { startEmbeddedPostgres, type RunningDatabase } from './embedded-db.js';
 pg.types.setTypeParser(1184, (v) => new Date(v).toISOString());
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export type Db = Knex;
-
 export function createKnex(url: string, poolMax = 10): Knex {
   return knexFactory({
     client: 'pg',

@@ -4,17 +4,9 @@ import type { ListAccountsInput } from '../../generated/types.js';
 import { forbidden } from '../../runtime/errors.js';
 import { paginate } from '../../runtime/pagination.js';
 import { accountViews, viewOptions } from './account-view.js';
-import { accountsWhereUserHolds } from './accounts-held.js';
 import { likeContaining, type SortKind } from './list-filters.js';
 
 type Query = ListAccountsInput['query'];
-
-/** Accounts the caller may list: an API key's own and connected accounts; a user's where it holds company:balance:read. */
-function listable(ctx: HandlerContext): Knex.QueryBuilder {
-  const p = ctx.principal;
-  // The runtime has already refused API keys without company:balance:read; user tokens are checked per account.
-  return p.kind === 'user_token' ? accountsWhereUserHolds(ctx.db, p.userId!, 'company:balance:read') : ctx.access.visibleAccountIds();
-}
 
 /**
  * Volume ordering and bounds need stats:read on "the parent account": parent_account_id when given, else the
@@ -26,7 +18,9 @@ async function requireVolumeAccess(ctx: HandlerContext, query: Query, matched: K
   const p = ctx.principal;
   if (query.parent_account_id) return ctx.access.require(query.parent_account_id, ['stats:read'], 'parent_account_id');
   if (p.kind !== 'user_token') return ctx.access.require(p.accountId!, ['stats:read']);
-  const without = await matched.clone().whereNotIn('id', accountsWhereUserHolds(ctx.db, p.userId!, 'stats:read')).first('id');
+  const holding = ctx.db('accounts').select('id');
+  await ctx.access.whereHolds(holding, 'id', 'stats:read');
+  const without = await matched.clone().whereNotIn('id', holding).first('id');
   if (without) {
     throw forbidden(`Ordering or filtering by volume needs the stats:read permission on every listed account; ${without.id} lacks it `
       + '(narrow the list, or pass parent_account_id)');
@@ -38,7 +32,9 @@ export const listAccounts: Handler<'listAccounts'> = async ({ query }, ctx) => {
   const sort: SortKind = query.order === 'volume' ? 'volume' : 'created_at';
   if (query.parent_account_id) await ctx.access.require(query.parent_account_id, ['payout:account:read'], 'parent_account_id');
 
-  const q = ctx.db('accounts').whereIn('id', listable(ctx));
+  // Accounts the caller may list: where it holds company:balance:read (an API key without it was refused already).
+  const q = ctx.db('accounts');
+  await ctx.access.whereHolds(q, 'id', 'company:balance:read');
   if (query.parent_account_id) q.where('parent_id', query.parent_account_id);
   if (query.status) q.where('status', query.status);
   if (query.query) {
