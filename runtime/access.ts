@@ -7,6 +7,9 @@ import { roleScopes } from './auth.js';
 import { query } from './request-db.js';
 import { specData } from '../generated/spec-data.js';
 
+/** Scopes every user token holds on its own behalf (spec/api.yaml user_scopes). */
+const USER_SCOPES = new ScopeSet(specData.userScopes);
+
 export class Access {
   private readonly cache = new Map<string, Promise<ScopeSet | null>>();
   constructor(private readonly db: Knex, readonly principal: Principal) {}
@@ -52,7 +55,7 @@ export class Access {
   holds(scope: string): boolean {
     const p = this.principal;
     if (p.kind === 'api_key') return p.keyScopes!.has(scope);
-    if (p.kind === 'user_token') return new ScopeSet(specData.userScopes).has(scope);
+    if (p.kind === 'user_token') return USER_SCOPES.has(scope);
     return false;
   }
 
