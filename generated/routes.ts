@@ -58,6 +58,7 @@ import { listPromoCodes } from "../handlers/promo_codes/listPromoCodes.js";
 import { retrievePromoCode } from "../handlers/promo_codes/retrievePromoCode.js";
 import { listRefunds } from "../handlers/refunds/listRefunds.js";
 import { retrieveRefund } from "../handlers/refunds/retrieveRefund.js";
+import { confirmSetupIntentAction } from "../handlers/setup_intents/confirmSetupIntentAction.js";
 import { createSetupIntent } from "../handlers/setup_intents/createSetupIntent.js";
 import { listSetupIntents } from "../handlers/setup_intents/listSetupIntents.js";
 import { retrieveSetupIntent } from "../handlers/setup_intents/retrieveSetupIntent.js";
@@ -1063,6 +1064,21 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
     handler: retrieveSetupIntent,
+  },
+  {
+    id: "confirmSetupIntentAction",
+    method: "POST",
+    path: "/setup_intents/:id/confirm_action",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:charge"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_21 }, "2026-08-14": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_14 }, "2026-08-07": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_07 }, "2026-07-30": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_30 }, "2026-07-23": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_23 }, "2026-07-20": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_20 }, "2025-01-01": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2025_01_01 } },
+    handler: confirmSetupIntentAction,
   },
   {
     id: "listTeamMembers",

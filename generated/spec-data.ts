@@ -364,8 +364,7 @@ export const specData = {
       "transitions": {
         "succeed": {
           "from": [
-            "processing",
-            "requires_action"
+            "processing"
           ],
           "to": "succeeded"
         },
@@ -377,7 +376,18 @@ export const specData = {
         },
         "cancel": {
           "from": [
-            "processing",
+            "processing"
+          ],
+          "to": "canceled"
+        },
+        "complete_action": {
+          "from": [
+            "requires_action"
+          ],
+          "to": "succeeded"
+        },
+        "fail_action": {
+          "from": [
             "requires_action"
           ],
           "to": "canceled"

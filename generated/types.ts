@@ -258,6 +258,7 @@ export interface Member {
     /** Derived now: admin (active team member), customer (a trialing, active or past_due membership), else no_access. */
     access_level: "customer" | "admin" | "no_access";
     joined_at: string;
+    /** When the member's own user last opened the account: their user token checking their own access (GET /users/{id}/access/{resource_id} with their user id) to the account or one of its products. Recorded at minute resolution: an open within a minute of the last recorded one is not written again. Other callers (API keys, team members checking the user) never set it. Null until the first open. */
     last_opened_at: string | null;
     created_at: string;
 }
@@ -1098,6 +1099,15 @@ export interface RetrieveSetupIntentInput {
 
 export type RetrieveSetupIntentOutput = SetupIntent;
 
+/** POST /setup_intents/{id}/confirm_action: Complete a setup intent's 3D Secure step (sandbox) */
+export interface ConfirmSetupIntentActionInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { outcome: "succeed" | "fail" };
+}
+
+export type ConfirmSetupIntentActionOutput = SetupIntent;
+
 /** GET /team_members: List an account's team members */
 export interface ListTeamMembersInput {
     path: Record<string, never>;
@@ -1391,6 +1401,7 @@ export interface Operations {
     createSetupIntent: { input: CreateSetupIntentInput; output: CreateSetupIntentOutput };
     listSetupIntents: { input: ListSetupIntentsInput; output: ListSetupIntentsOutput };
     retrieveSetupIntent: { input: RetrieveSetupIntentInput; output: RetrieveSetupIntentOutput };
+    confirmSetupIntentAction: { input: ConfirmSetupIntentActionInput; output: ConfirmSetupIntentActionOutput };
     listTeamMembers: { input: ListTeamMembersInput; output: ListTeamMembersOutput };
     addTeamMember: { input: AddTeamMemberInput; output: AddTeamMemberOutput };
     retrieveTeamMember: { input: RetrieveTeamMemberInput; output: RetrieveTeamMemberOutput };

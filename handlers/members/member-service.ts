@@ -1,5 +1,6 @@
 // Members are kept by the membership lifecycle: a user joins an account when they first get a membership (or save
-// a payment method with it) and leaves when their last membership granting access ends.
+// a payment method with it) and leaves when their last membership granting access ends. last_opened_at records the
+// member's own user opening the account (their access check, handlers/users/checkUserAccess.ts).
 import type { Knex } from 'knex';
 import { newId } from '../../runtime/ids.js';
 import { canTransition, transition } from '../../runtime/state-machine.js';
@@ -29,4 +30,13 @@ export async function leaveIfNoAccessLeft(db: Knex, memberId: string): Promise<v
   if (live) return;
   const status = transition('Member', member.status, 'leave');
   await db('members').where({ id: member.id }).update({ status, left_at: nowMs(db), updated_at: nowMs(db) });
+}
+
+/** The member's own user opened the account: last_opened_at, at minute resolution like API keys' last_used_at.
+ * Within a minute of the last recorded open the update matches no row, so repeated opens write nothing; a user who
+ * is not a member of the account has no row to touch. */
+export async function recordMemberOpened(db: Knex, accountId: string, userId: string): Promise<void> {
+  await db('members').where({ account_id: accountId, user_id: userId })
+    .where((w) => w.whereNull('last_opened_at').orWhere('last_opened_at', '<', db.raw("now() - interval '1 minute'")))
+    .update({ last_opened_at: nowMs(db) });
 }

@@ -1,5 +1,7 @@
 // Saving a setup intent's payment method: in the background (job save_setup_intent), or inside the create request
 // for versions before 2026-08-28. The outcome is the card's; each one is a SetupIntent transition and an event.
+// A card that asked for 3D Secure is finished by POST /setup_intents/{id}/confirm_action, which saves the method
+// through the same savedChange.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { newId } from '../../runtime/ids.js';
@@ -28,19 +30,39 @@ async function savedMethodId(db: Knex, row: SetupIntentRow, token: Record<string
   return id;
 }
 
+const tokenOf = (db: Knex, row: SetupIntentRow): Promise<Record<string, any> | undefined> =>
+  (row.confirmation_token_id ? db('confirmation_tokens').where({ id: row.confirmation_token_id }).first() : Promise.resolve(undefined));
+
+/** The change of a setup intent whose method is saved: status succeeded by `action` (succeed from processing for the
+ * processor, complete_action from requires_action for confirm_action; anything else is 400 invalid_state before
+ * anything is written), the saved payment_method_id, and no next_action or last_setup_error. `token` is the intent's
+ * confirmation token when the caller already read it; otherwise it is read here. */
+export async function savedChange(db: Knex, row: SetupIntentRow, action: 'succeed' | 'complete_action',
+  token?: Record<string, any>): Promise<Record<string, unknown>> {
+  const status = transition('SetupIntent', row.status, action);
+  const payment_method_id = await savedMethodId(db, row, token ?? await tokenOf(db, row));
+  return { status, payment_method_id, last_setup_error: null, next_action: null };
+}
+
+/** Writes `change` to the intent (with updated_at) and reads it back with its buyer summary. */
+export async function applyChange(db: Knex, id: string, change: Record<string, unknown>): Promise<SetupIntentRow> {
+  await db('setup_intents').where({ id }).update({ ...change, updated_at: nowMs(db) });
+  return setupIntentRows(db).where('si.id', id).first();
+}
+
 /** Runs the save of a processing intent in `db` (a transaction); anything else is left as it is. */
 export async function saveSetupIntent(db: Knex, setupIntentId: string): Promise<void> {
   const row: SetupIntentRow | undefined = await db('setup_intents').where({ id: setupIntentId }).forUpdate().first();
   // Only processing intents await the processor (require_action is allowed from processing alone).
   if (!row || !canTransition('SetupIntent', row.status, 'require_action')) return;
-  const token = row.confirmation_token_id ? await db('confirmation_tokens').where({ id: row.confirmation_token_id }).first() : undefined;
+  const token = await tokenOf(db, row);
   const method = token ? undefined : await db('payment_methods').where({ id: row.payment_method_id }).first('test_behaviour');
   const outcome = cardOutcome(token ? token.test_behaviour : method?.test_behaviour ?? null);
 
   let change: Record<string, unknown>;
   let event: 'setup_intent.succeeded' | 'setup_intent.requires_action' | 'setup_intent.canceled';
   if (outcome.kind === 'saved') {
-    change = { status: transition('SetupIntent', row.status, 'succeed'), payment_method_id: await savedMethodId(db, row, token), last_setup_error: null, next_action: null };
+    change = await savedChange(db, row, 'succeed', token);
     event = 'setup_intent.succeeded';
   } else if (outcome.kind === 'requires_3ds') {
     const nextAction = { type: 'redirect_to_url', redirect_url: threeDSecureUrl(row.id), return_url: row.return_url };
@@ -50,8 +72,7 @@ export async function saveSetupIntent(db: Knex, setupIntentId: string): Promise<
     change = { status: transition('SetupIntent', row.status, 'cancel'), last_setup_error: JSON.stringify({ code: outcome.code, message: outcome.message }) };
     event = 'setup_intent.canceled';
   }
-  await db('setup_intents').where({ id: row.id }).update({ ...change, updated_at: nowMs(db) });
-  const saved = await setupIntentRows(db).where('si.id', row.id).first();
+  const saved = await applyChange(db, row.id, change);
   await recordEvent(db, event, row.account_id, setupIntentView(saved, false));
 }
 
