@@ -130,6 +130,8 @@ interface Measurement {
   latency: number;
   /** the server process's CPU time per request, µs: less sensitive than req/s to other load on the machine */
   cpu: number;
+  /** of which in the kernel (socket I/O; on loopback TCP the sender also pays for the receiving side) */
+  system: number;
 }
 
 async function measure(c: Contender, r: BenchRequest, duration: number): Promise<Measurement> {
@@ -143,7 +145,8 @@ async function measure(c: Contender, r: BenchRequest, duration: number): Promise
     throw new Error(`${c.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
   const cpu = after.user + after.system - before.user - before.system;
-  return { rate: result.requests.total / duration, cpu: cpu / result.requests.total, latency: result.latency.mean };
+  const n = result.requests.total;
+  return { rate: n / duration, cpu: cpu / n, system: (after.system - before.system) / n, latency: result.latency.mean };
 }
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -163,7 +166,7 @@ async function measureSides(sides: [Side, Side]): Promise<Measurement[][]> {
       await measure(contender, request, WARMUP);
       const m = await measure(contender, request, DURATION);
       runs[i].push(m);
-      console.log(`  round ${round + 1} ${label.padEnd(13)} ${String(Math.round(m.rate)).padStart(6)} req/s, ${m.latency.toFixed(2)} ms mean latency, ${Math.round(m.cpu)} µs server CPU per request`);
+      console.log(`  round ${round + 1} ${label.padEnd(13)} ${String(Math.round(m.rate)).padStart(6)} req/s, ${m.latency.toFixed(2)} ms mean latency, ${Math.round(m.cpu)} µs server CPU per request (${Math.round(m.system)} µs system)`);
     }
   }
   return runs;

@@ -9,12 +9,14 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
   const length = ctx.request.length;
   const hasBody = ctx.request.type !== '' || (length !== undefined && length > 0) || ctx.get('transfer-encoding') !== '';
   if (!hasBody) return undefined;
-  if (!ctx.request.is('application/json')) {
+  // Koa's request.type is the media type without parameters (charset); compared directly, without type-is's cost.
+  if (ctx.request.type.toLowerCase() !== 'application/json') {
     throw new ApiError(400, 'invalid_request', `The body must be application/json, not '${ctx.request.type || 'unspecified'}'`);
   }
   let text: string;
   try {
-    text = await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES, length, encoding: 'utf8' });
+    // Bytes, decoded here: JSON is UTF-8 (RFC 8259), and raw-body's own decoding goes through iconv-lite.
+    text = (await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES, length })).toString('utf8');
   } catch (e) {
     // The rest of the body is left unread, so the connection cannot carry another request: close it after replying.
     ctx.set('Connection', 'close');

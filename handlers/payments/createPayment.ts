@@ -1,10 +1,18 @@
 import type { Handler } from '../../runtime/handler.js';
 import { newId } from '../../runtime/ids.js';
+import { query } from '../../runtime/request-db.js';
 import { effectivePolicy, needsAuthentication, toUsd, type ThreeDSecurePolicy } from '../processor/processor.js';
 import { COLLECT_PAYMENT } from './collection.js';
 import { resolveSource } from './payment-source.js';
 import { priceOf } from './pricing.js';
-import { paymentView } from './payment-view.js';
+import { paymentView, type PaymentRow } from './payment-view.js';
+
+// Fixed SQL on plain pg (runtime/request-db.ts query): the write of every charge.
+const INSERT_PAYMENT = `insert into payments (id, account_id, plan_id, product_id, member_id, user_id, payment_method_id,
+    confirmation_token_id, status, billing_reason, currency, subtotal, tax_amount, total, usd_total, capture, off_session,
+    return_url, three_d_secure_policy, authentication, next_action, payment_instrument)
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+  returning *`;
 
 /** Where the sandbox sends a buyer for their 3-D Secure step. */
 const authenticationUrl = (paymentId: string) => `https://checkout.sandbox.example/3ds/${paymentId}`;
@@ -23,33 +31,18 @@ export const createPayment: Handler<'createPayment'> = async ({ body }, ctx) => 
   const needsStep = needsAuthentication(source.behaviour, policy, source.buyerPresent);
   const waitsOnBuyer = needsStep && source.buyerPresent;
   const id = newId('pay_');
-  const [row] = await ctx.db('payments').insert({
-    id,
-    account_id: body.account_id,
-    plan_id: price.planId,
-    product_id: price.productId,
-    member_id: source.memberId,
-    user_id: source.buyerUserId,
-    payment_method_id: source.paymentMethodId,
-    confirmation_token_id: source.confirmationTokenId,
-    status: waitsOnBuyer ? 'requires_action' : 'processing',
-    billing_reason: price.billingReason,
-    currency: price.currency,
-    subtotal: price.subtotal,
-    tax_amount: price.tax,
-    total,
-    usd_total: toUsd(total, price.currency),
-    capture: body.capture,
-    off_session: body.off_session ?? !source.buyerPresent,
-    return_url: body.return_url ?? null,
-    three_d_secure_policy: policy,
+  const [row] = await query<PaymentRow>(ctx.db, INSERT_PAYMENT, [
+    id, body.account_id, price.planId, price.productId, source.memberId, source.buyerUserId, source.paymentMethodId,
+    source.confirmationTokenId, waitsOnBuyer ? 'requires_action' : 'processing', price.billingReason, price.currency,
+    price.subtotal, price.tax, total, toUsd(total, price.currency), body.capture, body.off_session ?? !source.buyerPresent,
+    body.return_url ?? null, policy,
     // Without the buyer a required step cannot happen; the processor then refuses the charge.
-    authentication: needsStep ? 'required' : 'not_required',
-    next_action: waitsOnBuyer
+    needsStep ? 'required' : 'not_required',
+    waitsOnBuyer
       ? JSON.stringify({ type: 'redirect_to_url', redirect_to_url: { url: authenticationUrl(id), return_url: body.return_url ?? null } })
       : null,
-    payment_instrument: JSON.stringify(source.instrument),
-  }).returning('*');
+    JSON.stringify(source.instrument),
+  ]);
   if (!waitsOnBuyer) await ctx.addJob(COLLECT_PAYMENT, { payment_id: id }, { jobKey: `${COLLECT_PAYMENT}:${id}` });
   // The response is the row just written with the buyer already at hand: no second read.
   return paymentView({

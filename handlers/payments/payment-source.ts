@@ -2,7 +2,14 @@
 import type { Knex } from 'knex';
 import { invalid, notFound } from '../../runtime/errors.js';
 import type { HandlerContext } from '../../runtime/handler.js';
+import { query } from '../../runtime/request-db.js';
 import type { CardBehaviour } from '../processor/cards.js';
+
+const MEMBER_WITH_METHOD = `select m.id, m.user_id, u.username, u.name, u.profile_picture_url, pm.id as method_id, pm.card_brand, pm.last4,
+    pm.exp_month, pm.exp_year, pm.test_behaviour
+  from members m join users u on u.id = m.user_id
+  left join payment_methods pm on pm.member_id = m.id and pm.account_id = m.account_id and pm.id = $3
+  where m.id = $1 and m.account_id = $2`;
 
 export interface PaymentSource {
   confirmationTokenId: string | null;
@@ -39,25 +46,20 @@ export async function resolveSource(ctx: HandlerContext, body: SourceInput): Pro
   if (!body.member_id) throw invalid('Pass confirmation_token, or member_id with payment_method_id', 'member_id');
   if (!body.payment_method_id) throw invalid('A saved-method charge needs payment_method_id with member_id', 'payment_method_id');
   if (body.user_id) throw invalid("user_id names the buyer of a confirmation token; a saved method's buyer is its member", 'user_id');
-  // One round trip: the member, its buyer and (if it is theirs) the card.
-  const member = await ctx.db('members as m').join('users as u', 'u.id', 'm.user_id')
-    .leftJoin('payment_methods as pm', (j) => j.on('pm.member_id', 'm.id').andOn('pm.account_id', 'm.account_id')
-      .andOnVal('pm.id', '=', body.payment_method_id!))
-    .where({ 'm.id': body.member_id, 'm.account_id': body.account_id })
-    .first('m.id', 'm.user_id', 'u.username', 'u.name', 'u.profile_picture_url', 'pm.id as method_id', 'pm.card_brand', 'pm.last4',
-      'pm.exp_month', 'pm.exp_year', 'pm.test_behaviour');
+  // One round trip: the member, its buyer and (if it is theirs) the card. Fixed SQL on plain pg: the hot path of
+  // every saved-method charge (runtime/request-db.ts query).
+  const [member] = await query<Record<string, any>>(ctx.db, MEMBER_WITH_METHOD, [body.member_id, body.account_id, body.payment_method_id]);
   if (!member) throw notFound('member', body.member_id, 'member_id');
-  const method = member.method_id ? { ...member, id: member.method_id } : null;
-  if (!method || !method.last4) throw notFound('payment method of this member', body.payment_method_id, 'payment_method_id');
+  if (!member.method_id || !member.last4) throw notFound('payment method of this member', body.payment_method_id, 'payment_method_id');
   // Changelog entry 7: from 2026-09-02 a saved-method charge with return_url has the buyer present unless off_session.
   const buyerPresent = ctx.flag('saved_method_charge_buyer_present') && !!body.return_url && body.off_session !== true;
   return {
     confirmationTokenId: null,
-    paymentMethodId: method.id,
+    paymentMethodId: member.method_id,
     memberId: member.id,
     buyerUserId: member.user_id,
-    instrument: instrumentOf(method),
-    behaviour: (method.test_behaviour ?? 'succeeds') as CardBehaviour,
+    instrument: instrumentOf(member),
+    behaviour: (member.test_behaviour ?? 'succeeds') as CardBehaviour,
     buyerPresent,
     buyer: { username: member.username, name: member.name, profile_picture_url: member.profile_picture_url },
   };

@@ -1,6 +1,7 @@
 // What a payment charges: a variant's price (plus tax by the buyer's country), or an explicit untaxed amount.
 import type { Knex } from 'knex';
 import { invalid, notFound } from '../../runtime/errors.js';
+import { query } from '../../runtime/request-db.js';
 import { calculateTax } from '../shared/tax.js';
 import { supportsCurrency, type ThreeDSecurePolicy } from '../processor/processor.js';
 
@@ -25,6 +26,14 @@ interface PriceInput {
   country?: string;
 }
 
+// Fixed SQL on plain pg: every variant purchase runs it (runtime/request-db.ts query).
+const VARIANT_PRICE = `select v.id, v.product_id, v.currency, v.plan_type, v.initial_price, v.renewal_price, v.three_d_secure_policy,
+    a.three_d_secure_policy as account_policy,
+    exists (select 1 from memberships m where m.account_id = v.account_id and m.user_id = $3 and m.plan_id = v.id
+      and m.status in ('trialing', 'active', 'past_due')) as held
+  from plans v join products p on p.id = v.product_id join accounts a on a.id = v.account_id
+  where v.id = $1 and v.account_id = $2 and v.deleted_at is null and p.deleted_at is null`;
+
 export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string): Promise<Price> {
   if (body.plan_id) {
     if (body.amount !== undefined) throw invalid('Pass either plan_id or amount with currency, not both', 'amount');
@@ -40,11 +49,7 @@ export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string): 
 
 async function variantPrice(db: Knex, accountId: string, planId: string, buyerUserId: string, country?: string): Promise<Price> {
   // One round trip: the variant, its account's 3-D Secure policy, and whether the buyer already holds it (a renewal).
-  const plan = await db('plans as v').join('products as p', 'p.id', 'v.product_id').join('accounts as a', 'a.id', 'v.account_id')
-    .where({ 'v.id': planId, 'v.account_id': accountId })
-    .whereNull('v.deleted_at').whereNull('p.deleted_at')
-    .first('v.*', 'a.three_d_secure_policy as account_policy', db.raw(`exists (select 1 from memberships m where m.account_id = v.account_id
-      and m.user_id = ? and m.plan_id = v.id and m.status in ('trialing', 'active', 'past_due')) as held`, [buyerUserId]));
+  const [plan] = await query(db, VARIANT_PRICE, [planId, accountId, buyerUserId]);
   if (!plan) throw notFound('variant', planId, 'plan_id');
   const renewing = plan.plan_type === 'renewal' && plan.held;
   const subtotal = Number(renewing ? plan.renewal_price : plan.initial_price);
