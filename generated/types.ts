@@ -306,13 +306,20 @@ export interface Payment {
     membership_id: string | null;
     /** The buyer's member (mber_) of the account; set on success for token payments. */
     member_id: string | null;
+    /** The promo code applied at creation (promo_code or promo_code_id); null when none. */
     promo_code_id: string | null;
     shipment_id: string | null;
+    /** The saved method charged; for a confirmation-token payment with save_payment_method, the method the card was saved as when the payment succeeded (null before, and when nothing was saved). */
     payment_method_id: string | null;
     /** The buyer. */
     user: { id: string; username: string; name: string | null; profile_picture: string | null } | null;
+    /** What is charged: subtotal - discount_amount + tax_amount. */
     total: Money;
+    /** The price before the discount and before tax. */
     subtotal: Money;
+    /** What the promo code took off subtotal; zero without a code. */
+    discount_amount: Money;
+    /** Tax on the discounted price (subtotal - discount_amount). */
     tax_amount: Money;
     refunded_amount: Money;
     /** The tax part of refunded_amount, in proportion. */
@@ -329,7 +336,7 @@ export interface Payment {
     /** When the funds settled; always null on list rows. */
     settlement_time_at: string | null;
     payment_instrument: CardSummary | null;
-    /** What the buyer must do while requires_action. */
+    /** What the buyer must do while requires_action: open redirect_to_url.url, the sandbox's own 3-D Secure page (<PUBLIC_BASE_URL>/sandbox/authenticate/<single-use secret>, no credentials: the buyer completes or fails the step with a button, and is then sent to return_url with payment_id=<id> and authentication=succeeded|failed added to its query). Null otherwise. */
     next_action: { type: "redirect_to_url"; redirect_to_url: { url: string; return_url: string | null } } | null;
     failure_code: "card_declined" | "insufficient_funds" | "authentication_required" | "authentication_failed" | null;
     failure_message: string | null;
@@ -441,7 +448,7 @@ export interface SetupIntent {
     return_url: string | null;
     payment_method_type: "card";
     payment_instrument: { brand: string | null; last4: string; exp_month: number; exp_year: number } | null;
-    /** While requires_action, where to send the buyer to authenticate; null otherwise. */
+    /** While requires_action, where to send the buyer to authenticate: redirect_url is the sandbox's own 3-D Secure page (<PUBLIC_BASE_URL>/sandbox/authenticate/<single-use secret>, no credentials: the buyer completes or fails the step with a button, and is then sent to return_url with setup_intent_id=<id> and authentication=succeeded|failed added to its query). Null otherwise. */
     next_action: { type: "redirect_to_url"; redirect_url: string; return_url: string | null } | null;
     /** Why saving failed; null until something fails, dropped after success. */
     last_setup_error: { code: string; message: string } | null;
@@ -851,7 +858,7 @@ export type ListPaymentMethodsOutput = Page<PaymentMethod>;
 export interface CreatePaymentInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id: string; confirmation_token?: string; user_id?: string; member_id?: string; payment_method_id?: string; plan_id?: string; amount?: number; currency?: string; country?: string; capture: boolean; return_url?: string; off_session?: boolean };
+    body: { account_id: string; confirmation_token?: string; user_id?: string; member_id?: string; payment_method_id?: string; plan_id?: string; amount?: number; currency?: string; country?: string; capture: boolean; return_url?: string; off_session?: boolean; promo_code?: string; promo_code_id?: string; save_payment_method: boolean };
 }
 
 export type CreatePaymentOutput = Payment;

@@ -15,7 +15,7 @@ import { specData } from '../generated/spec-data.js';
 
 /** A route outside the API's base path: no authentication, no version; errors still get the envelope. */
 export interface ExtraRoute {
-  method: 'GET';
+  method: 'GET' | 'POST';
   path: string;
   handle(ctx: Context, db: Knex): Promise<void>;
 }
@@ -76,7 +76,7 @@ export function createApp({ db, operations, logger, extraRoutes = [] }: AppOptio
   app.use(router.routes());
   if (extraRoutes.length) {
     const extra = new Router();
-    for (const route of extraRoutes) extra.get(route.path, (ctx) => route.handle(ctx, db));
+    for (const route of extraRoutes) extra[route.method === 'GET' ? 'get' : 'post'](route.path, (ctx) => route.handle(ctx, db));
     app.use(extra.routes());
   }
   return app;

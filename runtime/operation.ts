@@ -6,8 +6,7 @@ import { validate, type CompiledValidator } from './validation.js';
 import { normaliseQuery } from './query-params.js';
 import { readJsonBody } from './body.js';
 import { Access } from './access.js';
-import { addJob } from './jobs.js';
-import { recordEvent } from './events.js';
+import { effectsOn } from './effects.js';
 import { inTransaction } from './request-db.js';
 import { flagOn } from './versions.js';
 import * as idempotency from './idempotency.js';
@@ -127,13 +126,11 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     }
 
     const context = (conn: Knex): HandlerContext => ({
-      db: conn,
+      ...effectsOn(conn),
       principal,
       access,
       version,
       flag: (name) => flagOn(version, (specData.versionFlags as Record<string, string>)[name]),
-      addJob: (task, payload, options) => addJob(conn, task, payload, options),
-      emit: (type, accountId, data) => recordEvent(conn, type, accountId, data),
       defaultPageSize: op.list?.defaultPageSize ?? 0,
       requestId: ctx.state.requestId,
       ip: ctx.ip,

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { recordEvent } from '../../runtime/events.js';
 import { transition } from '../../runtime/state-machine.js';
+import { endPayment } from './holds.js';
 import type { CardBehaviour } from '../processor/cards.js';
 import { decideCharge } from '../processor/processor.js';
 import { loadPaymentView, type PaymentRow } from './payment-view.js';
@@ -27,8 +28,8 @@ export async function collectPayment(db: Knex, paymentId: string): Promise<void>
     const decision = decideCharge(await cardBehaviourOf(trx, payment), payment.authentication);
     const stamp = trx.raw("date_trunc('milliseconds', now())");
     if (!decision.approved) {
-      await trx('payments').where({ id: paymentId }).update({
-        status: transition('Payment', payment.status, 'fail'),
+      // Declined: the promo redemption and the stock unit go back (holds.ts).
+      await endPayment(trx, payment, 'fail', {
         failure_code: decision.code,
         failure_message: decision.message,
         last_payment_attempt_at: stamp,

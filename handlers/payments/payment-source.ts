@@ -31,12 +31,16 @@ interface SourceInput {
   payment_method_id?: string;
   return_url?: string;
   off_session?: boolean;
+  save_payment_method?: boolean;
 }
 
 const instrumentOf = (row: Record<string, any>) =>
   ({ brand: row.card_brand, last4: row.last4, exp_month: row.exp_month, exp_year: row.exp_year });
 
 export async function resolveSource(ctx: HandlerContext, body: SourceInput): Promise<PaymentSource> {
+  if (body.save_payment_method && !body.confirmation_token) {
+    throw invalid('save_payment_method saves the card of a confirmation token; a saved-method charge has nothing new to save', 'save_payment_method');
+  }
   if (body.confirmation_token) {
     if (body.member_id || body.payment_method_id) {
       throw invalid('Pass either confirmation_token or member_id with payment_method_id, not both', body.member_id ? 'member_id' : 'payment_method_id');

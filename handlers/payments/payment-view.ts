@@ -31,6 +31,8 @@ export function paymentView(row: PaymentRow, options: { list?: boolean } = {}): 
       : null,
     total: m(row.total),
     subtotal: m(row.subtotal),
+    // subtotal - discount_amount + tax_amount = total (pricing.ts)
+    discount_amount: m(row.discount_amount ?? 0),
     tax_amount: m(row.tax_amount),
     refunded_amount: m(row.refunded_amount),
     tax_refunded_amount: m(row.tax_refunded_amount),

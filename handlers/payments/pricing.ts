@@ -1,4 +1,5 @@
-// What a payment charges: a variant's price (plus tax by the buyer's country), or an explicit untaxed amount.
+// What a payment charges: a variant's price (less its promo code's discount, plus tax by the buyer's country on the
+// discounted price), or an explicit untaxed amount.
 import type { Knex } from 'knex';
 import { invalid, notFound } from '../../runtime/errors.js';
 import { query } from '../../runtime/request-db.js';
@@ -9,8 +10,16 @@ export interface Price {
   planId: string | null;
   productId: string | null;
   currency: string;
+  /** the price before the discount */
   subtotal: number;
+  /** what the promo code takes off subtotal (0 without one) */
+  discount: number;
+  /** tax on subtotal - discount */
   tax: number;
+  /** the promo code applied (validated here; its redemption is taken by holds.ts) */
+  promoCodeId: string | null;
+  /** the variant's stock when it has one (a unit is taken by holds.ts); null: unlimited, or no variant */
+  stock: number | null;
   billingReason: 'one_time' | 'subscription_create' | 'subscription_cycle' | 'manual';
   /** the variant's own policy; null means the account's */
   threeDSecurePolicy: ThreeDSecurePolicy | null;
@@ -24,45 +33,118 @@ interface PriceInput {
   amount?: number;
   currency?: string;
   country?: string;
+  promo_code?: string;
+  promo_code_id?: string;
+}
+
+/** A promo code as the buyer named it: by code (as typed) or by id, and the body field that named it. */
+interface PromoInput {
+  param: 'promo_code' | 'promo_code_id';
+  value: string;
 }
 
 // Fixed SQL on plain pg: every variant purchase runs it (runtime/request-db.ts query).
 const VARIANT_PRICE = `select v.id, v.product_id, v.currency, v.plan_type, v.initial_price, v.renewal_price, v.three_d_secure_policy,
-    a.three_d_secure_policy as account_policy,
+    v.stock, a.three_d_secure_policy as account_policy,
     exists (select 1 from memberships m where m.account_id = v.account_id and m.user_id = $3 and m.plan_id = v.id
       and m.status in ('trialing', 'active', 'past_due')) as held
   from plans v join products p on p.id = v.product_id join accounts a on a.id = v.account_id
   where v.id = $1 and v.account_id = $2 and v.deleted_at is null and p.deleted_at is null`;
 
+// Only when the buyer names a promo code. Codes are stored upper-cased; expiry is judged by the database's clock.
+const PROMO_BY_ID = `select id, status, amount_off, percent_off, currency, product_id, plan_id, max_redemptions, redemptions,
+    (expires_at is not null and expires_at <= now()) as expired
+  from promo_codes where id = $1 and account_id = $2`;
+const PROMO_BY_CODE = `select id, status, amount_off, percent_off, currency, product_id, plan_id, max_redemptions, redemptions,
+    (expires_at is not null and expires_at <= now()) as expired
+  from promo_codes where code = $1 and account_id = $2`;
+
 export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string): Promise<Price> {
+  if (body.promo_code !== undefined && body.promo_code_id !== undefined) {
+    throw invalid('Pass either promo_code or promo_code_id, not both', 'promo_code_id');
+  }
+  const promo: PromoInput | null = body.promo_code !== undefined ? { param: 'promo_code', value: body.promo_code }
+    : body.promo_code_id !== undefined ? { param: 'promo_code_id', value: body.promo_code_id } : null;
   if (body.plan_id) {
     if (body.amount !== undefined) throw invalid('Pass either plan_id or amount with currency, not both', 'amount');
     if (body.currency !== undefined) throw invalid("A variant purchase is charged in the variant's currency; do not pass currency", 'currency');
-    return variantPrice(db, body.account_id, body.plan_id, buyerUserId, body.country);
+    return variantPrice(db, body.account_id, body.plan_id, buyerUserId, body.country, promo);
   }
+  if (promo) throw invalid('Promo codes apply to variant purchases only; pass plan_id instead of amount and currency', promo.param);
   if (body.amount === undefined) throw invalid('Pass plan_id, or amount with currency', 'amount');
   if (!body.currency) throw invalid('An amount needs its currency', 'currency');
   if (!supportsCurrency(body.currency)) throw invalid(`The sandbox processor does not charge ${body.currency}`, 'currency');
   if (body.country) throw invalid('country prices tax on variant purchases; an explicit amount is charged as it is', 'country');
-  return { planId: null, productId: null, currency: body.currency, subtotal: body.amount, tax: 0, billingReason: 'manual', threeDSecurePolicy: null };
+  return {
+    planId: null, productId: null, currency: body.currency, subtotal: body.amount, discount: 0, tax: 0, promoCodeId: null, stock: null,
+    billingReason: 'manual', threeDSecurePolicy: null,
+  };
 }
 
-async function variantPrice(db: Knex, accountId: string, planId: string, buyerUserId: string, country?: string): Promise<Price> {
-  // One round trip: the variant, its account's 3-D Secure policy, and whether the buyer already holds it (a renewal).
+async function variantPrice(db: Knex, accountId: string, planId: string, buyerUserId: string, country: string | undefined,
+  promo: PromoInput | null): Promise<Price> {
+  // One round trip: the variant (with its stock), its account's 3-D Secure policy, and whether the buyer already
+  // holds it (a renewal).
   const [plan] = await query(db, VARIANT_PRICE, [planId, accountId, buyerUserId]);
   if (!plan) throw notFound('variant', planId, 'plan_id');
   const renewing = plan.plan_type === 'renewal' && plan.held;
   const subtotal = Number(renewing ? plan.renewal_price : plan.initial_price);
   if (subtotal <= 0) throw invalid('This variant is free; there is nothing to charge', 'plan_id');
-  const tax = country ? (await calculateTax(db, { amount: subtotal, currency: plan.currency, country })).tax_amount.amount : 0;
+  const stock = plan.stock === null ? null : Number(plan.stock);
+  // Checked again, atomically, when the unit is taken (holds.ts); this answers the common case before any write.
+  if (stock !== null && stock <= 0) throw invalid('This variant is sold out (its stock is 0)', 'plan_id');
+  const discount = promo ? await promoDiscount(db, accountId, plan, subtotal, promo) : null;
+  const taxed = subtotal - (discount?.amount ?? 0);
+  const tax = country ? (await calculateTax(db, { amount: taxed, currency: plan.currency, country })).tax_amount.amount : 0;
   return {
     planId: plan.id,
     productId: plan.product_id,
     currency: plan.currency,
     subtotal,
+    discount: discount?.amount ?? 0,
     tax,
+    promoCodeId: discount?.promoCodeId ?? null,
+    stock,
     billingReason: plan.plan_type === 'one_time' ? 'one_time' : renewing ? 'subscription_cycle' : 'subscription_create',
     threeDSecurePolicy: plan.three_d_secure_policy,
     accountPolicy: plan.account_policy,
   };
+}
+
+/** Rounds amount x basis points / 10000 half up, in integer arithmetic (no floats on money). */
+const percentOf = (amount: number, basisPoints: number) => Number((BigInt(amount) * BigInt(basisPoints) + 5000n) / 10000n);
+
+/**
+ * The promo code the buyer named, checked against this purchase, and what it takes off `subtotal`. The redemption
+ * limit is checked here for a clear answer and enforced atomically when the redemption is taken (holds.ts).
+ */
+async function promoDiscount(db: Knex, accountId: string, plan: Record<string, any>, subtotal: number, promo: PromoInput)
+  : Promise<{ promoCodeId: string; amount: number }> {
+  const [code] = promo.param === 'promo_code'
+    ? await query(db, PROMO_BY_CODE, [promo.value.toUpperCase(), accountId])
+    : await query(db, PROMO_BY_ID, [promo.value, accountId]);
+  if (!code) throw notFound('promo code on this account', promo.value, promo.param);
+  if (code.status !== 'active') throw invalid(`This promo code is ${code.status}; only active codes can be redeemed`, promo.param);
+  if (code.expired) throw invalid('This promo code has expired', promo.param);
+  if (code.max_redemptions !== null && Number(code.redemptions) >= Number(code.max_redemptions)) {
+    throw invalid(`This promo code has reached its limit of ${code.max_redemptions} redemptions`, promo.param);
+  }
+  if (code.product_id && code.product_id !== plan.product_id) {
+    throw invalid(`This promo code is only valid for product ${code.product_id}`, promo.param);
+  }
+  if (code.plan_id && code.plan_id !== plan.id) throw invalid(`This promo code is only valid for variant ${code.plan_id}`, promo.param);
+  let amount: number;
+  if (code.amount_off !== null) {
+    if (code.currency !== plan.currency) {
+      throw invalid(`This promo code takes ${code.currency} off; the variant is priced in ${plan.currency}`, promo.param);
+    }
+    amount = Number(code.amount_off);
+  } else {
+    // percent_off has two decimals: as basis points it is an integer.
+    amount = percentOf(subtotal, Math.round(Number(code.percent_off) * 100));
+  }
+  if (amount >= subtotal) {
+    throw invalid(`This promo code takes ${amount} off a price of ${subtotal}, leaving nothing to charge`, promo.param);
+  }
+  return { promoCodeId: code.id, amount };
 }

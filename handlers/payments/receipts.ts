@@ -7,11 +7,10 @@ import { randomToken } from '../../runtime/ids.js';
 import type { ExtraRoute } from '../../runtime/app.js';
 import type { Payment } from '../../generated/types.js';
 import { receiptPdf } from './receipt-pdf.js';
+import { publicBaseUrl } from '../shared/public-url.js';
 
 const RECEIPT_LIFETIME_MS = 60 * 60 * 1000;
 
-/** The origin receipt URLs are served from: PUBLIC_BASE_URL, else the local server npm start runs. */
-const publicBaseUrl = () => process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 
 const amount = (m: { amount: number; currency: string; decimals: number }) =>
   `${(m.amount / 10 ** m.decimals).toFixed(m.decimals)} ${m.currency.toUpperCase()}`;
@@ -26,6 +25,7 @@ export async function createReceipt(db: Knex, payment: Payment, seller: string):
     ...(payment.payment_instrument ? [`Card: ${payment.payment_instrument.brand ?? 'card'} ending ${payment.payment_instrument.last4}`] : []),
     '',
     `Subtotal: ${amount(payment.subtotal)}`,
+    ...(payment.discount_amount.amount > 0 ? [`Discount: -${amount(payment.discount_amount)}`] : []),
     `Tax: ${amount(payment.tax_amount)}`,
     `Total: ${amount(payment.total)}`,
     ...(payment.refunded_amount.amount > 0 ? [`Refunded: ${amount(payment.refunded_amount)}`] : []),

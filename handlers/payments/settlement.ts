@@ -1,10 +1,12 @@
 // A payment's money arriving: collection approved (succeed) or an authorized hold captured (capture). Fees, the
-// ledger, fulfilment and the events all happen in the caller's transaction, or none of them does.
+// ledger, fulfilment, the card save asked for with save_payment_method and the events all happen in the caller's
+// transaction, or none of them does.
 import type { Knex } from 'knex';
 import type { EventType } from '../../generated/spec-data.js';
 import { transition } from '../../runtime/state-machine.js';
 import { membershipView } from '../memberships/membership-view.js';
 import { feesFor } from '../processor/processor.js';
+import { savedMethodId } from '../setup_intents/save-setup-intent.js';
 import { fulfil } from './fulfilment.js';
 import { postPaymentSettled } from './ledger.js';
 import { loadPaymentView, type PaymentRow } from './payment-view.js';
@@ -27,9 +29,11 @@ export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succ
   const feeTotal = fees.processing + fees.platform;
   await postPaymentSettled(db, { id: payment.id, account_id: payment.account_id, currency: payment.currency, total }, feeTotal);
   const fulfilment = await fulfil(db, payment);
+  const paymentMethodId = await savedCard(db, payment, fulfilment.memberId) ?? payment.payment_method_id;
   await db('payments').where({ id: payment.id }).update({
     status,
     fee_amount: feeTotal,
+    payment_method_id: paymentMethodId,
     member_id: fulfilment.memberId,
     membership_id: fulfilment.membershipId,
     settlement_time_at: stamp,
@@ -39,4 +43,12 @@ export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succ
   });
   await emit('payment.succeeded', payment.account_id, await loadPaymentView(db, payment.id));
   if (fulfilment.activated) await emit('membership.activated', payment.account_id, membershipView(fulfilment.activated));
+}
+
+/** With save_payment_method, the confirmation token's card becomes a saved method of the buyer's member (now that
+ * fulfilment made them one), saved by the setup intents' own code; its id, or null when nothing is to be saved. */
+async function savedCard(db: Knex, payment: PaymentRow, memberId: string | null): Promise<string | null> {
+  if (!payment.save_payment_method || !payment.confirmation_token_id || !memberId) return null;
+  const token = await db('confirmation_tokens').where({ id: payment.confirmation_token_id }).first();
+  return savedMethodId(db, { account_id: payment.account_id, user_id: payment.user_id, member_id: memberId }, token);
 }

@@ -1,12 +1,12 @@
 import type { Handler } from '../../runtime/handler.js';
-import { transition } from '../../runtime/state-machine.js';
 import { findPayment, now } from './find-payment.js';
+import { endPayment } from './holds.js';
 import { loadPaymentView } from './payment-view.js';
 
-/** POST /payments/{id}/void: releases an authorization hold, or abandons a payment waiting on 3-D Secure. */
+/** POST /payments/{id}/void: releases an authorization hold, or abandons a payment waiting on 3-D Secure; either way
+ * the promo redemption and the stock unit go back (holds.ts). */
 export const voidPayment: Handler<'voidPayment'> = async ({ path }, ctx) => {
   const payment = await findPayment(ctx, path.id, 'payment:charge', { lock: true });
-  await ctx.db('payments').where({ id: path.id })
-    .update({ status: transition('Payment', payment.status, 'void'), next_action: null, updated_at: now(ctx) });
+  await endPayment(ctx.db, payment, 'void', { next_action: null, authentication_token: null, updated_at: now(ctx) });
   return loadPaymentView(ctx.db, path.id);
 };

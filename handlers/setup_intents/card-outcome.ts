@@ -14,8 +14,6 @@ export function cardOutcome(testBehaviour: string | null): CardOutcome {
   return { kind: 'saved' };
 }
 
-/** Where a buyer completes 3D Secure in the sandbox. */
-export const threeDSecureUrl = (setupIntentId: string) => `https://sandbox.commerce.example/3ds/setup_intents/${setupIntentId}`;
 
 /** last_setup_error when the buyer fails (or abandons) 3D Secure at the next_action redirect. */
 export const AUTHENTICATION_FAILED = { code: 'authentication_failed', message: 'The buyer did not complete 3D Secure authentication' } as const;

@@ -1,25 +1,35 @@
 // Saving a setup intent's payment method: in the background (job save_setup_intent), or inside the create request
 // for versions before 2026-08-28. The outcome is the card's; each one is a SetupIntent transition and an event.
-// A card that asked for 3D Secure is finished by POST /setup_intents/{id}/confirm_action, which saves the method
-// through the same savedChange.
+// A card that asked for 3D Secure is finished by the buyer on the sandbox's page (next_action) or by
+// POST /setup_intents/{id}/confirm_action (authentication.ts), which save the method through the same savedChange.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { newId } from '../../runtime/ids.js';
 import { recordEvent } from '../../runtime/events.js';
 import { canTransition, transition } from '../../runtime/state-machine.js';
-import { cardOutcome, threeDSecureUrl } from './card-outcome.js';
+import { cardOutcome } from './card-outcome.js';
+import { newAuthenticationLink } from '../sandbox/authentication-link.js';
 import { setupIntentRows, setupIntentView, type SetupIntentRow } from './setup-intent-view.js';
 
 export const SAVE_SETUP_INTENT = 'save_setup_intent';
 
 const nowMs = (db: Knex) => db.raw("date_trunc('milliseconds', now())");
 
-/** The saved method for a succeeded intent: a new one from the confirmation token, or the existing one (which
- * gains the buyer as its member when it had none). */
-async function savedMethodId(db: Knex, row: SetupIntentRow, token: Record<string, any> | undefined): Promise<string> {
+/** Whose card is saved: a setup intent's row, or (payments with save_payment_method) the payment's buyer and member.
+ * payment_method_id is the existing method a token-less intent saves. */
+export interface SavedMethodOwner {
+  account_id: string;
+  user_id: string | null;
+  member_id?: string | null;
+  payment_method_id?: string | null;
+}
+
+/** The saved method for a succeeded intent (or payment): a new one from the confirmation token, or the existing one
+ * (which gains the buyer as its member when it had none). */
+export async function savedMethodId(db: Knex, row: SavedMethodOwner, token: Record<string, any> | undefined): Promise<string> {
   if (!token) {
     if (row.member_id) await db('payment_methods').where({ id: row.payment_method_id }).whereNull('member_id').update({ member_id: row.member_id });
-    return row.payment_method_id;
+    return row.payment_method_id as string;
   }
   const id = newId('payt_');
   await db('payment_methods').insert({
@@ -65,8 +75,9 @@ export async function saveSetupIntent(db: Knex, setupIntentId: string): Promise<
     change = await savedChange(db, row, 'succeed', token);
     event = 'setup_intent.succeeded';
   } else if (outcome.kind === 'requires_3ds') {
-    const nextAction = { type: 'redirect_to_url', redirect_url: threeDSecureUrl(row.id), return_url: row.return_url };
-    change = { status: transition('SetupIntent', row.status, 'require_action'), next_action: JSON.stringify(nextAction) };
+    const link = newAuthenticationLink();
+    const nextAction = { type: 'redirect_to_url', redirect_url: link.url, return_url: row.return_url };
+    change = { status: transition('SetupIntent', row.status, 'require_action'), next_action: JSON.stringify(nextAction), authentication_token: link.token };
     event = 'setup_intent.requires_action';
   } else {
     change = { status: transition('SetupIntent', row.status, 'cancel'), last_setup_error: JSON.stringify({ code: outcome.code, message: outcome.message }) };

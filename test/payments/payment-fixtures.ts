@@ -35,6 +35,8 @@ export interface VariantOptions {
   trialDays?: number | null;
   threeDSecurePolicy?: string | null;
   includesLicense?: boolean;
+  /** purchases left; null (the default) is unlimited */
+  stock?: number | null;
 }
 
 export async function makeVariant(db: Knex, accountId: string, o: VariantOptions = {}) {
@@ -47,7 +49,7 @@ export async function makeVariant(db: Knex, accountId: string, o: VariantOptions
     billing_period_days: planType === 'renewal' ? (o.billingPeriodDays ?? 30) : null,
     trial_period_days: o.trialDays ?? null, currency: o.currency ?? 'usd',
     initial_price: o.price ?? 500, renewal_price: o.renewalPrice ?? o.price ?? 500,
-    three_d_secure_policy: o.threeDSecurePolicy ?? null,
+    three_d_secure_policy: o.threeDSecurePolicy ?? null, stock: o.stock ?? null,
   });
   return { id, productId };
 }
@@ -58,6 +60,33 @@ export async function makeToken(app: TestApp, clientId: string, number = CARDS.s
   });
   assert.is(res.status, 201, JSON.stringify(res.body));
   return res.body.id;
+}
+
+export interface PromoOptions {
+  code?: string;
+  amountOff?: number;
+  currency?: string;
+  percentOff?: number;
+  productId?: string | null;
+  planId?: string | null;
+  maxRedemptions?: number | null;
+  redemptions?: number;
+  status?: 'active' | 'inactive' | 'archived';
+  expiresAt?: Date | null;
+}
+
+/** A promo code of the seller, stored as the promo codes area stores it (code upper-cased). 10% off by default. */
+export async function makePromo(db: Knex, accountId: string, o: PromoOptions = {}) {
+  const id = newId('promo_');
+  const code = (o.code ?? `SAVE${id.slice(-8)}`).toUpperCase();
+  await db('promo_codes').insert({
+    id, account_id: accountId, code, status: o.status ?? 'active',
+    amount_off: o.amountOff ?? null, currency: o.amountOff !== undefined ? (o.currency ?? 'usd') : null,
+    percent_off: o.amountOff !== undefined ? null : (o.percentOff ?? 10),
+    product_id: o.productId ?? null, plan_id: o.planId ?? null,
+    max_redemptions: o.maxRedemptions ?? null, redemptions: o.redemptions ?? 0, expires_at: o.expiresAt ?? null,
+  });
+  return { id, code };
 }
 
 /** A member of the seller with a saved card (as a setup intent leaves it). */
