@@ -6,6 +6,7 @@
 // BENCH_ONLY=<text> runs only the scenarios whose name contains it; BENCH_PROFILE=1 writes CPU profiles of both servers to .data/bench-profiles/.
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
@@ -132,22 +133,62 @@ interface Measurement {
   cpu: number;
   /** of which in the kernel (socket I/O; on loopback TCP the sender also pays for the receiving side) */
   system: number;
+  /** PostgreSQL's CPU time per request, µs (all its processes on this machine; null where /proc cannot tell) */
+  database: number | null;
 }
 
 async function measure(c: Contender, r: BenchRequest, duration: number): Promise<Measurement> {
   const before = await c.ask<NodeJS.CpuUsage>('cpu');
+  const databaseBefore = postgresCpuTicks();
   const fresh = r.freshIdempotencyKey
     ? { requests: [{ setupRequest: (req: Record<string, any>) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } }) }] }
     : {};
   const result = await autocannon({ url: `${c.url}${r.path}`, method: r.method, headers: r.headers, body: r.body, connections: CONNECTIONS, duration, ...fresh });
   const after = await c.ask<NodeJS.CpuUsage>('cpu');
+  const databaseAfter = postgresCpuTicks();
   if (result.non2xx || result.errors || result.timeouts) {
     throw new Error(`${c.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
   const cpu = after.user + after.system - before.user - before.system;
   const n = result.requests.total;
-  return { rate: n / duration, cpu: cpu / n, system: (after.system - before.system) / n, latency: result.latency.mean };
+  const spent = postgresCpuBetween(databaseBefore, databaseAfter);
+  const database = spent === null ? null : spent / n;
+  return { rate: n / duration, cpu: cpu / n, system: (after.system - before.system) / n, database, latency: result.latency.mean };
 }
+
+/** CPU time, in clock ticks, of each PostgreSQL process on this machine, from /proc (Linux; null elsewhere). */
+function postgresCpuTicks(): Map<string, number> | null {
+  try {
+    const ticks = new Map<string, number>();
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // exited meanwhile
+      }
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+      const fields = stat.slice(close + 2).split(' ');
+      ticks.set(pid, Number(fields[11]) + Number(fields[12])); // utime and stime: fields 14 and 15 of proc(5)
+    }
+    return ticks;
+  } catch {
+    return null;
+  }
+}
+
+/** µs of PostgreSQL CPU between two readings: what each side's requests cost the database they share. A process that
+ * exits between the readings takes its share with it (the pools keep their connections open during a run). */
+function postgresCpuBetween(before: Map<string, number> | null, after: Map<string, number> | null): number | null {
+  if (!before || !after) return null;
+  let ticks = 0;
+  for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
+  return (ticks * 1e6) / CLOCK_TICKS;
+}
+// USER_HZ: 100 on every Linux this runs on.
+const CLOCK_TICKS = 100;
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
@@ -166,7 +207,8 @@ async function measureSides(sides: [Side, Side]): Promise<Measurement[][]> {
       await measure(contender, request, WARMUP);
       const m = await measure(contender, request, DURATION);
       runs[i].push(m);
-      console.log(`  round ${round + 1} ${label.padEnd(13)} ${String(Math.round(m.rate)).padStart(6)} req/s, ${m.latency.toFixed(2)} ms mean latency, ${Math.round(m.cpu)} µs server CPU per request (${Math.round(m.system)} µs system)`);
+      console.log(`  round ${round + 1} ${label.padEnd(13)} ${String(Math.round(m.rate)).padStart(6)} req/s, ${m.latency.toFixed(2)} ms mean latency, ${Math.round(m.cpu)} µs server CPU per request (${Math.round(m.system)} µs system)`
+        + (m.database === null ? '' : `, ${Math.round(m.database)} µs PostgreSQL CPU`));
     }
   }
   return runs;

@@ -3,7 +3,23 @@
 // over plain pg on a read (measured by `npm run bench`).
 import type { Knex } from 'knex';
 
-type Connection = { query(text: string, values: unknown[]): Promise<{ rows: any[] }> };
+type Connection = {
+  query(text: string, values: unknown[]): Promise<{ rows: any[] }>;
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: any[] }>;
+};
+
+/** Statement names by SQL text: each fixed statement is parsed and planned once per connection, then executed by
+ * name (PostgreSQL keeps the prepared statement for the connection's life). The texts are constants of the code,
+ * so the map and each connection's statements stay bounded. */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `fixed_${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
 
 const RAW_CLIENT = Symbol('raw pg client');
 
@@ -38,17 +54,21 @@ export async function withConnection<T>(db: Knex, run: (bound: Knex) => Promise<
 }
 
 /**
- * Runs fixed SQL on plain pg, skipping the query builder: on the request's connection, a transaction's connection,
- * or one borrowed from the pool. For the runtime's own per-request lookups and hot read paths. Placeholders: $1, $2.
+ * Runs fixed SQL on plain pg as a prepared statement, skipping the query builder: on the request's connection, a
+ * transaction's connection, or one borrowed from the pool. For the runtime's own per-request lookups and hot paths.
+ * `text` must be a constant (values go in `values`, placeholders $1, $2): each distinct text is prepared once per
+ * connection. Planning a join costs PostgreSQL more than running it on a few indexed rows (measured by
+ * `npm run bench`, which prints the database's CPU per request).
  */
 export async function query<Row = Record<string, any>>(db: Knex, text: string, values: unknown[]): Promise<Row[]> {
+  const statement = { name: statementName(text), text, values };
   const bound = (db as unknown as Record<symbol, Connection | undefined>)[RAW_CLIENT];
-  if (bound) return (await bound.query(text, values)).rows as Row[];
+  if (bound) return (await bound.query(statement)).rows as Row[];
   // A transaction's client hands out its own connection and releases nothing; a pool lends one.
   const client = db.client as { acquireConnection(): Promise<Connection>; releaseConnection(c: Connection): Promise<unknown> };
   const conn = await client.acquireConnection();
   try {
-    return (await conn.query(text, values)).rows as Row[];
+    return (await conn.query(statement)).rows as Row[];
   } finally {
     await client.releaseConnection(conn);
   }
