@@ -87,8 +87,11 @@ async function send(c: Contender, r: BenchRequest) {
 async function verify(scenario: Scenario, r: BenchRequest, contenders: Contender[]): Promise<void> {
   if (scenario.check === 'status') {
     const statuses = [];
+    const fresh = () => (r.freshIdempotencyKey ? { ...r.headers, 'idempotency-key': randomUUID() } : r.headers);
+    // A first request each, so that both are counted in the steady state (as for reads below).
+    for (const c of contenders) await send(c, { ...r, headers: fresh() });
     for (const c of contenders) {
-      const headers = r.freshIdempotencyKey ? { ...r.headers, 'idempotency-key': randomUUID() } : r.headers;
+      const headers = fresh();
       const before = (await c.ask<QueryLog>('queries')).queries;
       const res = await send(c, { ...r, headers });
       const log = await c.ask<QueryLog>('queries');

@@ -9,6 +9,7 @@ import { ApiError } from './errors.js';
 import { randomBytes } from 'node:crypto';
 import { authenticate } from './auth.js';
 import { withConnection } from './request-db.js';
+import { prefetchJsonBody } from './body.js';
 import { resolveVersion } from './versions.js';
 import { runOperation, errorBody, type OperationDefinition } from './operation.js';
 import { specData } from '../generated/spec-data.js';
@@ -63,6 +64,7 @@ export function createApp({ db, operations, logger, extraRoutes = [] }: AppOptio
 
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith(specData.basePath)) return next();
+    prefetchJsonBody(ctx);
     return withConnection(db, async (conn) => {
       ctx.state.db = conn;
       const principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { ApiError, forbidden } from './errors.js';
 import { validate, type CompiledValidator } from './validation.js';
 import { normaliseQuery } from './query-params.js';
-import { readJsonBody } from './body.js';
+import { requestJsonBody } from './body.js';
 import { Access } from './access.js';
 import { effectsOn } from './effects.js';
 import { inTransaction } from './request-db.js';
@@ -94,7 +94,7 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     let body: unknown;
     if (validators.body) {
       // No body is an empty one; a JSON null is a body, and not an object.
-      const sent = await readJsonBody(ctx);
+      const sent = await requestJsonBody(ctx);
       body = sent === undefined ? {} : sent;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw new ApiError(400, 'invalid_request', 'The body must be a JSON object');
