@@ -52,12 +52,11 @@ const VARIANT_PRICE = `select v.id, v.product_id, v.currency, v.plan_type, v.ini
   where v.id = $1 and v.account_id = $2 and v.deleted_at is null and p.deleted_at is null`;
 
 // Only when the buyer names a promo code. Codes are stored upper-cased; expiry is judged by the database's clock.
-const PROMO_BY_ID = `select id, status, amount_off, percent_off, currency, product_id, plan_id, max_redemptions, redemptions,
+const PROMO = `select id, status, amount_off, percent_off, currency, product_id, plan_id, max_redemptions, redemptions,
     (expires_at is not null and expires_at <= now()) as expired
-  from promo_codes where id = $1 and account_id = $2`;
-const PROMO_BY_CODE = `select id, status, amount_off, percent_off, currency, product_id, plan_id, max_redemptions, redemptions,
-    (expires_at is not null and expires_at <= now()) as expired
-  from promo_codes where code = $1 and account_id = $2`;
+  from promo_codes`;
+const PROMO_BY_ID = `${PROMO} where id = $1 and account_id = $2`;
+const PROMO_BY_CODE = `${PROMO} where code = $1 and account_id = $2`;
 
 export async function priceOf(db: Knex, body: PriceInput, buyerUserId: string): Promise<Price> {
   if (body.promo_code !== undefined && body.promo_code_id !== undefined) {
