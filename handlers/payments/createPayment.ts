@@ -34,10 +34,9 @@ export const createPayment: Handler<'createPayment'> = async ({ body }, ctx) => 
   const needsStep = needsAuthentication(source.behaviour, policy, source.buyerPresent);
   const waitsOnBuyer = needsStep && source.buyerPresent;
   const stockHeld = price.stock !== null;
-  if (price.promoCodeId || stockHeld) {
-    await takeHolds(ctx.db, { promoCodeId: price.promoCodeId, planId: price.planId, stock: stockHeld },
-      body.promo_code !== undefined ? 'promo_code' : 'promo_code_id');
-  }
+  // Takes nothing (and queries nothing) without a promo code or a limited stock.
+  await takeHolds(ctx.db, { promoCodeId: price.promoCodeId, planId: price.planId, stock: stockHeld },
+    body.promo_code !== undefined ? 'promo_code' : 'promo_code_id');
   const id = newId('pay_');
   // The buyer's 3-D Secure step happens on the sandbox's page, behind a single-use secret (handlers/sandbox).
   const link = waitsOnBuyer ? newAuthenticationLink() : null;
