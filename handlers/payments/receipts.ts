@@ -8,12 +8,10 @@ import type { ExtraRoute } from '../../runtime/app.js';
 import type { Payment } from '../../generated/types.js';
 import { receiptPdf } from './receipt-pdf.js';
 import { publicBaseUrl } from '../shared/public-url.js';
+import { formatMoney } from '../shared/money.js';
 
 const RECEIPT_LIFETIME_MS = 60 * 60 * 1000;
 
-
-const amount = (m: { amount: number; currency: string; decimals: number }) =>
-  `${(m.amount / 10 ** m.decimals).toFixed(m.decimals)} ${m.currency.toUpperCase()}`;
 
 export async function createReceipt(db: Knex, payment: Payment, seller: string): Promise<{ url: string; expires_at: string }> {
   const lines = [
@@ -24,11 +22,11 @@ export async function createReceipt(db: Knex, payment: Payment, seller: string):
     ...(payment.user ? [`Buyer: ${payment.user.name ?? payment.user.username}`] : []),
     ...(payment.payment_instrument ? [`Card: ${payment.payment_instrument.brand ?? 'card'} ending ${payment.payment_instrument.last4}`] : []),
     '',
-    `Subtotal: ${amount(payment.subtotal)}`,
-    ...(payment.discount_amount.amount > 0 ? [`Discount: -${amount(payment.discount_amount)}`] : []),
-    `Tax: ${amount(payment.tax_amount)}`,
-    `Total: ${amount(payment.total)}`,
-    ...(payment.refunded_amount.amount > 0 ? [`Refunded: ${amount(payment.refunded_amount)}`] : []),
+    `Subtotal: ${formatMoney(payment.subtotal)}`,
+    ...(payment.discount_amount.amount > 0 ? [`Discount: -${formatMoney(payment.discount_amount)}`] : []),
+    `Tax: ${formatMoney(payment.tax_amount)}`,
+    `Total: ${formatMoney(payment.total)}`,
+    ...(payment.refunded_amount.amount > 0 ? [`Refunded: ${formatMoney(payment.refunded_amount)}`] : []),
   ];
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + RECEIPT_LIFETIME_MS).toISOString();

@@ -10,7 +10,7 @@ import { effectsOn, type Effects } from '../../runtime/effects.js';
 import { inTransaction } from '../../runtime/request-db.js';
 import { finishPaymentAuthentication } from '../payments/authentication.js';
 import { finishSetupIntentAuthentication } from '../setup_intents/authentication.js';
-import { money } from '../shared/money.js';
+import { formatMoney, money } from '../shared/money.js';
 import { AUTHENTICATION_PATH } from './authentication-link.js';
 import { page, escapeHtml } from './html.js';
 
@@ -30,10 +30,6 @@ interface Step {
 const card = (instrument: { brand: string | null; last4: string } | null) =>
   (instrument ? `your ${escapeHtml(instrument.brand ?? 'card')} ending ${escapeHtml(instrument.last4)}` : 'your card');
 
-const formatted = (amount: number, currency: string) => {
-  const m = money(amount, currency);
-  return `${(m.amount / 10 ** m.decimals).toFixed(m.decimals)} ${m.currency.toUpperCase()}`;
-};
 
 const waiting = (table: string) => (db: Knex, token: string, forUpdate: boolean) => {
   const q = db(table).where({ authentication_token: token, status: 'requires_action' }).first();
@@ -44,7 +40,7 @@ const STEPS: Step[] = [
   {
     param: 'payment_id',
     find: waiting('payments'),
-    describe: (row, seller) => `${escapeHtml(seller)} asks you to confirm a payment of <strong>${formatted(Number(row.total), row.currency)}</strong> with ${card(row.payment_instrument)}.`,
+    describe: (row, seller) => `${escapeHtml(seller)} asks you to confirm a payment of <strong>${formatMoney(money(Number(row.total), row.currency))}</strong> with ${card(row.payment_instrument)}.`,
     finish: async (fx, row, outcome) => ({ succeeded: (await finishPaymentAuthentication(fx, row as never, outcome)).status !== 'failed' }),
   },
   {

@@ -8,3 +8,7 @@ export function money(amount: number, currency = 'usd'): Money {
   const decimals = ZERO_DECIMAL.has(c) ? 0 : 2;
   return { amount, currency: c, decimals, display_decimals: decimals };
 }
+
+/** "12.34 USD": a money object for people (receipts, the sandbox's pages). */
+export const formatMoney = (m: Money): string =>
+  `${(m.amount / 10 ** m.decimals).toFixed(m.decimals)} ${m.currency.toUpperCase()}`;
