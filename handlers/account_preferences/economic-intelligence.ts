@@ -5,6 +5,7 @@ import type { AccountPreferences } from '../../generated/types.js';
 import { invalid } from '../../runtime/errors.js';
 import { addJob } from '../../runtime/jobs.js';
 import { pickableOffers, type AccountRow } from '../accounts/account-view.js';
+import { nowMs } from '../shared/now.js';
 
 export const RENEW_TASK = 'renew_economic_intelligence';
 const PARAM = 'economic_intelligence_duration_key';
@@ -19,7 +20,7 @@ export function durationMs(offer: { duration: number; duration_unit: string }): 
 const isFuture = (ts: string | null, now: number) => ts !== null && Date.parse(ts) > now;
 
 /** Economic Intelligence is part of the Account resource, so its changes move the account's updated_at. */
-export const touched = (db: Knex) => ({ updated_at: db.raw("date_trunc('milliseconds', now())") });
+export const touched = (db: Knex) => ({ updated_at: nowMs(db) });
 
 export function economicIntelligenceView(row: AccountRow, now = Date.now()): AccountPreferences['economic_intelligence'] {
   const on = isFuture(row.economic_intelligence_ends_at, now);

@@ -1,6 +1,7 @@
 // The stored preferences document (account_preferences.document) and its defaults. Storage keeps only what
 // was chosen: payment method references, the integration's key in full; views expand and mask them.
 import type { Knex } from 'knex';
+import { nowMs } from '../shared/now.js';
 
 export type AdsPaymentMethodType = 'platform_balance' | 'card';
 export interface StoredAdsPaymentMethod { type: AdsPaymentMethodType; id: string }
@@ -45,5 +46,5 @@ export async function savePreferences(db: Knex, accountId: string, document: Sto
   await db('account_preferences')
     .insert({ account_id: accountId, document: JSON.stringify(document) })
     .onConflict('account_id')
-    .merge({ document: JSON.stringify(document), updated_at: db.raw("date_trunc('milliseconds', now())") });
+    .merge({ document: JSON.stringify(document), updated_at: nowMs(db) });
 }

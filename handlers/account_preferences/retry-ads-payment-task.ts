@@ -3,6 +3,7 @@
 // with outcome no_failed_campaigns. When campaigns arrive, their failed charges are retried here.
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
+import { nowMs } from '../shared/now.js';
 
 export const RETRY_ADS_PAYMENT_TASK = 'retry_ads_payment';
 export const retryJobKey = (accountId: string) => `${RETRY_ADS_PAYMENT_TASK}:${accountId}`;
@@ -11,8 +12,8 @@ export async function runAdsPaymentRetry(db: Knex, retryId: string): Promise<voi
   await db('ads_payment_retries').where({ id: retryId, status: 'queued' }).update({
     status: 'completed',
     outcome: 'no_failed_campaigns',
-    completed_at: db.raw("date_trunc('milliseconds', now())"),
-    updated_at: db.raw("date_trunc('milliseconds', now())"),
+    completed_at: nowMs(db),
+    updated_at: nowMs(db),
   });
 }
 

@@ -6,6 +6,7 @@ import { duplicateExternalId, externalIdOf, isUniqueViolation, EXTERNAL_ID_CONST
 import { mergeMetadata } from './account-metadata.js';
 import { checkCategory } from './business-categories.js';
 import { accountView, viewOptions, type AccountRow } from './account-view.js';
+import { nowMs } from '../shared/now.js';
 
 type Body = UpdateAccountInput['body'];
 
@@ -59,7 +60,7 @@ export const updateAccount: Handler<'updateAccount'> = async ({ path, body }, ct
   let updated: AccountRow;
   try {
     [updated] = await ctx.db('accounts').where({ id: row.id })
-      .update({ ...update, updated_at: ctx.db.raw("date_trunc('milliseconds', now())") }).returning('*');
+      .update({ ...update, updated_at: nowMs(ctx.db) }).returning('*');
   } catch (e) {
     // A sibling committed the same external id after the check above.
     if (isUniqueViolation(e, EXTERNAL_ID_CONSTRAINT)) throw duplicateExternalId(update.external_id as string);

@@ -1,5 +1,6 @@
 import type { Handler } from '../../runtime/handler.js';
-import { loadOwned, nowMs } from '../products/catalogue-access.js';
+import { loadOwned } from '../products/catalogue-access.js';
+import { nowMs } from '../shared/now.js';
 import { checkoutConfigurationView } from './checkout-configuration-view.js';
 
 /** DELETE /checkout_configurations/{id}: a soft delete; the link stops working and the id is a 404 afterwards. */

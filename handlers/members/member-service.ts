@@ -5,8 +5,7 @@ import type { Knex } from 'knex';
 import { newId } from '../../runtime/ids.js';
 import { canTransition, transition } from '../../runtime/state-machine.js';
 import { ACCESS_GRANTING_STATUSES } from './access-level.js';
-
-const nowMs = (db: Knex) => db.raw("date_trunc('milliseconds', now())");
+import { nowMs } from '../shared/now.js';
 
 /** The user's member row on the account, created (joined) if missing and rejoined if they had left. */
 export async function ensureMember(db: Knex, accountId: string, userId: string): Promise<{ id: string; status: string }> {

@@ -5,6 +5,7 @@ import { findManageableMembership } from './find-membership.js';
 import { endMembership } from './membership-service.js';
 import { membershipView } from './membership-view.js';
 import { END_MEMBERSHIP_PERIOD, endPeriodJobKey } from './end-period-task.js';
+import { nowMs } from '../shared/now.js';
 
 /** POST /memberships/{id}/cancel: now, or scheduled for current_period_end with cancel_at_period_end. */
 export const cancelMembership: Handler<'cancelMembership'> = async ({ path, body }, ctx) => {
@@ -19,7 +20,7 @@ export const cancelMembership: Handler<'cancelMembership'> = async ({ path, body
     throw invalid('This membership has no current_period_end to cancel at; cancel it now instead', 'cancel_at_period_end');
   }
   const [updated] = await ctx.db('memberships').where({ id: row.id })
-    .update({ cancel_at_period_end: true, updated_at: ctx.db.raw("date_trunc('milliseconds', now())") }).returning('*');
+    .update({ cancel_at_period_end: true, updated_at: nowMs(ctx.db) }).returning('*');
   await ctx.addJob(END_MEMBERSHIP_PERIOD, { membership_id: row.id },
     { jobKey: endPeriodJobKey(row.id), runAt: new Date(updated.current_period_end) });
   const view = membershipView(updated);

@@ -4,6 +4,7 @@ import { findManageableMembership } from './find-membership.js';
 import { requireLive } from './membership-rules.js';
 import { membershipView } from './membership-view.js';
 import { END_MEMBERSHIP_PERIOD, endPeriodJobKey } from './end-period-task.js';
+import { nowMs } from '../shared/now.js';
 
 /** POST /memberships/{id}/extend: free days move current_period_end (and a scheduled cancellation) forward. */
 export const extendMembership: Handler<'extendMembership'> = async ({ path, body }, ctx) => {
@@ -12,7 +13,7 @@ export const extendMembership: Handler<'extendMembership'> = async ({ path, body
   if (!row.current_period_end) throw invalid('This membership does not expire (no current_period_end); there is nothing to extend', 'days');
   const [updated] = await ctx.db('memberships').where({ id: row.id }).update({
     current_period_end: ctx.db.raw('current_period_end + make_interval(days => ?)', [body.days]),
-    updated_at: ctx.db.raw("date_trunc('milliseconds', now())"),
+    updated_at: nowMs(ctx.db),
   }).returning('*');
   if (updated.cancel_at_period_end) {
     await ctx.addJob(END_MEMBERSHIP_PERIOD, { membership_id: row.id },

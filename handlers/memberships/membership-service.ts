@@ -7,6 +7,7 @@ import { recordEvent } from '../../runtime/events.js';
 import { ensureMember, leaveIfNoAccessLeft } from '../members/member-service.js';
 import { newLicenseKey } from './license-key.js';
 import { membershipView, type MembershipRow } from './membership-view.js';
+import { nowMs } from '../shared/now.js';
 
 export interface NewMembership {
   accountId: string;
@@ -34,7 +35,7 @@ export async function createMembership(db: Knex, input: NewMembership): Promise<
     product_id: input.productId,
     plan_id: input.planId,
     status: input.status,
-    current_period_start: input.currentPeriodStart ?? db.raw("date_trunc('milliseconds', now())"),
+    current_period_start: input.currentPeriodStart ?? nowMs(db),
     current_period_end: input.currentPeriodEnd ?? null,
     license_key: product?.includes_license ? newLicenseKey() : null,
     metadata: JSON.stringify(input.metadata ?? {}),
@@ -45,7 +46,7 @@ export async function createMembership(db: Knex, input: NewMembership): Promise<
 
 /** Writes a membership's new (ended) status and lets its member leave if nothing else grants access. */
 export async function endMembership(db: Knex, row: MembershipRow, status: string): Promise<MembershipRow> {
-  const now = db.raw("date_trunc('milliseconds', now())");
+  const now = nowMs(db);
   const [updated] = await db('memberships').where({ id: row.id })
     .update({ status, canceled_at: status === 'canceled' ? now : row.canceled_at, updated_at: now }).returning('*');
   await leaveIfNoAccessLeft(db, row.member_id);

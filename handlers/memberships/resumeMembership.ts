@@ -2,12 +2,13 @@ import type { Handler } from '../../runtime/handler.js';
 import { transition } from '../../runtime/state-machine.js';
 import { findManageableMembership } from './find-membership.js';
 import { membershipView } from './membership-view.js';
+import { nowMs } from '../shared/now.js';
 
 /** POST /memberships/{id}/resume: paused -> active. */
 export const resumeMembership: Handler<'resumeMembership'> = async ({ path }, ctx) => {
   const row = await findManageableMembership(ctx, path.id);
   const status = transition('Membership', row.status, 'resume');
-  const now = ctx.db.raw("date_trunc('milliseconds', now())");
+  const now = nowMs(ctx.db);
   const [updated] = await ctx.db('memberships').where({ id: row.id }).update({ status, paused_at: null, updated_at: now }).returning('*');
   const view = membershipView(updated);
   await ctx.emit('membership.resumed', row.account_id, view);

@@ -3,6 +3,7 @@ import { ApiError } from '../../runtime/errors.js';
 import { findManageableMembership } from './find-membership.js';
 import { requireLive } from './membership-rules.js';
 import { membershipView } from './membership-view.js';
+import { nowMs } from '../shared/now.js';
 
 /** POST /memberships/{id}/uncancel: reverses a scheduled cancellation; the queued job then finds nothing to do. */
 export const uncancelMembership: Handler<'uncancelMembership'> = async ({ path }, ctx) => {
@@ -13,7 +14,7 @@ export const uncancelMembership: Handler<'uncancelMembership'> = async ({ path }
       { 'x-should-retry': 'false' });
   }
   const [updated] = await ctx.db('memberships').where({ id: row.id })
-    .update({ cancel_at_period_end: false, updated_at: ctx.db.raw("date_trunc('milliseconds', now())") }).returning('*');
+    .update({ cancel_at_period_end: false, updated_at: nowMs(ctx.db) }).returning('*');
   const view = membershipView(updated);
   await ctx.emit('membership.updated', row.account_id, view);
   return view;

@@ -2,6 +2,7 @@ import type { Handler } from '../../runtime/handler.js';
 import { mergeMetadata } from '../accounts/account-metadata.js';
 import { findManageableMembership } from './find-membership.js';
 import { membershipView } from './membership-view.js';
+import { nowMs } from '../shared/now.js';
 
 /** PATCH /memberships/{id}: metadata merges key by key (null removes a key); {} clears it. */
 export const updateMembership: Handler<'updateMembership'> = async ({ path, body }, ctx) => {
@@ -9,7 +10,7 @@ export const updateMembership: Handler<'updateMembership'> = async ({ path, body
   if (body.metadata === undefined) return membershipView(row);
   const metadata = Object.keys(body.metadata).length === 0 ? {} : mergeMetadata(row.metadata, body.metadata);
   const [updated] = await ctx.db('memberships').where({ id: row.id })
-    .update({ metadata: JSON.stringify(metadata), updated_at: ctx.db.raw("date_trunc('milliseconds', now())") }).returning('*');
+    .update({ metadata: JSON.stringify(metadata), updated_at: nowMs(ctx.db) }).returning('*');
   const view = membershipView(updated);
   await ctx.emit('membership.updated', updated.account_id, view);
   return view;

@@ -5,7 +5,7 @@ import { transition } from '../../runtime/state-machine.js';
 import type { Payment } from '../../generated/types.js';
 import { COLLECT_PAYMENT } from './collection.js';
 import { endPayment } from './holds.js';
-import { now } from './find-payment.js';
+import { nowMs } from '../shared/now.js';
 import { loadPaymentView, type PaymentRow } from './payment-view.js';
 
 /** `payment` is locked by the caller. Returns the payment as it now is. */
@@ -16,7 +16,7 @@ export async function finishPaymentAuthentication(fx: Effects, payment: PaymentR
       authentication: 'authenticated',
       next_action: null,
       authentication_token: null,
-      updated_at: now(fx),
+      updated_at: nowMs(fx.db),
     });
     await fx.addJob(COLLECT_PAYMENT, { payment_id: payment.id }, { jobKey: `${COLLECT_PAYMENT}:${payment.id}` });
     return loadPaymentView(fx.db, payment.id);
@@ -27,8 +27,8 @@ export async function finishPaymentAuthentication(fx: Effects, payment: PaymentR
     authentication_token: null,
     failure_code: 'authentication_failed',
     failure_message: 'The buyer did not complete 3-D Secure authentication',
-    last_payment_attempt_at: now(fx),
-    updated_at: now(fx),
+    last_payment_attempt_at: nowMs(fx.db),
+    updated_at: nowMs(fx.db),
   });
   const view = await loadPaymentView(fx.db, payment.id);
   await fx.emit('payment.failed', payment.account_id, view);

@@ -9,6 +9,7 @@ import type { CardBehaviour } from '../processor/cards.js';
 import { decideCharge } from '../processor/processor.js';
 import { loadPaymentView, type PaymentRow } from './payment-view.js';
 import { settlePayment } from './settlement.js';
+import { nowMs } from '../shared/now.js';
 
 export const COLLECT_PAYMENT = 'collect_payment';
 
@@ -26,7 +27,7 @@ export async function collectPayment(db: Knex, paymentId: string): Promise<void>
     if (!payment || payment.status !== 'processing') return;
     const emit = (type: Parameters<typeof recordEvent>[1], accountId: string | null, data: unknown) => recordEvent(trx, type, accountId, data);
     const decision = decideCharge(await cardBehaviourOf(trx, payment), payment.authentication);
-    const stamp = trx.raw("date_trunc('milliseconds', now())");
+    const stamp = nowMs(trx);
     if (!decision.approved) {
       // Declined: the promo redemption and the stock unit go back (holds.ts).
       await endPayment(trx, payment, 'fail', {

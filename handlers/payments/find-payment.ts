@@ -18,5 +18,3 @@ export async function findPayment(ctx: HandlerContext, id: string, scope: string
   if (!held.has(scope)) throw forbidden(`This credential lacks the ${scope} permission on ${row.account_id}`);
   return row;
 }
-
-export const now = (ctx: { db: HandlerContext['db'] }) => ctx.db.raw("date_trunc('milliseconds', now())");

@@ -6,6 +6,7 @@ import { createMembership } from '../memberships/membership-service.js';
 import { ensureMember } from '../members/member-service.js';
 import type { MembershipRow } from '../memberships/membership-view.js';
 import type { PaymentRow } from './payment-view.js';
+import { nowMs } from '../shared/now.js';
 
 const DAY_MS = 86_400_000;
 const LIVE = ['trialing', 'active', 'past_due'];
@@ -19,7 +20,7 @@ export interface Fulfilment {
 
 export async function fulfil(db: Knex, payment: PaymentRow): Promise<Fulfilment> {
   if (!payment.user_id) return { memberId: payment.member_id, membershipId: null, activated: null };
-  const stamp = db.raw("date_trunc('milliseconds', now())");
+  const stamp = nowMs(db);
   const member = await ensureMember(db, payment.account_id, payment.user_id);
   if (!payment.plan_id) return { memberId: member.id, membershipId: null, activated: null };
 

@@ -4,6 +4,7 @@ import { invalid, notFound } from '../../runtime/errors.js';
 import type { HandlerContext } from '../../runtime/handler.js';
 import { query } from '../../runtime/request-db.js';
 import type { CardBehaviour } from '../processor/cards.js';
+import { nowMs } from '../shared/now.js';
 
 const MEMBER_WITH_METHOD = `select m.id, m.user_id, u.username, u.name, u.profile_picture_url, pm.id as method_id, pm.card_brand, pm.last4,
     pm.exp_month, pm.exp_year, pm.test_behaviour
@@ -77,7 +78,7 @@ async function fromToken(db: Knex, accountId: string, tokenId: string, userId?: 
   if (!userId) throw invalid('A confirmation token payment needs user_id, the buyer', 'user_id');
   const user = await db('users').where({ id: userId }).first('id', 'username', 'name', 'profile_picture_url');
   if (!user) throw notFound('user', userId, 'user_id');
-  await db('confirmation_tokens').where({ id: tokenId }).update({ used_at: db.raw("date_trunc('milliseconds', now())") });
+  await db('confirmation_tokens').where({ id: tokenId }).update({ used_at: nowMs(db) });
   return {
     confirmationTokenId: token.id,
     paymentMethodId: null,

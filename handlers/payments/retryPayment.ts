@@ -1,7 +1,8 @@
 import type { Handler } from '../../runtime/handler.js';
 import { transition } from '../../runtime/state-machine.js';
 import { COLLECT_PAYMENT } from './collection.js';
-import { findPayment, now } from './find-payment.js';
+import { findPayment } from './find-payment.js';
+import { nowMs } from '../shared/now.js';
 import { holdsOf, takeHolds } from './holds.js';
 import { loadPaymentView } from './payment-view.js';
 
@@ -15,8 +16,8 @@ export const retryPayment: Handler<'retryPayment'> = async ({ path }, ctx) => {
     status,
     failure_code: null,
     failure_message: null,
-    next_payment_attempt_at: now(ctx),
-    updated_at: now(ctx),
+    next_payment_attempt_at: nowMs(ctx.db),
+    updated_at: nowMs(ctx.db),
   });
   await ctx.addJob(COLLECT_PAYMENT, { payment_id: path.id }, { jobKey: `${COLLECT_PAYMENT}:${path.id}` });
   return loadPaymentView(ctx.db, path.id);

@@ -10,6 +10,7 @@ import { savedMethodId } from '../setup_intents/save-setup-intent.js';
 import { fulfil } from './fulfilment.js';
 import { postPaymentSettled } from './ledger.js';
 import { loadPaymentView, type PaymentRow } from './payment-view.js';
+import { nowMs } from '../shared/now.js';
 
 export type Emit = (type: EventType, accountId: string | null, data: unknown) => Promise<void>;
 
@@ -17,7 +18,7 @@ export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succ
   const status = transition('Payment', payment.status, action);
   const total = Number(payment.total);
   const fees = feesFor(total);
-  const stamp = db.raw("date_trunc('milliseconds', now())");
+  const stamp = nowMs(db);
   const fee = (type: string, origin: string, label: string, description: string, amount: number) => ({
     payment_id: payment.id, type, origin, label, description, amount, currency: payment.currency,
     settlement_amount: amount, settlement_currency: payment.currency, collected_at: stamp,

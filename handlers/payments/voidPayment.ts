@@ -1,5 +1,6 @@
 import type { Handler } from '../../runtime/handler.js';
-import { findPayment, now } from './find-payment.js';
+import { findPayment } from './find-payment.js';
+import { nowMs } from '../shared/now.js';
 import { endPayment } from './holds.js';
 import { loadPaymentView } from './payment-view.js';
 
@@ -7,6 +8,6 @@ import { loadPaymentView } from './payment-view.js';
  * the promo redemption and the stock unit go back (holds.ts). */
 export const voidPayment: Handler<'voidPayment'> = async ({ path }, ctx) => {
   const payment = await findPayment(ctx, path.id, 'payment:charge', { lock: true });
-  await endPayment(ctx.db, payment, 'void', { next_action: null, authentication_token: null, updated_at: now(ctx) });
+  await endPayment(ctx.db, payment, 'void', { next_action: null, authentication_token: null, updated_at: nowMs(ctx.db) });
   return loadPaymentView(ctx.db, path.id);
 };

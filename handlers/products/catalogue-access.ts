@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import { forbidden, notFound } from '../../runtime/errors.js';
 import type { HandlerContext } from '../../runtime/handler.js';
+import { nowMs } from '../shared/now.js';
 
 export type Row = Record<string, any>;
 
@@ -33,4 +34,3 @@ export function dropNulls(metadata: Record<string, unknown> | undefined): Record
   return Object.fromEntries(Object.entries(metadata ?? {}).filter(([, v]) => v !== null));
 }
 
-export const nowMs = (db: Knex) => db.raw("date_trunc('milliseconds', now())");

@@ -1,5 +1,6 @@
 import type { Handler } from '../../runtime/handler.js';
-import { loadOwned, nowMs } from './catalogue-access.js';
+import { loadOwned } from './catalogue-access.js';
+import { nowMs } from '../shared/now.js';
 import { productView, productsWithAccount } from './product-view.js';
 
 /** DELETE /products/{id}: a soft delete of the product and its variants, which are 404 from then on. */

@@ -1,6 +1,7 @@
 import type { Handler } from '../../runtime/handler.js';
 import { mergeMetadata } from '../accounts/account-metadata.js';
-import { loadOwned, nowMs } from './catalogue-access.js';
+import { loadOwned } from './catalogue-access.js';
+import { nowMs } from '../shared/now.js';
 import { loadProductView, productView, productsWithAccount } from './product-view.js';
 
 const PLAIN = ['title', 'description', 'visibility', 'includes_license'] as const;

@@ -2,7 +2,8 @@
 import type { PromoCode } from '../../generated/types.js';
 import type { HandlerContext } from '../../runtime/handler.js';
 import { transition } from '../../runtime/state-machine.js';
-import { loadOwned, nowMs } from '../products/catalogue-access.js';
+import { loadOwned } from '../products/catalogue-access.js';
+import { nowMs } from '../shared/now.js';
 import { promoCodeView } from './promo-code-view.js';
 
 export async function moveStatus(ctx: HandlerContext, id: string, action: 'activate' | 'deactivate' | 'archive'): Promise<PromoCode> {

@@ -9,6 +9,7 @@ import { cardBehaviourOf } from '../payments/collection.js';
 import { postRefund } from '../payments/ledger.js';
 import { recordEvent } from '../../runtime/events.js';
 import { refundView } from './refund-view.js';
+import { nowMs } from '../shared/now.js';
 
 export const REFUND_PAYMENT = 'refund_payment';
 
@@ -17,7 +18,7 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
     const refund = await trx('refunds').where({ id: refundId }).forUpdate().first();
     if (!refund || refund.status !== 'pending') return;
     const payment = await trx('payments').where({ id: refund.payment_id }).forUpdate().first();
-    const stamp = trx.raw("date_trunc('milliseconds', now())");
+    const stamp = nowMs(trx);
     const decision = decideRefund(await cardBehaviourOf(trx, payment));
     if (!decision.approved) {
       const [failed] = await trx('refunds').where({ id: refundId })

@@ -10,10 +10,9 @@ import { canTransition, transition } from '../../runtime/state-machine.js';
 import { cardOutcome } from './card-outcome.js';
 import { newAuthenticationLink } from '../sandbox/authentication-link.js';
 import { setupIntentRows, setupIntentView, type SetupIntentRow } from './setup-intent-view.js';
+import { nowMs } from '../shared/now.js';
 
 export const SAVE_SETUP_INTENT = 'save_setup_intent';
-
-const nowMs = (db: Knex) => db.raw("date_trunc('milliseconds', now())");
 
 /** Whose card is saved: a setup intent's row, or (payments with save_payment_method) the payment's buyer and member.
  * payment_method_id is the existing method a token-less intent saves. */

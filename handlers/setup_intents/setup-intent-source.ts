@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { invalid, notFound } from '../../runtime/errors.js';
 import type { Operations } from '../../generated/types.js';
 import { ensureMember } from '../members/member-service.js';
+import { nowMs } from '../shared/now.js';
 
 type Body = Operations['createSetupIntent']['input']['body'];
 
@@ -24,7 +25,7 @@ async function tokenSource(db: Knex, accountId: string, tokenId: string) {
   if (!token) throw notFound('confirmation token', tokenId, 'confirmation_token');
   if (token.used_at) throw invalid('This confirmation token has already been used; collect the payment details again', 'confirmation_token');
   if (Date.parse(token.expires_at) <= Date.now()) throw invalid('This confirmation token has expired; collect the payment details again', 'confirmation_token');
-  await db('confirmation_tokens').where({ id: token.id }).update({ used_at: db.raw("date_trunc('milliseconds', now())") });
+  await db('confirmation_tokens').where({ id: token.id }).update({ used_at: nowMs(db) });
   return { instrument: instrumentOf(token), memberId: null, userId: null };
 }
 

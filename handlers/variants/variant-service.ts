@@ -6,7 +6,8 @@ import { newId } from '../../runtime/ids.js';
 import { notFound } from '../../runtime/errors.js';
 import { isUniqueViolation } from '../accounts/account-service.js';
 import { mergeMetadata } from '../accounts/account-metadata.js';
-import { dropNulls, nowMs, type Row } from '../products/catalogue-access.js';
+import { dropNulls, type Row } from '../products/catalogue-access.js';
+import { nowMs } from '../shared/now.js';
 import { variantView } from './variant-view.js';
 import {
   checkPlanTypeTerms, checkQuickLinkPrices, checkShortLinkFree, checkThreeDSecure, generatedShortLink,
