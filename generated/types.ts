@@ -758,7 +758,7 @@ export type CreateConfirmationTokenOutput = ConfirmationToken;
 /** GET /members: List members */
 export interface ListMembersInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; user_ids?: string[]; query?: string; access_level?: "customer" | "admin" | "no_access"; status?: "joined" | "left"; joined_after?: string; joined_before?: string };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; user_ids?: string[]; query?: string; access_level?: "customer" | "admin" | "no_access"; status?: "joined" | "left"; joined_after?: string; joined_before?: string; statuses?: Array<"joined" | "left"> };
     body: undefined;
 }
 
@@ -776,7 +776,7 @@ export type RetrieveMemberOutput = Member;
 /** GET /memberships: List memberships */
 export interface ListMembershipsInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; user_id?: string; product_id?: string; plan_id?: string; status?: "trialing" | "active" | "past_due" | "paused" | "canceled" | "expired" | "completed" };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; user_id?: string; product_id?: string; plan_id?: string; status?: "trialing" | "active" | "past_due" | "paused" | "canceled" | "expired" | "completed"; statuses?: Array<"trialing" | "active" | "past_due" | "paused" | "canceled" | "expired" | "completed">; plan_ids?: string[]; product_ids?: string[]; user_ids?: string[] };
     body: undefined;
 }
 
@@ -866,7 +866,7 @@ export type CreatePaymentOutput = Payment;
 /** GET /payments: List payments */
 export interface ListPaymentsInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; status?: "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded"; billing_reason?: "one_time" | "subscription_create" | "subscription_cycle" | "subscription_update" | "manual"; currency?: string; plan_id?: string; product_id?: string; membership_id?: string; member_id?: string; user_id?: string; query?: string; created_before?: string; created_after?: string };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; status?: "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded"; billing_reason?: "one_time" | "subscription_create" | "subscription_cycle" | "subscription_update" | "manual"; currency?: string; plan_id?: string; product_id?: string; membership_id?: string; member_id?: string; user_id?: string; query?: string; created_before?: string; created_after?: string; statuses?: Array<"requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded">; substatuses?: Array<"requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded">; billing_reasons?: Array<"one_time" | "subscription_create" | "subscription_cycle" | "subscription_update" | "manual">; currencies?: string[]; plan_ids?: string[]; product_ids?: string[]; checkout_configuration_ids?: string[]; updated_after?: string; updated_before?: string; include_free?: boolean };
     body: undefined;
 }
 
@@ -921,7 +921,7 @@ export type ConfirmPaymentActionOutput = Payment;
 export interface RefundPaymentInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { partial_amount?: number };
+    body: { partial_amount?: number; partial_amount_decimal?: string };
 }
 
 export type RefundPaymentOutput = Payment;

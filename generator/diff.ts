@@ -12,7 +12,7 @@ const BREAKING: Record<InstructionKind, boolean> = {
   field_added: false, field_removed: true, field_renamed: true, enum_value_added: true, values_renamed: true,
   transformer: true, endpoint_added: false, request_field_rejected: true, request_field_added: false,
   request_field_renamed: true, request_field_required: true, request_values_renamed: true, epoch_timestamps_accepted: true,
-  endpoint_moved: true, endpoint_gone: true,
+  endpoint_moved: true, endpoint_gone: true, money_as_decimal: true, request_transformer: true, status_changed: true,
 };
 
 function describe(i: Instruction): string {
@@ -25,11 +25,14 @@ function describe(i: Instruction): string {
     case 'values_renamed': return `${b.field}: values renamed (${Object.entries(b.map).map(([n, o]) => `${o} -> ${n}`).join(', ')})`;
     case 'transformer': return `reshaped (${b.name}; see the changelog text)`;
     case 'endpoint_added': return 'endpoint added';
-    case 'request_field_rejected': return `body ${b.field}: no longer accepted`;
-    case 'request_field_added': return `body ${b.field}: newly accepted`;
+    case 'request_field_rejected': return `${b.in ?? 'body'} ${b.field}: no longer accepted`;
+    case 'request_field_added': return `${b.in ?? 'body'} ${b.field}: newly accepted`;
     case 'request_field_renamed': return `${b.in ?? 'body'} ${b.from}: renamed to ${b.to}`;
     case 'request_field_required': return `body ${b.field}: now required`;
-    case 'request_values_renamed': return `body ${b.field}: values renamed (${Object.entries(b.map).map(([o, n]) => `${o} -> ${n}`).join(', ')})`;
+    case 'request_values_renamed': return `${b.in ?? 'body'} ${b.field}: values renamed (${Object.entries(b.map).map(([o, n]) => `${o} -> ${[n].flat().join('|') || '(nothing)'}`).join(', ')})`;
+    case 'money_as_decimal': return `${b.fields.join(', ')}: money objects (were decimal numbers in the major unit)`;
+    case 'request_transformer': return `request reshaped (${b.name}; was ${Object.entries(b.was ?? {}).flatMap(([part, f]) => Object.keys(f as object).map((k) => `${part} ${k}`)).join(', ') || 'see the changelog text'})`;
+    case 'status_changed': return `success status changed (older versions answer ${b.was})`;
     case 'epoch_timestamps_accepted': return 'timestamp inputs: ISO 8601 only (epoch seconds no longer accepted)';
     case 'endpoint_moved': return `moved from ${b.from}`;
     case 'endpoint_gone': return 'retired: answers 410 gone';

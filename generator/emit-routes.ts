@@ -47,8 +47,9 @@ export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: Emit
         const v = validators.byVersion[date][op.id];
         const up = transformers.up[op.id]?.[date];
         const down = responseDowngrader(op, date, transformers);
+        const status = views.find((view) => view.date === date)?.operations.find((o) => o.id === op.id)?.response.status;
         return `${JSON.stringify(date)}: { path: params.${v.path}, query: params.${v.query}, body: ${v.body ? `body.${v.body}` : 'null'}, ` +
-          `upgrade: ${up ? `transformers.${up}` : 'null'}, downgrade: ${down ?? 'null'} }`;
+          `upgrade: ${up ? `transformers.${up}` : 'null'}, downgrade: ${down ?? 'null'}${status !== op.response.status ? `, status: ${status}` : ''} }`;
       });
     const account = op.account
       ? `{ from: ${JSON.stringify(op.account.split('.')[0])}, name: ${JSON.stringify(op.account.split('.')[1])} }`

@@ -55,6 +55,11 @@ function downSnippet(i: Instruction): string | null {
     }
     case 'transformer':
       return `o = ${i.transformer!.name}.down(o);`;
+    case 'money_as_decimal':
+      return i.money_as_decimal!.fields.map((field) => {
+        const [p, k] = parentOf('o', field);
+        return `{ const p = ${p}; if (p && p.${k} && typeof p.${k} === 'object') p.${k} = decimalAmount(p.${k}); }`;
+      }).join(' ');
     default:
       return null;
   }
@@ -89,8 +94,14 @@ function upSnippet(i: Instruction, op: OperationSpec): string | null {
     }
     case 'request_values_renamed': {
       const { field, map } = i.request_values_renamed!;
-      return `{ const b = input.body; const m: Record<string, unknown> = ${lit(map)}; if (b && b[${lit(field)}] !== undefined && Object.hasOwn(m, String(b[${lit(field)}]))) b[${lit(field)}] = m[String(b[${lit(field)}])]; }`;
+      const f = lit(field);
+      // Array fields map element by element; an older value standing for several newer ones expands to them all.
+      return `{ const b = input.${i.request_values_renamed!.in ?? 'body'}; const m: Record<string, unknown> = ${lit(map)}; ` +
+        `const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); ` +
+        `if (b && b[${f}] !== undefined) b[${f}] = Array.isArray(b[${f}]) ? [...new Set(b[${f}].flatMap(one))] : one(b[${f}]); }`;
     }
+    case 'request_transformer':
+      return `${i.request_transformer!.name}.up(input);`;
     default:
       return null;
   }
@@ -141,6 +152,9 @@ export function emitTransformers(spec: ApiSpec, views: VersionView[]): EmittedTr
   // One step undoes one version's changes. A schema needs a step when that version's instructions target it or a
   // schema nested in it (resolved to a fixpoint). The nested walk uses the shapes as they stood at that version,
   // and nested schemas step together with their parent, so changes apply newest to oldest across nesting levels.
+  for (const i of spec.versions.flatMap((_, w) => instructionsOf(w))) {
+    if (i.request_transformer) transformerNames.add(i.request_transformer.name);
+  }
   const steps = new Map<string, Set<string>>(); // version -> schemas with a step function
   spec.versions.forEach((version, w) => {
     if (w === views.length - 1) return;
@@ -191,7 +205,7 @@ export function emitTransformers(spec: ApiSpec, views: VersionView[]): EmittedTr
     .map((n) => `import * as ${n} from '../handlers/versions/${n}.js';\n`).join('');
   const table = (t: Record<string, Record<string, string>>) =>
     `{\n${Object.keys(t).sort().map((k) => `  ${k}: { ${Object.entries(t[k]).map(([d, f]) => `${lit(d)}: ${f}`).join(', ')} },`).join('\n')}\n}`;
-  const text = `${HEADER}/* eslint-disable */\n${imports}\n${functions.join('\n\n')}\n\n` +
+  const text = `${HEADER}/* eslint-disable */\nimport { decimalAmount } from '../runtime/decimal-money.js';\n${imports}\n${functions.join('\n\n')}\n\n` +
     `/** Downgraders by schema, then version: newest shape -> that version's. Absent = identical. */\n` +
     `export const downgraders: Record<string, Record<string, (o: any) => any>> = ${table(down)};\n\n` +
     `/** Request upgraders by operation, then version. Absent = nothing to do. */\n` +
@@ -202,6 +216,12 @@ export function emitTransformers(spec: ApiSpec, views: VersionView[]): EmittedTr
 export function responseDowngrader(op: OperationSpec, date: string, t: EmittedTransformers): string | null {
   const r = op.response;
   const schema = r.deleted ? 'Deleted' : r.list?.of ?? r.type;
+  if (!schema && r.fields) {
+    // An inline response object: its nested schemas downgrade in place.
+    const code = Object.entries(r.fields).map(([name, f]) => nestedCode(f, `o.${name}`,
+      (s) => `transformers.${t.down[s][date]}`, (s) => !!t.down[s]?.[date])).filter(Boolean);
+    return code.length ? `(o: any) => { ${code.join(' ')} return o; }` : null;
+  }
   if (!schema) return null;
   const fn = t.down[schema]?.[date];
   if (!fn) return null;

@@ -18,7 +18,9 @@ export interface SchemaInstructions {
   values_renamed?: { schema: string; field: string; map: Record<string, string> };
   /** a hand-written downgrade, handlers/versions/<name>.ts exporting `down`; `was` gives the older types of the
    * fields it changes, so the older version's documents say what it returns */
-  transformer?: { schema: string; name: string; was?: Record<string, RawField> };
+  transformer?: { schema: string; name: string; was?: Record<string, RawField | null> };
+  /** the older version showed these money objects as decimal numbers in the currency's major unit (10.43) */
+  money_as_decimal?: { schema: string; fields: string[] };
 }
 
 export interface OperationInstructions {
@@ -26,15 +28,23 @@ export interface OperationInstructions {
   endpoint_added?: { operation: string };
   /** the older version accepted this body field; the newer rejects it. The head spec keeps the field (the handler
    * still serves older callers); only validators from this version on refuse it. */
-  request_field_rejected?: { operation: string; field: string };
-  /** the newer version accepts this body field; the older did not */
-  request_field_added?: { operation: string; field: string };
+  request_field_rejected?: { operation: string; field: string; in?: 'body' | 'query'; was?: RawField };
+  /** the newer version accepts this body (or query) field; the older did not */
+  request_field_added?: { operation: string; field: string; in?: 'body' | 'query' };
   /** the older version named this body (or query) field `from` */
   request_field_renamed?: { operation: string; from: string; to: string; in?: 'body' | 'query' };
   /** the newer version requires this body field; the older filled `default` when it was missing */
   request_field_required?: { operation: string; field: string; default: unknown };
-  /** older request values for a body field: { older: newer } */
-  request_values_renamed?: { operation: string; field: string; map: Record<string, string | null>; was?: RawField };
+  /** older request values for a body (or query) field: { older: newer }; for an array field each element is mapped,
+   * and an older value may stand for several newer ones (a list) */
+  request_values_renamed?: {
+    operation: string; field: string; map: Record<string, string | null | string[]>; was?: RawField; in?: 'body' | 'query';
+  };
+  /** a hand-written request upgrade, handlers/versions/<name>.ts exporting `up(input)`; `was` gives the older
+   * types of the body and query fields it takes (null: the older version did not take the field) */
+  request_transformer?: { operation: string; name: string; was?: { body?: Record<string, RawField | null>; query?: Record<string, RawField | null> } };
+  /** the older version answered with another success status (e.g. 200 before creation answered 201) */
+  status_changed?: { operation: string; was: number };
   /** the operation lived at `from` in the older version; `params` maps older path parameter names to newer ones,
    * and must account for every parameter whose name differs */
   endpoint_moved?: { operation: string; from: string; params?: Record<string, string> };
@@ -48,7 +58,8 @@ export type Instruction = SchemaInstructions & OperationInstructions;
 export const INSTRUCTION_KINDS = [
   'field_added', 'field_removed', 'field_renamed', 'enum_value_added', 'values_renamed', 'transformer',
   'endpoint_added', 'request_field_rejected', 'request_field_added', 'request_field_renamed', 'request_field_required',
-  'request_values_renamed', 'epoch_timestamps_accepted', 'endpoint_moved', 'endpoint_gone',
+  'request_values_renamed', 'epoch_timestamps_accepted', 'endpoint_moved', 'endpoint_gone', 'money_as_decimal',
+  'request_transformer', 'status_changed',
 ] as const;
 export type InstructionKind = (typeof INSTRUCTION_KINDS)[number];
 
@@ -121,6 +132,8 @@ export function olderShapes(i: Instruction, shapes: Shapes, original: Map<string
   };
   const withBody = (id: string, edit: (fields: Record<string, FieldSpec>) => Record<string, FieldSpec>) =>
     withOp(id, (op) => ({ ...op, body: edit(op.body ?? {}) }));
+  const withPart = (id: string, part: 'body' | 'query' | undefined, edit: (fields: Record<string, FieldSpec>) => Record<string, FieldSpec>) =>
+    (part === 'query' ? withOp(id, (op) => ({ ...op, query: edit(op.query) })) : withBody(id, edit));
 
   if (i.field_added) withSchema(i.field_added.schema, (f) => editField(f, splitPath(i.field_added!.field), () => undefined));
   if (i.field_removed) {
@@ -148,12 +161,31 @@ export function olderShapes(i: Instruction, shapes: Shapes, original: Map<string
   }
   if (i.endpoint_added) operations = operations.filter((op) => op.id !== i.endpoint_added!.operation);
   if (i.request_field_rejected) {
-    const { operation, field } = i.request_field_rejected;
-    const was = original.get(operation)?.body?.[field];
-    withBody(operation, (f) => editField(f, [field], () => was));
+    const { operation, field, in: part, was } = i.request_field_rejected;
+    const head = original.get(operation);
+    const older = was ? normaliseField(was) : (part === 'query' ? head?.query[field] : head?.body?.[field]);
+    withPart(operation, part, (f) => editField(f, [field], () => older));
   }
   if (i.request_field_added) {
-    withBody(i.request_field_added.operation, (f) => editField(f, splitPath(i.request_field_added!.field), () => undefined));
+    withPart(i.request_field_added.operation, i.request_field_added.in, (f) => editField(f, splitPath(i.request_field_added!.field), () => undefined));
+  }
+  if (i.money_as_decimal) {
+    for (const field of i.money_as_decimal.fields) {
+      withSchema(i.money_as_decimal.schema, (f) => editField(f, splitPath(field), (x) => x && {
+        type: 'number', nullable: x.nullable, description: `${x.description ? `${x.description} ` : ''}A decimal number in the currency's major unit (10.43).`,
+      }));
+    }
+  }
+  if (i.request_transformer?.was) {
+    for (const part of ['body', 'query'] as const) {
+      for (const [field, raw] of Object.entries(i.request_transformer.was[part] ?? {})) {
+        withPart(i.request_transformer.operation, part, (f) => editField(f, splitPath(field), () => (raw === null ? undefined : normaliseField(raw))));
+      }
+    }
+  }
+  if (i.status_changed) {
+    const was = i.status_changed.was;
+    withOp(i.status_changed.operation, (op) => ({ ...op, response: { ...op.response, status: was } }));
   }
   if (i.request_field_renamed) {
     const { from, to, operation } = i.request_field_renamed;
@@ -166,7 +198,8 @@ export function olderShapes(i: Instruction, shapes: Shapes, original: Map<string
   }
   if (i.transformer?.was) {
     for (const [field, raw] of Object.entries(i.transformer.was)) {
-      const was = normaliseField(raw);
+      // null: the older version did not have the field
+      const was = raw === null ? undefined : normaliseField(raw);
       withSchema(i.transformer.schema, (f) => editField(f, splitPath(field), () => was));
     }
   }
@@ -175,11 +208,14 @@ export function olderShapes(i: Instruction, shapes: Shapes, original: Map<string
   }
   if (i.request_values_renamed) {
     const { map, was } = i.request_values_renamed;
-    withBody(i.request_values_renamed.operation, (f) => editField(f, splitPath(i.request_values_renamed!.field), (x) => {
+    const renamedTo = Object.values(map).flat();
+    const olderValues = (x: FieldSpec): FieldSpec => (x.values
+      ? { ...x, values: [...new Set([...x.values.filter((v) => !renamedTo.includes(v)), ...Object.keys(map)])] }
+      : x);
+    withPart(i.request_values_renamed.operation, i.request_values_renamed.in, (f) => editField(f, splitPath(i.request_values_renamed!.field), (x) => {
       if (!x) return x;
       if (was) return normaliseField(was);
-      const olderValues = Object.keys(map);
-      return x.values ? { ...x, values: [...new Set([...x.values.filter((v) => !Object.values(map).includes(v)), ...olderValues])] } : x;
+      return x.type === 'array' && x.items ? { ...x, items: olderValues(x.items) } : olderValues(x);
     }));
   }
   if (i.endpoint_moved) {

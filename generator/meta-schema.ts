@@ -39,6 +39,7 @@ const defs = {
           max_length: { type: 'integer', minimum: 0 },
           max_items: { type: 'integer', minimum: 0 },
           pattern: { type: 'string' },
+          internal: { type: 'boolean' },
         },
         allOf: [
           { if: { properties: { type: { const: 'enum' } } }, then: { required: ['values'] } },
@@ -244,11 +245,13 @@ const instructionKinds: Record<string, unknown> = {
   }),
   transformer: instruction(['schema', 'name'], {
     schema: schemaName, name: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' },
-    was: { type: 'object', propertyNames: { pattern: '^[a-z][a-z0-9_.]*$' }, additionalProperties: rawField },
+    was: { type: 'object', propertyNames: { pattern: '^[a-z][a-z0-9_.]*$' }, additionalProperties: { anyOf: [rawField, { type: 'null' }] } },
   }),
   endpoint_added: instruction(['operation'], { operation: opName }),
-  request_field_rejected: instruction(['operation', 'field'], { operation: opName, field: fieldPath }),
-  request_field_added: instruction(['operation', 'field'], { operation: opName, field: fieldPath }),
+  request_field_rejected: instruction(['operation', 'field'], {
+    operation: opName, field: fieldPath, in: { enum: ['body', 'query'] }, was: rawField,
+  }),
+  request_field_added: instruction(['operation', 'field'], { operation: opName, field: fieldPath, in: { enum: ['body', 'query'] } }),
   request_field_renamed: instruction(['operation', 'from', 'to'], {
     operation: opName, from: fieldPath, to: fieldPath, in: { enum: ['body', 'query'] },
   }),
@@ -261,9 +264,26 @@ const instructionKinds: Record<string, unknown> = {
     params: { type: 'object', additionalProperties: { type: 'string' } },
   }),
   request_values_renamed: instruction(['operation', 'field', 'map'], {
-    operation: opName, field: fieldPath, was: rawField,
-    map: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
+    operation: opName, field: fieldPath, was: rawField, in: { enum: ['body', 'query'] },
+    map: {
+      type: 'object',
+      additionalProperties: { anyOf: [{ type: ['string', 'null'] }, { type: 'array', items: { type: 'string' } }] },
+    },
   }),
+  money_as_decimal: instruction(['schema', 'fields'], {
+    schema: schemaName, fields: { type: 'array', items: fieldPath, minItems: 1 },
+  }),
+  request_transformer: instruction(['operation', 'name'], {
+    operation: opName, name: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' },
+    was: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(['body', 'query'].map((part) => [part, {
+        type: 'object', propertyNames: { pattern: '^[a-z][a-z0-9_.]*$' }, additionalProperties: { anyOf: [rawField, { type: 'null' }] },
+      }])),
+    },
+  }),
+  status_changed: instruction(['operation', 'was'], { operation: opName, was: { type: 'integer', minimum: 200, maximum: 299 } }),
 };
 
 export const versionsFileSchema = {

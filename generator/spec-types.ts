@@ -34,6 +34,8 @@ export interface FieldSpec {
   max_length?: number;
   max_items?: number;
   pattern?: string;
+  /** request inputs only: set by an older version's request upgrader for the handler, never accepted from a caller */
+  internal?: boolean;
 }
 
 export type RawField = string | FieldSpec;

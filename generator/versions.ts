@@ -2,7 +2,7 @@
 // Each change's instructions say what the version before it looked like; applying them newest to oldest
 // gives every older version's operations and shapes, which the emitters turn into validators, transformers
 // and OpenAPI documents.
-import type { ApiSpec, ChangeSpec, OperationSpec, ResourceSpec } from './spec-types.js';
+import type { ApiSpec, ChangeSpec, FieldSpec, OperationSpec, ResourceSpec } from './spec-types.js';
 import { fieldAt, kindOf, olderShapes, targetOf, unexplainedParamChanges, type Instruction, type Shapes } from './instructions.js';
 
 export interface VersionView {
@@ -39,6 +39,10 @@ function targetProblem(i: Instruction, shapes: Shapes): string | null {
     const mustExist = kind !== 'field_removed' && kind !== 'transformer';
     if (field && mustExist && !fieldAt(r.fields, field)) return `${kind} targets ${schema}.${field}, which does not exist at that version`;
     if (kind === 'field_removed' && fieldAt(r.fields, body.field)) return `field_removed names ${schema}.${body.field}, which the newer version still has`;
+    if (kind === 'money_as_decimal') {
+      const notMoney = (body.fields as string[]).filter((f) => fieldAt(r.fields, f)?.type !== 'money');
+      return notMoney.length ? `money_as_decimal names ${notMoney.map((f) => `${schema}.${f}`).join(', ')}, not money at that version` : null;
+    }
     if (kind === 'enum_value_added' && !fieldAt(r.fields, body.field)?.values?.includes(body.value)) {
       return `enum_value_added names the value ${body.value}, which ${schema}.${body.field} does not have`;
     }
@@ -51,7 +55,7 @@ function targetProblem(i: Instruction, shapes: Shapes): string | null {
     const unexplained = unexplainedParamChanges(op.path, body);
     return unexplained.length ? `endpoint_moved changes path parameters without saying so (add them to params): ${unexplained.join('; ')}` : null;
   }
-  const part = kind === 'request_field_renamed' && body.in === 'query' ? op.query : op.body;
+  const part = body.in === 'query' ? op.query : op.body;
   const field: string | undefined = kind === 'request_field_renamed' ? body.to : body.field;
   if (field && kind !== 'request_field_rejected' && !(part && fieldAt(part, field))) {
     return `${kind} targets ${operation} field ${field}, which the operation does not take at that version`;
@@ -59,15 +63,21 @@ function targetProblem(i: Instruction, shapes: Shapes): string | null {
   return null;
 }
 
-/** Fields rejected from some version on are absent from the head validator but kept for older callers. */
+/** Fields rejected from some version on are absent from the head validator but kept for older callers; internal
+ * fields (set only by upgraders) are absent from every version's validators. */
 function withoutRejected(operations: OperationSpec[], changes: LocatedChange[]): OperationSpec[] {
   const rejected = changes.flatMap((c) => (c.change.instructions ?? []) as Instruction[])
     .filter((i) => i.request_field_rejected)
     .map((i) => i.request_field_rejected!);
+  const keep = (fields: Record<string, FieldSpec>, drop: string[]) =>
+    Object.fromEntries(Object.entries(fields).filter(([k, f]) => !drop.includes(k) && !f.internal));
   return operations.map((op) => {
-    const drop = rejected.filter((r) => r.operation === op.id).map((r) => r.field);
-    if (!drop.length || !op.body) return op;
-    return { ...op, body: Object.fromEntries(Object.entries(op.body).filter(([k]) => !drop.includes(k))) };
+    const mine = rejected.filter((r) => r.operation === op.id);
+    const internal = [...Object.values(op.query), ...Object.values(op.body ?? {})].some((f) => f.internal);
+    if (!mine.length && !internal) return op;
+    const fromBody = mine.filter((r) => (r.in ?? 'body') === 'body').map((r) => r.field);
+    const fromQuery = mine.filter((r) => r.in === 'query').map((r) => r.field);
+    return { ...op, query: keep(op.query, fromQuery), body: op.body && keep(op.body, fromBody) };
   });
 }
 

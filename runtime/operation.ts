@@ -22,6 +22,8 @@ export interface VersionedInput {
   upgrade: ((input: any) => void) | null;
   /** newest response shape -> this version's; null where identical */
   downgrade: ((output: any) => any) | null;
+  /** the success status at this version, when it differs from the operation's (e.g. 200 before creates were 201) */
+  status?: number;
 }
 
 export interface OperationDefinition {
@@ -137,9 +139,10 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     });
 
     const render = validators.downgrade;
+    const status = validators.status ?? op.status;
     if (op.method === 'GET') {
       const out = await op.handler!(input, context(db));
-      ctx.status = op.status;
+      ctx.status = status;
       ctx.body = render ? render(out) : out;
       return;
     }
@@ -147,10 +150,10 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
       const result = await inTransaction(db, async (trx) => {
         const head = await op.handler!(input, context(trx));
         const out = render ? render(head) : head;
-        if (idempotencyKey) await idempotency.complete(trx, principal.credentialId, idempotencyKey, { status: op.status, body: out });
+        if (idempotencyKey) await idempotency.complete(trx, principal.credentialId, idempotencyKey, { status, body: out });
         return out;
       });
-      ctx.status = op.status;
+      ctx.status = status;
       ctx.body = result;
     } catch (e) {
       if (idempotencyKey) {

@@ -1,5 +1,6 @@
 import type { Handler } from '../../runtime/handler.js';
 import { paginate } from '../../runtime/pagination.js';
+import { whereEqual } from '../../runtime/filters.js';
 import { accessLevelSql } from './access-level.js';
 import { memberRows, memberView, type MemberRow } from './member-view.js';
 
@@ -11,8 +12,7 @@ export const listMembers: Handler<'listMembers'> = async ({ query }, ctx) => {
   // account_id was checked by the runtime; without it, every account where the scope is held (buyers see none).
   if (query.account_id) q.where('m.account_id', query.account_id);
   else await ctx.access.whereHolds(q, 'm.account_id', 'member:basic:read');
-  if (query.user_ids?.length) q.whereIn('m.user_id', query.user_ids);
-  if (query.status) q.where('m.status', query.status);
+  whereEqual(q, query, { user_ids: 'm.user_id', status: 'm.status', statuses: 'm.status' });
   if (query.access_level) q.whereRaw(`${accessLevelSql('m.account_id', 'm.user_id')} = ?`, [query.access_level]);
   if (query.joined_after) q.where('m.joined_at', '>', query.joined_after);
   if (query.joined_before) q.where('m.joined_at', '<', query.joined_before);

@@ -6,6 +6,7 @@ import { transition } from '../../runtime/state-machine.js';
 import { REFUND_PAYMENT } from '../refunds/settle-refund.js';
 import { findPayment } from './find-payment.js';
 import { loadPaymentView } from './payment-view.js';
+import { minorAmount } from '../shared/money.js';
 
 /**
  * POST /payments/{id}/refund: a pending refund of partial_amount (else all that remains), settled in the
@@ -19,7 +20,8 @@ export const refundPayment: Handler<'refundPayment'> = async ({ path, body }, ct
     .sum({ sum: 'amount' });
   const remaining = Number(payment.total) - Number(sum ?? 0);
   if (remaining <= 0) throw invalid('This payment is already fully refunded (counting pending refunds)', 'partial_amount');
-  const amount = body.partial_amount ?? remaining;
+  const amount = body.partial_amount
+    ?? (body.partial_amount_decimal === undefined ? remaining : minorAmount(body.partial_amount_decimal, payment.currency, 'partial_amount'));
   if (amount > remaining) {
     throw invalid(`partial_amount ${amount} is more than the ${remaining} left to refund (counting pending refunds)`, 'partial_amount');
   }

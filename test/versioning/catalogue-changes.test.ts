@@ -16,8 +16,8 @@ t.after(async () => { await app.close(); });
 const call = (method: string, path: string, version: string, body?: unknown, query?: Record<string, string>) =>
   app.request(method, path, { token: o.key, version, body, query });
 
-t('#54 products answer with account from 2026-07-20 and company before', async () => {
-  const created = await call('POST', '/products', '2026-07-20', { account_id: o.accountId, title: 'Course' });
+t('#54 products answer with account from 2026-07-22 and company before', async () => {
+  const created = await call('POST', '/products', '2026-07-22', { account_id: o.accountId, title: 'Course' });
   assert.is(created.status, 201);
   assert.is(created.body.account.id, o.accountId);
   const old = await call('GET', `/products/${created.body.id}`, '2025-01-01');
@@ -29,7 +29,7 @@ t('#56 account_id replaced company_id in product, variant and checkout requests 
   const product = await call('POST', '/products', '2025-01-01', { company_id: o.accountId, title: 'Old style' });
   assert.is(product.status, 201, JSON.stringify(product.body));
   assert.is((await call('POST', '/products', '2025-01-01', { account_id: o.accountId, title: 'x' })).body.error.param, 'company_id'); // required at that version
-  assert.is((await call('POST', '/products', '2026-07-20', { company_id: o.accountId, title: 'x' })).body.error.param, 'account_id');
+  assert.is((await call('POST', '/products', '2026-07-22', { company_id: o.accountId, title: 'x' })).body.error.param, 'account_id');
   const variant = await call('POST', '/variants', '2025-01-01',
     { company_id: o.accountId, product_id: product.body.id, plan_type: 'one_time', initial_price: 1000 });
   assert.is(variant.status, 201, JSON.stringify(variant.body));
@@ -38,7 +38,7 @@ t('#56 account_id replaced company_id in product, variant and checkout requests 
   const listed = await call('GET', '/variants', '2025-01-01', undefined, { company_id: o.accountId });
   assert.is(listed.status, 200);
   assert.ok(listed.body.data.some((v: any) => v.id === variant.body.id));
-  assert.is((await call('GET', `/variants/${variant.body.id}`, '2026-07-20')).body.account_id, o.accountId);
+  assert.is((await call('GET', `/variants/${variant.body.id}`, '2026-07-22')).body.account_id, o.accountId);
   // The inline plan of a checkout configuration is renamed too.
   const inline = await call('POST', '/checkout_configurations', '2025-01-01', {
     company_id: o.accountId, mode: 'payment',
@@ -48,9 +48,9 @@ t('#56 account_id replaced company_id in product, variant and checkout requests 
   assert.is(inline.body.company_id, o.accountId);
 });
 
-t('#56 checkout configuration timestamps are epoch seconds before 2026-07-20 and ISO 8601 from it', async () => {
+t('#56 checkout configuration timestamps are epoch seconds before 2026-07-22 and ISO 8601 from it', async () => {
   const product = await call('POST', '/products', '2026-09-06', { account_id: o.accountId, title: 'Setup' });
-  const config = await call('POST', '/checkout_configurations', '2026-07-20', { account_id: o.accountId, mode: 'setup' });
+  const config = await call('POST', '/checkout_configurations', '2026-07-22', { account_id: o.accountId, mode: 'setup' });
   assert.is(config.status, 201, JSON.stringify(config.body));
   assert.match(config.body.created_at, /^\d{4}-\d{2}-\d{2}T/);
   const old = await call('GET', `/checkout_configurations/${config.body.id}`, '2025-01-01');

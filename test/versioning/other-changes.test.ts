@@ -33,31 +33,31 @@ t('#18 permission checks list the trading actions from 2026-08-28 only', async (
   assert.not.ok(before.some((a: string) => a.startsWith('crypto_wallet:trade')));
 });
 
-t('#59 the team filter on user search is account_id from 2026-07-20 and company_id before', async () => {
+t('#59 the team filter on user search is account_id from 2026-07-22 and company_id before', async () => {
   const member = await makeUser(app.db, 'zed_member');
   await app.db('team_members').insert({ id: 'tmem_v59', account_id: owner.accountId, user_id: member.id, role: 'viewer', status: 'active' });
   await makeUser(app.db, 'zed_outsider');
-  const now = await app.request('GET', '/users', { token: owner.key, version: '2026-07-20', query: { query: 'zed', account_id: owner.accountId } });
+  const now = await app.request('GET', '/users', { token: owner.key, version: '2026-07-22', query: { query: 'zed', account_id: owner.accountId } });
   assert.is(now.status, 200);
   assert.equal(now.body.data.map((u: any) => u.username), ['zed_member']);
   const old = await app.request('GET', '/users', { token: owner.key, version: '2025-01-01', query: { query: 'zed', company_id: owner.accountId } });
   assert.is(old.status, 200);
   assert.equal(old.body.data.map((u: any) => u.username), ['zed_member']);
-  const wrongName = await app.request('GET', '/users', { token: owner.key, version: '2026-07-20', query: { query: 'zed', company_id: owner.accountId } });
+  const wrongName = await app.request('GET', '/users', { token: owner.key, version: '2026-07-22', query: { query: 'zed', company_id: owner.accountId } });
   assert.is(wrongName.status, 400);
   assert.is(wrongName.body.error.param, 'company_id');
-  const all = await app.request('GET', '/users', { token: owner.key, version: '2026-07-20', query: { query: 'zed' } });
+  const all = await app.request('GET', '/users', { token: owner.key, version: '2026-07-22', query: { query: 'zed' } });
   assert.equal(all.body.data.map((u: any) => u.username), ['zed_member', 'zed_outsider']);
 });
 
-t('#54 deletes answer { id, deleted: true } from 2026-07-20 and { id, success: true } before', async () => {
+t('#54 deletes answer { id, deleted: true } from 2026-07-22 and { id, success: true } before', async () => {
   const remove = async (version: string) => {
     const user = await makeUser(app.db);
     const id = `tmem_${user.id.slice(5)}`;
     await app.db('team_members').insert({ id, account_id: owner.accountId, user_id: user.id, role: 'viewer', status: 'active' });
     return { id, res: await app.request('DELETE', `/team_members/${id}`, { token: owner.token, version }) };
   };
-  const now = await remove('2026-07-20');
+  const now = await remove('2026-07-22');
   assert.is(now.res.status, 200);
   assert.equal(now.res.body, { id: now.id, deleted: true });
   const old = await remove('2025-01-01');
