@@ -8,6 +8,8 @@ import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeek
 import * as membershipCancellationMode from '../handlers/versions/membershipCancellationMode.js';
 import * as paymentDecimalAmount from '../handlers/versions/paymentDecimalAmount.js';
 import * as permissionsWithoutTrading from '../handlers/versions/permissionsWithoutTrading.js';
+import * as promoCodeLegacyCreate from '../handlers/versions/promoCodeLegacyCreate.js';
+import * as promoCodeLegacyDiscount from '../handlers/versions/promoCodeLegacyDiscount.js';
 import * as refundDecimalAmount from '../handlers/versions/refundDecimalAmount.js';
 import * as setupIntentEmbeddedReferences from '../handlers/versions/setupIntentEmbeddedReferences.js';
 
@@ -72,6 +74,7 @@ function down_AccountPreferences_step_2026_08_25(o: any): any {
 
 function down_SetupIntent_step_2026_08_25(o: any): any {
   o = setupIntentEmbeddedReferences.down(o);
+  o.error_message ??= o.last_setup_error?.message ?? null;
   delete o.member_id;
   delete o.payment_method_id;
   delete o.last_setup_error;
@@ -107,6 +110,12 @@ function down_Account_step_2026_08_07(o: any): any {
 function down_AccountBalance_step_2026_08_07(o: any): any {
   o = balancePendingCombined.down(o);
   delete o.in_transit;
+  return o;
+}
+
+function down_PromoCode_step_2026_08_07(o: any): any {
+  o = promoCodeLegacyDiscount.down(o);
+  { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
   return o;
 }
 
@@ -258,6 +267,14 @@ export function up_updateAccount_2026_08_21(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createSetupIntent_2026_08_21(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listSetupIntents_2026_08_21(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function down_Account_2026_08_14(o: any): any {
   o = down_Account_step_2026_09_06(o);
   o = down_Account_step_2026_09_02(o);
@@ -334,6 +351,14 @@ export function up_refundPayment_2026_08_14(input: any): void {
 }
 
 export function up_listRefunds_2026_08_14(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSetupIntent_2026_08_14(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listSetupIntents_2026_08_14(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
@@ -416,6 +441,14 @@ export function up_listRefunds_2026_08_07(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_createSetupIntent_2026_08_07(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listSetupIntents_2026_08_07(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function down_Account_2026_07_30(o: any): any {
   o = down_Account_step_2026_09_06(o);
   o = down_Account_step_2026_09_02(o);
@@ -454,6 +487,11 @@ export function down_PaymentFee_2026_07_30(o: any): any {
 
 export function down_PermissionList_2026_07_30(o: any): any {
   o = down_PermissionList_step_2026_08_28(o);
+  return o;
+}
+
+export function down_PromoCode_2026_07_30(o: any): any {
+  o = down_PromoCode_step_2026_08_07(o);
   return o;
 }
 
@@ -497,7 +535,24 @@ export function up_refundPayment_2026_07_30(input: any): void {
   refundDecimalAmount.up(input);
 }
 
+export function up_listPromoCodes_2026_07_30(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createPromoCode_2026_07_30(input: any): void {
+  promoCodeLegacyCreate.up(input);
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_listRefunds_2026_07_30(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSetupIntent_2026_07_30(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listSetupIntents_2026_07_30(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
@@ -543,6 +598,11 @@ export function down_PermissionList_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_PromoCode_2026_07_23(o: any): any {
+  o = down_PromoCode_step_2026_08_07(o);
+  return o;
+}
+
 export function down_Refund_2026_07_23(o: any): any {
   o = down_Refund_step_2026_08_21(o);
   return o;
@@ -583,7 +643,24 @@ export function up_refundPayment_2026_07_23(input: any): void {
   refundDecimalAmount.up(input);
 }
 
+export function up_listPromoCodes_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createPromoCode_2026_07_23(input: any): void {
+  promoCodeLegacyCreate.up(input);
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_listRefunds_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSetupIntent_2026_07_23(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listSetupIntents_2026_07_23(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
@@ -636,6 +713,11 @@ export function down_PaymentFee_2026_07_22(o: any): any {
 
 export function down_PermissionList_2026_07_22(o: any): any {
   o = down_PermissionList_step_2026_08_28(o);
+  return o;
+}
+
+export function down_PromoCode_2026_07_22(o: any): any {
+  o = down_PromoCode_step_2026_08_07(o);
   return o;
 }
 
@@ -695,7 +777,24 @@ export function up_refundPayment_2026_07_22(input: any): void {
   refundDecimalAmount.up(input);
 }
 
+export function up_listPromoCodes_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createPromoCode_2026_07_22(input: any): void {
+  promoCodeLegacyCreate.up(input);
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_listRefunds_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSetupIntent_2026_07_22(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listSetupIntents_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
@@ -763,6 +862,11 @@ export function down_PermissionList_2026_07_20(o: any): any {
 
 export function down_Product_2026_07_20(o: any): any {
   o = down_Product_step_2026_07_22(o);
+  return o;
+}
+
+export function down_PromoCode_2026_07_20(o: any): any {
+  o = down_PromoCode_step_2026_08_07(o);
   return o;
 }
 
@@ -848,7 +952,24 @@ export function up_createProduct_2026_07_20(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_listPromoCodes_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createPromoCode_2026_07_20(input: any): void {
+  promoCodeLegacyCreate.up(input);
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_listRefunds_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSetupIntent_2026_07_20(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listSetupIntents_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
@@ -939,6 +1060,11 @@ export function down_Product_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_PromoCode_2025_01_01(o: any): any {
+  o = down_PromoCode_step_2026_08_07(o);
+  return o;
+}
+
 export function down_Refund_2025_01_01(o: any): any {
   o = down_Refund_step_2026_08_21(o);
   return o;
@@ -1021,7 +1147,24 @@ export function up_createProduct_2025_01_01(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_listPromoCodes_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createPromoCode_2025_01_01(input: any): void {
+  promoCodeLegacyCreate.up(input);
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_listRefunds_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSetupIntent_2025_01_01(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listSetupIntents_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
@@ -1059,6 +1202,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   PaymentFee: { "2026-08-14": down_PaymentFee_2026_08_14, "2026-08-07": down_PaymentFee_2026_08_07, "2026-07-30": down_PaymentFee_2026_07_30, "2026-07-23": down_PaymentFee_2026_07_23, "2026-07-22": down_PaymentFee_2026_07_22, "2026-07-20": down_PaymentFee_2026_07_20, "2025-01-01": down_PaymentFee_2025_01_01 },
   PermissionList: { "2026-08-25": down_PermissionList_2026_08_25, "2026-08-21": down_PermissionList_2026_08_21, "2026-08-14": down_PermissionList_2026_08_14, "2026-08-07": down_PermissionList_2026_08_07, "2026-07-30": down_PermissionList_2026_07_30, "2026-07-23": down_PermissionList_2026_07_23, "2026-07-22": down_PermissionList_2026_07_22, "2026-07-20": down_PermissionList_2026_07_20, "2025-01-01": down_PermissionList_2025_01_01 },
   Product: { "2026-07-20": down_Product_2026_07_20, "2025-01-01": down_Product_2025_01_01 },
+  PromoCode: { "2026-07-30": down_PromoCode_2026_07_30, "2026-07-23": down_PromoCode_2026_07_23, "2026-07-22": down_PromoCode_2026_07_22, "2026-07-20": down_PromoCode_2026_07_20, "2025-01-01": down_PromoCode_2025_01_01 },
   Refund: { "2026-08-14": down_Refund_2026_08_14, "2026-08-07": down_Refund_2026_08_07, "2026-07-30": down_Refund_2026_07_30, "2026-07-23": down_Refund_2026_07_23, "2026-07-22": down_Refund_2026_07_22, "2026-07-20": down_Refund_2026_07_20, "2025-01-01": down_Refund_2025_01_01 },
   SetupIntent: { "2026-08-21": down_SetupIntent_2026_08_21, "2026-08-14": down_SetupIntent_2026_08_14, "2026-08-07": down_SetupIntent_2026_08_07, "2026-07-30": down_SetupIntent_2026_07_30, "2026-07-23": down_SetupIntent_2026_07_23, "2026-07-22": down_SetupIntent_2026_07_22, "2026-07-20": down_SetupIntent_2026_07_20, "2025-01-01": down_SetupIntent_2025_01_01 },
   User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-22": down_User_2026_07_22, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
@@ -1072,6 +1216,8 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   createPayment: { "2026-08-14": up_createPayment_2026_08_14, "2026-08-07": up_createPayment_2026_08_07, "2026-07-30": up_createPayment_2026_07_30, "2026-07-23": up_createPayment_2026_07_23, "2026-07-22": up_createPayment_2026_07_22, "2026-07-20": up_createPayment_2026_07_20, "2025-01-01": up_createPayment_2025_01_01 },
   createPlan: { "2026-07-20": up_createPlan_2026_07_20, "2025-01-01": up_createPlan_2025_01_01 },
   createProduct: { "2026-07-20": up_createProduct_2026_07_20, "2025-01-01": up_createProduct_2025_01_01 },
+  createPromoCode: { "2026-07-30": up_createPromoCode_2026_07_30, "2026-07-23": up_createPromoCode_2026_07_23, "2026-07-22": up_createPromoCode_2026_07_22, "2026-07-20": up_createPromoCode_2026_07_20, "2025-01-01": up_createPromoCode_2025_01_01 },
+  createSetupIntent: { "2026-08-21": up_createSetupIntent_2026_08_21, "2026-08-14": up_createSetupIntent_2026_08_14, "2026-08-07": up_createSetupIntent_2026_08_07, "2026-07-30": up_createSetupIntent_2026_07_30, "2026-07-23": up_createSetupIntent_2026_07_23, "2026-07-22": up_createSetupIntent_2026_07_22, "2026-07-20": up_createSetupIntent_2026_07_20, "2025-01-01": up_createSetupIntent_2025_01_01 },
   createVariant: { "2026-07-20": up_createVariant_2026_07_20, "2025-01-01": up_createVariant_2025_01_01 },
   extendMembership: { "2026-07-22": up_extendMembership_2026_07_22, "2026-07-20": up_extendMembership_2026_07_20, "2025-01-01": up_extendMembership_2025_01_01 },
   listAccounts: { "2026-07-20": up_listAccounts_2026_07_20, "2025-01-01": up_listAccounts_2025_01_01 },
@@ -1081,7 +1227,9 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   listPayments: { "2026-08-14": up_listPayments_2026_08_14, "2026-08-07": up_listPayments_2026_08_07, "2026-07-30": up_listPayments_2026_07_30, "2026-07-23": up_listPayments_2026_07_23, "2026-07-22": up_listPayments_2026_07_22, "2026-07-20": up_listPayments_2026_07_20, "2025-01-01": up_listPayments_2025_01_01 },
   listPlans: { "2026-07-20": up_listPlans_2026_07_20, "2025-01-01": up_listPlans_2025_01_01 },
   listProducts: { "2026-07-20": up_listProducts_2026_07_20, "2025-01-01": up_listProducts_2025_01_01 },
+  listPromoCodes: { "2026-07-30": up_listPromoCodes_2026_07_30, "2026-07-23": up_listPromoCodes_2026_07_23, "2026-07-22": up_listPromoCodes_2026_07_22, "2026-07-20": up_listPromoCodes_2026_07_20, "2025-01-01": up_listPromoCodes_2025_01_01 },
   listRefunds: { "2026-08-14": up_listRefunds_2026_08_14, "2026-08-07": up_listRefunds_2026_08_07, "2026-07-30": up_listRefunds_2026_07_30, "2026-07-23": up_listRefunds_2026_07_23, "2026-07-22": up_listRefunds_2026_07_22, "2026-07-20": up_listRefunds_2026_07_20, "2025-01-01": up_listRefunds_2025_01_01 },
+  listSetupIntents: { "2026-08-21": up_listSetupIntents_2026_08_21, "2026-08-14": up_listSetupIntents_2026_08_14, "2026-08-07": up_listSetupIntents_2026_08_07, "2026-07-30": up_listSetupIntents_2026_07_30, "2026-07-23": up_listSetupIntents_2026_07_23, "2026-07-22": up_listSetupIntents_2026_07_22, "2026-07-20": up_listSetupIntents_2026_07_20, "2025-01-01": up_listSetupIntents_2025_01_01 },
   listVariants: { "2026-07-20": up_listVariants_2026_07_20, "2025-01-01": up_listVariants_2025_01_01 },
   refundPayment: { "2026-08-14": up_refundPayment_2026_08_14, "2026-08-07": up_refundPayment_2026_08_07, "2026-07-30": up_refundPayment_2026_07_30, "2026-07-23": up_refundPayment_2026_07_23, "2026-07-22": up_refundPayment_2026_07_22, "2026-07-20": up_refundPayment_2026_07_20, "2025-01-01": up_refundPayment_2025_01_01 },
   searchUsers: { "2026-07-20": up_searchUsers_2026_07_20, "2025-01-01": up_searchUsers_2025_01_01 },

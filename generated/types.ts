@@ -1010,7 +1010,7 @@ export type DeleteProductOutput = Deleted;
 /** GET /promo_codes: List an account's promo codes */
 export interface ListPromoCodesInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id: string; status?: "active" | "inactive" | "archived"; product_id?: string; plan_id?: string; created_after?: string; created_before?: string; order: "created_at" | "code" | "redemptions"; direction: "asc" | "desc" };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id: string; status?: "active" | "inactive" | "archived"; product_id?: string; plan_id?: string; created_after?: string; created_before?: string; product_ids?: string[]; plan_ids?: string[]; order: "created_at" | "code" | "redemptions"; direction: "asc" | "desc" };
     body: undefined;
 }
 

@@ -1,4 +1,5 @@
 import type { Handler } from '../../runtime/handler.js';
+import { whereEqual } from '../../runtime/filters.js';
 import { paginate } from '../../runtime/pagination.js';
 import type { Row } from '../products/catalogue-access.js';
 import { promoCodeView } from './promo-code-view.js';
@@ -14,8 +15,7 @@ const ORDERS = {
 export const listPromoCodes: Handler<'listPromoCodes'> = async ({ query }, ctx) => {
   const q = ctx.db('promo_codes').where({ account_id: query.account_id });
   if (query.status) q.where('status', query.status);
-  if (query.product_id) q.where('product_id', query.product_id);
-  if (query.plan_id) q.where('plan_id', query.plan_id);
+  whereEqual(q, query, { product_id: 'product_id', product_ids: 'product_id', plan_id: 'plan_id', plan_ids: 'plan_id' });
   if (query.created_after) q.where('created_at', '>', query.created_after);
   if (query.created_before) q.where('created_at', '<', query.created_before);
   const order = ORDERS[query.order];
