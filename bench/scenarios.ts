@@ -75,6 +75,10 @@ export const latencyScenarios: LatencyScenario[] = [
 export interface VersionScenario {
   name: string;
   request(fixture: Fixture, version: string): BenchRequest;
+  /** the older version to compare with the newest; the oldest by default */
+  older?: string;
+  /** the least older/newer ratio accepted; the version target by default */
+  target?: number;
 }
 
 /** The same request at the newest version and at the oldest, which crosses every change that touches it. */
@@ -84,6 +88,20 @@ export const versionScenarios: VersionScenario[] = [
     request: (f, version) => ({
       method: 'GET',
       path: `/api/v1/accounts/${f.connectedId}`,
+      headers: { authorization: `Bearer ${f.apiKey}`, accept: 'application/json', 'api-version-date': version },
+    }),
+  },
+  {
+    // The official client's pin: plural filters (statuses in receipt words), decimal money, company_id, and every
+    // change since crossed on each row; at the newest, the same list asked with the singular filters.
+    name: 'GET /payments by version',
+    older: '2026-07-20',
+    target: 0.85,
+    request: (f, version) => ({
+      method: 'GET',
+      path: version === '2026-07-20'
+        ? `/api/v1/payments?company_id=${f.connectedId}&first=25&statuses[]=paid&currencies[]=usd&billing_reasons[]=one_time`
+        : `/api/v1/payments?account_id=${f.connectedId}&first=25&status=succeeded&currency=usd&billing_reason=one_time`,
       headers: { authorization: `Bearer ${f.apiKey}`, accept: 'application/json', 'api-version-date': version },
     }),
   },

@@ -8,6 +8,7 @@ import { loadSpec } from '../../generator/load-spec.js';
 import { deriveVersions, VersionProblems } from '../../generator/versions.js';
 import { diffVersions } from '../../generator/diff.js';
 import { generate } from '../../generator/generate.js';
+import { projectRoot } from '../../bin/paths.js';
 
 const t = suite('generator: versions');
 t.after(removeCopies);
@@ -123,6 +124,28 @@ t('the diff tool lists crossed changes per resource and operation, with breaking
   assert.ok(migration.migrations.some((m) => m.name === 'members_and_memberships' && m.version === '2026-07-23'));
   const none = diffVersions(spec, '2026-07-23', '2026-09-06');
   assert.not.ok(none.migrations.some((m) => m.name === 'members_and_memberships'));
+});
+
+t('the diff from the official client\'s pin to the latest lists every older shape it crosses', () => {
+  const { spec } = loadSpec(projectRoot);
+  const d = diffVersions(spec, '2026-07-20', '2026-09-06');
+  const changes = (name: string) => (d.operations[name] ?? d.resources[name]).changes.map((c) => c.change);
+  assert.ok(changes('listPayments').includes('query statuses: no longer accepted'));
+  assert.ok(changes('listPayments').some((c) => c.startsWith('query statuses: values renamed') && c.includes('paid -> succeeded|refunded|partially_refunded')));
+  assert.ok(changes('createPayment').includes('success status changed (older versions answer 200)'));
+  assert.ok(changes('refundPayment').some((c) => c.includes('refundDecimalAmount') && c.includes('body partial_amount')));
+  assert.ok(changes('Payment').some((c) => c.startsWith('total, subtotal') && c.includes('decimal numbers')));
+  assert.ok(changes('Payment').includes('company_id: renamed to account_id'));
+  assert.ok(changes('extendMembership').includes('moved from /memberships/{id}/add_free_days'));
+  assert.ok(changes('cancelMembership').some((c) => c.includes('body cancellation_mode')));
+  assert.ok(changes('createSetupIntent').includes('success status changed (older versions answer 200)'));
+  assert.ok(changes('PromoCode').some((c) => c.includes('promoCodeLegacyDiscount')));
+  assert.ok(d.versionsCrossed.includes('2026-07-22'));
+  // Endpoints that truly did not exist are the only ones added.
+  const added = Object.entries(d.operations).filter(([, o]) => o.changes.some((c) => c.change === 'endpoint added')).map(([name]) => name).sort();
+  for (const existed of ['listPayments', 'retrievePayment', 'createPayment', 'listMemberships', 'listMembers', 'createSetupIntent', 'createPromoCode']) {
+    assert.not.ok(added.includes(existed), existed);
+  }
 });
 
 t('released versions are frozen: a breaking edit fails naming the operation and field; an addition passes', async () => {
