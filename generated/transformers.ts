@@ -92,11 +92,14 @@ function down_Payment_step_2026_08_21(o: any): any {
 }
 
 function down_PaymentFee_step_2026_08_21(o: any): any {
+  o.currency ??= o.amount?.currency ?? null;
+  o.name ??= o.label ?? null;
   { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); } { const p = o; if (p && p.settlement_amount && typeof p.settlement_amount === 'object') p.settlement_amount = decimalAmount(p.settlement_amount); }
   return o;
 }
 
 function down_Refund_step_2026_08_21(o: any): any {
+  o.currency ??= o.amount?.currency ?? null;
   { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); } { const p = o; if (p && p.original_amount && typeof p.original_amount === 'object') p.original_amount = decimalAmount(p.original_amount); }
   { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
   return o;
