@@ -204,4 +204,15 @@ t('checkout configurations: create/list/retrieve at 2026-07-20 with company_id a
   assert.is(Math.floor(Date.parse(head.created_at) / 1000), raw(created).created_at);
 });
 
+t('products.delete and checkoutConfigurations.delete remove the object (retrieve is then a NotFoundError)', async () => {
+  const product = await pinnedProduct('Short-lived');
+  const deleted = await pinned.products.delete(product.id);
+  // Observed at 2026-07-20: { id, success: true } (the client's type says a bare boolean).
+  assert.ok(deleted === true || raw(deleted).success === true, JSON.stringify(deleted));
+  await rejects(pinned.products.retrieve(product.id), NotFoundError, 404);
+  const config = await pinned.checkoutConfigurations.create(loose({ company_id: o.accountId, mode: 'setup' }));
+  await pinned.checkoutConfigurations.delete(config.id);
+  await rejects(pinned.checkoutConfigurations.retrieve(config.id), NotFoundError, 404);
+});
+
 t.run();
