@@ -908,7 +908,7 @@ export function up_updateAccount_2026_07_20(input: any): void {
 }
 
 export function up_listCheckoutConfigurations_2026_07_20(input: any): void {
-  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const v = input.query?.["created_after"]; if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) input.query["created_after"] = new Date(Number(v) * 1000).toISOString(); } { const v = input.query?.["created_before"]; if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) input.query["created_before"] = new Date(Number(v) * 1000).toISOString(); }
 }
 
 export function up_createCheckoutConfiguration_2026_07_20(input: any): void {
@@ -1103,7 +1103,7 @@ export function up_updateAccount_2025_01_01(input: any): void {
 }
 
 export function up_listCheckoutConfigurations_2025_01_01(input: any): void {
-  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const v = input.query?.["created_after"]; if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) input.query["created_after"] = new Date(Number(v) * 1000).toISOString(); } { const v = input.query?.["created_before"]; if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) input.query["created_before"] = new Date(Number(v) * 1000).toISOString(); }
 }
 
 export function up_createCheckoutConfiguration_2025_01_01(input: any): void {

@@ -713,7 +713,7 @@ export type RevokeApiKeyOutput = ApiKey;
 /** GET /checkout_configurations: List checkout configurations */
 export interface ListCheckoutConfigurationsInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; plan_id?: string; mode?: "payment" | "setup"; direction: "asc" | "desc" };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; plan_id?: string; mode?: "payment" | "setup"; created_after?: string; created_before?: string; direction: "asc" | "desc" };
     body: undefined;
 }
 

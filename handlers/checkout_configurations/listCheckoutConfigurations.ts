@@ -10,6 +10,8 @@ export const listCheckoutConfigurations: Handler<'listCheckoutConfigurations'> =
   else await ctx.access.whereHolds(q, 'account_id', 'checkout_configuration:basic:read');
   if (query.plan_id) q.where('plan_id', query.plan_id);
   if (query.mode) q.where('mode', query.mode);
+  if (query.created_after) q.where('created_at', '>', query.created_after);
+  if (query.created_before) q.where('created_at', '<', query.created_before);
   const { rows, page_info } = await paginate<Row & { id: string }>(q, query, {
     defaultSize: ctx.defaultPageSize, direction: query.direction,
   });

@@ -193,9 +193,14 @@ t('checkout configurations: create/list/retrieve at 2026-07-20 with company_id a
   assert.ok(raw(created).created_at >= before && raw(created).created_at <= Math.ceil(Date.now() / 1000));
   assert.is(created.mode, 'payment');
   const setup = await pinned.checkoutConfigurations.create(loose({ company_id: o.accountId, mode: 'setup' }));
-  const listed = await collectAll(pinned.checkoutConfigurations.list(loose({ company_id: o.accountId, first: 1 })));
+  // The client lists by account_id at its pin already, with epoch-second windows.
+  const listed = await collectAll(pinned.checkoutConfigurations.list({ account_id: o.accountId, first: 1 }));
   assert.equal(listed.map((c) => c.id).sort(), [created.id, setup.id].sort());
   assert.ok(listed.every((c) => typeof c.created_at === 'number'));
+  const after = await collectAll(pinned.checkoutConfigurations.list({ account_id: o.accountId, created_after: raw(setup).created_at + 5 }));
+  assert.equal(after, []);
+  const window = await collectAll(pinned.checkoutConfigurations.list({ account_id: o.accountId, created_after: before - 5 }));
+  assert.is(window.length, 2);
   const got = await pinned.checkoutConfigurations.retrieve(created.id);
   assert.is(got.id, created.id);
   assert.is(got.created_at, created.created_at);
