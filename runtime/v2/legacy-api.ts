@@ -44,12 +44,19 @@ export function v2Api({ db: pool, operations, routes, settings }: V2ApiOptions):
     // Until the input is mapped, the successor is the Current operation's path with what the caller sent.
     setV2Headers(ctx, settings, successorUrl(ctx, route.currentPath, v2.params, {}), route.sunset);
     try {
-      const input = toCurrentInput(route, settings, v2);
-      setV2Headers(ctx, settings, successorUrl(ctx, route.currentPath, input.path, input.query), route.sunset);
-      const result = await execute(ctx, route, input, v2);
-      for (const name of PASSED_HEADERS) if (result.headers[name]) ctx.set(name, result.headers[name]);
-      ctx.status = result.status;
-      ctx.body = renderV2(route, settings, result.body);
+      // Authenticated like the Current API (first, so a refused credential is a 401 whatever else is wrong), on one
+      // connection for the whole request.
+      await withConnection(pool, async (conn) => {
+        ctx.state.db = conn;
+        ctx.state.principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
+        ctx.state.version = HEAD_VERSION;
+        const input = toCurrentInput(route, settings, v2);
+        setV2Headers(ctx, settings, successorUrl(ctx, route.currentPath, input.path, input.query), route.sunset);
+        const result = await execute(ctx, route, input, v2);
+        for (const name of PASSED_HEADERS) if (result.headers[name]) ctx.set(name, result.headers[name]);
+        ctx.status = result.status;
+        ctx.body = renderV2(route, settings, result.body);
+      });
     } catch (e) {
       throw withV2Param(e, route, settings);
     }
@@ -92,15 +99,10 @@ export function v2Api({ db: pool, operations, routes, settings }: V2ApiOptions):
 
   return async (ctx, next) => {
     if (ctx.path !== settings.basePath && !ctx.path.startsWith(`${settings.basePath}/`)) return next();
-    // Before anything can fail: an unknown route or a refused credential is a v2 response too.
+    // Before anything can fail: an unknown route is a v2 response too. Matched routes set their own (and Sunset).
     setV2Headers(ctx, settings, successorUrl(ctx, '', {}, {}), null);
     prefetchJsonBody(ctx);
-    await withConnection(pool, async (conn) => {
-      ctx.state.db = conn;
-      ctx.state.principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
-      ctx.state.version = HEAD_VERSION;
-      await dispatch(ctx as Parameters<typeof dispatch>[0], async () => undefined);
-    });
+    await dispatch(ctx as Parameters<typeof dispatch>[0], async () => undefined);
     if (ctx.body === undefined) {
       throw new ApiError(404, 'not_found', `Unrecognized v2 request URL (${ctx.method} ${ctx.path}); ${settings.guidePath} maps v2 routes to the Current API`);
     }

@@ -5,7 +5,7 @@ import { specData } from '../../generated/spec-data.js';
 import type { V2Settings } from './route.js';
 
 /** Links go to the public origin when one is configured, else to the origin the request came to. */
-export const publicOrigin = (ctx: Context): string => process.env.PUBLIC_BASE_URL ?? ctx.origin;
+export const publicOrigin = (ctx: Context): string => process.env.PUBLIC_BASE_URL ?? `${ctx.protocol}://${ctx.host}`;
 
 /** The Current request (absolute URL) that does what a v2 request did. */
 export function successorUrl(ctx: Context, currentPath: string, path: Record<string, string>, query: Record<string, string | string[]>): string {
