@@ -45,7 +45,7 @@ export function toCurrentInput(route: V2Route, settings: V2Settings, v2: V2Reque
     if (value !== undefined) query[name] = value;
   }
   let body: Record<string, unknown> | undefined;
-  if (route.currentMethod !== 'GET' && route.currentMethod !== 'DELETE') {
+  if (route.method !== 'GET' && route.method !== 'DELETE') {
     const sent = v2.body === undefined ? {} : v2.body;
     if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) throw invalid('The body must be a JSON object');
     body = {};
