@@ -39,7 +39,7 @@ export class CurrentOperations {
     const headers: Record<string, string> = {};
     const own = (name: string, value: unknown) => Object.defineProperty(child, name, { value, writable: true, configurable: true });
     own('method', op.method);
-    own('path', specData.basePath + op.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? '')));
+    own('path', specData.basePath + op.path.replace(/:([a-z_]+)/g, (_, name: string) => encodeURIComponent(path[name] ?? '')));
     own('params', { ...path });
     own('query', { ...(input.query ?? {}) });
     own('state', { ...ctx.state, db, version: HEAD_VERSION, body: Promise.resolve(input.body) });

@@ -20,13 +20,15 @@ function read(source: string, v2: V2Request): string | undefined {
   return Array.isArray(value) ? value[0] : value || undefined;
 }
 
+/** Parameters of a path in the spec's form (/x/{id}) or Koa's (/x/:id). */
 export function currentPathParams(path: string): string[] {
-  return [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+  return [...path.matchAll(/\{([a-z_]+)\}|:([a-z_]+)/g)].map((m) => m[1] ?? m[2]);
 }
 
 export function toCurrentInput(route: V2Route, settings: V2Settings, v2: V2Request, current = route.current, currentPath = route.currentPath): CurrentInput {
   const consumed = new Set([...Object.values(route.pathFrom), ...Object.values(route.queryFrom)]);
-  const path: Record<string, string> = {};
+  // An adapter calls operations of its own choosing: it gets the v2 path parameters as they came, too.
+  const path: Record<string, string> = route.adapter ? { ...v2.params } : {};
   for (const name of currentPathParams(currentPath)) {
     const source = route.pathFrom[name] ?? `path.${name}`;
     const value = read(source, v2);
