@@ -40,9 +40,9 @@ test('a route naming a Current operation that does not exist is refused with its
   assert.match(problems[0], /^spec\/v2\.yaml:\d+:\d+: GET \/company maps to the Current operation retrieveCompanyOfOld, which does not exist/);
 });
 
-test('a Current path parameter without a v2 source, a missing adapter and a bad route are refused', () => {
+test('a Current path parameter without a v2 source, a source the path lacks and a bad route are refused', () => {
   assert.match(problemsOf('  - route: GET /payment_fees\n    current: listPaymentFees\n').join('\n'), 'needs the path parameter id');
-  assert.match(problemsOf('  - route: POST /x/{id}\n    current: retrieveMembership\n    adapter: doesNotExist\n').join('\n'), 'handlers/v2/doesNotExist.ts');
+  assert.match(problemsOf('  - route: GET /fees\n    current: listPaymentFees\n    path: { id: path.payment }\n').join('\n'), 'its path has no {payment}');
   assert.ok(problemsOf('  - route: FETCH /company\n    current: retrieveCurrentAccount\n').length > 0);
   assert.match(problemsOf('  - route: GET /a\n    current: retrieveCurrentAccount\n  - route: GET /a\n    current: retrieveCurrentAccount\n').join('\n'), 'mapped twice');
 });
