@@ -6,7 +6,7 @@ import { migrate } from '../runtime/migrate.js';
 import { startServer, createLogger, type RunningServer } from '../runtime/server.js';
 import { operations } from '../generated/routes.js';
 import { taskList, schedule } from '../handlers/tasks.js';
-import { extraRoutes } from '../handlers/routes.js';
+import { extraRoutes, mounts } from '../handlers/routes.js';
 import { seedDemo } from './demo-seed.js';
 import { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE, publishUrl, withdrawUrl } from './local-database.js';
 
@@ -45,7 +45,7 @@ const demo = await seedDemo(db);
 const port = Number(process.env.PORT ?? 3000);
 let server: RunningServer;
 try {
-  server = await startServer({ db, databaseUrl: url, operations, tasks: taskList(db), schedule, extraRoutes, port, host: process.env.HOST ?? '127.0.0.1', logger });
+  server = await startServer({ db, databaseUrl: url, operations, tasks: taskList(db), schedule, extraRoutes, mounts, port, host: process.env.HOST ?? '127.0.0.1', logger });
 } catch (e) {
   const code = (e as { code?: string }).code;
   console.error(code === 'EADDRINUSE' ? `Port ${port} is already in use; set PORT to another one.` : e);

@@ -4,7 +4,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { ApiError } from './errors.js';
 import { randomBytes } from 'node:crypto';
 import { authenticate } from './auth.js';
@@ -21,14 +21,18 @@ export interface ExtraRoute {
   handle(ctx: Context, db: Knex): Promise<void>;
 }
 
+/** Middleware serving another API beside the Current one (the v2 legacy API), over the same operations. */
+export type Mount = (served: { db: Knex; operations: OperationDefinition[] }) => Middleware;
+
 export interface AppOptions {
   db: Knex;
   operations: OperationDefinition[];
   logger: Logger;
   extraRoutes?: ExtraRoute[];
+  mounts?: Mount[];
 }
 
-export function createApp({ db, operations, logger, extraRoutes = [] }: AppOptions): Koa {
+export function createApp({ db, operations, logger, extraRoutes = [], mounts = [] }: AppOptions): Koa {
   const app = new Koa({ proxy: false });
   const router = new Router({ prefix: specData.basePath });
   for (const op of operations) {
@@ -76,6 +80,7 @@ export function createApp({ db, operations, logger, extraRoutes = [] }: AppOptio
     });
   });
   app.use(router.routes());
+  for (const mount of mounts) app.use(mount({ db, operations }));
   if (extraRoutes.length) {
     const extra = new Router();
     for (const route of extraRoutes) extra[route.method === 'GET' ? 'get' : 'post'](route.path, (ctx) => route.handle(ctx, db));

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import pg from 'pg';
 import { run, Logger as WorkerLogger, type Runner, type TaskList } from 'graphile-worker';
-import { createApp, type ExtraRoute } from './app.js';
+import { createApp, type ExtraRoute, type Mount } from './app.js';
 import type { OperationDefinition } from './operation.js';
 import { randomToken } from './ids.js';
 
@@ -16,6 +16,8 @@ export interface ServerOptions {
   tasks: TaskList;
   /** routes outside the API's base path (runtime/app.ts ExtraRoute) */
   extraRoutes?: ExtraRoute[];
+  /** other APIs served beside the Current one (runtime/app.ts Mount): the v2 legacy API */
+  mounts?: Mount[];
   /** tasks to run on a schedule (crontab lines: `minute hour day month weekday task`) and once when the worker starts */
   schedule?: { crontab: string[]; onStart: string[] };
   port: number;
@@ -57,7 +59,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
-  const app = createApp({ db: options.db, operations: options.operations, logger, extraRoutes: options.extraRoutes });
+  const app = createApp({ db: options.db, operations: options.operations, logger, extraRoutes: options.extraRoutes, mounts: options.mounts });
   const server = app.listen(options.port, options.host ?? '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

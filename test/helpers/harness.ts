@@ -6,7 +6,7 @@ import { randomToken } from '../../runtime/ids.js';
 import { startServer, type RunningServer } from '../../runtime/server.js';
 import { operations } from '../../generated/routes.js';
 import { taskList, schedule } from '../../handlers/tasks.js';
-import { extraRoutes } from '../../handlers/routes.js';
+import { extraRoutes, mounts } from '../../handlers/routes.js';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -51,7 +51,7 @@ export async function startTestApp(options: { worker?: boolean } = {}): Promise<
   const name = `t_${randomToken(10).toLowerCase()}`;
   const url = await ensureDatabase(adminUrl, name, template);
   const db = createKnex(url, 5);
-  const server = await startServer({ db, databaseUrl: url, operations, tasks: taskList(db), schedule, extraRoutes, port: 0, worker: options.worker ?? false });
+  const server = await startServer({ db, databaseUrl: url, operations, tasks: taskList(db), schedule, extraRoutes, mounts, port: 0, worker: options.worker ?? false });
   const base = `${server.url}/api/v1`;
   return {
     url: base,

@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import { addJob } from '../../../runtime/jobs.js';
 import { envelope, type EventRow } from './envelope.js';
+import { v2Envelope } from './v2-envelope.js';
 import { sign } from './signature.js';
 import { DELIVER_WEBHOOK_TASK, deliveryJobKey } from './dispatch-event-task.js';
 
@@ -37,11 +38,11 @@ async function post(url: string, headers: Record<string, string>, body: string):
 export async function deliverWebhook(db: Knex, deliveryId: string): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped'> {
   const delivery = await claim(db, deliveryId);
   if (!delivery) return 'skipped';
-  const webhook = await db('webhooks').where({ id: delivery.webhook_id }).first('url', 'secret', 'enabled', 'api_version_date');
+  const webhook = await db('webhooks').where({ id: delivery.webhook_id }).first('url', 'secret', 'enabled', 'api_version_date', 'payload_format');
   const event: EventRow = await db('events').where({ id: delivery.event_id }).first('id', 'type', 'account_id', 'data', 'created_at');
   const pin = webhook.api_version_date ? String(webhook.api_version_date instanceof Date
     ? webhook.api_version_date.toISOString() : webhook.api_version_date).slice(0, 10) : null;
-  const body = envelope(event, pin);
+  const body = webhook.payload_format === 'v2' ? v2Envelope(event) : envelope(event, pin);
   const timestamp = Math.floor(Date.now() / 1000);
   const started = performance.now();
   const result = webhook.enabled
