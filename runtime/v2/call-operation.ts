@@ -22,7 +22,11 @@ export class CurrentOperations {
   private readonly runners = new Map<string, { op: OperationDefinition; run: Runner }>();
 
   constructor(operations: OperationDefinition[], pool: Knex) {
-    for (const op of operations) this.runners.set(op.id, { op, run: runOperation(op, pool) });
+    // An operation that moved is mounted once per path it has had; the v2 layer calls it at the newest version, so
+    // it takes the entry that serves that version.
+    for (const op of operations) {
+      if (op.versions[HEAD_VERSION] || !this.runners.has(op.id)) this.runners.set(op.id, { op, run: runOperation(op, pool) });
+    }
   }
 
   get(id: string): OperationDefinition {
