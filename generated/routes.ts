@@ -76,6 +76,8 @@ import { calculatePlanTax } from "../handlers/variants/calculatePlanTax.js";
 import { calculateVariantTax } from "../handlers/variants/calculateVariantTax.js";
 import { createPlan } from "../handlers/variants/createPlan.js";
 import { createVariant } from "../handlers/variants/createVariant.js";
+import { deletePlan } from "../handlers/variants/deletePlan.js";
+import { deleteVariant } from "../handlers/variants/deleteVariant.js";
 import { listPlans } from "../handlers/variants/listPlans.js";
 import { listVariants } from "../handlers/variants/listVariants.js";
 import { retrievePlan } from "../handlers/variants/retrievePlan.js";
@@ -781,6 +783,21 @@ export const operations: OperationDefinition[] = [
     handler: createPlan,
   },
   {
+    id: "deletePlan",
+    method: "DELETE",
+    path: "/plans/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["plan:delete"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: { "successor": "/variants/{id}" },
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Deleted_2025_01_01 } },
+    handler: deletePlan,
+  },
+  {
     id: "retrievePlan",
     method: "GET",
     path: "/plans/:id",
@@ -1259,6 +1276,21 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_dd8e41393c46, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_dd8e41393c46, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_dd8e41393c46, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_dd8e41393c46, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_dd8e41393c46, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_dd8e41393c46, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_dd8e41393c46, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_dd8e41393c46, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_dd8e41393c46, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_dd8e41393c46, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_708f56c92699, upgrade: transformers.up_createVariant_2025_01_01, downgrade: transformers.down_Variant_2025_01_01 } },
     handler: createVariant,
+  },
+  {
+    id: "deleteVariant",
+    method: "DELETE",
+    path: "/variants/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["plan:delete"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Deleted_2025_01_01 } },
+    handler: deleteVariant,
   },
   {
     id: "retrieveVariant",

@@ -1241,6 +1241,15 @@ export interface UpdateVariantInput {
 
 export type UpdateVariantOutput = Variant;
 
+/** DELETE /variants/{id}: Delete a variant */
+export interface DeleteVariantInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteVariantOutput = Deleted;
+
 /** POST /variants/{id}/calculate_tax: Calculate a variant's tax for a buyer's country */
 export interface CalculateVariantTaxInput {
     path: { id: string };
@@ -1285,6 +1294,15 @@ export interface UpdatePlanInput {
 }
 
 export type UpdatePlanOutput = Variant;
+
+/** DELETE /plans/{id}: Delete a plan (deprecated; use DELETE /variants/{id}) */
+export interface DeletePlanInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeletePlanOutput = Deleted;
 
 /** POST /plans/{id}/calculate_tax: Calculate a plan's tax (deprecated; use POST /payment_quotes) */
 export interface CalculatePlanTaxInput {
@@ -1423,11 +1441,13 @@ export interface Operations {
     createVariant: { input: CreateVariantInput; output: CreateVariantOutput };
     retrieveVariant: { input: RetrieveVariantInput; output: RetrieveVariantOutput };
     updateVariant: { input: UpdateVariantInput; output: UpdateVariantOutput };
+    deleteVariant: { input: DeleteVariantInput; output: DeleteVariantOutput };
     calculateVariantTax: { input: CalculateVariantTaxInput; output: CalculateVariantTaxOutput };
     listPlans: { input: ListPlansInput; output: ListPlansOutput };
     createPlan: { input: CreatePlanInput; output: CreatePlanOutput };
     retrievePlan: { input: RetrievePlanInput; output: RetrievePlanOutput };
     updatePlan: { input: UpdatePlanInput; output: UpdatePlanOutput };
+    deletePlan: { input: DeletePlanInput; output: DeletePlanOutput };
     calculatePlanTax: { input: CalculatePlanTaxInput; output: CalculatePlanTaxOutput };
     listWebhooks: { input: ListWebhooksInput; output: ListWebhooksOutput };
     createWebhook: { input: CreateWebhookInput; output: CreateWebhookOutput };
