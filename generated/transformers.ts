@@ -66,11 +66,21 @@ function down_AccountPreferences_step_2026_08_25(o: any): any {
   return o;
 }
 
+function down_CheckoutConfiguration_step_2026_08_25(o: any): any {
+  { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
+  return o;
+}
+
 function down_SetupIntent_step_2026_08_25(o: any): any {
   o = setupIntentEmbeddedReferences.down(o);
   delete o.member_id;
   delete o.payment_method_id;
   delete o.last_setup_error;
+  return o;
+}
+
+function down_Variant_step_2026_08_25(o: any): any {
+  { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
   return o;
 }
 
@@ -190,6 +200,11 @@ export function down_AccountPreferences_2026_08_21(o: any): any {
   return o;
 }
 
+export function down_CheckoutConfiguration_2026_08_21(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
+  return o;
+}
+
 export function down_EconomicIntelligenceOffer_2026_08_21(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
@@ -216,6 +231,11 @@ export function down_User_2026_08_21(o: any): any {
   return o;
 }
 
+export function down_Variant_2026_08_21(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_08_21(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; if (b && b["economic_intelligence_duration_key"] !== undefined && Object.hasOwn(m, String(b["economic_intelligence_duration_key"]))) b["economic_intelligence_duration_key"] = m[String(b["economic_intelligence_duration_key"])]; }
@@ -224,6 +244,27 @@ export function up_updateAccountPreferences_2026_08_21(input: any): void {
 export function up_updateAccount_2026_08_21(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; if (b && b["business_type"] !== undefined && Object.hasOwn(m, String(b["business_type"]))) b["business_type"] = m[String(b["business_type"])]; }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createCheckoutConfiguration_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["plan.three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["plan.three_d_secure_policy"]))) b["plan.three_d_secure_policy"] = m[String(b["plan.three_d_secure_policy"])]; }
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createVariant_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updateVariant_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createPlan_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updatePlan_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
 export function down_Account_2026_08_14(o: any): any {
@@ -236,6 +277,11 @@ export function down_Account_2026_08_14(o: any): any {
 
 export function down_AccountPreferences_2026_08_14(o: any): any {
   o = down_AccountPreferences_step_2026_08_25(o);
+  return o;
+}
+
+export function down_CheckoutConfiguration_2026_08_14(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
   return o;
 }
 
@@ -265,6 +311,11 @@ export function down_User_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_Variant_2026_08_14(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_08_14(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; if (b && b["economic_intelligence_duration_key"] !== undefined && Object.hasOwn(m, String(b["economic_intelligence_duration_key"]))) b["economic_intelligence_duration_key"] = m[String(b["economic_intelligence_duration_key"])]; }
@@ -273,6 +324,27 @@ export function up_updateAccountPreferences_2026_08_14(input: any): void {
 export function up_updateAccount_2026_08_14(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; if (b && b["business_type"] !== undefined && Object.hasOwn(m, String(b["business_type"]))) b["business_type"] = m[String(b["business_type"])]; }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createCheckoutConfiguration_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["plan.three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["plan.three_d_secure_policy"]))) b["plan.three_d_secure_policy"] = m[String(b["plan.three_d_secure_policy"])]; }
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createVariant_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updateVariant_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createPlan_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updatePlan_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
 export function down_Account_2026_08_07(o: any): any {
@@ -285,6 +357,11 @@ export function down_Account_2026_08_07(o: any): any {
 
 export function down_AccountPreferences_2026_08_07(o: any): any {
   o = down_AccountPreferences_step_2026_08_25(o);
+  return o;
+}
+
+export function down_CheckoutConfiguration_2026_08_07(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
   return o;
 }
 
@@ -314,6 +391,11 @@ export function down_User_2026_08_07(o: any): any {
   return o;
 }
 
+export function down_Variant_2026_08_07(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_08_07(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; if (b && b["economic_intelligence_duration_key"] !== undefined && Object.hasOwn(m, String(b["economic_intelligence_duration_key"]))) b["economic_intelligence_duration_key"] = m[String(b["economic_intelligence_duration_key"])]; }
@@ -322,6 +404,27 @@ export function up_updateAccountPreferences_2026_08_07(input: any): void {
 export function up_updateAccount_2026_08_07(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; if (b && b["business_type"] !== undefined && Object.hasOwn(m, String(b["business_type"]))) b["business_type"] = m[String(b["business_type"])]; }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createCheckoutConfiguration_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["plan.three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["plan.three_d_secure_policy"]))) b["plan.three_d_secure_policy"] = m[String(b["plan.three_d_secure_policy"])]; }
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createVariant_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updateVariant_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createPlan_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updatePlan_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
 export function down_Account_2026_07_30(o: any): any {
@@ -340,6 +443,11 @@ export function down_AccountBalance_2026_07_30(o: any): any {
 
 export function down_AccountPreferences_2026_07_30(o: any): any {
   o = down_AccountPreferences_step_2026_08_25(o);
+  return o;
+}
+
+export function down_CheckoutConfiguration_2026_07_30(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
   return o;
 }
 
@@ -369,6 +477,11 @@ export function down_User_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_Variant_2026_07_30(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_07_30(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; if (b && b["economic_intelligence_duration_key"] !== undefined && Object.hasOwn(m, String(b["economic_intelligence_duration_key"]))) b["economic_intelligence_duration_key"] = m[String(b["economic_intelligence_duration_key"])]; }
@@ -377,6 +490,27 @@ export function up_updateAccountPreferences_2026_07_30(input: any): void {
 export function up_updateAccount_2026_07_30(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; if (b && b["business_type"] !== undefined && Object.hasOwn(m, String(b["business_type"]))) b["business_type"] = m[String(b["business_type"])]; }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createCheckoutConfiguration_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["plan.three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["plan.three_d_secure_policy"]))) b["plan.three_d_secure_policy"] = m[String(b["plan.three_d_secure_policy"])]; }
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createVariant_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updateVariant_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createPlan_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updatePlan_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
 export function down_Account_2026_07_23(o: any): any {
@@ -396,6 +530,11 @@ export function down_AccountBalance_2026_07_23(o: any): any {
 
 export function down_AccountPreferences_2026_07_23(o: any): any {
   o = down_AccountPreferences_step_2026_08_25(o);
+  return o;
+}
+
+export function down_CheckoutConfiguration_2026_07_23(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
   return o;
 }
 
@@ -425,6 +564,11 @@ export function down_User_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_Variant_2026_07_23(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_07_23(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; if (b && b["economic_intelligence_duration_key"] !== undefined && Object.hasOwn(m, String(b["economic_intelligence_duration_key"]))) b["economic_intelligence_duration_key"] = m[String(b["economic_intelligence_duration_key"])]; }
@@ -433,6 +577,27 @@ export function up_updateAccountPreferences_2026_07_23(input: any): void {
 export function up_updateAccount_2026_07_23(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; if (b && b["business_type"] !== undefined && Object.hasOwn(m, String(b["business_type"]))) b["business_type"] = m[String(b["business_type"])]; }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createCheckoutConfiguration_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["plan.three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["plan.three_d_secure_policy"]))) b["plan.three_d_secure_policy"] = m[String(b["plan.three_d_secure_policy"])]; }
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createVariant_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updateVariant_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createPlan_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updatePlan_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
 export function down_Account_2026_07_20(o: any): any {
@@ -452,6 +617,11 @@ export function down_AccountBalance_2026_07_20(o: any): any {
 
 export function down_AccountPreferences_2026_07_20(o: any): any {
   o = down_AccountPreferences_step_2026_08_25(o);
+  return o;
+}
+
+export function down_CheckoutConfiguration_2026_07_20(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
   return o;
 }
 
@@ -486,6 +656,11 @@ export function down_User_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_Variant_2026_07_20(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_07_20(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; if (b && b["economic_intelligence_duration_key"] !== undefined && Object.hasOwn(m, String(b["economic_intelligence_duration_key"]))) b["economic_intelligence_duration_key"] = m[String(b["economic_intelligence_duration_key"])]; }
@@ -494,6 +669,27 @@ export function up_updateAccountPreferences_2026_07_20(input: any): void {
 export function up_updateAccount_2026_07_20(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; if (b && b["business_type"] !== undefined && Object.hasOwn(m, String(b["business_type"]))) b["business_type"] = m[String(b["business_type"])]; }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createCheckoutConfiguration_2026_07_20(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["plan.three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["plan.three_d_secure_policy"]))) b["plan.three_d_secure_policy"] = m[String(b["plan.three_d_secure_policy"])]; }
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createVariant_2026_07_20(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updateVariant_2026_07_20(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_createPlan_2026_07_20(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updatePlan_2026_07_20(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
 export function down_Account_2025_01_01(o: any): any {
@@ -517,6 +713,7 @@ export function down_AccountPreferences_2025_01_01(o: any): any {
 }
 
 export function down_CheckoutConfiguration_2025_01_01(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
   o = down_CheckoutConfiguration_step_2026_07_20(o);
   return o;
 }
@@ -563,6 +760,7 @@ export function down_User_2025_01_01(o: any): any {
 }
 
 export function down_Variant_2025_01_01(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
   o = down_Variant_step_2026_07_20(o);
   return o;
 }
@@ -588,6 +786,8 @@ export function up_listCheckoutConfigurations_2025_01_01(input: any): void {
 export function up_createCheckoutConfiguration_2025_01_01(input: any): void {
   { const b = input.body.plan; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["plan.three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["plan.three_d_secure_policy"]))) b["plan.three_d_secure_policy"] = m[String(b["plan.three_d_secure_policy"])]; }
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
 export function up_listProducts_2025_01_01(input: any): void {
@@ -608,6 +808,11 @@ export function up_listVariants_2025_01_01(input: any): void {
 
 export function up_createVariant_2025_01_01(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updateVariant_2025_01_01(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
 export function up_listPlans_2025_01_01(input: any): void {
@@ -616,6 +821,11 @@ export function up_listPlans_2025_01_01(input: any): void {
 
 export function up_createPlan_2025_01_01(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_updatePlan_2025_01_01(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
 /** Downgraders by schema, then version: newest shape -> that version's. Absent = identical. */
@@ -623,7 +833,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Account: { "2026-09-02": down_Account_2026_09_02, "2026-08-28": down_Account_2026_08_28, "2026-08-25": down_Account_2026_08_25, "2026-08-21": down_Account_2026_08_21, "2026-08-14": down_Account_2026_08_14, "2026-08-07": down_Account_2026_08_07, "2026-07-30": down_Account_2026_07_30, "2026-07-23": down_Account_2026_07_23, "2026-07-20": down_Account_2026_07_20, "2025-01-01": down_Account_2025_01_01 },
   AccountBalance: { "2026-07-30": down_AccountBalance_2026_07_30, "2026-07-23": down_AccountBalance_2026_07_23, "2026-07-20": down_AccountBalance_2026_07_20, "2025-01-01": down_AccountBalance_2025_01_01 },
   AccountPreferences: { "2026-08-21": down_AccountPreferences_2026_08_21, "2026-08-14": down_AccountPreferences_2026_08_14, "2026-08-07": down_AccountPreferences_2026_08_07, "2026-07-30": down_AccountPreferences_2026_07_30, "2026-07-23": down_AccountPreferences_2026_07_23, "2026-07-20": down_AccountPreferences_2026_07_20, "2025-01-01": down_AccountPreferences_2025_01_01 },
-  CheckoutConfiguration: { "2025-01-01": down_CheckoutConfiguration_2025_01_01 },
+  CheckoutConfiguration: { "2026-08-21": down_CheckoutConfiguration_2026_08_21, "2026-08-14": down_CheckoutConfiguration_2026_08_14, "2026-08-07": down_CheckoutConfiguration_2026_08_07, "2026-07-30": down_CheckoutConfiguration_2026_07_30, "2026-07-23": down_CheckoutConfiguration_2026_07_23, "2026-07-20": down_CheckoutConfiguration_2026_07_20, "2025-01-01": down_CheckoutConfiguration_2025_01_01 },
   Deleted: { "2025-01-01": down_Deleted_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
   Membership: { "2026-07-20": down_Membership_2026_07_20, "2025-01-01": down_Membership_2025_01_01 },
@@ -632,15 +842,15 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Product: { "2025-01-01": down_Product_2025_01_01 },
   SetupIntent: { "2026-08-21": down_SetupIntent_2026_08_21, "2026-08-14": down_SetupIntent_2026_08_14, "2026-08-07": down_SetupIntent_2026_08_07, "2026-07-30": down_SetupIntent_2026_07_30, "2026-07-23": down_SetupIntent_2026_07_23, "2026-07-20": down_SetupIntent_2026_07_20, "2025-01-01": down_SetupIntent_2025_01_01 },
   User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
-  Variant: { "2025-01-01": down_Variant_2025_01_01 },
+  Variant: { "2026-08-21": down_Variant_2026_08_21, "2026-08-14": down_Variant_2026_08_14, "2026-08-07": down_Variant_2026_08_07, "2026-07-30": down_Variant_2026_07_30, "2026-07-23": down_Variant_2026_07_23, "2026-07-20": down_Variant_2026_07_20, "2025-01-01": down_Variant_2025_01_01 },
 };
 
 /** Request upgraders by operation, then version. Absent = nothing to do. */
 export const upgraders: Record<string, Record<string, (input: any) => void>> = {
-  createCheckoutConfiguration: { "2025-01-01": up_createCheckoutConfiguration_2025_01_01 },
-  createPlan: { "2025-01-01": up_createPlan_2025_01_01 },
+  createCheckoutConfiguration: { "2026-08-21": up_createCheckoutConfiguration_2026_08_21, "2026-08-14": up_createCheckoutConfiguration_2026_08_14, "2026-08-07": up_createCheckoutConfiguration_2026_08_07, "2026-07-30": up_createCheckoutConfiguration_2026_07_30, "2026-07-23": up_createCheckoutConfiguration_2026_07_23, "2026-07-20": up_createCheckoutConfiguration_2026_07_20, "2025-01-01": up_createCheckoutConfiguration_2025_01_01 },
+  createPlan: { "2026-08-21": up_createPlan_2026_08_21, "2026-08-14": up_createPlan_2026_08_14, "2026-08-07": up_createPlan_2026_08_07, "2026-07-30": up_createPlan_2026_07_30, "2026-07-23": up_createPlan_2026_07_23, "2026-07-20": up_createPlan_2026_07_20, "2025-01-01": up_createPlan_2025_01_01 },
   createProduct: { "2025-01-01": up_createProduct_2025_01_01 },
-  createVariant: { "2025-01-01": up_createVariant_2025_01_01 },
+  createVariant: { "2026-08-21": up_createVariant_2026_08_21, "2026-08-14": up_createVariant_2026_08_14, "2026-08-07": up_createVariant_2026_08_07, "2026-07-30": up_createVariant_2026_07_30, "2026-07-23": up_createVariant_2026_07_23, "2026-07-20": up_createVariant_2026_07_20, "2025-01-01": up_createVariant_2025_01_01 },
   listAccounts: { "2025-01-01": up_listAccounts_2025_01_01 },
   listCheckoutConfigurations: { "2025-01-01": up_listCheckoutConfigurations_2025_01_01 },
   listPlans: { "2025-01-01": up_listPlans_2025_01_01 },
@@ -649,4 +859,6 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   searchUsers: { "2025-01-01": up_searchUsers_2025_01_01 },
   updateAccount: { "2026-08-21": up_updateAccount_2026_08_21, "2026-08-14": up_updateAccount_2026_08_14, "2026-08-07": up_updateAccount_2026_08_07, "2026-07-30": up_updateAccount_2026_07_30, "2026-07-23": up_updateAccount_2026_07_23, "2026-07-20": up_updateAccount_2026_07_20, "2025-01-01": up_updateAccount_2025_01_01 },
   updateAccountPreferences: { "2026-08-25": up_updateAccountPreferences_2026_08_25, "2026-08-21": up_updateAccountPreferences_2026_08_21, "2026-08-14": up_updateAccountPreferences_2026_08_14, "2026-08-07": up_updateAccountPreferences_2026_08_07, "2026-07-30": up_updateAccountPreferences_2026_07_30, "2026-07-23": up_updateAccountPreferences_2026_07_23, "2026-07-20": up_updateAccountPreferences_2026_07_20, "2025-01-01": up_updateAccountPreferences_2025_01_01 },
+  updatePlan: { "2026-08-21": up_updatePlan_2026_08_21, "2026-08-14": up_updatePlan_2026_08_14, "2026-08-07": up_updatePlan_2026_08_07, "2026-07-30": up_updatePlan_2026_07_30, "2026-07-23": up_updatePlan_2026_07_23, "2026-07-20": up_updatePlan_2026_07_20, "2025-01-01": up_updatePlan_2025_01_01 },
+  updateVariant: { "2026-08-21": up_updateVariant_2026_08_21, "2026-08-14": up_updateVariant_2026_08_14, "2026-08-07": up_updateVariant_2026_08_07, "2026-07-30": up_updateVariant_2026_07_30, "2026-07-23": up_updateVariant_2026_07_23, "2026-07-20": up_updateVariant_2026_07_20, "2025-01-01": up_updateVariant_2025_01_01 },
 };

@@ -225,7 +225,7 @@ export interface CheckoutConfiguration {
     plan_id: string | null;
     /** Where the buyer is sent after checkout. */
     redirect_url: string | null;
-    /** Null means the variant's, else the account's, policy applies. */
+    /** Null means the variant's, else the account's, policy applies. Pins before 2026-08-25 (changelog entry 24) see frictionless_if_required as null and may send only mandate_challenge, mandate_if_required or null (here and in an inline plan); their null keeps this meaning, it is never stored as frictionless_if_required. */
     three_d_secure_policy: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null;
     /** The checkout link to share with buyers. */
     purchase_url: string;
@@ -520,7 +520,7 @@ export interface Variant {
     stock: number | null;
     /** The quick link's slug, unique across the platform. */
     short_link: string | null;
-    /** Null means the account's policy applies. */
+    /** Null means the account's policy applies. Pins before 2026-08-25 (changelog entry 24) see frictionless_if_required as null and may send only mandate_challenge, mandate_if_required or null; their null keeps this meaning (the account's policy), it is never stored as frictionless_if_required. */
     three_d_secure_policy: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null;
     /** Where buyers purchase this variant. */
     purchase_url: string;
