@@ -84,6 +84,12 @@ function down_Variant_step_2026_08_25(o: any): any {
   return o;
 }
 
+function down_Webhook_step_2026_08_14(o: any): any {
+  { const p = o; if (p && "account_id" in p) { p.resource_id = p.account_id; delete p.account_id; } }
+  { const p = o; if (p && "include_connected_accounts" in p) { p.child_resource_events = p.include_connected_accounts; delete p.include_connected_accounts; } }
+  return o;
+}
+
 function down_Account_step_2026_08_07(o: any): any {
   if (o.balance) o.balance = down_AccountBalance_step_2026_08_07(o.balance);
   return o;
@@ -92,6 +98,12 @@ function down_Account_step_2026_08_07(o: any): any {
 function down_AccountBalance_step_2026_08_07(o: any): any {
   o = balancePendingCombined.down(o);
   delete o.in_transit;
+  return o;
+}
+
+function down_Webhook_step_2026_08_07(o: any): any {
+  o.api_version ??= "v1";
+  { const p = o; if (p && "secret" in p) { p.webhook_secret = p.secret; delete p.secret; } }
   return o;
 }
 
@@ -396,6 +408,11 @@ export function down_Variant_2026_08_07(o: any): any {
   return o;
 }
 
+export function down_Webhook_2026_08_07(o: any): any {
+  o = down_Webhook_step_2026_08_14(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_08_07(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; if (b && b["economic_intelligence_duration_key"] !== undefined && Object.hasOwn(m, String(b["economic_intelligence_duration_key"]))) b["economic_intelligence_duration_key"] = m[String(b["economic_intelligence_duration_key"])]; }
@@ -425,6 +442,19 @@ export function up_createPlan_2026_08_07(input: any): void {
 
 export function up_updatePlan_2026_08_07(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_listWebhooks_2026_08_07(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createWebhook_2026_08_07(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "resource_id" in b) { b["account_id"] = b["resource_id"]; delete b["resource_id"]; } }
+}
+
+export function up_updateWebhook_2026_08_07(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
 }
 
 export function down_Account_2026_07_30(o: any): any {
@@ -482,6 +512,12 @@ export function down_Variant_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_Webhook_2026_07_30(o: any): any {
+  o = down_Webhook_step_2026_08_14(o);
+  o = down_Webhook_step_2026_08_07(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_07_30(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; if (b && b["economic_intelligence_duration_key"] !== undefined && Object.hasOwn(m, String(b["economic_intelligence_duration_key"]))) b["economic_intelligence_duration_key"] = m[String(b["economic_intelligence_duration_key"])]; }
@@ -511,6 +547,19 @@ export function up_createPlan_2026_07_30(input: any): void {
 
 export function up_updatePlan_2026_07_30(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_listWebhooks_2026_07_30(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createWebhook_2026_07_30(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "resource_id" in b) { b["account_id"] = b["resource_id"]; delete b["resource_id"]; } }
+}
+
+export function up_updateWebhook_2026_07_30(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
 }
 
 export function down_Account_2026_07_23(o: any): any {
@@ -569,6 +618,12 @@ export function down_Variant_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_Webhook_2026_07_23(o: any): any {
+  o = down_Webhook_step_2026_08_14(o);
+  o = down_Webhook_step_2026_08_07(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_07_23(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; if (b && b["economic_intelligence_duration_key"] !== undefined && Object.hasOwn(m, String(b["economic_intelligence_duration_key"]))) b["economic_intelligence_duration_key"] = m[String(b["economic_intelligence_duration_key"])]; }
@@ -598,6 +653,19 @@ export function up_createPlan_2026_07_23(input: any): void {
 
 export function up_updatePlan_2026_07_23(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_listWebhooks_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createWebhook_2026_07_23(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "resource_id" in b) { b["account_id"] = b["resource_id"]; delete b["resource_id"]; } }
+}
+
+export function up_updateWebhook_2026_07_23(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
 }
 
 export function down_Account_2026_07_20(o: any): any {
@@ -661,6 +729,12 @@ export function down_Variant_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_Webhook_2026_07_20(o: any): any {
+  o = down_Webhook_step_2026_08_14(o);
+  o = down_Webhook_step_2026_08_07(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_07_20(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; if (b && b["economic_intelligence_duration_key"] !== undefined && Object.hasOwn(m, String(b["economic_intelligence_duration_key"]))) b["economic_intelligence_duration_key"] = m[String(b["economic_intelligence_duration_key"])]; }
@@ -690,6 +764,19 @@ export function up_createPlan_2026_07_20(input: any): void {
 
 export function up_updatePlan_2026_07_20(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
+}
+
+export function up_listWebhooks_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createWebhook_2026_07_20(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "resource_id" in b) { b["account_id"] = b["resource_id"]; delete b["resource_id"]; } }
+}
+
+export function up_updateWebhook_2026_07_20(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
 }
 
 export function down_Account_2025_01_01(o: any): any {
@@ -765,6 +852,12 @@ export function down_Variant_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_Webhook_2025_01_01(o: any): any {
+  o = down_Webhook_step_2026_08_14(o);
+  o = down_Webhook_step_2026_08_07(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2025_01_01(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; if (b && b["economic_intelligence_duration_key"] !== undefined && Object.hasOwn(m, String(b["economic_intelligence_duration_key"]))) b["economic_intelligence_duration_key"] = m[String(b["economic_intelligence_duration_key"])]; }
@@ -828,6 +921,19 @@ export function up_updatePlan_2025_01_01(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; if (b && b["three_d_secure_policy"] !== undefined && Object.hasOwn(m, String(b["three_d_secure_policy"]))) b["three_d_secure_policy"] = m[String(b["three_d_secure_policy"])]; }
 }
 
+export function up_listWebhooks_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createWebhook_2025_01_01(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "resource_id" in b) { b["account_id"] = b["resource_id"]; delete b["resource_id"]; } }
+}
+
+export function up_updateWebhook_2025_01_01(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+}
+
 /** Downgraders by schema, then version: newest shape -> that version's. Absent = identical. */
 export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Account: { "2026-09-02": down_Account_2026_09_02, "2026-08-28": down_Account_2026_08_28, "2026-08-25": down_Account_2026_08_25, "2026-08-21": down_Account_2026_08_21, "2026-08-14": down_Account_2026_08_14, "2026-08-07": down_Account_2026_08_07, "2026-07-30": down_Account_2026_07_30, "2026-07-23": down_Account_2026_07_23, "2026-07-20": down_Account_2026_07_20, "2025-01-01": down_Account_2025_01_01 },
@@ -843,6 +949,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   SetupIntent: { "2026-08-21": down_SetupIntent_2026_08_21, "2026-08-14": down_SetupIntent_2026_08_14, "2026-08-07": down_SetupIntent_2026_08_07, "2026-07-30": down_SetupIntent_2026_07_30, "2026-07-23": down_SetupIntent_2026_07_23, "2026-07-20": down_SetupIntent_2026_07_20, "2025-01-01": down_SetupIntent_2025_01_01 },
   User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
   Variant: { "2026-08-21": down_Variant_2026_08_21, "2026-08-14": down_Variant_2026_08_14, "2026-08-07": down_Variant_2026_08_07, "2026-07-30": down_Variant_2026_07_30, "2026-07-23": down_Variant_2026_07_23, "2026-07-20": down_Variant_2026_07_20, "2025-01-01": down_Variant_2025_01_01 },
+  Webhook: { "2026-08-07": down_Webhook_2026_08_07, "2026-07-30": down_Webhook_2026_07_30, "2026-07-23": down_Webhook_2026_07_23, "2026-07-20": down_Webhook_2026_07_20, "2025-01-01": down_Webhook_2025_01_01 },
 };
 
 /** Request upgraders by operation, then version. Absent = nothing to do. */
@@ -851,14 +958,17 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   createPlan: { "2026-08-21": up_createPlan_2026_08_21, "2026-08-14": up_createPlan_2026_08_14, "2026-08-07": up_createPlan_2026_08_07, "2026-07-30": up_createPlan_2026_07_30, "2026-07-23": up_createPlan_2026_07_23, "2026-07-20": up_createPlan_2026_07_20, "2025-01-01": up_createPlan_2025_01_01 },
   createProduct: { "2025-01-01": up_createProduct_2025_01_01 },
   createVariant: { "2026-08-21": up_createVariant_2026_08_21, "2026-08-14": up_createVariant_2026_08_14, "2026-08-07": up_createVariant_2026_08_07, "2026-07-30": up_createVariant_2026_07_30, "2026-07-23": up_createVariant_2026_07_23, "2026-07-20": up_createVariant_2026_07_20, "2025-01-01": up_createVariant_2025_01_01 },
+  createWebhook: { "2026-08-07": up_createWebhook_2026_08_07, "2026-07-30": up_createWebhook_2026_07_30, "2026-07-23": up_createWebhook_2026_07_23, "2026-07-20": up_createWebhook_2026_07_20, "2025-01-01": up_createWebhook_2025_01_01 },
   listAccounts: { "2025-01-01": up_listAccounts_2025_01_01 },
   listCheckoutConfigurations: { "2025-01-01": up_listCheckoutConfigurations_2025_01_01 },
   listPlans: { "2025-01-01": up_listPlans_2025_01_01 },
   listProducts: { "2025-01-01": up_listProducts_2025_01_01 },
   listVariants: { "2025-01-01": up_listVariants_2025_01_01 },
+  listWebhooks: { "2026-08-07": up_listWebhooks_2026_08_07, "2026-07-30": up_listWebhooks_2026_07_30, "2026-07-23": up_listWebhooks_2026_07_23, "2026-07-20": up_listWebhooks_2026_07_20, "2025-01-01": up_listWebhooks_2025_01_01 },
   searchUsers: { "2025-01-01": up_searchUsers_2025_01_01 },
   updateAccount: { "2026-08-21": up_updateAccount_2026_08_21, "2026-08-14": up_updateAccount_2026_08_14, "2026-08-07": up_updateAccount_2026_08_07, "2026-07-30": up_updateAccount_2026_07_30, "2026-07-23": up_updateAccount_2026_07_23, "2026-07-20": up_updateAccount_2026_07_20, "2025-01-01": up_updateAccount_2025_01_01 },
   updateAccountPreferences: { "2026-08-25": up_updateAccountPreferences_2026_08_25, "2026-08-21": up_updateAccountPreferences_2026_08_21, "2026-08-14": up_updateAccountPreferences_2026_08_14, "2026-08-07": up_updateAccountPreferences_2026_08_07, "2026-07-30": up_updateAccountPreferences_2026_07_30, "2026-07-23": up_updateAccountPreferences_2026_07_23, "2026-07-20": up_updateAccountPreferences_2026_07_20, "2025-01-01": up_updateAccountPreferences_2025_01_01 },
   updatePlan: { "2026-08-21": up_updatePlan_2026_08_21, "2026-08-14": up_updatePlan_2026_08_14, "2026-08-07": up_updatePlan_2026_08_07, "2026-07-30": up_updatePlan_2026_07_30, "2026-07-23": up_updatePlan_2026_07_23, "2026-07-20": up_updatePlan_2026_07_20, "2025-01-01": up_updatePlan_2025_01_01 },
   updateVariant: { "2026-08-21": up_updateVariant_2026_08_21, "2026-08-14": up_updateVariant_2026_08_14, "2026-08-07": up_updateVariant_2026_08_07, "2026-07-30": up_updateVariant_2026_07_30, "2026-07-23": up_updateVariant_2026_07_23, "2026-07-20": up_updateVariant_2026_07_20, "2025-01-01": up_updateVariant_2025_01_01 },
+  updateWebhook: { "2026-08-07": up_updateWebhook_2026_08_07, "2026-07-30": up_updateWebhook_2026_07_30, "2026-07-23": up_updateWebhook_2026_07_23, "2026-07-20": up_updateWebhook_2026_07_20, "2025-01-01": up_updateWebhook_2025_01_01 },
 };

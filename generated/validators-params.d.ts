@@ -17,6 +17,7 @@ export declare const query_5af58aaaf98e: CompiledValidator;
 export declare const query_5cd5b869603b: CompiledValidator;
 export declare const query_73331f5adaed: CompiledValidator;
 export declare const query_7ee9b90ced75: CompiledValidator;
+export declare const query_8762596ffcf8: CompiledValidator;
 export declare const query_8f4ad457e9c3: CompiledValidator;
 export declare const query_9ecf46657ab7: CompiledValidator;
 export declare const query_a253a5dcf674: CompiledValidator;

@@ -27,6 +27,7 @@ const defs = {
           description: { type: 'string' },
           resource: typeName,
           values: { type: 'array', items: { type: 'string' }, minItems: 1 },
+          values_from: { enum: ['events'], description: 'an enum of every event name the areas declare' },
           ref: typeName,
           fields: { $ref: '#/$defs/fields' },
           items: { $ref: '#/$defs/field' },
@@ -41,7 +42,7 @@ const defs = {
           pattern: { type: 'string' },
         },
         allOf: [
-          { if: { properties: { type: { const: 'enum' } } }, then: { required: ['values'] } },
+          { if: { properties: { type: { const: 'enum' } } }, then: { oneOf: [{ required: ['values'] }, { required: ['values_from'] }] } },
           { if: { properties: { type: { const: 'ref' } } }, then: { required: ['ref'] } },
           { if: { properties: { type: { const: 'array' } } }, then: { required: ['items'] } },
           { if: { properties: { type: { const: 'object' } } }, then: { required: ['fields'] } },
