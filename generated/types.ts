@@ -566,6 +566,7 @@ export interface WebhookDeliveryAttempt {
 
 export interface Webhook {
     id: string;
+    /** Named resource_id before 2026-08-14 (changelog entry 41), as the official client names it. */
     account_id: string;
     /** https, or http to localhost / 127.0.0.1 / [::1] for local testing. */
     url: string;
@@ -576,9 +577,9 @@ export interface Webhook {
     description: string | null;
     /** The version payloads are rendered at; null when unpinned (the earlier payloads). */
     api_version_date: string | null;
-    /** Also deliver events of the account's connected accounts. */
+    /** Also deliver events of the account's connected accounts. Named child_resource_events before 2026-08-14. */
     include_connected_accounts: boolean;
-    /** The signing secret, whsec_ followed by the base64 of 24 random bytes. Shown only on the create response; null everywhere else, so store it when you create the subscription. */
+    /** The signing secret, whsec_ followed by the base64 of 24 random bytes. Shown only on the create response; null everywhere else, so store it when you create the subscription. Named webhook_secret before 2026-08-07 (changelog entry 43), when subscriptions also showed api_version (always v1 here). */
     secret: string | null;
     created_at: string;
     updated_at: string;

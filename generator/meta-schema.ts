@@ -42,7 +42,7 @@ const defs = {
           pattern: { type: 'string' },
         },
         allOf: [
-          { if: { properties: { type: { const: 'enum' } } }, then: { oneOf: [{ required: ['values'] }, { required: ['values_from'] }] } },
+          { if: { properties: { type: { const: 'enum' } }, not: { required: ['values_from'] } }, then: { required: ['values'] } },
           { if: { properties: { type: { const: 'ref' } } }, then: { required: ['ref'] } },
           { if: { properties: { type: { const: 'array' } } }, then: { required: ['items'] } },
           { if: { properties: { type: { const: 'object' } } }, then: { required: ['fields'] } },
