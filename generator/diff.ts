@@ -29,7 +29,12 @@ function describe(i: Instruction): string {
     case 'request_field_added': return `body ${b.field}: newly accepted`;
     case 'request_field_renamed': return `${b.in ?? 'body'} ${b.from}: renamed to ${b.to}`;
     case 'request_field_required': return `body ${b.field}: now required`;
-    case 'request_values_renamed': return `body ${b.field}: values renamed (${Object.entries(b.map).map(([o, n]) => `${o} -> ${n}`).join(', ')})`;
+    case 'request_values_renamed': {
+      const renamed = Object.entries(b.map).map(([o, n]) => `${o} -> ${n}`).join(', ');
+      const was = b.was && typeof b.was === 'object' && b.was.values
+        ? `older values ${[...b.was.values, ...(b.was.nullable ? ['null'] : [])].join(', ')}` : '';
+      return `body ${b.field}: ${[renamed && `values renamed (${renamed})`, was].filter(Boolean).join('; ')}`;
+    }
     case 'epoch_timestamps_accepted': return 'timestamp inputs: ISO 8601 only (epoch seconds no longer accepted)';
     case 'endpoint_moved': return `moved from ${b.from}`;
     case 'endpoint_gone': return 'retired: answers 410 gone';
