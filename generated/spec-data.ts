@@ -38,6 +38,7 @@ export const specData = {
     "plan:create",
     "plan:basic:read",
     "plan:update",
+    "plan:delete",
     "social_account:read",
     "social_account:update",
     "crypto_wallet:trade",
@@ -87,6 +88,7 @@ export const specData = {
       "plan:create",
       "plan:basic:read",
       "plan:update",
+      "plan:delete",
       "payment:basic:read",
       "member:basic:read",
       "user:read"
@@ -172,7 +174,8 @@ export const specData = {
     "team_member.updated": "TeamMember",
     "team_member.deleted": "TeamMember",
     "plan.created": "Variant",
-    "plan.updated": "Variant"
+    "plan.updated": "Variant",
+    "plan.deleted": "Variant"
   },
   "stateMachines": {
     "Member": {

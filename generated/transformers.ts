@@ -72,12 +72,22 @@ function down_AccountPreferences_step_2026_08_25(o: any): any {
   return o;
 }
 
+function down_CheckoutConfiguration_step_2026_08_25(o: any): any {
+  { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
+  return o;
+}
+
 function down_SetupIntent_step_2026_08_25(o: any): any {
   o = setupIntentEmbeddedReferences.down(o);
   o.error_message ??= o.last_setup_error?.message ?? null;
   delete o.member_id;
   delete o.payment_method_id;
   delete o.last_setup_error;
+  return o;
+}
+
+function down_Variant_step_2026_08_25(o: any): any {
+  { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
   return o;
 }
 
@@ -105,6 +115,12 @@ function down_Refund_step_2026_08_21(o: any): any {
   return o;
 }
 
+function down_Webhook_step_2026_08_14(o: any): any {
+  { const p = o; if (p && "account_id" in p) { p.resource_id = p.account_id; delete p.account_id; } }
+  { const p = o; if (p && "include_connected_accounts" in p) { p.child_resource_events = p.include_connected_accounts; delete p.include_connected_accounts; } }
+  return o;
+}
+
 function down_Account_step_2026_08_07(o: any): any {
   if (o.balance) o.balance = down_AccountBalance_step_2026_08_07(o.balance);
   return o;
@@ -119,6 +135,12 @@ function down_AccountBalance_step_2026_08_07(o: any): any {
 function down_PromoCode_step_2026_08_07(o: any): any {
   o = promoCodeLegacyDiscount.down(o);
   { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
+  return o;
+}
+
+function down_Webhook_step_2026_08_07(o: any): any {
+  o.api_version ??= "v1";
+  { const p = o; if (p && "secret" in p) { p.webhook_secret = p.secret; delete p.secret; } }
   return o;
 }
 
@@ -234,6 +256,11 @@ export function down_AccountPreferences_2026_08_21(o: any): any {
   return o;
 }
 
+export function down_CheckoutConfiguration_2026_08_21(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
+  return o;
+}
+
 export function down_EconomicIntelligenceOffer_2026_08_21(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
@@ -260,6 +287,11 @@ export function down_User_2026_08_21(o: any): any {
   return o;
 }
 
+export function down_Variant_2026_08_21(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_08_21(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["economic_intelligence_duration_key"] !== undefined) b["economic_intelligence_duration_key"] = Array.isArray(b["economic_intelligence_duration_key"]) ? [...new Set(b["economic_intelligence_duration_key"].flatMap(one))] : one(b["economic_intelligence_duration_key"]); }
@@ -270,12 +302,33 @@ export function up_updateAccount_2026_08_21(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createCheckoutConfiguration_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
 export function up_createSetupIntent_2026_08_21(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
 export function up_listSetupIntents_2026_08_21(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createVariant_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updateVariant_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createPlan_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updatePlan_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
 export function down_Account_2026_08_14(o: any): any {
@@ -288,6 +341,11 @@ export function down_Account_2026_08_14(o: any): any {
 
 export function down_AccountPreferences_2026_08_14(o: any): any {
   o = down_AccountPreferences_step_2026_08_25(o);
+  return o;
+}
+
+export function down_CheckoutConfiguration_2026_08_14(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
   return o;
 }
 
@@ -328,6 +386,11 @@ export function down_User_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_Variant_2026_08_14(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_08_14(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["economic_intelligence_duration_key"] !== undefined) b["economic_intelligence_duration_key"] = Array.isArray(b["economic_intelligence_duration_key"]) ? [...new Set(b["economic_intelligence_duration_key"].flatMap(one))] : one(b["economic_intelligence_duration_key"]); }
@@ -336,6 +399,11 @@ export function up_updateAccountPreferences_2026_08_14(input: any): void {
 export function up_updateAccount_2026_08_14(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["business_type"] !== undefined) b["business_type"] = Array.isArray(b["business_type"]) ? [...new Set(b["business_type"].flatMap(one))] : one(b["business_type"]); }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createCheckoutConfiguration_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
 export function up_createPayment_2026_08_14(input: any): void {
@@ -365,6 +433,22 @@ export function up_listSetupIntents_2026_08_14(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_createVariant_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updateVariant_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createPlan_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updatePlan_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
 export function down_Account_2026_08_07(o: any): any {
   o = down_Account_step_2026_09_06(o);
   o = down_Account_step_2026_09_02(o);
@@ -375,6 +459,11 @@ export function down_Account_2026_08_07(o: any): any {
 
 export function down_AccountPreferences_2026_08_07(o: any): any {
   o = down_AccountPreferences_step_2026_08_25(o);
+  return o;
+}
+
+export function down_CheckoutConfiguration_2026_08_07(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
   return o;
 }
 
@@ -415,6 +504,16 @@ export function down_User_2026_08_07(o: any): any {
   return o;
 }
 
+export function down_Variant_2026_08_07(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Webhook_2026_08_07(o: any): any {
+  o = down_Webhook_step_2026_08_14(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_08_07(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["economic_intelligence_duration_key"] !== undefined) b["economic_intelligence_duration_key"] = Array.isArray(b["economic_intelligence_duration_key"]) ? [...new Set(b["economic_intelligence_duration_key"].flatMap(one))] : one(b["economic_intelligence_duration_key"]); }
@@ -423,6 +522,11 @@ export function up_updateAccountPreferences_2026_08_07(input: any): void {
 export function up_updateAccount_2026_08_07(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["business_type"] !== undefined) b["business_type"] = Array.isArray(b["business_type"]) ? [...new Set(b["business_type"].flatMap(one))] : one(b["business_type"]); }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createCheckoutConfiguration_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
 export function up_createPayment_2026_08_07(input: any): void {
@@ -452,6 +556,35 @@ export function up_listSetupIntents_2026_08_07(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_createVariant_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updateVariant_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createPlan_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updatePlan_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_listWebhooks_2026_08_07(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createWebhook_2026_08_07(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "resource_id" in b) { b["account_id"] = b["resource_id"]; delete b["resource_id"]; } }
+}
+
+export function up_updateWebhook_2026_08_07(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+}
+
 export function down_Account_2026_07_30(o: any): any {
   o = down_Account_step_2026_09_06(o);
   o = down_Account_step_2026_09_02(o);
@@ -468,6 +601,11 @@ export function down_AccountBalance_2026_07_30(o: any): any {
 
 export function down_AccountPreferences_2026_07_30(o: any): any {
   o = down_AccountPreferences_step_2026_08_25(o);
+  return o;
+}
+
+export function down_CheckoutConfiguration_2026_07_30(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
   return o;
 }
 
@@ -513,6 +651,17 @@ export function down_User_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_Variant_2026_07_30(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Webhook_2026_07_30(o: any): any {
+  o = down_Webhook_step_2026_08_14(o);
+  o = down_Webhook_step_2026_08_07(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_07_30(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["economic_intelligence_duration_key"] !== undefined) b["economic_intelligence_duration_key"] = Array.isArray(b["economic_intelligence_duration_key"]) ? [...new Set(b["economic_intelligence_duration_key"].flatMap(one))] : one(b["economic_intelligence_duration_key"]); }
@@ -521,6 +670,11 @@ export function up_updateAccountPreferences_2026_07_30(input: any): void {
 export function up_updateAccount_2026_07_30(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["business_type"] !== undefined) b["business_type"] = Array.isArray(b["business_type"]) ? [...new Set(b["business_type"].flatMap(one))] : one(b["business_type"]); }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createCheckoutConfiguration_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
 export function up_createPayment_2026_07_30(input: any): void {
@@ -559,6 +713,35 @@ export function up_listSetupIntents_2026_07_30(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_createVariant_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updateVariant_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createPlan_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updatePlan_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_listWebhooks_2026_07_30(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createWebhook_2026_07_30(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "resource_id" in b) { b["account_id"] = b["resource_id"]; delete b["resource_id"]; } }
+}
+
+export function up_updateWebhook_2026_07_30(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+}
+
 export function down_Account_2026_07_23(o: any): any {
   o = down_Account_step_2026_09_06(o);
   o = down_Account_step_2026_09_02(o);
@@ -576,6 +759,11 @@ export function down_AccountBalance_2026_07_23(o: any): any {
 
 export function down_AccountPreferences_2026_07_23(o: any): any {
   o = down_AccountPreferences_step_2026_08_25(o);
+  return o;
+}
+
+export function down_CheckoutConfiguration_2026_07_23(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
   return o;
 }
 
@@ -621,6 +809,17 @@ export function down_User_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_Variant_2026_07_23(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Webhook_2026_07_23(o: any): any {
+  o = down_Webhook_step_2026_08_14(o);
+  o = down_Webhook_step_2026_08_07(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_07_23(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["economic_intelligence_duration_key"] !== undefined) b["economic_intelligence_duration_key"] = Array.isArray(b["economic_intelligence_duration_key"]) ? [...new Set(b["economic_intelligence_duration_key"].flatMap(one))] : one(b["economic_intelligence_duration_key"]); }
@@ -629,6 +828,11 @@ export function up_updateAccountPreferences_2026_07_23(input: any): void {
 export function up_updateAccount_2026_07_23(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["business_type"] !== undefined) b["business_type"] = Array.isArray(b["business_type"]) ? [...new Set(b["business_type"].flatMap(one))] : one(b["business_type"]); }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createCheckoutConfiguration_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
 export function up_createPayment_2026_07_23(input: any): void {
@@ -667,6 +871,35 @@ export function up_listSetupIntents_2026_07_23(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_createVariant_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updateVariant_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createPlan_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updatePlan_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_listWebhooks_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createWebhook_2026_07_23(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "resource_id" in b) { b["account_id"] = b["resource_id"]; delete b["resource_id"]; } }
+}
+
+export function up_updateWebhook_2026_07_23(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+}
+
 export function down_Account_2026_07_22(o: any): any {
   o = down_Account_step_2026_09_06(o);
   o = down_Account_step_2026_09_02(o);
@@ -684,6 +917,11 @@ export function down_AccountBalance_2026_07_22(o: any): any {
 
 export function down_AccountPreferences_2026_07_22(o: any): any {
   o = down_AccountPreferences_step_2026_08_25(o);
+  return o;
+}
+
+export function down_CheckoutConfiguration_2026_07_22(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
   return o;
 }
 
@@ -739,6 +977,17 @@ export function down_User_2026_07_22(o: any): any {
   return o;
 }
 
+export function down_Variant_2026_07_22(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Webhook_2026_07_22(o: any): any {
+  o = down_Webhook_step_2026_08_14(o);
+  o = down_Webhook_step_2026_08_07(o);
+  return o;
+}
+
 export function up_updateAccountPreferences_2026_07_22(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["economic_intelligence_duration_key"] !== undefined) b["economic_intelligence_duration_key"] = Array.isArray(b["economic_intelligence_duration_key"]) ? [...new Set(b["economic_intelligence_duration_key"].flatMap(one))] : one(b["economic_intelligence_duration_key"]); }
@@ -747,6 +996,11 @@ export function up_updateAccountPreferences_2026_07_22(input: any): void {
 export function up_updateAccount_2026_07_22(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["business_type"] !== undefined) b["business_type"] = Array.isArray(b["business_type"]) ? [...new Set(b["business_type"].flatMap(one))] : one(b["business_type"]); }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createCheckoutConfiguration_2026_07_22(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
 export function up_listMembers_2026_07_22(input: any): void {
@@ -801,6 +1055,35 @@ export function up_listSetupIntents_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_createVariant_2026_07_22(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updateVariant_2026_07_22(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createPlan_2026_07_22(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updatePlan_2026_07_22(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_listWebhooks_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createWebhook_2026_07_22(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "resource_id" in b) { b["account_id"] = b["resource_id"]; delete b["resource_id"]; } }
+}
+
+export function up_updateWebhook_2026_07_22(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+}
+
 export function down_Account_2026_07_20(o: any): any {
   o = down_Account_step_2026_09_06(o);
   o = down_Account_step_2026_09_02(o);
@@ -822,6 +1105,7 @@ export function down_AccountPreferences_2026_07_20(o: any): any {
 }
 
 export function down_CheckoutConfiguration_2026_07_20(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
   o = down_CheckoutConfiguration_step_2026_07_22(o);
   return o;
 }
@@ -889,7 +1173,14 @@ export function down_User_2026_07_20(o: any): any {
 }
 
 export function down_Variant_2026_07_20(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
   o = down_Variant_step_2026_07_22(o);
+  return o;
+}
+
+export function down_Webhook_2026_07_20(o: any): any {
+  o = down_Webhook_step_2026_08_14(o);
+  o = down_Webhook_step_2026_08_07(o);
   return o;
 }
 
@@ -914,6 +1205,8 @@ export function up_listCheckoutConfigurations_2026_07_20(input: any): void {
 export function up_createCheckoutConfiguration_2026_07_20(input: any): void {
   { const b = input.body.plan; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
 export function up_listMembers_2026_07_20(input: any): void {
@@ -986,6 +1279,11 @@ export function up_listVariants_2026_07_20(input: any): void {
 
 export function up_createVariant_2026_07_20(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updateVariant_2026_07_20(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
 export function up_listPlans_2026_07_20(input: any): void {
@@ -994,6 +1292,24 @@ export function up_listPlans_2026_07_20(input: any): void {
 
 export function up_createPlan_2026_07_20(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updatePlan_2026_07_20(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_listWebhooks_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createWebhook_2026_07_20(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "resource_id" in b) { b["account_id"] = b["resource_id"]; delete b["resource_id"]; } }
+}
+
+export function up_updateWebhook_2026_07_20(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
 }
 
 export function down_Account_2025_01_01(o: any): any {
@@ -1017,6 +1333,7 @@ export function down_AccountPreferences_2025_01_01(o: any): any {
 }
 
 export function down_CheckoutConfiguration_2025_01_01(o: any): any {
+  o = down_CheckoutConfiguration_step_2026_08_25(o);
   o = down_CheckoutConfiguration_step_2026_07_22(o);
   return o;
 }
@@ -1084,7 +1401,14 @@ export function down_User_2025_01_01(o: any): any {
 }
 
 export function down_Variant_2025_01_01(o: any): any {
+  o = down_Variant_step_2026_08_25(o);
   o = down_Variant_step_2026_07_22(o);
+  return o;
+}
+
+export function down_Webhook_2025_01_01(o: any): any {
+  o = down_Webhook_step_2026_08_14(o);
+  o = down_Webhook_step_2026_08_07(o);
   return o;
 }
 
@@ -1109,6 +1433,8 @@ export function up_listCheckoutConfigurations_2025_01_01(input: any): void {
 export function up_createCheckoutConfiguration_2025_01_01(input: any): void {
   { const b = input.body.plan; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
 export function up_listMembers_2025_01_01(input: any): void {
@@ -1181,6 +1507,11 @@ export function up_listVariants_2025_01_01(input: any): void {
 
 export function up_createVariant_2025_01_01(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updateVariant_2025_01_01(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
 export function up_listPlans_2025_01_01(input: any): void {
@@ -1189,6 +1520,24 @@ export function up_listPlans_2025_01_01(input: any): void {
 
 export function up_createPlan_2025_01_01(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_updatePlan_2025_01_01(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_listWebhooks_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createWebhook_2025_01_01(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "resource_id" in b) { b["account_id"] = b["resource_id"]; delete b["resource_id"]; } }
+}
+
+export function up_updateWebhook_2025_01_01(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "child_resource_events" in b) { b["include_connected_accounts"] = b["child_resource_events"]; delete b["child_resource_events"]; } }
 }
 
 /** Downgraders by schema, then version: newest shape -> that version's. Absent = identical. */
@@ -1196,7 +1545,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Account: { "2026-09-02": down_Account_2026_09_02, "2026-08-28": down_Account_2026_08_28, "2026-08-25": down_Account_2026_08_25, "2026-08-21": down_Account_2026_08_21, "2026-08-14": down_Account_2026_08_14, "2026-08-07": down_Account_2026_08_07, "2026-07-30": down_Account_2026_07_30, "2026-07-23": down_Account_2026_07_23, "2026-07-22": down_Account_2026_07_22, "2026-07-20": down_Account_2026_07_20, "2025-01-01": down_Account_2025_01_01 },
   AccountBalance: { "2026-07-30": down_AccountBalance_2026_07_30, "2026-07-23": down_AccountBalance_2026_07_23, "2026-07-22": down_AccountBalance_2026_07_22, "2026-07-20": down_AccountBalance_2026_07_20, "2025-01-01": down_AccountBalance_2025_01_01 },
   AccountPreferences: { "2026-08-21": down_AccountPreferences_2026_08_21, "2026-08-14": down_AccountPreferences_2026_08_14, "2026-08-07": down_AccountPreferences_2026_08_07, "2026-07-30": down_AccountPreferences_2026_07_30, "2026-07-23": down_AccountPreferences_2026_07_23, "2026-07-22": down_AccountPreferences_2026_07_22, "2026-07-20": down_AccountPreferences_2026_07_20, "2025-01-01": down_AccountPreferences_2025_01_01 },
-  CheckoutConfiguration: { "2026-07-20": down_CheckoutConfiguration_2026_07_20, "2025-01-01": down_CheckoutConfiguration_2025_01_01 },
+  CheckoutConfiguration: { "2026-08-21": down_CheckoutConfiguration_2026_08_21, "2026-08-14": down_CheckoutConfiguration_2026_08_14, "2026-08-07": down_CheckoutConfiguration_2026_08_07, "2026-07-30": down_CheckoutConfiguration_2026_07_30, "2026-07-23": down_CheckoutConfiguration_2026_07_23, "2026-07-22": down_CheckoutConfiguration_2026_07_22, "2026-07-20": down_CheckoutConfiguration_2026_07_20, "2025-01-01": down_CheckoutConfiguration_2025_01_01 },
   Deleted: { "2026-07-20": down_Deleted_2026_07_20, "2025-01-01": down_Deleted_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-22": down_EconomicIntelligenceOffer_2026_07_22, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
   Member: { "2026-07-22": down_Member_2026_07_22, "2026-07-20": down_Member_2026_07_20, "2025-01-01": down_Member_2025_01_01 },
@@ -1209,19 +1558,21 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Refund: { "2026-08-14": down_Refund_2026_08_14, "2026-08-07": down_Refund_2026_08_07, "2026-07-30": down_Refund_2026_07_30, "2026-07-23": down_Refund_2026_07_23, "2026-07-22": down_Refund_2026_07_22, "2026-07-20": down_Refund_2026_07_20, "2025-01-01": down_Refund_2025_01_01 },
   SetupIntent: { "2026-08-21": down_SetupIntent_2026_08_21, "2026-08-14": down_SetupIntent_2026_08_14, "2026-08-07": down_SetupIntent_2026_08_07, "2026-07-30": down_SetupIntent_2026_07_30, "2026-07-23": down_SetupIntent_2026_07_23, "2026-07-22": down_SetupIntent_2026_07_22, "2026-07-20": down_SetupIntent_2026_07_20, "2025-01-01": down_SetupIntent_2025_01_01 },
   User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-22": down_User_2026_07_22, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
-  Variant: { "2026-07-20": down_Variant_2026_07_20, "2025-01-01": down_Variant_2025_01_01 },
+  Variant: { "2026-08-21": down_Variant_2026_08_21, "2026-08-14": down_Variant_2026_08_14, "2026-08-07": down_Variant_2026_08_07, "2026-07-30": down_Variant_2026_07_30, "2026-07-23": down_Variant_2026_07_23, "2026-07-22": down_Variant_2026_07_22, "2026-07-20": down_Variant_2026_07_20, "2025-01-01": down_Variant_2025_01_01 },
+  Webhook: { "2026-08-07": down_Webhook_2026_08_07, "2026-07-30": down_Webhook_2026_07_30, "2026-07-23": down_Webhook_2026_07_23, "2026-07-22": down_Webhook_2026_07_22, "2026-07-20": down_Webhook_2026_07_20, "2025-01-01": down_Webhook_2025_01_01 },
 };
 
 /** Request upgraders by operation, then version. Absent = nothing to do. */
 export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   cancelMembership: { "2026-07-22": up_cancelMembership_2026_07_22, "2026-07-20": up_cancelMembership_2026_07_20, "2025-01-01": up_cancelMembership_2025_01_01 },
-  createCheckoutConfiguration: { "2026-07-20": up_createCheckoutConfiguration_2026_07_20, "2025-01-01": up_createCheckoutConfiguration_2025_01_01 },
+  createCheckoutConfiguration: { "2026-08-21": up_createCheckoutConfiguration_2026_08_21, "2026-08-14": up_createCheckoutConfiguration_2026_08_14, "2026-08-07": up_createCheckoutConfiguration_2026_08_07, "2026-07-30": up_createCheckoutConfiguration_2026_07_30, "2026-07-23": up_createCheckoutConfiguration_2026_07_23, "2026-07-22": up_createCheckoutConfiguration_2026_07_22, "2026-07-20": up_createCheckoutConfiguration_2026_07_20, "2025-01-01": up_createCheckoutConfiguration_2025_01_01 },
   createPayment: { "2026-08-14": up_createPayment_2026_08_14, "2026-08-07": up_createPayment_2026_08_07, "2026-07-30": up_createPayment_2026_07_30, "2026-07-23": up_createPayment_2026_07_23, "2026-07-22": up_createPayment_2026_07_22, "2026-07-20": up_createPayment_2026_07_20, "2025-01-01": up_createPayment_2025_01_01 },
-  createPlan: { "2026-07-20": up_createPlan_2026_07_20, "2025-01-01": up_createPlan_2025_01_01 },
+  createPlan: { "2026-08-21": up_createPlan_2026_08_21, "2026-08-14": up_createPlan_2026_08_14, "2026-08-07": up_createPlan_2026_08_07, "2026-07-30": up_createPlan_2026_07_30, "2026-07-23": up_createPlan_2026_07_23, "2026-07-22": up_createPlan_2026_07_22, "2026-07-20": up_createPlan_2026_07_20, "2025-01-01": up_createPlan_2025_01_01 },
   createProduct: { "2026-07-20": up_createProduct_2026_07_20, "2025-01-01": up_createProduct_2025_01_01 },
   createPromoCode: { "2026-07-30": up_createPromoCode_2026_07_30, "2026-07-23": up_createPromoCode_2026_07_23, "2026-07-22": up_createPromoCode_2026_07_22, "2026-07-20": up_createPromoCode_2026_07_20, "2025-01-01": up_createPromoCode_2025_01_01 },
   createSetupIntent: { "2026-08-21": up_createSetupIntent_2026_08_21, "2026-08-14": up_createSetupIntent_2026_08_14, "2026-08-07": up_createSetupIntent_2026_08_07, "2026-07-30": up_createSetupIntent_2026_07_30, "2026-07-23": up_createSetupIntent_2026_07_23, "2026-07-22": up_createSetupIntent_2026_07_22, "2026-07-20": up_createSetupIntent_2026_07_20, "2025-01-01": up_createSetupIntent_2025_01_01 },
-  createVariant: { "2026-07-20": up_createVariant_2026_07_20, "2025-01-01": up_createVariant_2025_01_01 },
+  createVariant: { "2026-08-21": up_createVariant_2026_08_21, "2026-08-14": up_createVariant_2026_08_14, "2026-08-07": up_createVariant_2026_08_07, "2026-07-30": up_createVariant_2026_07_30, "2026-07-23": up_createVariant_2026_07_23, "2026-07-22": up_createVariant_2026_07_22, "2026-07-20": up_createVariant_2026_07_20, "2025-01-01": up_createVariant_2025_01_01 },
+  createWebhook: { "2026-08-07": up_createWebhook_2026_08_07, "2026-07-30": up_createWebhook_2026_07_30, "2026-07-23": up_createWebhook_2026_07_23, "2026-07-22": up_createWebhook_2026_07_22, "2026-07-20": up_createWebhook_2026_07_20, "2025-01-01": up_createWebhook_2025_01_01 },
   extendMembership: { "2026-07-22": up_extendMembership_2026_07_22, "2026-07-20": up_extendMembership_2026_07_20, "2025-01-01": up_extendMembership_2025_01_01 },
   listAccounts: { "2026-07-20": up_listAccounts_2026_07_20, "2025-01-01": up_listAccounts_2025_01_01 },
   listCheckoutConfigurations: { "2026-07-20": up_listCheckoutConfigurations_2026_07_20, "2025-01-01": up_listCheckoutConfigurations_2025_01_01 },
@@ -1234,8 +1585,12 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   listRefunds: { "2026-08-14": up_listRefunds_2026_08_14, "2026-08-07": up_listRefunds_2026_08_07, "2026-07-30": up_listRefunds_2026_07_30, "2026-07-23": up_listRefunds_2026_07_23, "2026-07-22": up_listRefunds_2026_07_22, "2026-07-20": up_listRefunds_2026_07_20, "2025-01-01": up_listRefunds_2025_01_01 },
   listSetupIntents: { "2026-08-21": up_listSetupIntents_2026_08_21, "2026-08-14": up_listSetupIntents_2026_08_14, "2026-08-07": up_listSetupIntents_2026_08_07, "2026-07-30": up_listSetupIntents_2026_07_30, "2026-07-23": up_listSetupIntents_2026_07_23, "2026-07-22": up_listSetupIntents_2026_07_22, "2026-07-20": up_listSetupIntents_2026_07_20, "2025-01-01": up_listSetupIntents_2025_01_01 },
   listVariants: { "2026-07-20": up_listVariants_2026_07_20, "2025-01-01": up_listVariants_2025_01_01 },
+  listWebhooks: { "2026-08-07": up_listWebhooks_2026_08_07, "2026-07-30": up_listWebhooks_2026_07_30, "2026-07-23": up_listWebhooks_2026_07_23, "2026-07-22": up_listWebhooks_2026_07_22, "2026-07-20": up_listWebhooks_2026_07_20, "2025-01-01": up_listWebhooks_2025_01_01 },
   refundPayment: { "2026-08-14": up_refundPayment_2026_08_14, "2026-08-07": up_refundPayment_2026_08_07, "2026-07-30": up_refundPayment_2026_07_30, "2026-07-23": up_refundPayment_2026_07_23, "2026-07-22": up_refundPayment_2026_07_22, "2026-07-20": up_refundPayment_2026_07_20, "2025-01-01": up_refundPayment_2025_01_01 },
   searchUsers: { "2026-07-20": up_searchUsers_2026_07_20, "2025-01-01": up_searchUsers_2025_01_01 },
   updateAccount: { "2026-08-21": up_updateAccount_2026_08_21, "2026-08-14": up_updateAccount_2026_08_14, "2026-08-07": up_updateAccount_2026_08_07, "2026-07-30": up_updateAccount_2026_07_30, "2026-07-23": up_updateAccount_2026_07_23, "2026-07-22": up_updateAccount_2026_07_22, "2026-07-20": up_updateAccount_2026_07_20, "2025-01-01": up_updateAccount_2025_01_01 },
   updateAccountPreferences: { "2026-08-25": up_updateAccountPreferences_2026_08_25, "2026-08-21": up_updateAccountPreferences_2026_08_21, "2026-08-14": up_updateAccountPreferences_2026_08_14, "2026-08-07": up_updateAccountPreferences_2026_08_07, "2026-07-30": up_updateAccountPreferences_2026_07_30, "2026-07-23": up_updateAccountPreferences_2026_07_23, "2026-07-22": up_updateAccountPreferences_2026_07_22, "2026-07-20": up_updateAccountPreferences_2026_07_20, "2025-01-01": up_updateAccountPreferences_2025_01_01 },
+  updatePlan: { "2026-08-21": up_updatePlan_2026_08_21, "2026-08-14": up_updatePlan_2026_08_14, "2026-08-07": up_updatePlan_2026_08_07, "2026-07-30": up_updatePlan_2026_07_30, "2026-07-23": up_updatePlan_2026_07_23, "2026-07-22": up_updatePlan_2026_07_22, "2026-07-20": up_updatePlan_2026_07_20, "2025-01-01": up_updatePlan_2025_01_01 },
+  updateVariant: { "2026-08-21": up_updateVariant_2026_08_21, "2026-08-14": up_updateVariant_2026_08_14, "2026-08-07": up_updateVariant_2026_08_07, "2026-07-30": up_updateVariant_2026_07_30, "2026-07-23": up_updateVariant_2026_07_23, "2026-07-22": up_updateVariant_2026_07_22, "2026-07-20": up_updateVariant_2026_07_20, "2025-01-01": up_updateVariant_2025_01_01 },
+  updateWebhook: { "2026-08-07": up_updateWebhook_2026_08_07, "2026-07-30": up_updateWebhook_2026_07_30, "2026-07-23": up_updateWebhook_2026_07_23, "2026-07-22": up_updateWebhook_2026_07_22, "2026-07-20": up_updateWebhook_2026_07_20, "2025-01-01": up_updateWebhook_2025_01_01 },
 };

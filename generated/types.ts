@@ -225,7 +225,7 @@ export interface CheckoutConfiguration {
     plan_id: string | null;
     /** Where the buyer is sent after checkout. */
     redirect_url: string | null;
-    /** Null means the variant's, else the account's, policy applies. */
+    /** Null means the variant's, else the account's, policy applies. Pins before 2026-08-25 (changelog entry 24) see frictionless_if_required as null and may send only mandate_challenge, mandate_if_required or null (here and in an inline plan); their null keeps this meaning, it is never stored as frictionless_if_required. */
     three_d_secure_policy: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null;
     /** The checkout link to share with buyers. */
     purchase_url: string;
@@ -520,7 +520,7 @@ export interface Variant {
     stock: number | null;
     /** The quick link's slug, unique across the platform. */
     short_link: string | null;
-    /** Null means the account's policy applies. */
+    /** Null means the account's policy applies. Pins before 2026-08-25 (changelog entry 24) see frictionless_if_required as null and may send only mandate_challenge, mandate_if_required or null; their null keeps this meaning (the account's policy), it is never stored as frictionless_if_required. */
     three_d_secure_policy: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required" | null;
     /** Where buyers purchase this variant. */
     purchase_url: string;
@@ -566,6 +566,7 @@ export interface WebhookDeliveryAttempt {
 
 export interface Webhook {
     id: string;
+    /** Named resource_id before 2026-08-14 (changelog entry 41), as the official client names it. */
     account_id: string;
     /** https, or http to localhost / 127.0.0.1 / [::1] for local testing. */
     url: string;
@@ -576,9 +577,9 @@ export interface Webhook {
     description: string | null;
     /** The version payloads are rendered at; null when unpinned (the earlier payloads). */
     api_version_date: string | null;
-    /** Also deliver events of the account's connected accounts. */
+    /** Also deliver events of the account's connected accounts. Named child_resource_events before 2026-08-14. */
     include_connected_accounts: boolean;
-    /** The signing secret, whsec_ followed by the base64 of 24 random bytes. Shown only on the create response; null everywhere else, so store it when you create the subscription. */
+    /** The signing secret, whsec_ followed by the base64 of 24 random bytes. Shown only on the create response; null everywhere else, so store it when you create the subscription. Named webhook_secret before 2026-08-07 (changelog entry 43), when subscriptions also showed api_version (always v1 here). */
     secret: string | null;
     created_at: string;
     updated_at: string;
@@ -1241,6 +1242,15 @@ export interface UpdateVariantInput {
 
 export type UpdateVariantOutput = Variant;
 
+/** DELETE /variants/{id}: Delete a variant */
+export interface DeleteVariantInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteVariantOutput = Deleted;
+
 /** POST /variants/{id}/calculate_tax: Calculate a variant's tax for a buyer's country */
 export interface CalculateVariantTaxInput {
     path: { id: string };
@@ -1286,6 +1296,15 @@ export interface UpdatePlanInput {
 
 export type UpdatePlanOutput = Variant;
 
+/** DELETE /plans/{id}: Delete a plan (deprecated; use DELETE /variants/{id}) */
+export interface DeletePlanInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeletePlanOutput = Deleted;
+
 /** POST /plans/{id}/calculate_tax: Calculate a plan's tax (deprecated; use POST /payment_quotes) */
 export interface CalculatePlanTaxInput {
     path: { id: string };
@@ -1308,7 +1327,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id: string; url: string; events: string[]; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1"; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -1335,7 +1354,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: string[]; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1"; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -1423,11 +1442,13 @@ export interface Operations {
     createVariant: { input: CreateVariantInput; output: CreateVariantOutput };
     retrieveVariant: { input: RetrieveVariantInput; output: RetrieveVariantOutput };
     updateVariant: { input: UpdateVariantInput; output: UpdateVariantOutput };
+    deleteVariant: { input: DeleteVariantInput; output: DeleteVariantOutput };
     calculateVariantTax: { input: CalculateVariantTaxInput; output: CalculateVariantTaxOutput };
     listPlans: { input: ListPlansInput; output: ListPlansOutput };
     createPlan: { input: CreatePlanInput; output: CreatePlanOutput };
     retrievePlan: { input: RetrievePlanInput; output: RetrievePlanOutput };
     updatePlan: { input: UpdatePlanInput; output: UpdatePlanOutput };
+    deletePlan: { input: DeletePlanInput; output: DeletePlanOutput };
     calculatePlanTax: { input: CalculatePlanTaxInput; output: CalculatePlanTaxOutput };
     listWebhooks: { input: ListWebhooksInput; output: ListWebhooksOutput };
     createWebhook: { input: CreateWebhookInput; output: CreateWebhookOutput };

@@ -497,8 +497,10 @@ return errors === 0;
 }
 validate19.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_133a4725aaba = validate20;
-const schema23 = {"type":"object","properties":{"free_days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["free_days"]};
+export const body_0eb3997e08e8 = validate20;
+const schema23 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id"]};
+const pattern12 = new RegExp("^[A-Za-z0-9_-]{3,64}$", "u");
+const formats2 = require("ajv-formats/dist/formats").fullFormats.uri;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -512,38 +514,611 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+data.mode = "payment";
+}
 let missing0;
-if((data.free_days === undefined) && (missing0 = "free_days")){
+if((data.account_id === undefined) && (missing0 = "account_id")){
 validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "free_days")){
+if(!(((((((key0 === "account_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
 validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.free_days !== undefined){
-let data0 = data.free_days;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate20.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs2){
-if(typeof data0 == "number"){
-if(data0 > 3650 || isNaN(data0)){
-validate20.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate20.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(data0 < 1 || isNaN(data0)){
-validate20.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(!pattern2.test(data0)){
+validate20.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data1 = data.mode;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data1 === "payment") || (data1 === "setup"))){
+validate20.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema23.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+if(valid0){
+if(data.plan_id !== undefined){
+let data2 = data.plan_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+validate20.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data2)){
+validate20.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan !== undefined){
+let data3 = data.plan;
+const _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((((data3.account_id === undefined) && (missing1 = "account_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
+validate20.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data3){
+if(!(func1.call(schema23.properties.plan.properties, key1))){
+validate20.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.account_id !== undefined){
+let data4 = data3.account_id;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 64){
+validate20.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate20.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.product_id !== undefined){
+let data5 = data3.product_id;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(func2(data5) > 64){
+validate20.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate20.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.title !== undefined){
+let data6 = data3.title;
+const _errs15 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate20.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema23.properties.plan.properties.title.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func2(data6) > 200){
+validate20.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.plan_type !== undefined){
+let data7 = data3.plan_type;
+const _errs17 = errors;
+if(typeof data7 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data7 === "renewal") || (data7 === "one_time"))){
+validate20.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema23.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.billing_period !== undefined){
+let data8 = data3.billing_period;
+const _errs19 = errors;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+validate20.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs19){
+if(typeof data8 == "number"){
+if(data8 > 3650 || isNaN(data8)){
+validate20.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data8 < 1 || isNaN(data8)){
+validate20.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.trial_period_days !== undefined){
+let data9 = data3.trial_period_days;
+const _errs21 = errors;
+if((!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) && (data9 !== null)){
+validate20.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema23.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs21){
+if(typeof data9 == "number"){
+if(data9 > 730 || isNaN(data9)){
+validate20.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data9 < 0 || isNaN(data9)){
+validate20.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.currency !== undefined){
+let data10 = data3.currency;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!pattern5.test(data10)){
+validate20.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs23 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.initial_price !== undefined){
+let data11 = data3.initial_price;
+const _errs25 = errors;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+validate20.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs25){
+if(typeof data11 == "number"){
+if(data11 > 100000000000 || isNaN(data11)){
+validate20.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data11 < 0 || isNaN(data11)){
+validate20.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs25 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.renewal_price !== undefined){
+let data12 = data3.renewal_price;
+const _errs27 = errors;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+validate20.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs27){
+if(typeof data12 == "number"){
+if(data12 > 100000000000 || isNaN(data12)){
+validate20.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data12 < 0 || isNaN(data12)){
+validate20.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs27 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.visibility !== undefined){
+let data13 = data3.visibility;
+const _errs29 = errors;
+if(typeof data13 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
+validate20.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema23.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs29 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.stock !== undefined){
+let data14 = data3.stock;
+const _errs31 = errors;
+if((!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) && (data14 !== null)){
+validate20.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema23.properties.plan.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs31){
+if(typeof data14 == "number"){
+if(data14 < 0 || isNaN(data14)){
+validate20.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs31 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.short_link !== undefined){
+let data15 = data3.short_link;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data15 === "string"){
+if(!pattern12.test(data15)){
+validate20.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs33 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.three_d_secure_policy !== undefined){
+let data16 = data3.three_d_secure_policy;
+const _errs35 = errors;
+if((typeof data16 !== "string") && (data16 !== null)){
+validate20.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema23.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === null))){
+validate20.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema23.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs35 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.metadata !== undefined){
+let data17 = data3.metadata;
+const _errs37 = errors;
+if(errors === _errs37){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(Object.keys(data17).length > 50){
+validate20.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key2 in data17){
+const _errs39 = errors;
+if(typeof key2 === "string"){
+if(func2(key2) > 40){
+const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid2 = _errs39 === errors;
+if(!valid2){
+const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate20.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid2){
+for(const key3 in data17){
+let data18 = data17[key3];
+const _errs41 = errors;
+if((((typeof data18 !== "string") && (!(typeof data18 == "number"))) && (typeof data18 !== "boolean")) && (data18 !== null)){
+validate20.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema23.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid3 = _errs41 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs37 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.redirect_url !== undefined){
+let data19 = data.redirect_url;
+const _errs43 = errors;
+if((typeof data19 !== "string") && (data19 !== null)){
+validate20.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema23.properties.redirect_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs43){
+if(errors === _errs43){
+if(typeof data19 === "string"){
+if(func2(data19) > 2048){
+validate20.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats2(data19))){
+validate20.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs43 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data20 = data.three_d_secure_policy;
+const _errs45 = errors;
+if((typeof data20 !== "string") && (data20 !== null)){
+validate20.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema23.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === null))){
+validate20.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema23.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs45 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data21 = data.metadata;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(Object.keys(data21).length > 50){
+validate20.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key4 in data21){
+const _errs49 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 40){
+const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var valid4 = _errs49 === errors;
+if(!valid4){
+const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate20.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid4){
+for(const key5 in data21){
+let data22 = data21[key5];
+const _errs51 = errors;
+if((((typeof data22 !== "string") && (!(typeof data22 == "number"))) && (typeof data22 !== "boolean")) && (data22 !== null)){
+validate20.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema23.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid5 = _errs51 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs47 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -562,9 +1137,8 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_144e54518304 = validate21;
-const schema24 = {"type":"object","properties":{"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["country"]};
-const pattern7 = new RegExp("^[A-Z]{2}$", "u");
+export const body_133a4725aaba = validate21;
+const schema24 = {"type":"object","properties":{"free_days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["free_days"]};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -579,33 +1153,39 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.country === undefined) && (missing0 = "country")){
+if((data.free_days === undefined) && (missing0 = "free_days")){
 validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "country")){
+if(!(key0 === "free_days")){
 validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.country !== undefined){
-let data0 = data.country;
+if(data.free_days !== undefined){
+let data0 = data.free_days;
 const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(!pattern7.test(data0)){
-validate21.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+validate21.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === _errs2){
+if(typeof data0 == "number"){
+if(data0 > 3650 || isNaN(data0)){
+validate21.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data0 < 1 || isNaN(data0)){
+validate21.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
+}
+}
 }
 }
 }
@@ -622,9 +1202,9 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_2552a4dc33e2 = validate22;
-const schema25 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1}},"additionalProperties":false};
-const pattern8 = new RegExp("^(ldgr|payt)_[A-Za-z0-9]+$", "u");
+export const body_144e54518304 = validate22;
+const schema25 = {"type":"object","properties":{"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["country"]};
+const pattern13 = new RegExp("^[A-Z]{2}$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -638,10 +1218,70 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.country === undefined) && (missing0 = "country")){
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "country")){
+validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.country !== undefined){
+let data0 = data.country;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern13.test(data0)){
+validate22.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_2552a4dc33e2 = validate23;
+const schema26 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1}},"additionalProperties":false};
+const pattern14 = new RegExp("^(ldgr|payt)_[A-Za-z0-9]+$", "u");
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate23.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "ads_payment_methods") || (key0 === "ads_reporting_currency")) || (key0 === "ads_scheduling_timezone")) || (key0 === "ads_triplewhale_integration")) || (key0 === "cards_auto_top_up")) || (key0 === "cards_notifications")) || (key0 === "dispute_fighter_enabled")) || (key0 === "economic_intelligence_duration_days"))){
-validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -651,7 +1291,7 @@ if(data.ads_payment_methods !== undefined){
 let data0 = data.ads_payment_methods;
 const _errs2 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema25.properties.ads_payment_methods.type},message:"must be object,null"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema26.properties.ads_payment_methods.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -659,7 +1299,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((key1 === "primary") || (key1 === "backup"))){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -669,21 +1309,21 @@ if(data0.primary !== undefined){
 let data1 = data0.primary;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema25.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema26.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing0;
 if(((data1.type === undefined) && (missing0 = "type")) || ((data1.id === undefined) && (missing0 = "id"))){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key2 in data1){
 if(!((key2 === "type") || (key2 === "id"))){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -693,11 +1333,11 @@ if(data1.type !== undefined){
 let data2 = data1.type;
 const _errs8 = errors;
 if(typeof data2 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data2 === "platform_balance") || (data2 === "card"))){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema25.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema26.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -711,13 +1351,13 @@ let data3 = data1.id;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
-if(!pattern8.test(data3)){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+if(!pattern14.test(data3)){
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -741,21 +1381,21 @@ if(data0.backup !== undefined){
 let data4 = data0.backup;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema25.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema26.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if(((data4.type === undefined) && (missing1 = "type")) || ((data4.id === undefined) && (missing1 = "id"))){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key3 in data4){
 if(!((key3 === "type") || (key3 === "id"))){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -765,11 +1405,11 @@ if(data4.type !== undefined){
 let data5 = data4.type;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data5 === "platform_balance") || (data5 === "card"))){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema25.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema26.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid3 = _errs15 === errors;
@@ -783,13 +1423,13 @@ let data6 = data4.id;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
-if(!pattern8.test(data6)){
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+if(!pattern14.test(data6)){
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -824,12 +1464,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data7 === "string"){
 if(!pattern5.test(data7)){
-validate22.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate23.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -845,18 +1485,18 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data8 === "string"){
 if(func2(data8) > 64){
-validate22.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate23.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data8) < 1){
-validate22.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate23.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate23.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -874,7 +1514,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs25 = errors;
 for(const key4 in data9){
 if(!(key4 === "api_key")){
-validate22.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate23.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -884,18 +1524,18 @@ if(data9.api_key !== undefined){
 let data10 = data9.api_key;
 const _errs26 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate22.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema25.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
+validate23.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema26.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs26){
 if(typeof data10 === "string"){
 if(func2(data10) > 200){
-validate22.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate23.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data10) < 8){
-validate22.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+validate23.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
 return false;
 }
 }
@@ -905,7 +1545,7 @@ return false;
 }
 }
 else {
-validate22.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate23.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -918,7 +1558,7 @@ if(valid0){
 if(data.cards_auto_top_up !== undefined){
 const _errs28 = errors;
 if(typeof data.cards_auto_top_up !== "boolean"){
-validate22.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate23.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -930,7 +1570,7 @@ if(valid0){
 if(data.cards_notifications !== undefined){
 const _errs30 = errors;
 if(typeof data.cards_notifications !== "boolean"){
-validate22.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate23.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -942,7 +1582,7 @@ if(valid0){
 if(data.dispute_fighter_enabled !== undefined){
 const _errs32 = errors;
 if(typeof data.dispute_fighter_enabled !== "boolean"){
-validate22.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate23.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -955,658 +1595,18 @@ if(data.economic_intelligence_duration_days !== undefined){
 let data14 = data.economic_intelligence_duration_days;
 const _errs34 = errors;
 if((!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) && (data14 !== null)){
-validate22.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema25.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
+validate23.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema26.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs34){
 if(typeof data14 == "number"){
 if(data14 < 1 || isNaN(data14)){
-validate22.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate23.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 var valid0 = _errs34 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate22.errors = vErrors;
-return errors === 0;
-}
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_29b7d48f21e1 = validate23;
-const schema26 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id"]};
-const pattern16 = new RegExp("^[A-Za-z0-9_-]{3,64}$", "u");
-const formats2 = require("ajv-formats/dist/formats").fullFormats.uri;
-
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-data.mode = "payment";
-}
-let missing0;
-if((data.company_id === undefined) && (missing0 = "company_id")){
-validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "company_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
-validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.company_id !== undefined){
-let data0 = data.company_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate23.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate23.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data1 = data.mode;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data1 === "payment") || (data1 === "setup"))){
-validate23.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema26.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-if(valid0){
-if(data.plan_id !== undefined){
-let data2 = data.plan_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 64){
-validate23.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data2)){
-validate23.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan !== undefined){
-let data3 = data.plan;
-const _errs8 = errors;
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((((data3.company_id === undefined) && (missing1 = "company_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
-validate23.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs10 = errors;
-for(const key1 in data3){
-if(!(func1.call(schema26.properties.plan.properties, key1))){
-validate23.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs10 === errors){
-if(data3.company_id !== undefined){
-let data4 = data3.company_id;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate23.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate23.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.product_id !== undefined){
-let data5 = data3.product_id;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(func2(data5) > 64){
-validate23.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data5)){
-validate23.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.title !== undefined){
-let data6 = data3.title;
-const _errs15 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate23.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema26.properties.plan.properties.title.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs15){
-if(typeof data6 === "string"){
-if(func2(data6) > 200){
-validate23.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs15 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.plan_type !== undefined){
-let data7 = data3.plan_type;
-const _errs17 = errors;
-if(typeof data7 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data7 === "renewal") || (data7 === "one_time"))){
-validate23.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema26.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.billing_period !== undefined){
-let data8 = data3.billing_period;
-const _errs19 = errors;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate23.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs19){
-if(typeof data8 == "number"){
-if(data8 > 3650 || isNaN(data8)){
-validate23.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
-}
-else {
-if(data8 < 1 || isNaN(data8)){
-validate23.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.trial_period_days !== undefined){
-let data9 = data3.trial_period_days;
-const _errs21 = errors;
-if((!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) && (data9 !== null)){
-validate23.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema26.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs21){
-if(typeof data9 == "number"){
-if(data9 > 730 || isNaN(data9)){
-validate23.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
-return false;
-}
-else {
-if(data9 < 0 || isNaN(data9)){
-validate23.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.currency !== undefined){
-let data10 = data3.currency;
-const _errs23 = errors;
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(!pattern5.test(data10)){
-validate23.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs23 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.initial_price !== undefined){
-let data11 = data3.initial_price;
-const _errs25 = errors;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate23.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs25){
-if(typeof data11 == "number"){
-if(data11 > 100000000000 || isNaN(data11)){
-validate23.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data11 < 0 || isNaN(data11)){
-validate23.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs25 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.renewal_price !== undefined){
-let data12 = data3.renewal_price;
-const _errs27 = errors;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-validate23.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs27){
-if(typeof data12 == "number"){
-if(data12 > 100000000000 || isNaN(data12)){
-validate23.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data12 < 0 || isNaN(data12)){
-validate23.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs27 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.visibility !== undefined){
-let data13 = data3.visibility;
-const _errs29 = errors;
-if(typeof data13 !== "string"){
-validate23.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
-validate23.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema26.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs29 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.stock !== undefined){
-let data14 = data3.stock;
-const _errs31 = errors;
-if((!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) && (data14 !== null)){
-validate23.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema26.properties.plan.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs31){
-if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)){
-validate23.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid1 = _errs31 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.short_link !== undefined){
-let data15 = data3.short_link;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data15 === "string"){
-if(!pattern16.test(data15)){
-validate23.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs33 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.three_d_secure_policy !== undefined){
-let data16 = data3.three_d_secure_policy;
-const _errs35 = errors;
-if((typeof data16 !== "string") && (data16 !== null)){
-validate23.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema26.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === "frictionless_if_required")) || (data16 === null))){
-validate23.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema26.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs35 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.metadata !== undefined){
-let data17 = data3.metadata;
-const _errs37 = errors;
-if(errors === _errs37){
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(Object.keys(data17).length > 50){
-validate23.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key2 in data17){
-const _errs39 = errors;
-if(typeof key2 === "string"){
-if(func2(key2) > 40){
-const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid2 = _errs39 === errors;
-if(!valid2){
-const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate23.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid2){
-for(const key3 in data17){
-let data18 = data17[key3];
-const _errs41 = errors;
-if((((typeof data18 !== "string") && (!(typeof data18 == "number"))) && (typeof data18 !== "boolean")) && (data18 !== null)){
-validate23.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema26.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid3 = _errs41 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs37 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.redirect_url !== undefined){
-let data19 = data.redirect_url;
-const _errs43 = errors;
-if((typeof data19 !== "string") && (data19 !== null)){
-validate23.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema26.properties.redirect_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs43){
-if(errors === _errs43){
-if(typeof data19 === "string"){
-if(func2(data19) > 2048){
-validate23.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats2(data19))){
-validate23.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-}
-}
-var valid0 = _errs43 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data20 = data.three_d_secure_policy;
-const _errs45 = errors;
-if((typeof data20 !== "string") && (data20 !== null)){
-validate23.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema26.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === "frictionless_if_required")) || (data20 === null))){
-validate23.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema26.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs45 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data21 = data.metadata;
-const _errs47 = errors;
-if(errors === _errs47){
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(Object.keys(data21).length > 50){
-validate23.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key4 in data21){
-const _errs49 = errors;
-if(typeof key4 === "string"){
-if(func2(key4) > 40){
-const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var valid4 = _errs49 === errors;
-if(!valid4){
-const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-validate23.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid4){
-for(const key5 in data21){
-let data22 = data21[key5];
-const _errs51 = errors;
-if((((typeof data22 !== "string") && (!(typeof data22 == "number"))) && (typeof data22 !== "boolean")) && (data22 !== null)){
-validate23.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema26.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid5 = _errs51 === errors;
-if(!valid5){
-break;
-}
-}
-}
-}
-}
-else {
-validate23.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs47 === errors;
 }
 else {
 var valid0 = true;
@@ -1719,7 +1719,7 @@ let data3 = data1.id;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
-if(!pattern8.test(data3)){
+if(!pattern14.test(data3)){
 validate24.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -1791,7 +1791,7 @@ let data6 = data4.id;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
-if(!pattern8.test(data6)){
+if(!pattern14.test(data6)){
 validate24.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -2544,7 +2544,7 @@ let data8 = data.country;
 const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!pattern7.test(data8)){
+if(!pattern13.test(data8)){
 validate27.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -2922,9 +2922,8 @@ return errors === 0;
 }
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_3f552d3ac77b = validate29;
-const schema32 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","maxLength":100,"pattern":"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean"},"api_version":{"type":"string","enum":["v1"]}},"additionalProperties":false};
-const pattern41 = new RegExp("^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$", "u");
+export const body_40dc9ed5769d = validate29;
+const schema32 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"member_id":{"type":"string","pattern":"^mber_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":99999999},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"capture":{"type":"boolean","default":true},"return_url":{"type":"string","format":"uri","maxLength":2048},"off_session":{"type":"boolean"},"promo_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"promo_code_id":{"type":"string","maxLength":64,"pattern":"^promo_[A-Za-z0-9]+$"},"save_payment_method":{"type":"boolean","default":false}},"additionalProperties":false,"required":["account_id"]};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2938,36 +2937,46 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capture === undefined){
+data.capture = true;
+}
+if(data.save_payment_method === undefined){
+data.save_payment_method = false;
+}
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts")) || (key0 === "api_version"))){
+if(!(func1.call(schema32.properties, key0))){
 validate29.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.url !== undefined){
-let data0 = data.url;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
-if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 2048){
-validate29.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if(func2(data0) > 64){
+validate29.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!(formats2(data0))){
-validate29.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(!pattern2.test(data0)){
+validate29.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate29.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
 }
 }
 var valid0 = _errs2 === errors;
@@ -2976,48 +2985,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.events !== undefined){
-let data1 = data.events;
+if(data.confirmation_token !== undefined){
+let data1 = data.confirmation_token;
 const _errs4 = errors;
 if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 100){
-validate29.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(typeof data1 === "string"){
+if(func2(data1) > 64){
+validate29.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 100){
-validate29.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(!pattern41.test(data2)){
-validate29.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"+"\""}];
+if(!pattern22.test(data1)){
+validate29.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate29.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate29.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3027,11 +3012,47 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enabled !== undefined){
-const _errs8 = errors;
-if(typeof data.enabled !== "boolean"){
-validate29.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(data.user_id !== undefined){
+let data2 = data.user_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+validate29.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern25.test(data2)){
+validate29.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.member_id !== undefined){
+let data3 = data.member_id;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern24.test(data3)){
+validate29.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 var valid0 = _errs8 === errors;
 }
@@ -3039,19 +3060,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
-let data4 = data.description;
+if(data.payment_method_id !== undefined){
+let data4 = data.payment_method_id;
 const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate29.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema32.properties.description.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func2(data4) > 500){
-validate29.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+if(func2(data4) > 64){
+validate29.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
+else {
+if(!pattern23.test(data4)){
+validate29.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs10 === errors;
@@ -3060,19 +3087,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.api_version_date !== undefined){
-let data5 = data.api_version_date;
+if(data.plan_id !== undefined){
+let data5 = data.plan_id;
 const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate29.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema32.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(func2(data5) > 20){
-validate29.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+if(func2(data5) > 64){
+validate29.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
+else {
+if(!pattern6.test(data5)){
+validate29.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs12 === errors;
@@ -3081,11 +3114,26 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.include_connected_accounts !== undefined){
+if(data.amount !== undefined){
+let data6 = data.amount;
 const _errs14 = errors;
-if(typeof data.include_connected_accounts !== "boolean"){
-validate29.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+validate29.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
+}
+if(errors === _errs14){
+if(typeof data6 == "number"){
+if(data6 > 99999999 || isNaN(data6)){
+validate29.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999999},message:"must be <= 99999999"}];
+return false;
+}
+else {
+if(data6 < 1 || isNaN(data6)){
+validate29.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
@@ -3093,21 +3141,158 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.api_version !== undefined){
-let data7 = data.api_version;
+if(data.currency !== undefined){
+let data7 = data.currency;
 const _errs16 = errors;
-if(typeof data7 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern5.test(data7)){
+validate29.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
-if(!(data7 === "v1")){
-validate29.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema32.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data8 = data.country;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!pattern13.test(data8)){
+validate29.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs20 = errors;
+if(typeof data.capture !== "boolean"){
+validate29.errors = [{instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+if(data.return_url !== undefined){
+let data10 = data.return_url;
+const _errs22 = errors;
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(func2(data10) > 2048){
+validate29.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats2(data10))){
+validate29.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.off_session !== undefined){
+const _errs24 = errors;
+if(typeof data.off_session !== "boolean"){
+validate29.errors = [{instancePath:instancePath+"/off_session",schemaPath:"#/properties/off_session/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.promo_code !== undefined){
+let data12 = data.promo_code;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(!pattern3.test(data12)){
+validate29.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.promo_code_id !== undefined){
+let data13 = data.promo_code_id;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data13 === "string"){
+if(func2(data13) > 64){
+validate29.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern35.test(data13)){
+validate29.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/pattern",keyword:"pattern",params:{pattern: "^promo_[A-Za-z0-9]+$"},message:"must match pattern \""+"^promo_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs30 = errors;
+if(typeof data.save_payment_method !== "boolean"){
+validate29.errors = [{instancePath:instancePath+"/save_payment_method",schemaPath:"#/properties/save_payment_method/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs30 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -3127,8 +3312,8 @@ return errors === 0;
 }
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_40dc9ed5769d = validate30;
-const schema33 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"member_id":{"type":"string","pattern":"^mber_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":99999999},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"capture":{"type":"boolean","default":true},"return_url":{"type":"string","format":"uri","maxLength":2048},"off_session":{"type":"boolean"},"promo_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"promo_code_id":{"type":"string","maxLength":64,"pattern":"^promo_[A-Za-z0-9]+$"},"save_payment_method":{"type":"boolean","default":false}},"additionalProperties":false,"required":["account_id"]};
+export const body_462a0d89cbfd = validate30;
+const schema33 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3142,14 +3327,14 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capture === undefined){
-data.capture = true;
+if(data.currency === undefined){
+data.currency = "usd";
 }
-if(data.save_payment_method === undefined){
-data.save_payment_method = false;
+if(data.visibility === undefined){
+data.visibility = "visible";
 }
 let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
 validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -3190,24 +3375,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.confirmation_token !== undefined){
-let data1 = data.confirmation_token;
+if(data.product_id !== undefined){
+let data1 = data.product_id;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 64){
-validate30.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate30.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern22.test(data1)){
-validate30.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
+if(!pattern4.test(data1)){
+validate30.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3217,25 +3402,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data2 = data.user_id;
+if(data.title !== undefined){
+let data2 = data.title;
 const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate30.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema33.properties.title.type},message:"must be string,null"}];
+return false;
+}
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(func2(data2) > 64){
-validate30.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func2(data2) > 200){
+validate30.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
-else {
-if(!pattern25.test(data2)){
-validate30.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate30.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 var valid0 = _errs6 === errors;
@@ -3244,20 +3423,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.member_id !== undefined){
-let data3 = data.member_id;
+if(data.plan_type !== undefined){
+let data3 = data.plan_type;
 const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern24.test(data3)){
-validate30.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+if(typeof data3 !== "string"){
+validate30.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-else {
-validate30.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((data3 === "renewal") || (data3 === "one_time"))){
+validate30.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema33.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
 }
 var valid0 = _errs8 === errors;
 }
@@ -3265,25 +3440,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_method_id !== undefined){
-let data4 = data.payment_method_id;
+if(data.billing_period !== undefined){
+let data4 = data.billing_period;
 const _errs10 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate30.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate30.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(typeof data4 == "number"){
+if(data4 > 3650 || isNaN(data4)){
+validate30.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
-if(!pattern23.test(data4)){
-validate30.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+if(data4 < 1 || isNaN(data4)){
+validate30.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
-}
-else {
-validate30.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 var valid0 = _errs10 === errors;
@@ -3292,25 +3467,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_id !== undefined){
-let data5 = data.plan_id;
+if(data.trial_period_days !== undefined){
+let data5 = data.trial_period_days;
 const _errs12 = errors;
+if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
+validate30.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema33.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
 if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 64){
-validate30.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(typeof data5 == "number"){
+if(data5 > 730 || isNaN(data5)){
+validate30.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
-if(!pattern6.test(data5)){
-validate30.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+if(data5 < 0 || isNaN(data5)){
+validate30.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
-}
-else {
-validate30.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 var valid0 = _errs12 === errors;
@@ -3319,39 +3494,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.amount !== undefined){
-let data6 = data.amount;
+let data6 = data.currency;
 const _errs14 = errors;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate30.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs14){
-if(typeof data6 == "number"){
-if(data6 > 99999999 || isNaN(data6)){
-validate30.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999999},message:"must be <= 99999999"}];
-return false;
-}
-else {
-if(data6 < 1 || isNaN(data6)){
-validate30.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data7 = data.currency;
-const _errs16 = errors;
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!pattern5.test(data7)){
+if(typeof data6 === "string"){
+if(!pattern5.test(data6)){
 validate30.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
@@ -3361,25 +3508,54 @@ validate30.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/proper
 return false;
 }
 }
+var valid0 = _errs14 === errors;
+if(valid0){
+if(data.initial_price !== undefined){
+let data7 = data.initial_price;
+const _errs16 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate30.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if(typeof data7 == "number"){
+if(data7 > 100000000000 || isNaN(data7)){
+validate30.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data7 < 0 || isNaN(data7)){
+validate30.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
 var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.country !== undefined){
-let data8 = data.country;
+if(data.renewal_price !== undefined){
+let data8 = data.renewal_price;
 const _errs18 = errors;
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!pattern7.test(data8)){
-validate30.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+validate30.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === _errs18){
+if(typeof data8 == "number"){
+if(data8 > 100000000000 || isNaN(data8)){
+validate30.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data8 < 0 || isNaN(data8)){
+validate30.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
+}
+}
 }
 }
 var valid0 = _errs18 === errors;
@@ -3388,32 +3564,29 @@ else {
 var valid0 = true;
 }
 if(valid0){
+let data9 = data.visibility;
 const _errs20 = errors;
-if(typeof data.capture !== "boolean"){
-validate30.errors = [{instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data9 !== "string"){
+validate30.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
+validate30.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema33.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
 if(valid0){
-if(data.return_url !== undefined){
-let data10 = data.return_url;
+if(data.stock !== undefined){
+let data10 = data.stock;
 const _errs22 = errors;
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(func2(data10) > 2048){
-validate30.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)){
+validate30.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema33.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
-else {
-if(!(formats2(data10))){
-validate30.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate30.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs22){
+if(typeof data10 == "number"){
+if(data10 < 0 || isNaN(data10)){
+validate30.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3424,11 +3597,20 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.off_session !== undefined){
+if(data.short_link !== undefined){
+let data11 = data.short_link;
 const _errs24 = errors;
-if(typeof data.off_session !== "boolean"){
-validate30.errors = [{instancePath:instancePath+"/off_session",schemaPath:"#/properties/off_session/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!pattern12.test(data11)){
+validate30.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 var valid0 = _errs24 === errors;
 }
@@ -3436,20 +3618,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.promo_code !== undefined){
-let data12 = data.promo_code;
+if(data.three_d_secure_policy !== undefined){
+let data12 = data.three_d_secure_policy;
 const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(!pattern3.test(data12)){
-validate30.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
+if((typeof data12 !== "string") && (data12 !== null)){
+validate30.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema33.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
-}
-else {
-validate30.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === null))){
+validate30.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema33.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
 }
 var valid0 = _errs26 === errors;
 }
@@ -3457,24 +3635,63 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.promo_code_id !== undefined){
-let data13 = data.promo_code_id;
+if(data.metadata !== undefined){
+let data13 = data.metadata;
 const _errs28 = errors;
 if(errors === _errs28){
-if(typeof data13 === "string"){
-if(func2(data13) > 64){
-validate30.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(Object.keys(data13).length > 50){
+validate30.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
-if(!pattern35.test(data13)){
-validate30.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/pattern",keyword:"pattern",params:{pattern: "^promo_[A-Za-z0-9]+$"},message:"must match pattern \""+"^promo_[A-Za-z0-9]+$"+"\""}];
+for(const key1 in data13){
+const _errs30 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs30 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate30.errors = vErrors;
 return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data13){
+let data14 = data13[key2];
+const _errs32 = errors;
+if((((typeof data14 !== "string") && (!(typeof data14 == "number"))) && (typeof data14 !== "boolean")) && (data14 !== null)){
+validate30.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema33.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs32 === errors;
+if(!valid2){
+break;
+}
+}
 }
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3482,14 +3699,6 @@ var valid0 = _errs28 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-const _errs30 = errors;
-if(typeof data.save_payment_method !== "boolean"){
-validate30.errors = [{instancePath:instancePath+"/save_payment_method",schemaPath:"#/properties/save_payment_method/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs30 === errors;
 }
 }
 }
@@ -3827,15 +4036,385 @@ return errors === 0;
 }
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_500e3e373fce = validate33;
-const schema36 = {"type":"object","properties":{"affiliate_code":{"type":["string","null"],"maxLength":64},"blueprint_id":{"type":["string","null"],"pattern":"^app_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"email":{"type":"string","format":"email","maxLength":254},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean","default":false},"title":{"type":"string","minLength":1,"maxLength":100}},"additionalProperties":false};
-const pattern53 = new RegExp("^app_[A-Za-z0-9]+$", "u");
-const formats14 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+export const body_4df3578c267e = validate33;
+const schema36 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"}},"additionalProperties":false};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate33.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
+validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.url !== undefined){
+let data0 = data.url;
+const _errs2 = errors;
+if(errors === _errs2){
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 2048){
+validate33.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats2(data0))){
+validate33.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate33.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.events !== undefined){
+let data1 = data.events;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate33.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate33.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated"))){
+validate33.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema36.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate33.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enabled !== undefined){
+const _errs8 = errors;
+if(typeof data.enabled !== "boolean"){
+validate33.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data4 = data.description;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate33.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema36.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 500){
+validate33.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data5 = data.api_version_date;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate33.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema36.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 20){
+validate33.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.child_resource_events !== undefined){
+const _errs14 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate33.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_4ea2ab3471d6 = validate34;
+const schema37 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false};
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate34.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
+validate34.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.url !== undefined){
+let data0 = data.url;
+const _errs2 = errors;
+if(errors === _errs2){
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 2048){
+validate34.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats2(data0))){
+validate34.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate34.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.events !== undefined){
+let data1 = data.events;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate34.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate34.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated"))){
+validate34.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema37.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate34.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enabled !== undefined){
+const _errs8 = errors;
+if(typeof data.enabled !== "boolean"){
+validate34.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data4 = data.description;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate34.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema37.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 500){
+validate34.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data5 = data.api_version_date;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate34.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema37.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 20){
+validate34.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.child_resource_events !== undefined){
+const _errs14 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate34.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version !== undefined){
+let data7 = data.api_version;
+const _errs16 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate34.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema37.properties.api_version.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data7 === "v1") || (data7 === "v2")) || (data7 === "v5")) || (data7 === null))){
+validate34.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema37.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_500e3e373fce = validate35;
+const schema38 = {"type":"object","properties":{"affiliate_code":{"type":["string","null"],"maxLength":64},"blueprint_id":{"type":["string","null"],"pattern":"^app_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"email":{"type":"string","format":"email","maxLength":254},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean","default":false},"title":{"type":"string","minLength":1,"maxLength":100}},"additionalProperties":false};
+const pattern56 = new RegExp("^app_[A-Za-z0-9]+$", "u");
+const formats16 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate35.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3850,7 +4429,7 @@ data.send_customer_emails = false;
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "affiliate_code") || (key0 === "blueprint_id")) || (key0 === "country")) || (key0 === "email")) || (key0 === "metadata")) || (key0 === "send_customer_emails")) || (key0 === "title"))){
-validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate35.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3860,13 +4439,13 @@ if(data.affiliate_code !== undefined){
 let data0 = data.affiliate_code;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate33.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/type",keyword:"type",params:{type: schema36.properties.affiliate_code.type},message:"must be string,null"}];
+validate35.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/type",keyword:"type",params:{type: schema38.properties.affiliate_code.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate33.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate35.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -3881,13 +4460,13 @@ if(data.blueprint_id !== undefined){
 let data1 = data.blueprint_id;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate33.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/type",keyword:"type",params:{type: schema36.properties.blueprint_id.type},message:"must be string,null"}];
+validate35.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/type",keyword:"type",params:{type: schema38.properties.blueprint_id.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern53.test(data1)){
-validate33.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
+if(!pattern56.test(data1)){
+validate35.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -3903,13 +4482,13 @@ let data2 = data.country;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern7.test(data2)){
-validate33.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern13.test(data2)){
+validate35.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate33.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3926,18 +4505,18 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func2(data3) > 254){
-validate33.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+validate35.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 else {
-if(!(formats14.test(data3))){
-validate33.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+if(!(formats16.test(data3))){
+validate35.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
 }
 }
 else {
-validate33.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3954,7 +4533,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate33.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate35.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -3982,7 +4561,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate33.errors = vErrors;
+validate35.errors = vErrors;
 return false;
 break;
 }
@@ -3992,7 +4571,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!(typeof data5 == "number"))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate33.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema36.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate35.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema38.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -4004,7 +4583,7 @@ break;
 }
 }
 else {
-validate33.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate35.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4016,7 +4595,7 @@ var valid0 = true;
 if(valid0){
 const _errs16 = errors;
 if(typeof data.send_customer_emails !== "boolean"){
-validate33.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate35.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -4027,18 +4606,18 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data7 === "string"){
 if(func2(data7) > 100){
-validate33.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate35.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func2(data7) < 1){
-validate33.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate35.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate33.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4056,22 +4635,22 @@ var valid0 = true;
 }
 }
 else {
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate33.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_5891c881cfd2 = validate34;
-const schema37 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"],"default":"visible"},"includes_license":{"type":"boolean","default":false},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","title"]};
+export const body_5891c881cfd2 = validate36;
+const schema39 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"],"default":"visible"},"includes_license":{"type":"boolean","default":false},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","title"]};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4088,14 +4667,14 @@ data.includes_license = false;
 }
 let missing0;
 if(((data.company_id === undefined) && (missing0 = "company_id")) || ((data.title === undefined) && (missing0 = "title"))){
-validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "company_id") || (key0 === "title")) || (key0 === "description")) || (key0 === "visibility")) || (key0 === "includes_license")) || (key0 === "metadata"))){
-validate34.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate36.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4107,18 +4686,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate34.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate36.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate34.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate36.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4134,18 +4713,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 200){
-validate34.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data1) < 1){
-validate34.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4159,13 +4738,13 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate34.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema37.properties.description.type},message:"must be string,null"}];
+validate36.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema39.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 5000){
-validate34.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+validate36.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
 return false;
 }
 }
@@ -4179,18 +4758,18 @@ if(valid0){
 let data3 = data.visibility;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate34.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data3 === "visible") || (data3 === "hidden")) || (data3 === "archived"))){
-validate34.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema37.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate36.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema39.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
 if(valid0){
 const _errs10 = errors;
 if(typeof data.includes_license !== "boolean"){
-validate34.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate36.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -4201,7 +4780,7 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(Object.keys(data5).length > 50){
-validate34.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate36.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -4229,7 +4808,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate34.errors = vErrors;
+validate36.errors = vErrors;
 return false;
 break;
 }
@@ -4239,7 +4818,7 @@ for(const key2 in data5){
 let data6 = data5[key2];
 const _errs16 = errors;
 if((((typeof data6 !== "string") && (!(typeof data6 == "number"))) && (typeof data6 !== "boolean")) && (data6 !== null)){
-validate34.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema37.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate36.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema39.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -4251,7 +4830,7 @@ break;
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate36.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4259,555 +4838,6 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate34.errors = vErrors;
-return errors === 0;
-}
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_66c4f05d0a4e = validate35;
-const schema38 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":100},"role":{"type":"string","maxLength":40},"statements":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string","enum":["allow","deny"]},"actions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["effect","actions"]},"maxItems":50},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":"string","format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false,"required":["account_id","name"]};
-
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate35.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))){
-validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "name")) || (key0 === "role")) || (key0 === "statements")) || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
-validate35.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate35.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate35.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate35.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined){
-let data1 = data.name;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 100){
-validate35.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(func2(data1) < 1){
-validate35.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate35.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.role !== undefined){
-let data2 = data.role;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 40){
-validate35.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
-return false;
-}
-}
-else {
-validate35.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.statements !== undefined){
-let data3 = data.statements;
-const _errs8 = errors;
-if(errors === _errs8){
-if(Array.isArray(data3)){
-if(data3.length > 50){
-validate35.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-const _errs10 = errors;
-if(errors === _errs10){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if(((data4.effect === undefined) && (missing1 = "effect")) || ((data4.actions === undefined) && (missing1 = "actions"))){
-validate35.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs12 = errors;
-for(const key1 in data4){
-if(!((key1 === "effect") || (key1 === "actions"))){
-validate35.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs12 === errors){
-if(data4.effect !== undefined){
-let data5 = data4.effect;
-const _errs13 = errors;
-if(typeof data5 !== "string"){
-validate35.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data5 === "allow") || (data5 === "deny"))){
-validate35.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/enum",keyword:"enum",params:{allowedValues: schema38.properties.statements.items.properties.effect.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs13 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data4.actions !== undefined){
-let data6 = data4.actions;
-const _errs15 = errors;
-if(errors === _errs15){
-if(Array.isArray(data6)){
-if(data6.length > 100){
-validate35.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid3 = true;
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func2(data7) > 100){
-validate35.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate35.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs17 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-else {
-validate35.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid2 = _errs15 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-else {
-validate35.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs10 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate35.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ip_allowlist !== undefined){
-let data8 = data.ip_allowlist;
-const _errs19 = errors;
-if(errors === _errs19){
-if(Array.isArray(data8)){
-if(data8.length > 50){
-validate35.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len2 = data8.length;
-for(let i2=0; i2<len2; i2++){
-let data9 = data8[i2];
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func2(data9) > 64){
-validate35.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-}
-else {
-validate35.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid4 = _errs21 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-else {
-validate35.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.expires_at !== undefined){
-let data10 = data.expires_at;
-const _errs23 = errors;
-if(errors === _errs23){
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(!(formats0.validate(data10))){
-validate35.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-else {
-validate35.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs23 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data11 = data.api_version_date;
-const _errs25 = errors;
-if(errors === _errs25){
-if(typeof data11 === "string"){
-if(func2(data11) > 20){
-validate35.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-else {
-validate35.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs25 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate35.errors = vErrors;
-return errors === 0;
-}
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_6925a0e86f58 = validate36;
-const schema39 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","maxLength":100,"pattern":"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean","default":false}},"additionalProperties":false,"required":["account_id","url","events"]};
-
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.enabled === undefined){
-data.enabled = true;
-}
-if(data.include_connected_accounts === undefined){
-data.include_connected_accounts = false;
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.url === undefined) && (missing0 = "url"))) || ((data.events === undefined) && (missing0 = "events"))){
-validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
-validate36.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate36.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate36.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.url !== undefined){
-let data1 = data.url;
-const _errs4 = errors;
-if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 2048){
-validate36.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats2(data1))){
-validate36.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.events !== undefined){
-let data2 = data.events;
-const _errs6 = errors;
-if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 100){
-validate36.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func2(data3) > 100){
-validate36.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(!pattern41.test(data3)){
-validate36.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs8 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs10 = errors;
-if(typeof data.enabled !== "boolean"){
-validate36.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-if(valid0){
-if(data.description !== undefined){
-let data5 = data.description;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate36.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema39.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 500){
-validate36.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data6 = data.api_version_date;
-const _errs14 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate36.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema39.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func2(data6) > 20){
-validate36.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs16 = errors;
-if(typeof data.include_connected_accounts !== "boolean"){
-validate36.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
 }
 }
 }
@@ -4827,8 +4857,8 @@ return errors === 0;
 }
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_6efefab176e0 = validate37;
-const schema40 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
+export const body_66c4f05d0a4e = validate37;
+const schema40 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":100},"role":{"type":"string","maxLength":40},"statements":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string","enum":["allow","deny"]},"actions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["effect","actions"]},"maxItems":50},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":"string","format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false,"required":["account_id","name"]};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4842,10 +4872,342 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))){
+validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema40.properties, key0))){
+if(!(((((((key0 === "account_id") || (key0 === "name")) || (key0 === "role")) || (key0 === "statements")) || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
 validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate37.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate37.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+let data1 = data.name;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 100){
+validate37.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func2(data1) < 1){
+validate37.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+let data2 = data.role;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 40){
+validate37.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.statements !== undefined){
+let data3 = data.statements;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+if(data3.length > 50){
+validate37.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing1;
+if(((data4.effect === undefined) && (missing1 = "effect")) || ((data4.actions === undefined) && (missing1 = "actions"))){
+validate37.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs12 = errors;
+for(const key1 in data4){
+if(!((key1 === "effect") || (key1 === "actions"))){
+validate37.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs12 === errors){
+if(data4.effect !== undefined){
+let data5 = data4.effect;
+const _errs13 = errors;
+if(typeof data5 !== "string"){
+validate37.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data5 === "allow") || (data5 === "deny"))){
+validate37.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/enum",keyword:"enum",params:{allowedValues: schema40.properties.statements.items.properties.effect.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.actions !== undefined){
+let data6 = data4.actions;
+const _errs15 = errors;
+if(errors === _errs15){
+if(Array.isArray(data6)){
+if(data6.length > 100){
+validate37.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func2(data7) > 100){
+validate37.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs17 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs10 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ip_allowlist !== undefined){
+let data8 = data.ip_allowlist;
+const _errs19 = errors;
+if(errors === _errs19){
+if(Array.isArray(data8)){
+if(data8.length > 50){
+validate37.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len2 = data8.length;
+for(let i2=0; i2<len2; i2++){
+let data9 = data8[i2];
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func2(data9) > 64){
+validate37.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs21 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.expires_at !== undefined){
+let data10 = data.expires_at;
+const _errs23 = errors;
+if(errors === _errs23){
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!(formats0.validate(data10))){
+validate37.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data11 = data.api_version_date;
+const _errs25 = errors;
+if(errors === _errs25){
+if(typeof data11 === "string"){
+if(func2(data11) > 20){
+validate37.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_6efefab176e0 = validate38;
+const schema41 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema41.properties, key0))){
+validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4857,18 +5219,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 100){
-validate37.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate37.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4885,18 +5247,18 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 254){
-validate37.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+validate38.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 else {
-if(!(formats14.test(data1))){
-validate37.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+if(!(formats16.test(data1))){
+validate38.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4911,19 +5273,19 @@ if(data.logo_url !== undefined){
 let data2 = data.logo_url;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate37.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema40.properties.logo_url.type},message:"must be string,null"}];
+validate38.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema41.properties.logo_url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 2048){
-validate37.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate38.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(!(formats2(data2))){
-validate37.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate38.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
@@ -4941,13 +5303,13 @@ let data3 = data.country;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern7.test(data3)){
-validate37.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern13.test(data3)){
+validate38.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4963,7 +5325,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate37.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate38.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -4991,7 +5353,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate37.errors = vErrors;
+validate38.errors = vErrors;
 return false;
 break;
 }
@@ -5001,7 +5363,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!(typeof data5 == "number"))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate37.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema40.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate38.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema41.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -5013,7 +5375,7 @@ break;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate38.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5026,7 +5388,7 @@ if(valid0){
 if(data.send_customer_emails !== undefined){
 const _errs16 = errors;
 if(typeof data.send_customer_emails !== "boolean"){
-validate37.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate38.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -5039,11 +5401,11 @@ if(data.three_d_secure_policy !== undefined){
 let data7 = data.three_d_secure_policy;
 const _errs18 = errors;
 if(typeof data7 !== "string"){
-validate37.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
-validate37.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema40.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate38.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema41.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -5056,11 +5418,11 @@ if(data.tax_remitted_by !== undefined){
 let data8 = data.tax_remitted_by;
 const _errs20 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate37.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema40.properties.tax_remitted_by.type},message:"must be string,null"}];
+validate38.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema41.properties.tax_remitted_by.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
-validate37.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema40.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
+validate38.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema41.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -5073,11 +5435,11 @@ if(data.tax_type !== undefined){
 let data9 = data.tax_type;
 const _errs22 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate37.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema40.properties.tax_type.type},message:"must be string,null"}];
+validate38.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema41.properties.tax_type.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
-validate37.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema40.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
+validate38.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema41.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -5090,13 +5452,13 @@ if(data.product_tax_code_id !== undefined){
 let data10 = data.product_tax_code_id;
 const _errs24 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate37.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema40.properties.product_tax_code_id.type},message:"must be string,null"}];
+validate38.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema41.properties.product_tax_code_id.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func2(data10) > 64){
-validate37.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate38.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -5111,21 +5473,21 @@ if(data.business_address !== undefined){
 let data11 = data.business_address;
 const _errs26 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-validate37.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema40.properties.business_address.type},message:"must be object,null"}];
+validate38.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema41.properties.business_address.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing0;
 if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
-validate37.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate38.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs28 = errors;
 for(const key3 in data11){
 if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
-validate37.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate38.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5137,12 +5499,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data12 === "string"){
 if(func2(data12) > 200){
-validate37.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate38.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5156,13 +5518,13 @@ if(data11.line2 !== undefined){
 let data13 = data11.line2;
 const _errs31 = errors;
 if((typeof data13 !== "string") && (data13 !== null)){
-validate37.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema40.properties.business_address.properties.line2.type},message:"must be string,null"}];
+validate38.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema41.properties.business_address.properties.line2.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs31){
 if(typeof data13 === "string"){
 if(func2(data13) > 200){
-validate37.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate38.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -5179,12 +5541,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data14 === "string"){
 if(func2(data14) > 100){
-validate37.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate38.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5198,13 +5560,13 @@ if(data11.state !== undefined){
 let data15 = data11.state;
 const _errs35 = errors;
 if((typeof data15 !== "string") && (data15 !== null)){
-validate37.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema40.properties.business_address.properties.state.type},message:"must be string,null"}];
+validate38.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema41.properties.business_address.properties.state.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
 if(typeof data15 === "string"){
 if(func2(data15) > 100){
-validate37.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate38.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -5221,12 +5583,12 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(typeof data16 === "string"){
 if(func2(data16) > 20){
-validate37.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate38.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5241,13 +5603,13 @@ let data17 = data11.country;
 const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data17 === "string"){
-if(!pattern7.test(data17)){
-validate37.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern13.test(data17)){
+validate38.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5277,7 +5639,7 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(Array.isArray(data18)){
 if(data18.length > 10){
-validate37.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+validate38.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -5290,14 +5652,14 @@ if(errors === _errs43){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 let missing1;
 if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
-validate37.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate38.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs45 = errors;
 for(const key4 in data19){
 if(!((key4 === "type") || (key4 === "value"))){
-validate37.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate38.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5309,12 +5671,12 @@ const _errs46 = errors;
 if(errors === _errs46){
 if(typeof data20 === "string"){
 if(func2(data20) > 20){
-validate37.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate38.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5330,12 +5692,12 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data21 === "string"){
 if(func2(data21) > 50){
-validate37.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate38.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5349,7 +5711,7 @@ var valid5 = true;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate38.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5361,7 +5723,7 @@ break;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate38.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5375,13 +5737,13 @@ if(data.business_type !== undefined){
 let data22 = data.business_type;
 const _errs50 = errors;
 if((typeof data22 !== "string") && (data22 !== null)){
-validate37.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema40.properties.business_type.type},message:"must be string,null"}];
+validate38.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema41.properties.business_type.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs50){
 if(typeof data22 === "string"){
 if(func2(data22) > 64){
-validate37.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate38.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -5396,13 +5758,13 @@ if(data.industry_type !== undefined){
 let data23 = data.industry_type;
 const _errs52 = errors;
 if((typeof data23 !== "string") && (data23 !== null)){
-validate37.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema40.properties.industry_type.type},message:"must be string,null"}];
+validate38.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema41.properties.industry_type.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs52){
 if(typeof data23 === "string"){
 if(func2(data23) > 64){
-validate37.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate38.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -5411,420 +5773,6 @@ var valid0 = _errs52 === errors;
 }
 else {
 var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate37.errors = vErrors;
-return errors === 0;
-}
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_708f56c92699 = validate38;
-const schema41 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]};
-
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-data.currency = "usd";
-}
-if(data.visibility === undefined){
-data.visibility = "visible";
-}
-let missing0;
-if((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
-validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func1.call(schema41.properties, key0))){
-validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.company_id !== undefined){
-let data0 = data.company_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate38.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate38.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.product_id !== undefined){
-let data1 = data.product_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate38.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data1)){
-validate38.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.title !== undefined){
-let data2 = data.title;
-const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema41.properties.title.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_type !== undefined){
-let data3 = data.plan_type;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate38.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data3 === "renewal") || (data3 === "one_time"))){
-validate38.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema41.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.billing_period !== undefined){
-let data4 = data.billing_period;
-const _errs10 = errors;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate38.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs10){
-if(typeof data4 == "number"){
-if(data4 > 3650 || isNaN(data4)){
-validate38.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
-}
-else {
-if(data4 < 1 || isNaN(data4)){
-validate38.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.trial_period_days !== undefined){
-let data5 = data.trial_period_days;
-const _errs12 = errors;
-if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
-validate38.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema41.properties.trial_period_days.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 == "number"){
-if(data5 > 730 || isNaN(data5)){
-validate38.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
-return false;
-}
-else {
-if(data5 < 0 || isNaN(data5)){
-validate38.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data6 = data.currency;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!pattern5.test(data6)){
-validate38.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-if(valid0){
-if(data.initial_price !== undefined){
-let data7 = data.initial_price;
-const _errs16 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate38.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs16){
-if(typeof data7 == "number"){
-if(data7 > 100000000000 || isNaN(data7)){
-validate38.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data7 < 0 || isNaN(data7)){
-validate38.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.renewal_price !== undefined){
-let data8 = data.renewal_price;
-const _errs18 = errors;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate38.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs18){
-if(typeof data8 == "number"){
-if(data8 > 100000000000 || isNaN(data8)){
-validate38.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data8 < 0 || isNaN(data8)){
-validate38.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.visibility;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-validate38.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
-validate38.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema41.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-if(valid0){
-if(data.stock !== undefined){
-let data10 = data.stock;
-const _errs22 = errors;
-if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)){
-validate38.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema41.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs22){
-if(typeof data10 == "number"){
-if(data10 < 0 || isNaN(data10)){
-validate38.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.short_link !== undefined){
-let data11 = data.short_link;
-const _errs24 = errors;
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!pattern16.test(data11)){
-validate38.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data12 = data.three_d_secure_policy;
-const _errs26 = errors;
-if((typeof data12 !== "string") && (data12 !== null)){
-validate38.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema41.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === "frictionless_if_required")) || (data12 === null))){
-validate38.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema41.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data13 = data.metadata;
-const _errs28 = errors;
-if(errors === _errs28){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(Object.keys(data13).length > 50){
-validate38.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key1 in data13){
-const _errs30 = errors;
-if(typeof key1 === "string"){
-if(func2(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs30 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate38.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data13){
-let data14 = data13[key2];
-const _errs32 = errors;
-if((((typeof data14 !== "string") && (!(typeof data14 == "number"))) && (typeof data14 !== "boolean")) && (data14 !== null)){
-validate38.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema41.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs32 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -6128,8 +6076,8 @@ return errors === 0;
 }
 validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_74e727e8163f = validate40;
-const schema43 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_73270c890872 = validate40;
+const schema43 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6143,10 +6091,217 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enabled === undefined){
+data.enabled = true;
+}
+if(data.include_connected_accounts === undefined){
+data.include_connected_accounts = false;
+}
+let missing0;
+if((data.url === undefined) && (missing0 = "url")){
+validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema43.properties, key0))){
+if(!(((((((key0 === "account_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
 validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.url !== undefined){
+let data1 = data.url;
+const _errs4 = errors;
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 2048){
+validate40.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats2(data1))){
+validate40.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.events !== undefined){
+let data2 = data.events;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 100){
+validate40.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate40.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated"))){
+validate40.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema43.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs10 = errors;
+if(typeof data.enabled !== "boolean"){
+validate40.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+if(valid0){
+if(data.description !== undefined){
+let data5 = data.description;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate40.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema43.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 500){
+validate40.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data6 = data.api_version_date;
+const _errs14 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate40.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema43.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 20){
+validate40.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs16 = errors;
+if(typeof data.include_connected_accounts !== "boolean"){
+validate40.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_74e727e8163f = validate41;
+const schema44 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema44.properties, key0))){
+validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6156,13 +6311,13 @@ if(data.title !== undefined){
 let data0 = data.title;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate40.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema43.properties.title.type},message:"must be string,null"}];
+validate41.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema44.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 200){
-validate40.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate41.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -6177,18 +6332,18 @@ if(data.billing_period !== undefined){
 let data1 = data.billing_period;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate40.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate41.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 == "number"){
 if(data1 > 3650 || isNaN(data1)){
-validate40.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate41.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data1 < 1 || isNaN(data1)){
-validate40.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate41.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -6204,18 +6359,18 @@ if(data.trial_period_days !== undefined){
 let data2 = data.trial_period_days;
 const _errs6 = errors;
 if((!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))) && (data2 !== null)){
-validate40.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema43.properties.trial_period_days.type},message:"must be integer,null"}];
+validate41.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema44.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 > 730 || isNaN(data2)){
-validate40.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+validate41.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
 if(data2 < 0 || isNaN(data2)){
-validate40.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate41.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6231,18 +6386,18 @@ if(data.initial_price !== undefined){
 let data3 = data.initial_price;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate40.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate41.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 > 100000000000 || isNaN(data3)){
-validate40.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate41.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate40.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate41.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6258,18 +6413,18 @@ if(data.renewal_price !== undefined){
 let data4 = data.renewal_price;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate40.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate41.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 > 100000000000 || isNaN(data4)){
-validate40.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate41.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data4 < 0 || isNaN(data4)){
-validate40.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate41.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6285,11 +6440,11 @@ if(data.visibility !== undefined){
 let data5 = data.visibility;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
-validate40.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "visible") || (data5 === "hidden")) || (data5 === "quick_link")) || (data5 === "archived"))){
-validate40.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema43.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate41.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema44.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -6302,13 +6457,13 @@ if(data.stock !== undefined){
 let data6 = data.stock;
 const _errs14 = errors;
 if((!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) && (data6 !== null)){
-validate40.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema43.properties.stock.type},message:"must be integer,null"}];
+validate41.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema44.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate40.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate41.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6323,13 +6478,13 @@ if(data.short_link !== undefined){
 let data7 = data.short_link;
 const _errs16 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate40.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema43.properties.short_link.type},message:"must be string,null"}];
+validate41.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema44.properties.short_link.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern16.test(data7)){
-validate40.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+if(!pattern12.test(data7)){
+validate41.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
 }
@@ -6344,11 +6499,11 @@ if(data.three_d_secure_policy !== undefined){
 let data8 = data.three_d_secure_policy;
 const _errs18 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate40.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema43.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate41.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema44.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
 if(!((((data8 === "mandate_challenge") || (data8 === "mandate_if_required")) || (data8 === "frictionless_if_required")) || (data8 === null))){
-validate40.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema43.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate41.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema44.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -6363,7 +6518,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(Object.keys(data9).length > 50){
-validate40.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate41.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -6391,7 +6546,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate40.errors = vErrors;
+validate41.errors = vErrors;
 return false;
 break;
 }
@@ -6401,7 +6556,7 @@ for(const key2 in data9){
 let data10 = data9[key2];
 const _errs24 = errors;
 if((((typeof data10 !== "string") && (!(typeof data10 == "number"))) && (typeof data10 !== "boolean")) && (data10 !== null)){
-validate40.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema43.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate41.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema44.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs24 === errors;
@@ -6413,7 +6568,7 @@ break;
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate41.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -6425,71 +6580,6 @@ var valid0 = true;
 }
 }
 }
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate40.errors = vErrors;
-return errors === 0;
-}
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_7e0c161958f8 = validate41;
-const schema44 = {"type":"object","properties":{"days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["days"]};
-
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.days === undefined) && (missing0 = "days")){
-validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "days")){
-validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.days !== undefined){
-let data0 = data.days;
-const _errs2 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate41.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs2){
-if(typeof data0 == "number"){
-if(data0 > 3650 || isNaN(data0)){
-validate41.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate41.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
 }
 }
 }
@@ -6508,8 +6598,8 @@ return errors === 0;
 }
 validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_8e921ff1dec2 = validate42;
-const schema45 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"lines":{"type":"array","items":{"type":"object","properties":{"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"quantity":{"type":"integer","minimum":1,"maximum":1000,"default":1}},"additionalProperties":false,"required":["plan_id"]},"maxItems":20}},"additionalProperties":false,"required":["account_id","country","lines"]};
+export const body_7e0c161958f8 = validate42;
+const schema45 = {"type":"object","properties":{"days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["days"]};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6524,176 +6614,39 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.country === undefined) && (missing0 = "country"))) || ((data.lines === undefined) && (missing0 = "lines"))){
+if((data.days === undefined) && (missing0 = "days")){
 validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((key0 === "account_id") || (key0 === "country")) || (key0 === "lines"))){
+if(!(key0 === "days")){
 validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.days !== undefined){
+let data0 = data.days;
 const _errs2 = errors;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+validate42.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(typeof data0 == "number"){
+if(data0 > 3650 || isNaN(data0)){
+validate42.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
-validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(data0 < 1 || isNaN(data0)){
+validate42.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.country !== undefined){
-let data1 = data.country;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!pattern7.test(data1)){
-validate42.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.lines !== undefined){
-let data2 = data.lines;
-const _errs6 = errors;
-if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 20){
-validate42.errors = [{instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.quantity === undefined){
-data3.quantity = 1;
-}
-let missing1;
-if((data3.plan_id === undefined) && (missing1 = "plan_id")){
-validate42.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs10 = errors;
-for(const key1 in data3){
-if(!((key1 === "plan_id") || (key1 === "quantity"))){
-validate42.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs10 === errors){
-if(data3.plan_id !== undefined){
-let data4 = data3.plan_id;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate42.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data4)){
-validate42.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs11 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-let data5 = data3.quantity;
-const _errs13 = errors;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate42.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs13){
-if(typeof data5 == "number"){
-if(data5 > 1000 || isNaN(data5)){
-validate42.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
-return false;
-}
-else {
-if(data5 < 1 || isNaN(data5)){
-validate42.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs13 === errors;
-}
-}
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs8 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -6710,8 +6663,8 @@ return errors === 0;
 }
 validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_91ac60b52695 = validate43;
-const schema46 = {"type":"object","properties":{"partial_amount":{"type":"number","minimum":0.01,"maximum":999999999.99}},"additionalProperties":false};
+export const body_8e921ff1dec2 = validate43;
+const schema46 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"lines":{"type":"array","items":{"type":"object","properties":{"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"quantity":{"type":"integer","minimum":1,"maximum":1000,"default":1}},"additionalProperties":false,"required":["plan_id"]},"maxItems":20}},"additionalProperties":false,"required":["account_id","country","lines"]};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6725,34 +6678,178 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.country === undefined) && (missing0 = "country"))) || ((data.lines === undefined) && (missing0 = "lines"))){
+validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "partial_amount")){
+if(!(((key0 === "account_id") || (key0 === "country")) || (key0 === "lines"))){
 validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.partial_amount !== undefined){
-let data0 = data.partial_amount;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
-if(typeof data0 == "number"){
-if(data0 > 999999999.99 || isNaN(data0)){
-validate43.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999.99},message:"must be <= 999999999.99"}];
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate43.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(data0 < 0.01 || isNaN(data0)){
-validate43.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
+if(!pattern2.test(data0)){
+validate43.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate43.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data1 = data.country;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern13.test(data1)){
+validate43.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.lines !== undefined){
+let data2 = data.lines;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 20){
+validate43.errors = [{instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.quantity === undefined){
+data3.quantity = 1;
+}
+let missing1;
+if((data3.plan_id === undefined) && (missing1 = "plan_id")){
+validate43.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data3){
+if(!((key1 === "plan_id") || (key1 === "quantity"))){
+validate43.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.plan_id !== undefined){
+let data4 = data3.plan_id;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 64){
+validate43.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data4)){
+validate43.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs11 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+let data5 = data3.quantity;
+const _errs13 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+validate43.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs13){
+if(typeof data5 == "number"){
+if(data5 > 1000 || isNaN(data5)){
+validate43.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+return false;
+}
+else {
+if(data5 < 1 || isNaN(data5)){
+validate43.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs13 === errors;
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -6768,8 +6865,8 @@ return errors === 0;
 }
 validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_a4fe65669be1 = validate44;
-const schema47 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","maxLength":100,"pattern":"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean","default":false},"api_version":{"type":"string","enum":["v1"]}},"additionalProperties":false,"required":["account_id","url","events"]};
+export const body_91ac60b52695 = validate44;
+const schema47 = {"type":"object","properties":{"partial_amount":{"type":"number","minimum":0.01,"maximum":999999999.99}},"additionalProperties":false};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6783,211 +6880,34 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.enabled === undefined){
-data.enabled = true;
-}
-if(data.include_connected_accounts === undefined){
-data.include_connected_accounts = false;
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.url === undefined) && (missing0 = "url"))) || ((data.events === undefined) && (missing0 = "events"))){
-validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "account_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts")) || (key0 === "api_version"))){
+if(!(key0 === "partial_amount")){
 validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.partial_amount !== undefined){
+let data0 = data.partial_amount;
 const _errs2 = errors;
 if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(typeof data0 == "number"){
+if(data0 > 999999999.99 || isNaN(data0)){
+validate44.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999.99},message:"must be <= 999999999.99"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
-validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.url !== undefined){
-let data1 = data.url;
-const _errs4 = errors;
-if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 2048){
-validate44.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats2(data1))){
-validate44.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(data0 < 0.01 || isNaN(data0)){
+validate44.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
 return false;
 }
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.events !== undefined){
-let data2 = data.events;
-const _errs6 = errors;
-if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 100){
-validate44.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func2(data3) > 100){
-validate44.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(!pattern41.test(data3)){
-validate44.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate44.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs8 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate44.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs10 = errors;
-if(typeof data.enabled !== "boolean"){
-validate44.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-if(valid0){
-if(data.description !== undefined){
-let data5 = data.description;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate44.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema47.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 500){
-validate44.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data6 = data.api_version_date;
-const _errs14 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate44.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema47.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func2(data6) > 20){
-validate44.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs16 = errors;
-if(typeof data.include_connected_accounts !== "boolean"){
-validate44.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-if(valid0){
-if(data.api_version !== undefined){
-let data8 = data.api_version;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-validate44.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(data8 === "v1")){
-validate44.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema47.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -7003,8 +6923,8 @@ return errors === 0;
 }
 validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_a9f526b9080d = validate45;
-const schema48 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","maxLength":100,"pattern":"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean"}},"additionalProperties":false};
+export const body_b08999e19c2f = validate45;
+const schema48 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id"]};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7018,36 +6938,43 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+data.mode = "payment";
+}
+let missing0;
+if((data.company_id === undefined) && (missing0 = "company_id")){
+validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
+if(!(((((((key0 === "company_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
 validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.url !== undefined){
-let data0 = data.url;
+if(data.company_id !== undefined){
+let data0 = data.company_id;
 const _errs2 = errors;
 if(errors === _errs2){
-if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 2048){
-validate45.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if(func2(data0) > 64){
+validate45.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!(formats2(data0))){
-validate45.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(!pattern2.test(data0)){
+validate45.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate45.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
 }
 }
 var valid0 = _errs2 === errors;
@@ -7056,62 +6983,447 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.events !== undefined){
-let data1 = data.events;
+let data1 = data.mode;
 const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 100){
-validate45.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(typeof data1 !== "string"){
+validate45.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
+if(!((data1 === "payment") || (data1 === "setup"))){
+validate45.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema48.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+if(valid0){
+if(data.plan_id !== undefined){
+let data2 = data.plan_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(func2(data2) > 100){
-validate45.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func2(data2) > 64){
+validate45.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern41.test(data2)){
-validate45.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"},message:"must match pattern \""+"^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$"+"\""}];
+if(!pattern6.test(data2)){
+validate45.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
-}
-}
-}
-else {
-validate45.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
 }
 }
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate45.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enabled !== undefined){
+if(data.plan !== undefined){
+let data3 = data.plan;
 const _errs8 = errors;
-if(typeof data.enabled !== "boolean"){
-validate45.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((((data3.company_id === undefined) && (missing1 = "company_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
+validate45.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data3){
+if(!(func1.call(schema48.properties.plan.properties, key1))){
+validate45.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.company_id !== undefined){
+let data4 = data3.company_id;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 64){
+validate45.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate45.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.product_id !== undefined){
+let data5 = data3.product_id;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(func2(data5) > 64){
+validate45.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate45.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.title !== undefined){
+let data6 = data3.title;
+const _errs15 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate45.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema48.properties.plan.properties.title.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func2(data6) > 200){
+validate45.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.plan_type !== undefined){
+let data7 = data3.plan_type;
+const _errs17 = errors;
+if(typeof data7 !== "string"){
+validate45.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data7 === "renewal") || (data7 === "one_time"))){
+validate45.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema48.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.billing_period !== undefined){
+let data8 = data3.billing_period;
+const _errs19 = errors;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+validate45.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs19){
+if(typeof data8 == "number"){
+if(data8 > 3650 || isNaN(data8)){
+validate45.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data8 < 1 || isNaN(data8)){
+validate45.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.trial_period_days !== undefined){
+let data9 = data3.trial_period_days;
+const _errs21 = errors;
+if((!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) && (data9 !== null)){
+validate45.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema48.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs21){
+if(typeof data9 == "number"){
+if(data9 > 730 || isNaN(data9)){
+validate45.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data9 < 0 || isNaN(data9)){
+validate45.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.currency !== undefined){
+let data10 = data3.currency;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!pattern5.test(data10)){
+validate45.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs23 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.initial_price !== undefined){
+let data11 = data3.initial_price;
+const _errs25 = errors;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+validate45.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs25){
+if(typeof data11 == "number"){
+if(data11 > 100000000000 || isNaN(data11)){
+validate45.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data11 < 0 || isNaN(data11)){
+validate45.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs25 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.renewal_price !== undefined){
+let data12 = data3.renewal_price;
+const _errs27 = errors;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+validate45.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs27){
+if(typeof data12 == "number"){
+if(data12 > 100000000000 || isNaN(data12)){
+validate45.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data12 < 0 || isNaN(data12)){
+validate45.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs27 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.visibility !== undefined){
+let data13 = data3.visibility;
+const _errs29 = errors;
+if(typeof data13 !== "string"){
+validate45.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
+validate45.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema48.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs29 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.stock !== undefined){
+let data14 = data3.stock;
+const _errs31 = errors;
+if((!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) && (data14 !== null)){
+validate45.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema48.properties.plan.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs31){
+if(typeof data14 == "number"){
+if(data14 < 0 || isNaN(data14)){
+validate45.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs31 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.short_link !== undefined){
+let data15 = data3.short_link;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data15 === "string"){
+if(!pattern12.test(data15)){
+validate45.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs33 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.three_d_secure_policy !== undefined){
+let data16 = data3.three_d_secure_policy;
+const _errs35 = errors;
+if((typeof data16 !== "string") && (data16 !== null)){
+validate45.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema48.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === null))){
+validate45.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema48.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs35 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.metadata !== undefined){
+let data17 = data3.metadata;
+const _errs37 = errors;
+if(errors === _errs37){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(Object.keys(data17).length > 50){
+validate45.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key2 in data17){
+const _errs39 = errors;
+if(typeof key2 === "string"){
+if(func2(key2) > 40){
+const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid2 = _errs39 === errors;
+if(!valid2){
+const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate45.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid2){
+for(const key3 in data17){
+let data18 = data17[key3];
+const _errs41 = errors;
+if((((typeof data18 !== "string") && (!(typeof data18 == "number"))) && (typeof data18 !== "boolean")) && (data18 !== null)){
+validate45.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema48.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid3 = _errs41 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs37 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 var valid0 = _errs8 === errors;
 }
@@ -7119,58 +7431,118 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
-let data4 = data.description;
-const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate45.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema48.properties.description.type},message:"must be string,null"}];
+if(data.redirect_url !== undefined){
+let data19 = data.redirect_url;
+const _errs43 = errors;
+if((typeof data19 !== "string") && (data19 !== null)){
+validate45.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema48.properties.redirect_url.type},message:"must be string,null"}];
 return false;
 }
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func2(data4) > 500){
-validate45.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+if(errors === _errs43){
+if(errors === _errs43){
+if(typeof data19 === "string"){
+if(func2(data19) > 2048){
+validate45.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats2(data19))){
+validate45.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
-var valid0 = _errs10 === errors;
+}
+}
+var valid0 = _errs43 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.api_version_date !== undefined){
-let data5 = data.api_version_date;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate45.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema48.properties.api_version_date.type},message:"must be string,null"}];
+if(data.three_d_secure_policy !== undefined){
+let data20 = data.three_d_secure_policy;
+const _errs45 = errors;
+if((typeof data20 !== "string") && (data20 !== null)){
+validate45.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema48.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 20){
-validate45.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+if(!(((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === null))){
+validate45.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema48.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-}
-}
-var valid0 = _errs12 === errors;
+var valid0 = _errs45 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.include_connected_accounts !== undefined){
-const _errs14 = errors;
-if(typeof data.include_connected_accounts !== "boolean"){
-validate45.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(data.metadata !== undefined){
+let data21 = data.metadata;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(Object.keys(data21).length > 50){
+validate45.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
-var valid0 = _errs14 === errors;
+else {
+for(const key4 in data21){
+const _errs49 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 40){
+const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var valid4 = _errs49 === errors;
+if(!valid4){
+const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate45.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid4){
+for(const key5 in data21){
+let data22 = data21[key5];
+const _errs51 = errors;
+if((((typeof data22 !== "string") && (!(typeof data22 == "number"))) && (typeof data22 !== "boolean")) && (data22 !== null)){
+validate45.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema48.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid5 = _errs51 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs47 === errors;
 }
 else {
 var valid0 = true;
+}
+}
 }
 }
 }
@@ -7189,8 +7561,8 @@ return errors === 0;
 }
 validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c5559d99c21c = validate46;
-const schema49 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":["string","null"],"format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false};
+export const body_b2c8db2a0461 = validate46;
+const schema49 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7204,33 +7576,45 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enabled === undefined){
+data.enabled = true;
+}
+if(data.child_resource_events === undefined){
+data.child_resource_events = false;
+}
+let missing0;
+if((data.url === undefined) && (missing0 = "url")){
+validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "name") || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
+if(!(((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
 validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.name !== undefined){
-let data0 = data.name;
+if(data.resource_id !== undefined){
+let data0 = data.resource_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 100){
-validate46.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func2(data0) > 64){
+validate46.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data0) < 1){
-validate46.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern2.test(data0)){
+validate46.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7240,43 +7624,27 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ip_allowlist !== undefined){
-let data1 = data.ip_allowlist;
+if(data.url !== undefined){
+let data1 = data.url;
 const _errs4 = errors;
 if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 50){
-validate46.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 2048){
+validate46.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 64){
-validate46.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(formats2(data1))){
+validate46.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
 }
 }
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate46.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 var valid0 = _errs4 === errors;
@@ -7285,48 +7653,105 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.expires_at !== undefined){
-let data3 = data.expires_at;
+if(data.events !== undefined){
+let data2 = data.events;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 100){
+validate46.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
 const _errs8 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-validate46.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema49.properties.expires_at.type},message:"must be string,null"}];
+if(typeof data3 !== "string"){
+validate46.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(errors === _errs8){
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!(formats0.validate(data3))){
-validate46.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!(((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated"))){
+validate46.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema49.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs10 = errors;
+if(typeof data.enabled !== "boolean"){
+validate46.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+if(valid0){
+if(data.description !== undefined){
+let data5 = data.description;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate46.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema49.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 500){
+validate46.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
 }
-}
-var valid0 = _errs8 === errors;
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.api_version_date !== undefined){
-let data4 = data.api_version_date;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func2(data4) > 20){
+let data6 = data.api_version_date;
+const _errs14 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate46.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema49.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 20){
 validate46.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
-else {
-validate46.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
-}
-var valid0 = _errs10 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+const _errs16 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate46.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+}
+}
 }
 }
 }
@@ -7343,8 +7768,8 @@ return errors === 0;
 }
 validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_cc910b5d4865 = validate47;
-const schema50 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"username":{"type":"string","minLength":1,"maxLength":30},"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["account_id","role"]};
+export const body_b687434a7204 = validate47;
+const schema50 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false,"required":["url"]};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7358,39 +7783,45 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enabled === undefined){
+data.enabled = true;
+}
+if(data.child_resource_events === undefined){
+data.child_resource_events = false;
+}
 let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.role === undefined) && (missing0 = "role"))){
+if((data.url === undefined) && (missing0 = "url")){
 validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "username")) || (key0 === "role")) || (key0 === "permissions"))){
+if(!((((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
 validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.resource_id !== undefined){
+let data0 = data.resource_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate47.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate47.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7400,25 +7831,27 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
+if(data.url !== undefined){
+let data1 = data.url;
 const _errs4 = errors;
 if(errors === _errs4){
+if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate47.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func2(data1) > 2048){
+validate47.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!pattern25.test(data1)){
-validate47.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!(formats2(data1))){
+validate47.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 var valid0 = _errs4 === errors;
@@ -7427,24 +7860,38 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.username !== undefined){
-let data2 = data.username;
+if(data.events !== undefined){
+let data2 = data.events;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 30){
-validate47.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/maxLength",keyword:"maxLength",params:{limit: 30},message:"must NOT have more than 30 characters"}];
+if(Array.isArray(data2)){
+if(data2.length > 100){
+validate47.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-if(func2(data2) < 1){
-validate47.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate47.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(!(((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated"))){
+validate47.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema50.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
 }
 }
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7454,66 +7901,80 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
-let data3 = data.role;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate47.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+const _errs10 = errors;
+if(typeof data.enabled !== "boolean"){
+validate47.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-if(!(((((data3 === "admin") || (data3 === "moderator")) || (data3 === "sales_manager")) || (data3 === "viewer")) || (data3 === "custom"))){
-validate47.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema50.properties.role.enum},message:"must be equal to one of the allowed values"}];
+var valid0 = _errs10 === errors;
+if(valid0){
+if(data.description !== undefined){
+let data5 = data.description;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate47.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema50.properties.description.type},message:"must be string,null"}];
 return false;
 }
-var valid0 = _errs8 === errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 500){
+validate47.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.permissions !== undefined){
-let data4 = data.permissions;
-const _errs10 = errors;
-if(errors === _errs10){
-if(Array.isArray(data4)){
-if(data4.length > 100){
-validate47.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(data.api_version_date !== undefined){
+let data6 = data.api_version_date;
+const _errs14 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate47.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema50.properties.api_version_date.type},message:"must be string,null"}];
 return false;
 }
-else {
-var valid1 = true;
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-const _errs12 = errors;
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 100){
-validate47.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 20){
+validate47.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
-else {
-validate47.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
-}
-var valid1 = _errs12 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate47.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+const _errs16 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate47.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+if(valid0){
+if(data.api_version !== undefined){
+let data8 = data.api_version;
+const _errs18 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate47.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema50.properties.api_version.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data8 === "v1") || (data8 === "v2")) || (data8 === "v5")) || (data8 === null))){
+validate47.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema50.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -7532,8 +7993,8 @@ return errors === 0;
 }
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_d64f14bbcfa1 = validate48;
-const schema51 = {"type":"object","properties":{"cancellation_mode":{"type":["string","null"],"enum":["at_period_end","immediate",null]}},"additionalProperties":false};
+export const body_b93f77828825 = validate48;
+const schema51 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7549,22 +8010,290 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "cancellation_mode")){
+if(!(func1.call(schema51.properties, key0))){
 validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.cancellation_mode !== undefined){
-let data0 = data.cancellation_mode;
+if(data.title !== undefined){
+let data0 = data.title;
+const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate48.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/type",keyword:"type",params:{type: schema51.properties.cancellation_mode.type},message:"must be string,null"}];
+validate48.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema51.properties.title.type},message:"must be string,null"}];
 return false;
 }
-if(!(((data0 === "at_period_end") || (data0 === "immediate")) || (data0 === null))){
-validate48.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/enum",keyword:"enum",params:{allowedValues: schema51.properties.cancellation_mode.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+validate48.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.billing_period !== undefined){
+let data1 = data.billing_period;
+const _errs4 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate48.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs4){
+if(typeof data1 == "number"){
+if(data1 > 3650 || isNaN(data1)){
+validate48.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data1 < 1 || isNaN(data1)){
+validate48.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.trial_period_days !== undefined){
+let data2 = data.trial_period_days;
+const _errs6 = errors;
+if((!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))) && (data2 !== null)){
+validate48.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema51.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data2 == "number"){
+if(data2 > 730 || isNaN(data2)){
+validate48.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data2 < 0 || isNaN(data2)){
+validate48.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.initial_price !== undefined){
+let data3 = data.initial_price;
+const _errs8 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate48.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs8){
+if(typeof data3 == "number"){
+if(data3 > 100000000000 || isNaN(data3)){
+validate48.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate48.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.renewal_price !== undefined){
+let data4 = data.renewal_price;
+const _errs10 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate48.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 == "number"){
+if(data4 > 100000000000 || isNaN(data4)){
+validate48.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data4 < 0 || isNaN(data4)){
+validate48.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.visibility !== undefined){
+let data5 = data.visibility;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+validate48.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data5 === "visible") || (data5 === "hidden")) || (data5 === "quick_link")) || (data5 === "archived"))){
+validate48.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema51.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stock !== undefined){
+let data6 = data.stock;
+const _errs14 = errors;
+if((!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) && (data6 !== null)){
+validate48.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema51.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+validate48.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.short_link !== undefined){
+let data7 = data.short_link;
+const _errs16 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate48.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema51.properties.short_link.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern12.test(data7)){
+validate48.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data8 = data.three_d_secure_policy;
+const _errs18 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate48.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema51.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data8 === "mandate_challenge") || (data8 === "mandate_if_required")) || (data8 === null))){
+validate48.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema51.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data9 = data.metadata;
+const _errs20 = errors;
+if(errors === _errs20){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(Object.keys(data9).length > 50){
+validate48.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data9){
+const _errs22 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs22 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate48.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data9){
+let data10 = data9[key2];
+const _errs24 = errors;
+if((((typeof data10 !== "string") && (!(typeof data10 == "number"))) && (typeof data10 !== "boolean")) && (data10 !== null)){
+validate48.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema51.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs24 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -7579,8 +8308,8 @@ return errors === 0;
 }
 validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_d6a5329228dd = validate49;
-const schema52 = {"type":"object","properties":{"cancel_at_period_end":{"type":"boolean","default":false}},"additionalProperties":false};
+export const body_c02559890fe4 = validate49;
+const schema52 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean"}},"additionalProperties":false};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7594,21 +8323,154 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cancel_at_period_end === undefined){
-data.cancel_at_period_end = false;
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "cancel_at_period_end")){
+if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
 validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(typeof data.cancel_at_period_end !== "boolean"){
-validate49.errors = [{instancePath:instancePath+"/cancel_at_period_end",schemaPath:"#/properties/cancel_at_period_end/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(data.url !== undefined){
+let data0 = data.url;
+const _errs2 = errors;
+if(errors === _errs2){
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 2048){
+validate49.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
+}
+else {
+if(!(formats2(data0))){
+validate49.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.events !== undefined){
+let data1 = data.events;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate49.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate49.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated"))){
+validate49.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema52.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enabled !== undefined){
+const _errs8 = errors;
+if(typeof data.enabled !== "boolean"){
+validate49.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data4 = data.description;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate49.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema52.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 500){
+validate49.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data5 = data.api_version_date;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate49.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema52.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 20){
+validate49.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.include_connected_accounts !== undefined){
+const _errs14 = errors;
+if(typeof data.include_connected_accounts !== "boolean"){
+validate49.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -7622,8 +8484,8 @@ return errors === 0;
 }
 validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_db868ecc3d91 = validate50;
-const schema53 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
+export const body_c5559d99c21c = validate50;
+const schema53 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":["string","null"],"format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7639,31 +8501,31 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema53.properties, key0))){
+if(!((((key0 === "name") || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
 validate50.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.title !== undefined){
-let data0 = data.title;
+if(data.name !== undefined){
+let data0 = data.name;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 100){
-validate50.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate50.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate50.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate50.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7673,27 +8535,43 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.email !== undefined){
-let data1 = data.email;
+if(data.ip_allowlist !== undefined){
+let data1 = data.ip_allowlist;
 const _errs4 = errors;
 if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 254){
-validate50.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+if(Array.isArray(data1)){
+if(data1.length > 50){
+validate50.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
-if(!(formats14.test(data1))){
-validate50.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+validate50.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+}
+else {
+validate50.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
 }
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
-}
 }
 }
 var valid0 = _errs4 === errors;
@@ -7702,48 +8580,21 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logo_url !== undefined){
-let data2 = data.logo_url;
-const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate50.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema53.properties.logo_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs6){
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 2048){
-validate50.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats2(data2))){
-validate50.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.country !== undefined){
-let data3 = data.country;
+if(data.expires_at !== undefined){
+let data3 = data.expires_at;
 const _errs8 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate50.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema53.properties.expires_at.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern7.test(data3)){
-validate50.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!(formats0.validate(data3))){
+validate50.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
-else {
-validate50.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 var valid0 = _errs8 === errors;
@@ -7752,63 +8603,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.metadata !== undefined){
-let data4 = data.metadata;
+if(data.api_version_date !== undefined){
+let data4 = data.api_version_date;
 const _errs10 = errors;
 if(errors === _errs10){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(Object.keys(data4).length > 50){
-validate50.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+if(typeof data4 === "string"){
+if(func2(data4) > 20){
+validate50.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
-else {
-for(const key1 in data4){
-const _errs12 = errors;
-if(typeof key1 === "string"){
-if(func2(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs12 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate50.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data4){
-let data5 = data4[key2];
-const _errs14 = errors;
-if((((typeof data5 !== "string") && (!(typeof data5 == "number"))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate50.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema53.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs14 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate50.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7816,406 +8622,6 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.send_customer_emails !== undefined){
-const _errs16 = errors;
-if(typeof data.send_customer_emails !== "boolean"){
-validate50.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data7 = data.three_d_secure_policy;
-const _errs18 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
-validate50.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema53.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === null))){
-validate50.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema53.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tax_remitted_by !== undefined){
-let data8 = data.tax_remitted_by;
-const _errs20 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-validate50.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema53.properties.tax_remitted_by.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
-validate50.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema53.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tax_type !== undefined){
-let data9 = data.tax_type;
-const _errs22 = errors;
-if((typeof data9 !== "string") && (data9 !== null)){
-validate50.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema53.properties.tax_type.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
-validate50.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema53.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.product_tax_code_id !== undefined){
-let data10 = data.product_tax_code_id;
-const _errs24 = errors;
-if((typeof data10 !== "string") && (data10 !== null)){
-validate50.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema53.properties.product_tax_code_id.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs24){
-if(typeof data10 === "string"){
-if(func2(data10) > 64){
-validate50.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.business_address !== undefined){
-let data11 = data.business_address;
-const _errs26 = errors;
-if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-validate50.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema53.properties.business_address.type},message:"must be object,null"}];
-return false;
-}
-if(errors === _errs26){
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-let missing0;
-if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
-validate50.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs28 = errors;
-for(const key3 in data11){
-if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
-validate50.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs28 === errors){
-if(data11.line1 !== undefined){
-let data12 = data11.line1;
-const _errs29 = errors;
-if(errors === _errs29){
-if(typeof data12 === "string"){
-if(func2(data12) > 200){
-validate50.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs29 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.line2 !== undefined){
-let data13 = data11.line2;
-const _errs31 = errors;
-if((typeof data13 !== "string") && (data13 !== null)){
-validate50.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema53.properties.business_address.properties.line2.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs31){
-if(typeof data13 === "string"){
-if(func2(data13) > 200){
-validate50.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs31 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.city !== undefined){
-let data14 = data11.city;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data14 === "string"){
-if(func2(data14) > 100){
-validate50.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs33 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.state !== undefined){
-let data15 = data11.state;
-const _errs35 = errors;
-if((typeof data15 !== "string") && (data15 !== null)){
-validate50.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema53.properties.business_address.properties.state.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs35){
-if(typeof data15 === "string"){
-if(func2(data15) > 100){
-validate50.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs35 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.postal_code !== undefined){
-let data16 = data11.postal_code;
-const _errs37 = errors;
-if(errors === _errs37){
-if(typeof data16 === "string"){
-if(func2(data16) > 20){
-validate50.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs37 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.country !== undefined){
-let data17 = data11.country;
-const _errs39 = errors;
-if(errors === _errs39){
-if(typeof data17 === "string"){
-if(!pattern7.test(data17)){
-validate50.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs39 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tax_identifiers !== undefined){
-let data18 = data.tax_identifiers;
-const _errs41 = errors;
-if(errors === _errs41){
-if(Array.isArray(data18)){
-if(data18.length > 10){
-validate50.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len0 = data18.length;
-for(let i0=0; i0<len0; i0++){
-let data19 = data18[i0];
-const _errs43 = errors;
-if(errors === _errs43){
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-let missing1;
-if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
-validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs45 = errors;
-for(const key4 in data19){
-if(!((key4 === "type") || (key4 === "value"))){
-validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs45 === errors){
-if(data19.type !== undefined){
-let data20 = data19.type;
-const _errs46 = errors;
-if(errors === _errs46){
-if(typeof data20 === "string"){
-if(func2(data20) > 20){
-validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs46 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data19.value !== undefined){
-let data21 = data19.value;
-const _errs48 = errors;
-if(errors === _errs48){
-if(typeof data21 === "string"){
-if(func2(data21) > 50){
-validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
-return false;
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs48 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid4 = _errs43 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs41 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.business_type !== undefined){
-let data22 = data.business_type;
-const _errs50 = errors;
-if((typeof data22 !== "string") && (data22 !== null)){
-validate50.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema53.properties.business_type.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs50){
-if(typeof data22 === "string"){
-if(func2(data22) > 64){
-validate50.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs50 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.industry_type !== undefined){
-let data23 = data.industry_type;
-const _errs52 = errors;
-if((typeof data23 !== "string") && (data23 !== null)){
-validate50.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema53.properties.industry_type.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs52){
-if(typeof data23 === "string"){
-if(func2(data23) > 64){
-validate50.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs52 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -8232,8 +8638,8 @@ return errors === 0;
 }
 validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_dd8e41393c46 = validate51;
-const schema54 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
+export const body_cc910b5d4865 = validate51;
+const schema54 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"username":{"type":"string","minLength":1,"maxLength":30},"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["account_id","role"]};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8247,21 +8653,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-data.currency = "usd";
-}
-if(data.visibility === undefined){
-data.visibility = "visible";
-}
 let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.role === undefined) && (missing0 = "role"))){
 validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema54.properties, key0))){
+if(!(((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "username")) || (key0 === "role")) || (key0 === "permissions"))){
 validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -8295,24 +8695,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.product_id !== undefined){
-let data1 = data.product_id;
+if(data.user_id !== undefined){
+let data1 = data.user_id;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 64){
-validate51.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate51.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern4.test(data1)){
-validate51.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+if(!pattern25.test(data1)){
+validate51.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8322,19 +8722,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
-let data2 = data.title;
+if(data.username !== undefined){
+let data2 = data.username;
 const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate51.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema54.properties.title.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(func2(data2) > 200){
-validate51.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(func2(data2) > 30){
+validate51.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/maxLength",keyword:"maxLength",params:{limit: 30},message:"must NOT have more than 30 characters"}];
 return false;
 }
+else {
+if(func2(data2) < 1){
+validate51.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs6 === errors;
@@ -8343,15 +8749,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_type !== undefined){
-let data3 = data.plan_type;
+if(data.role !== undefined){
+let data3 = data.role;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate51.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((data3 === "renewal") || (data3 === "one_time"))){
-validate51.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema54.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+if(!(((((data3 === "admin") || (data3 === "moderator")) || (data3 === "sales_manager")) || (data3 === "viewer")) || (data3 === "custom"))){
+validate51.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema54.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -8360,274 +8766,49 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.billing_period !== undefined){
-let data4 = data.billing_period;
+if(data.permissions !== undefined){
+let data4 = data.permissions;
 const _errs10 = errors;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate51.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs10){
-if(typeof data4 == "number"){
-if(data4 > 3650 || isNaN(data4)){
-validate51.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+if(Array.isArray(data4)){
+if(data4.length > 100){
+validate51.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-if(data4 < 1 || isNaN(data4)){
-validate51.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+var valid1 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 100){
+validate51.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
+else {
+validate51.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
 }
 }
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.trial_period_days !== undefined){
-let data5 = data.trial_period_days;
-const _errs12 = errors;
-if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
-validate51.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema54.properties.trial_period_days.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 == "number"){
-if(data5 > 730 || isNaN(data5)){
-validate51.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
-return false;
-}
-else {
-if(data5 < 0 || isNaN(data5)){
-validate51.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data6 = data.currency;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!pattern5.test(data6)){
-validate51.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-if(valid0){
-if(data.initial_price !== undefined){
-let data7 = data.initial_price;
-const _errs16 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate51.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs16){
-if(typeof data7 == "number"){
-if(data7 > 100000000000 || isNaN(data7)){
-validate51.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data7 < 0 || isNaN(data7)){
-validate51.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.renewal_price !== undefined){
-let data8 = data.renewal_price;
-const _errs18 = errors;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate51.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs18){
-if(typeof data8 == "number"){
-if(data8 > 100000000000 || isNaN(data8)){
-validate51.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data8 < 0 || isNaN(data8)){
-validate51.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.visibility;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-validate51.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
-validate51.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema54.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-if(valid0){
-if(data.stock !== undefined){
-let data10 = data.stock;
-const _errs22 = errors;
-if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)){
-validate51.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema54.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs22){
-if(typeof data10 == "number"){
-if(data10 < 0 || isNaN(data10)){
-validate51.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.short_link !== undefined){
-let data11 = data.short_link;
-const _errs24 = errors;
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!pattern16.test(data11)){
-validate51.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data12 = data.three_d_secure_policy;
-const _errs26 = errors;
-if((typeof data12 !== "string") && (data12 !== null)){
-validate51.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema54.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === "frictionless_if_required")) || (data12 === null))){
-validate51.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema54.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data13 = data.metadata;
-const _errs28 = errors;
-if(errors === _errs28){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(Object.keys(data13).length > 50){
-validate51.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key1 in data13){
-const _errs30 = errors;
-if(typeof key1 === "string"){
-if(func2(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs30 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate51.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data13){
-let data14 = data13[key2];
-const _errs32 = errors;
-if((((typeof data14 !== "string") && (!(typeof data14 == "number"))) && (typeof data14 !== "boolean")) && (data14 !== null)){
-validate51.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema54.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs32 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -8646,8 +8827,8 @@ return errors === 0;
 }
 validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_ddc98cadbf0b = validate52;
-const schema55 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id"]};
+export const body_d64f14bbcfa1 = validate52;
+const schema55 = {"type":"object","properties":{"cancellation_mode":{"type":["string","null"],"enum":["at_period_end","immediate",null]}},"additionalProperties":false};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8661,615 +8842,24 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-data.mode = "payment";
-}
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
+if(!(key0 === "cancellation_mode")){
 validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate52.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(data.cancellation_mode !== undefined){
+let data0 = data.cancellation_mode;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate52.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/type",keyword:"type",params:{type: schema55.properties.cancellation_mode.type},message:"must be string,null"}];
 return false;
 }
-else {
-if(!pattern2.test(data0)){
-validate52.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(!(((data0 === "at_period_end") || (data0 === "immediate")) || (data0 === null))){
+validate52.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/enum",keyword:"enum",params:{allowedValues: schema55.properties.cancellation_mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data1 = data.mode;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate52.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data1 === "payment") || (data1 === "setup"))){
-validate52.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema55.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-if(valid0){
-if(data.plan_id !== undefined){
-let data2 = data.plan_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 64){
-validate52.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data2)){
-validate52.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan !== undefined){
-let data3 = data.plan;
-const _errs8 = errors;
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((((data3.account_id === undefined) && (missing1 = "account_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
-validate52.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs10 = errors;
-for(const key1 in data3){
-if(!(func1.call(schema55.properties.plan.properties, key1))){
-validate52.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs10 === errors){
-if(data3.account_id !== undefined){
-let data4 = data3.account_id;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate52.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate52.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.product_id !== undefined){
-let data5 = data3.product_id;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(func2(data5) > 64){
-validate52.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data5)){
-validate52.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.title !== undefined){
-let data6 = data3.title;
-const _errs15 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate52.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema55.properties.plan.properties.title.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs15){
-if(typeof data6 === "string"){
-if(func2(data6) > 200){
-validate52.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs15 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.plan_type !== undefined){
-let data7 = data3.plan_type;
-const _errs17 = errors;
-if(typeof data7 !== "string"){
-validate52.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data7 === "renewal") || (data7 === "one_time"))){
-validate52.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema55.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.billing_period !== undefined){
-let data8 = data3.billing_period;
-const _errs19 = errors;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate52.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs19){
-if(typeof data8 == "number"){
-if(data8 > 3650 || isNaN(data8)){
-validate52.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
-}
-else {
-if(data8 < 1 || isNaN(data8)){
-validate52.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.trial_period_days !== undefined){
-let data9 = data3.trial_period_days;
-const _errs21 = errors;
-if((!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) && (data9 !== null)){
-validate52.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema55.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs21){
-if(typeof data9 == "number"){
-if(data9 > 730 || isNaN(data9)){
-validate52.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
-return false;
-}
-else {
-if(data9 < 0 || isNaN(data9)){
-validate52.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.currency !== undefined){
-let data10 = data3.currency;
-const _errs23 = errors;
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(!pattern5.test(data10)){
-validate52.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs23 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.initial_price !== undefined){
-let data11 = data3.initial_price;
-const _errs25 = errors;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate52.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs25){
-if(typeof data11 == "number"){
-if(data11 > 100000000000 || isNaN(data11)){
-validate52.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data11 < 0 || isNaN(data11)){
-validate52.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs25 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.renewal_price !== undefined){
-let data12 = data3.renewal_price;
-const _errs27 = errors;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-validate52.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs27){
-if(typeof data12 == "number"){
-if(data12 > 100000000000 || isNaN(data12)){
-validate52.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data12 < 0 || isNaN(data12)){
-validate52.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs27 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.visibility !== undefined){
-let data13 = data3.visibility;
-const _errs29 = errors;
-if(typeof data13 !== "string"){
-validate52.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
-validate52.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema55.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs29 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.stock !== undefined){
-let data14 = data3.stock;
-const _errs31 = errors;
-if((!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) && (data14 !== null)){
-validate52.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema55.properties.plan.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs31){
-if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)){
-validate52.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid1 = _errs31 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.short_link !== undefined){
-let data15 = data3.short_link;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data15 === "string"){
-if(!pattern16.test(data15)){
-validate52.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs33 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.three_d_secure_policy !== undefined){
-let data16 = data3.three_d_secure_policy;
-const _errs35 = errors;
-if((typeof data16 !== "string") && (data16 !== null)){
-validate52.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema55.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === "frictionless_if_required")) || (data16 === null))){
-validate52.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema55.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs35 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.metadata !== undefined){
-let data17 = data3.metadata;
-const _errs37 = errors;
-if(errors === _errs37){
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(Object.keys(data17).length > 50){
-validate52.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key2 in data17){
-const _errs39 = errors;
-if(typeof key2 === "string"){
-if(func2(key2) > 40){
-const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid2 = _errs39 === errors;
-if(!valid2){
-const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate52.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid2){
-for(const key3 in data17){
-let data18 = data17[key3];
-const _errs41 = errors;
-if((((typeof data18 !== "string") && (!(typeof data18 == "number"))) && (typeof data18 !== "boolean")) && (data18 !== null)){
-validate52.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema55.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid3 = _errs41 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs37 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.redirect_url !== undefined){
-let data19 = data.redirect_url;
-const _errs43 = errors;
-if((typeof data19 !== "string") && (data19 !== null)){
-validate52.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema55.properties.redirect_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs43){
-if(errors === _errs43){
-if(typeof data19 === "string"){
-if(func2(data19) > 2048){
-validate52.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats2(data19))){
-validate52.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-}
-}
-var valid0 = _errs43 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data20 = data.three_d_secure_policy;
-const _errs45 = errors;
-if((typeof data20 !== "string") && (data20 !== null)){
-validate52.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema55.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === "frictionless_if_required")) || (data20 === null))){
-validate52.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema55.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs45 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data21 = data.metadata;
-const _errs47 = errors;
-if(errors === _errs47){
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(Object.keys(data21).length > 50){
-validate52.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key4 in data21){
-const _errs49 = errors;
-if(typeof key4 === "string"){
-if(func2(key4) > 40){
-const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var valid4 = _errs49 === errors;
-if(!valid4){
-const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-validate52.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid4){
-for(const key5 in data21){
-let data22 = data21[key5];
-const _errs51 = errors;
-if((((typeof data22 !== "string") && (!(typeof data22 == "number"))) && (typeof data22 !== "boolean")) && (data22 !== null)){
-validate52.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema55.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid5 = _errs51 === errors;
-if(!valid5){
-break;
-}
-}
-}
-}
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs47 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -9284,8 +8874,8 @@ return errors === 0;
 }
 validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_dfa5d33b84e5 = validate53;
-const schema56 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10}},"additionalProperties":false};
+export const body_d6a5329228dd = validate53;
+const schema56 = {"type":"object","properties":{"cancel_at_period_end":{"type":"boolean","default":false}},"additionalProperties":false};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9299,10 +8889,53 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cancel_at_period_end === undefined){
+data.cancel_at_period_end = false;
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema56.properties, key0))){
+if(!(key0 === "cancel_at_period_end")){
 validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(typeof data.cancel_at_period_end !== "boolean"){
+validate53.errors = [{instancePath:instancePath+"/cancel_at_period_end",schemaPath:"#/properties/cancel_at_period_end/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+}
+else {
+validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_db868ecc3d91 = validate54;
+const schema57 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema57.properties, key0))){
+validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9314,18 +8947,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 100){
-validate53.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate54.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate53.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate54.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9342,18 +8975,18 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 254){
-validate53.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+validate54.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 else {
-if(!(formats14.test(data1))){
-validate53.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+if(!(formats16.test(data1))){
+validate54.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9368,19 +9001,19 @@ if(data.logo_url !== undefined){
 let data2 = data.logo_url;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate53.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema56.properties.logo_url.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema57.properties.logo_url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 2048){
-validate53.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate54.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(!(formats2(data2))){
-validate53.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate54.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
@@ -9398,13 +9031,13 @@ let data3 = data.country;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern7.test(data3)){
-validate53.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern13.test(data3)){
+validate54.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9420,7 +9053,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate53.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate54.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -9448,7 +9081,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate53.errors = vErrors;
+validate54.errors = vErrors;
 return false;
 break;
 }
@@ -9458,7 +9091,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!(typeof data5 == "number"))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate53.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema56.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate54.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema57.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -9470,7 +9103,7 @@ break;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate54.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -9483,7 +9116,7 @@ if(valid0){
 if(data.send_customer_emails !== undefined){
 const _errs16 = errors;
 if(typeof data.send_customer_emails !== "boolean"){
-validate53.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate54.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -9495,12 +9128,12 @@ if(valid0){
 if(data.three_d_secure_policy !== undefined){
 let data7 = data.three_d_secure_policy;
 const _errs18 = errors;
-if(typeof data7 !== "string"){
-validate53.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if((typeof data7 !== "string") && (data7 !== null)){
+validate54.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema57.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
-if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
-validate53.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema56.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === null))){
+validate54.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema57.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -9513,11 +9146,11 @@ if(data.tax_remitted_by !== undefined){
 let data8 = data.tax_remitted_by;
 const _errs20 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate53.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema56.properties.tax_remitted_by.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema57.properties.tax_remitted_by.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
-validate53.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema56.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
+validate54.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema57.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -9530,11 +9163,11 @@ if(data.tax_type !== undefined){
 let data9 = data.tax_type;
 const _errs22 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate53.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema56.properties.tax_type.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema57.properties.tax_type.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
-validate53.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema56.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
+validate54.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema57.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -9547,13 +9180,13 @@ if(data.product_tax_code_id !== undefined){
 let data10 = data.product_tax_code_id;
 const _errs24 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate53.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema56.properties.product_tax_code_id.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema57.properties.product_tax_code_id.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func2(data10) > 64){
-validate53.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate54.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -9568,21 +9201,21 @@ if(data.business_address !== undefined){
 let data11 = data.business_address;
 const _errs26 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-validate53.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema56.properties.business_address.type},message:"must be object,null"}];
+validate54.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema57.properties.business_address.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing0;
 if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
-validate53.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate54.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs28 = errors;
 for(const key3 in data11){
 if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
-validate53.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate54.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9594,12 +9227,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data12 === "string"){
 if(func2(data12) > 200){
-validate53.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9613,13 +9246,13 @@ if(data11.line2 !== undefined){
 let data13 = data11.line2;
 const _errs31 = errors;
 if((typeof data13 !== "string") && (data13 !== null)){
-validate53.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema56.properties.business_address.properties.line2.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema57.properties.business_address.properties.line2.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs31){
 if(typeof data13 === "string"){
 if(func2(data13) > 200){
-validate53.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -9636,12 +9269,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data14 === "string"){
 if(func2(data14) > 100){
-validate53.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9655,13 +9288,13 @@ if(data11.state !== undefined){
 let data15 = data11.state;
 const _errs35 = errors;
 if((typeof data15 !== "string") && (data15 !== null)){
-validate53.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema56.properties.business_address.properties.state.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema57.properties.business_address.properties.state.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
 if(typeof data15 === "string"){
 if(func2(data15) > 100){
-validate53.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -9678,12 +9311,12 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(typeof data16 === "string"){
 if(func2(data16) > 20){
-validate53.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9698,13 +9331,13 @@ let data17 = data11.country;
 const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data17 === "string"){
-if(!pattern7.test(data17)){
-validate53.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern13.test(data17)){
+validate54.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9734,7 +9367,7 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(Array.isArray(data18)){
 if(data18.length > 10){
-validate53.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -9747,14 +9380,14 @@ if(errors === _errs43){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 let missing1;
 if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
-validate53.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs45 = errors;
 for(const key4 in data19){
 if(!((key4 === "type") || (key4 === "value"))){
-validate53.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9766,12 +9399,12 @@ const _errs46 = errors;
 if(errors === _errs46){
 if(typeof data20 === "string"){
 if(func2(data20) > 20){
-validate53.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9787,12 +9420,12 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data21 === "string"){
 if(func2(data21) > 50){
-validate53.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9806,7 +9439,7 @@ var valid5 = true;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -9818,7 +9451,1669 @@ break;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs41 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.business_type !== undefined){
+let data22 = data.business_type;
+const _errs50 = errors;
+if((typeof data22 !== "string") && (data22 !== null)){
+validate54.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema57.properties.business_type.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs50){
+if(typeof data22 === "string"){
+if(func2(data22) > 64){
+validate54.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.industry_type !== undefined){
+let data23 = data.industry_type;
+const _errs52 = errors;
+if((typeof data23 !== "string") && (data23 !== null)){
+validate54.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema57.properties.industry_type.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs52){
+if(typeof data23 === "string"){
+if(func2(data23) > 64){
+validate54.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs52 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_dd8e41393c46 = validate55;
+const schema58 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate55.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+data.currency = "usd";
+}
+if(data.visibility === undefined){
+data.visibility = "visible";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
+validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema58.properties, key0))){
+validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data1 = data.product_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 64){
+validate55.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data1)){
+validate55.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data2 = data.title;
+const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate55.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema58.properties.title.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+validate55.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_type !== undefined){
+let data3 = data.plan_type;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate55.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data3 === "renewal") || (data3 === "one_time"))){
+validate55.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema58.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.billing_period !== undefined){
+let data4 = data.billing_period;
+const _errs10 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate55.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 == "number"){
+if(data4 > 3650 || isNaN(data4)){
+validate55.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data4 < 1 || isNaN(data4)){
+validate55.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.trial_period_days !== undefined){
+let data5 = data.trial_period_days;
+const _errs12 = errors;
+if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
+validate55.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema58.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 == "number"){
+if(data5 > 730 || isNaN(data5)){
+validate55.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data5 < 0 || isNaN(data5)){
+validate55.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data6 = data.currency;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!pattern5.test(data6)){
+validate55.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+if(valid0){
+if(data.initial_price !== undefined){
+let data7 = data.initial_price;
+const _errs16 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate55.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if(typeof data7 == "number"){
+if(data7 > 100000000000 || isNaN(data7)){
+validate55.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data7 < 0 || isNaN(data7)){
+validate55.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.renewal_price !== undefined){
+let data8 = data.renewal_price;
+const _errs18 = errors;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+validate55.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs18){
+if(typeof data8 == "number"){
+if(data8 > 100000000000 || isNaN(data8)){
+validate55.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data8 < 0 || isNaN(data8)){
+validate55.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.visibility;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+validate55.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
+validate55.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema58.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+if(data.stock !== undefined){
+let data10 = data.stock;
+const _errs22 = errors;
+if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)){
+validate55.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema58.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs22){
+if(typeof data10 == "number"){
+if(data10 < 0 || isNaN(data10)){
+validate55.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.short_link !== undefined){
+let data11 = data.short_link;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!pattern12.test(data11)){
+validate55.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data12 = data.three_d_secure_policy;
+const _errs26 = errors;
+if((typeof data12 !== "string") && (data12 !== null)){
+validate55.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema58.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === "frictionless_if_required")) || (data12 === null))){
+validate55.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema58.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data13 = data.metadata;
+const _errs28 = errors;
+if(errors === _errs28){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(Object.keys(data13).length > 50){
+validate55.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data13){
+const _errs30 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs30 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate55.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data13){
+let data14 = data13[key2];
+const _errs32 = errors;
+if((((typeof data14 !== "string") && (!(typeof data14 == "number"))) && (typeof data14 !== "boolean")) && (data14 !== null)){
+validate55.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema58.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs32 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate55.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_ddc98cadbf0b = validate56;
+const schema59 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id"]};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate56.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+data.mode = "payment";
+}
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "account_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
+validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data1 = data.mode;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate56.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data1 === "payment") || (data1 === "setup"))){
+validate56.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema59.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+if(valid0){
+if(data.plan_id !== undefined){
+let data2 = data.plan_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+validate56.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data2)){
+validate56.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan !== undefined){
+let data3 = data.plan;
+const _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((((data3.account_id === undefined) && (missing1 = "account_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
+validate56.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data3){
+if(!(func1.call(schema59.properties.plan.properties, key1))){
+validate56.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.account_id !== undefined){
+let data4 = data3.account_id;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 64){
+validate56.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate56.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.product_id !== undefined){
+let data5 = data3.product_id;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(func2(data5) > 64){
+validate56.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate56.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.title !== undefined){
+let data6 = data3.title;
+const _errs15 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate56.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema59.properties.plan.properties.title.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func2(data6) > 200){
+validate56.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.plan_type !== undefined){
+let data7 = data3.plan_type;
+const _errs17 = errors;
+if(typeof data7 !== "string"){
+validate56.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data7 === "renewal") || (data7 === "one_time"))){
+validate56.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema59.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.billing_period !== undefined){
+let data8 = data3.billing_period;
+const _errs19 = errors;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+validate56.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs19){
+if(typeof data8 == "number"){
+if(data8 > 3650 || isNaN(data8)){
+validate56.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data8 < 1 || isNaN(data8)){
+validate56.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.trial_period_days !== undefined){
+let data9 = data3.trial_period_days;
+const _errs21 = errors;
+if((!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) && (data9 !== null)){
+validate56.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema59.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs21){
+if(typeof data9 == "number"){
+if(data9 > 730 || isNaN(data9)){
+validate56.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data9 < 0 || isNaN(data9)){
+validate56.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.currency !== undefined){
+let data10 = data3.currency;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!pattern5.test(data10)){
+validate56.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs23 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.initial_price !== undefined){
+let data11 = data3.initial_price;
+const _errs25 = errors;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+validate56.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs25){
+if(typeof data11 == "number"){
+if(data11 > 100000000000 || isNaN(data11)){
+validate56.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data11 < 0 || isNaN(data11)){
+validate56.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs25 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.renewal_price !== undefined){
+let data12 = data3.renewal_price;
+const _errs27 = errors;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+validate56.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs27){
+if(typeof data12 == "number"){
+if(data12 > 100000000000 || isNaN(data12)){
+validate56.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data12 < 0 || isNaN(data12)){
+validate56.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs27 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.visibility !== undefined){
+let data13 = data3.visibility;
+const _errs29 = errors;
+if(typeof data13 !== "string"){
+validate56.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
+validate56.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema59.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs29 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.stock !== undefined){
+let data14 = data3.stock;
+const _errs31 = errors;
+if((!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) && (data14 !== null)){
+validate56.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema59.properties.plan.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs31){
+if(typeof data14 == "number"){
+if(data14 < 0 || isNaN(data14)){
+validate56.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs31 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.short_link !== undefined){
+let data15 = data3.short_link;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data15 === "string"){
+if(!pattern12.test(data15)){
+validate56.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs33 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.three_d_secure_policy !== undefined){
+let data16 = data3.three_d_secure_policy;
+const _errs35 = errors;
+if((typeof data16 !== "string") && (data16 !== null)){
+validate56.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema59.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === "frictionless_if_required")) || (data16 === null))){
+validate56.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema59.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs35 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.metadata !== undefined){
+let data17 = data3.metadata;
+const _errs37 = errors;
+if(errors === _errs37){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(Object.keys(data17).length > 50){
+validate56.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key2 in data17){
+const _errs39 = errors;
+if(typeof key2 === "string"){
+if(func2(key2) > 40){
+const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid2 = _errs39 === errors;
+if(!valid2){
+const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate56.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid2){
+for(const key3 in data17){
+let data18 = data17[key3];
+const _errs41 = errors;
+if((((typeof data18 !== "string") && (!(typeof data18 == "number"))) && (typeof data18 !== "boolean")) && (data18 !== null)){
+validate56.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema59.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid3 = _errs41 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs37 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.redirect_url !== undefined){
+let data19 = data.redirect_url;
+const _errs43 = errors;
+if((typeof data19 !== "string") && (data19 !== null)){
+validate56.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema59.properties.redirect_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs43){
+if(errors === _errs43){
+if(typeof data19 === "string"){
+if(func2(data19) > 2048){
+validate56.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats2(data19))){
+validate56.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs43 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data20 = data.three_d_secure_policy;
+const _errs45 = errors;
+if((typeof data20 !== "string") && (data20 !== null)){
+validate56.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema59.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === "frictionless_if_required")) || (data20 === null))){
+validate56.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema59.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs45 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data21 = data.metadata;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(Object.keys(data21).length > 50){
+validate56.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key4 in data21){
+const _errs49 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 40){
+const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var valid4 = _errs49 === errors;
+if(!valid4){
+const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate56.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid4){
+for(const key5 in data21){
+let data22 = data21[key5];
+const _errs51 = errors;
+if((((typeof data22 !== "string") && (!(typeof data22 == "number"))) && (typeof data22 !== "boolean")) && (data22 !== null)){
+validate56.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema59.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid5 = _errs51 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs47 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_dfa5d33b84e5 = validate57;
+const schema60 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10}},"additionalProperties":false};
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate57.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema60.properties, key0))){
+validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.title !== undefined){
+let data0 = data.title;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 100){
+validate57.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate57.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.email !== undefined){
+let data1 = data.email;
+const _errs4 = errors;
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 254){
+validate57.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+return false;
+}
+else {
+if(!(formats16.test(data1))){
+validate57.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+return false;
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logo_url !== undefined){
+let data2 = data.logo_url;
+const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate57.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema60.properties.logo_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs6){
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 2048){
+validate57.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats2(data2))){
+validate57.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data3 = data.country;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern13.test(data3)){
+validate57.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data4 = data.metadata;
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(Object.keys(data4).length > 50){
+validate57.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data4){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate57.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data4){
+let data5 = data4[key2];
+const _errs14 = errors;
+if((((typeof data5 !== "string") && (!(typeof data5 == "number"))) && (typeof data5 !== "boolean")) && (data5 !== null)){
+validate57.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema60.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs14 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.send_customer_emails !== undefined){
+const _errs16 = errors;
+if(typeof data.send_customer_emails !== "boolean"){
+validate57.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data7 = data.three_d_secure_policy;
+const _errs18 = errors;
+if(typeof data7 !== "string"){
+validate57.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
+validate57.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema60.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_remitted_by !== undefined){
+let data8 = data.tax_remitted_by;
+const _errs20 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate57.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema60.properties.tax_remitted_by.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
+validate57.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema60.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_type !== undefined){
+let data9 = data.tax_type;
+const _errs22 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate57.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema60.properties.tax_type.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
+validate57.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema60.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_tax_code_id !== undefined){
+let data10 = data.product_tax_code_id;
+const _errs24 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate57.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema60.properties.product_tax_code_id.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs24){
+if(typeof data10 === "string"){
+if(func2(data10) > 64){
+validate57.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.business_address !== undefined){
+let data11 = data.business_address;
+const _errs26 = errors;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
+validate57.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema60.properties.business_address.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs26){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing0;
+if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
+validate57.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs28 = errors;
+for(const key3 in data11){
+if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
+validate57.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs28 === errors){
+if(data11.line1 !== undefined){
+let data12 = data11.line1;
+const _errs29 = errors;
+if(errors === _errs29){
+if(typeof data12 === "string"){
+if(func2(data12) > 200){
+validate57.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs29 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.line2 !== undefined){
+let data13 = data11.line2;
+const _errs31 = errors;
+if((typeof data13 !== "string") && (data13 !== null)){
+validate57.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema60.properties.business_address.properties.line2.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs31){
+if(typeof data13 === "string"){
+if(func2(data13) > 200){
+validate57.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid3 = _errs31 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.city !== undefined){
+let data14 = data11.city;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data14 === "string"){
+if(func2(data14) > 100){
+validate57.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs33 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.state !== undefined){
+let data15 = data11.state;
+const _errs35 = errors;
+if((typeof data15 !== "string") && (data15 !== null)){
+validate57.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema60.properties.business_address.properties.state.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs35){
+if(typeof data15 === "string"){
+if(func2(data15) > 100){
+validate57.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid3 = _errs35 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.postal_code !== undefined){
+let data16 = data11.postal_code;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data16 === "string"){
+if(func2(data16) > 20){
+validate57.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs37 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.country !== undefined){
+let data17 = data11.country;
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data17 === "string"){
+if(!pattern13.test(data17)){
+validate57.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs39 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_identifiers !== undefined){
+let data18 = data.tax_identifiers;
+const _errs41 = errors;
+if(errors === _errs41){
+if(Array.isArray(data18)){
+if(data18.length > 10){
+validate57.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len0 = data18.length;
+for(let i0=0; i0<len0; i0++){
+let data19 = data18[i0];
+const _errs43 = errors;
+if(errors === _errs43){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let missing1;
+if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
+validate57.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs45 = errors;
+for(const key4 in data19){
+if(!((key4 === "type") || (key4 === "value"))){
+validate57.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs45 === errors){
+if(data19.type !== undefined){
+let data20 = data19.type;
+const _errs46 = errors;
+if(errors === _errs46){
+if(typeof data20 === "string"){
+if(func2(data20) > 20){
+validate57.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs46 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data19.value !== undefined){
+let data21 = data19.value;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data21 === "string"){
+if(func2(data21) > 50){
+validate57.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs48 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid4 = _errs43 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9841,22 +11136,22 @@ var valid0 = true;
 }
 }
 else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate53.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_e86ba5139d6c = validate54;
-const schema57 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200},"shop_domain":{"type":["string","null"],"maxLength":253,"pattern":"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1}},"additionalProperties":false};
+export const body_e86ba5139d6c = validate58;
+const schema61 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200},"shop_domain":{"type":["string","null"],"maxLength":253,"pattern":"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1}},"additionalProperties":false};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9868,7 +11163,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "ads_payment_methods") || (key0 === "ads_reporting_currency")) || (key0 === "ads_scheduling_timezone")) || (key0 === "ads_triplewhale_integration")) || (key0 === "cards_auto_top_up")) || (key0 === "cards_notifications")) || (key0 === "dispute_fighter_enabled")) || (key0 === "economic_intelligence_duration_days"))){
-validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9878,7 +11173,7 @@ if(data.ads_payment_methods !== undefined){
 let data0 = data.ads_payment_methods;
 const _errs2 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema57.properties.ads_payment_methods.type},message:"must be object,null"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema61.properties.ads_payment_methods.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -9886,7 +11181,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((key1 === "primary") || (key1 === "backup"))){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9896,21 +11191,21 @@ if(data0.primary !== undefined){
 let data1 = data0.primary;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema57.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema61.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing0;
 if(((data1.type === undefined) && (missing0 = "type")) || ((data1.id === undefined) && (missing0 = "id"))){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key2 in data1){
 if(!((key2 === "type") || (key2 === "id"))){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9920,11 +11215,11 @@ if(data1.type !== undefined){
 let data2 = data1.type;
 const _errs8 = errors;
 if(typeof data2 !== "string"){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data2 === "platform_balance") || (data2 === "card"))){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema57.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema61.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -9938,13 +11233,13 @@ let data3 = data1.id;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
-if(!pattern8.test(data3)){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+if(!pattern14.test(data3)){
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9968,21 +11263,21 @@ if(data0.backup !== undefined){
 let data4 = data0.backup;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema57.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema61.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if(((data4.type === undefined) && (missing1 = "type")) || ((data4.id === undefined) && (missing1 = "id"))){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key3 in data4){
 if(!((key3 === "type") || (key3 === "id"))){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9992,11 +11287,11 @@ if(data4.type !== undefined){
 let data5 = data4.type;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data5 === "platform_balance") || (data5 === "card"))){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema57.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema61.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid3 = _errs15 === errors;
@@ -10010,13 +11305,13 @@ let data6 = data4.id;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
-if(!pattern8.test(data6)){
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+if(!pattern14.test(data6)){
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10051,12 +11346,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data7 === "string"){
 if(!pattern5.test(data7)){
-validate54.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate58.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10072,18 +11367,18 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data8 === "string"){
 if(func2(data8) > 64){
-validate54.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate58.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data8) < 1){
-validate54.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate58.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10101,7 +11396,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs25 = errors;
 for(const key4 in data9){
 if(!((key4 === "api_key") || (key4 === "shop_domain"))){
-validate54.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate58.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10111,18 +11406,18 @@ if(data9.api_key !== undefined){
 let data10 = data9.api_key;
 const _errs26 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate54.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema57.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
+validate58.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema61.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs26){
 if(typeof data10 === "string"){
 if(func2(data10) > 200){
-validate54.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate58.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data10) < 8){
-validate54.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+validate58.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
 return false;
 }
 }
@@ -10138,18 +11433,18 @@ if(data9.shop_domain !== undefined){
 let data11 = data9.shop_domain;
 const _errs28 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate54.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/type",keyword:"type",params:{type: schema57.properties.ads_triplewhale_integration.properties.shop_domain.type},message:"must be string,null"}];
+validate58.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/type",keyword:"type",params:{type: schema61.properties.ads_triplewhale_integration.properties.shop_domain.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs28){
 if(typeof data11 === "string"){
 if(func2(data11) > 253){
-validate54.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+validate58.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
 return false;
 }
 else {
 if(!pattern20.test(data11)){
-validate54.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"},message:"must match pattern \""+"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"+"\""}];
+validate58.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"},message:"must match pattern \""+"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"+"\""}];
 return false;
 }
 }
@@ -10164,7 +11459,7 @@ var valid4 = true;
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10177,7 +11472,7 @@ if(valid0){
 if(data.cards_auto_top_up !== undefined){
 const _errs30 = errors;
 if(typeof data.cards_auto_top_up !== "boolean"){
-validate54.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate58.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -10189,7 +11484,7 @@ if(valid0){
 if(data.cards_notifications !== undefined){
 const _errs32 = errors;
 if(typeof data.cards_notifications !== "boolean"){
-validate54.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate58.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -10201,7 +11496,7 @@ if(valid0){
 if(data.dispute_fighter_enabled !== undefined){
 const _errs34 = errors;
 if(typeof data.dispute_fighter_enabled !== "boolean"){
-validate54.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate58.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs34 === errors;
@@ -10214,13 +11509,13 @@ if(data.economic_intelligence_duration_days !== undefined){
 let data15 = data.economic_intelligence_duration_days;
 const _errs36 = errors;
 if((!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) && (data15 !== null)){
-validate54.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema57.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
+validate58.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema61.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs36){
 if(typeof data15 == "number"){
 if(data15 < 1 || isNaN(data15)){
-validate54.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate58.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -10240,22 +11535,22 @@ var valid0 = true;
 }
 }
 else {
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate54.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_ebe944a16484 = validate55;
-const schema58 = {"type":"object","properties":{"partial_amount":{"type":"integer","minimum":1}},"additionalProperties":false};
+export const body_ebe944a16484 = validate59;
+const schema62 = {"type":"object","properties":{"partial_amount":{"type":"integer","minimum":1}},"additionalProperties":false};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate59.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10267,7 +11562,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "partial_amount")){
-validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10277,13 +11572,13 @@ if(data.partial_amount !== undefined){
 let data0 = data.partial_amount;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate55.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate59.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 < 1 || isNaN(data0)){
-validate55.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate59.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -10292,22 +11587,22 @@ return false;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate55.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f024972fd026 = validate56;
-const schema59 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"includes_license":{"type":"boolean"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_f024972fd026 = validate60;
+const schema63 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"includes_license":{"type":"boolean"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10319,7 +11614,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "title") || (key0 === "description")) || (key0 === "visibility")) || (key0 === "includes_license")) || (key0 === "metadata"))){
-validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10331,18 +11626,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 200){
-validate56.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate60.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate56.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate60.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10356,13 +11651,13 @@ if(data.description !== undefined){
 let data1 = data.description;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate56.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema59.properties.description.type},message:"must be string,null"}];
+validate60.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema63.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 5000){
-validate56.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+validate60.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
 return false;
 }
 }
@@ -10377,11 +11672,11 @@ if(data.visibility !== undefined){
 let data2 = data.visibility;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate56.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "visible") || (data2 === "hidden")) || (data2 === "archived"))){
-validate56.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema59.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate60.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema63.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -10393,7 +11688,7 @@ if(valid0){
 if(data.includes_license !== undefined){
 const _errs8 = errors;
 if(typeof data.includes_license !== "boolean"){
-validate56.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate60.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -10408,7 +11703,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate56.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate60.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -10436,7 +11731,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate56.errors = vErrors;
+validate60.errors = vErrors;
 return false;
 break;
 }
@@ -10446,7 +11741,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!(typeof data5 == "number"))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate56.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema59.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate60.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema63.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -10458,7 +11753,7 @@ break;
 }
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate60.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10474,24 +11769,24 @@ var valid0 = true;
 }
 }
 else {
-validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate56.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f32088b2539e = validate57;
-const schema60 = {"type":"object","properties":{"card":{"type":"object","properties":{"number":{"type":"string","pattern":"^[0-9]{12,19}$"},"exp_month":{"type":"integer","minimum":1,"maximum":12},"exp_year":{"type":"integer","minimum":2000,"maximum":2100},"cvc":{"type":"string","pattern":"^[0-9]{3,4}$"}},"additionalProperties":false,"required":["number","exp_month","exp_year","cvc"]}},"additionalProperties":false,"required":["card"]};
-const pattern97 = new RegExp("^[0-9]{12,19}$", "u");
-const pattern98 = new RegExp("^[0-9]{3,4}$", "u");
+export const body_f32088b2539e = validate61;
+const schema64 = {"type":"object","properties":{"card":{"type":"object","properties":{"number":{"type":"string","pattern":"^[0-9]{12,19}$"},"exp_month":{"type":"integer","minimum":1,"maximum":12},"exp_year":{"type":"integer","minimum":2000,"maximum":2100},"cvc":{"type":"string","pattern":"^[0-9]{3,4}$"}},"additionalProperties":false,"required":["number","exp_month","exp_year","cvc"]}},"additionalProperties":false,"required":["card"]};
+const pattern101 = new RegExp("^[0-9]{12,19}$", "u");
+const pattern102 = new RegExp("^[0-9]{3,4}$", "u");
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate61.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10502,14 +11797,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.card === undefined) && (missing0 = "card")){
-validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "card")){
-validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10522,14 +11817,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if(((((data0.number === undefined) && (missing1 = "number")) || ((data0.exp_month === undefined) && (missing1 = "exp_month"))) || ((data0.exp_year === undefined) && (missing1 = "exp_year"))) || ((data0.cvc === undefined) && (missing1 = "cvc"))){
-validate57.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate61.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((((key1 === "number") || (key1 === "exp_month")) || (key1 === "exp_year")) || (key1 === "cvc"))){
-validate57.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate61.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10540,13 +11835,13 @@ let data1 = data0.number;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
-if(!pattern97.test(data1)){
-validate57.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""}];
+if(!pattern101.test(data1)){
+validate61.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""}];
 return false;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10560,18 +11855,18 @@ if(data0.exp_month !== undefined){
 let data2 = data0.exp_month;
 const _errs7 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate57.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate61.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs7){
 if(typeof data2 == "number"){
 if(data2 > 12 || isNaN(data2)){
-validate57.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/maximum",keyword:"maximum",params:{comparison: "<=", limit: 12},message:"must be <= 12"}];
+validate61.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/maximum",keyword:"maximum",params:{comparison: "<=", limit: 12},message:"must be <= 12"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate57.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate61.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -10587,18 +11882,18 @@ if(data0.exp_year !== undefined){
 let data3 = data0.exp_year;
 const _errs9 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate57.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate61.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs9){
 if(typeof data3 == "number"){
 if(data3 > 2100 || isNaN(data3)){
-validate57.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2100},message:"must be <= 2100"}];
+validate61.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2100},message:"must be <= 2100"}];
 return false;
 }
 else {
 if(data3 < 2000 || isNaN(data3)){
-validate57.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"}];
+validate61.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"}];
 return false;
 }
 }
@@ -10615,13 +11910,13 @@ let data4 = data0.cvc;
 const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
-if(!pattern98.test(data4)){
-validate57.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3,4}$"},message:"must match pattern \""+"^[0-9]{3,4}$"+"\""}];
+if(!pattern102.test(data4)){
+validate61.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3,4}$"},message:"must match pattern \""+"^[0-9]{3,4}$"+"\""}];
 return false;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10637,7 +11932,7 @@ var valid1 = true;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10646,22 +11941,22 @@ return false;
 }
 }
 else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate57.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f6cef3aebbb9 = validate58;
-const schema61 = {"type":"object","properties":{"outcome":{"type":"string","enum":["succeed","fail"]}},"additionalProperties":false,"required":["outcome"]};
+export const body_f6cef3aebbb9 = validate62;
+const schema65 = {"type":"object","properties":{"outcome":{"type":"string","enum":["succeed","fail"]}},"additionalProperties":false,"required":["outcome"]};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
+const evaluated0 = validate62.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10672,14 +11967,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
-validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "outcome")){
-validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10688,11 +11983,11 @@ if(_errs1 === errors){
 if(data.outcome !== undefined){
 let data0 = data.outcome;
 if(typeof data0 !== "string"){
-validate58.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "succeed") || (data0 === "fail"))){
-validate58.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema61.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
+validate62.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema65.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 }
@@ -10700,23 +11995,437 @@ return false;
 }
 }
 else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate58.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_ffc2772e4dd4 = validate59;
-const schema62 = {"type":"object","properties":{"name":{"type":["string","null"],"minLength":1,"maxLength":100},"bio":{"type":["string","null"],"maxLength":500},"username":{"type":"string","pattern":"^[a-z0-9_]{3,30}$"},"profile_picture_url":{"type":["string","null"],"format":"uri","maxLength":2048},"city":{"type":["string","null"],"maxLength":100},"country":{"type":["string","null"],"pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
-const pattern99 = new RegExp("^[a-z0-9_]{3,30}$", "u");
+export const body_ff1d155f5b77 = validate63;
+const schema66 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+data.currency = "usd";
+}
+if(data.visibility === undefined){
+data.visibility = "visible";
+}
+let missing0;
+if((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
+validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema66.properties, key0))){
+validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.company_id !== undefined){
+let data0 = data.company_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate63.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate63.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data1 = data.product_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 64){
+validate63.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data1)){
+validate63.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data2 = data.title;
+const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate63.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema66.properties.title.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+validate63.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_type !== undefined){
+let data3 = data.plan_type;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate63.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data3 === "renewal") || (data3 === "one_time"))){
+validate63.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema66.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.billing_period !== undefined){
+let data4 = data.billing_period;
+const _errs10 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate63.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 == "number"){
+if(data4 > 3650 || isNaN(data4)){
+validate63.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data4 < 1 || isNaN(data4)){
+validate63.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.trial_period_days !== undefined){
+let data5 = data.trial_period_days;
+const _errs12 = errors;
+if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
+validate63.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema66.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 == "number"){
+if(data5 > 730 || isNaN(data5)){
+validate63.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data5 < 0 || isNaN(data5)){
+validate63.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data6 = data.currency;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!pattern5.test(data6)){
+validate63.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+if(valid0){
+if(data.initial_price !== undefined){
+let data7 = data.initial_price;
+const _errs16 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate63.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if(typeof data7 == "number"){
+if(data7 > 100000000000 || isNaN(data7)){
+validate63.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data7 < 0 || isNaN(data7)){
+validate63.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.renewal_price !== undefined){
+let data8 = data.renewal_price;
+const _errs18 = errors;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+validate63.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs18){
+if(typeof data8 == "number"){
+if(data8 > 100000000000 || isNaN(data8)){
+validate63.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data8 < 0 || isNaN(data8)){
+validate63.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.visibility;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+validate63.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
+validate63.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema66.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+if(data.stock !== undefined){
+let data10 = data.stock;
+const _errs22 = errors;
+if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)){
+validate63.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema66.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs22){
+if(typeof data10 == "number"){
+if(data10 < 0 || isNaN(data10)){
+validate63.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.short_link !== undefined){
+let data11 = data.short_link;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!pattern12.test(data11)){
+validate63.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data12 = data.three_d_secure_policy;
+const _errs26 = errors;
+if((typeof data12 !== "string") && (data12 !== null)){
+validate63.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema66.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === null))){
+validate63.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema66.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data13 = data.metadata;
+const _errs28 = errors;
+if(errors === _errs28){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(Object.keys(data13).length > 50){
+validate63.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data13){
+const _errs30 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs30 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate63.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data13){
+let data14 = data13[key2];
+const _errs32 = errors;
+if((((typeof data14 !== "string") && (!(typeof data14 == "number"))) && (typeof data14 !== "boolean")) && (data14 !== null)){
+validate63.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema66.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs32 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_ffc2772e4dd4 = validate64;
+const schema67 = {"type":"object","properties":{"name":{"type":["string","null"],"minLength":1,"maxLength":100},"bio":{"type":["string","null"],"maxLength":500},"username":{"type":"string","pattern":"^[a-z0-9_]{3,30}$"},"profile_picture_url":{"type":["string","null"],"format":"uri","maxLength":2048},"city":{"type":["string","null"],"maxLength":100},"country":{"type":["string","null"],"pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
+const pattern107 = new RegExp("^[a-z0-9_]{3,30}$", "u");
+
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10728,7 +12437,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "name") || (key0 === "bio")) || (key0 === "username")) || (key0 === "profile_picture_url")) || (key0 === "city")) || (key0 === "country"))){
-validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10738,18 +12447,18 @@ if(data.name !== undefined){
 let data0 = data.name;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema62.properties.name.type},message:"must be string,null"}];
+validate64.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema67.properties.name.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 100){
-validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate64.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate64.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
@@ -10765,13 +12474,13 @@ if(data.bio !== undefined){
 let data1 = data.bio;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate59.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/type",keyword:"type",params:{type: schema62.properties.bio.type},message:"must be string,null"}];
+validate64.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/type",keyword:"type",params:{type: schema67.properties.bio.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 500){
-validate59.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate64.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -10787,13 +12496,13 @@ let data2 = data.username;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern99.test(data2)){
-validate59.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{3,30}$"},message:"must match pattern \""+"^[a-z0-9_]{3,30}$"+"\""}];
+if(!pattern107.test(data2)){
+validate64.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{3,30}$"},message:"must match pattern \""+"^[a-z0-9_]{3,30}$"+"\""}];
 return false;
 }
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10807,19 +12516,19 @@ if(data.profile_picture_url !== undefined){
 let data3 = data.profile_picture_url;
 const _errs8 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate59.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/type",keyword:"type",params:{type: schema62.properties.profile_picture_url.type},message:"must be string,null"}];
+validate64.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/type",keyword:"type",params:{type: schema67.properties.profile_picture_url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func2(data3) > 2048){
-validate59.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate64.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(!(formats2(data3))){
-validate59.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate64.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
@@ -10836,13 +12545,13 @@ if(data.city !== undefined){
 let data4 = data.city;
 const _errs10 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate59.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema62.properties.city.type},message:"must be string,null"}];
+validate64.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema67.properties.city.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func2(data4) > 100){
-validate59.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate64.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -10857,13 +12566,13 @@ if(data.country !== undefined){
 let data5 = data.country;
 const _errs12 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate59.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: schema62.properties.country.type},message:"must be string,null"}];
+validate64.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: schema67.properties.country.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
-validate59.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern13.test(data5)){
+validate64.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
@@ -10881,12 +12590,12 @@ var valid0 = true;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate59.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

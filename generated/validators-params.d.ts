@@ -17,6 +17,7 @@ export declare const query_422cfeee2a5c: CompiledValidator;
 export declare const query_5cd5b869603b: CompiledValidator;
 export declare const query_73331f5adaed: CompiledValidator;
 export declare const query_7ee9b90ced75: CompiledValidator;
+export declare const query_8762596ffcf8: CompiledValidator;
 export declare const query_87f5388a2086: CompiledValidator;
 export declare const query_8f4ad457e9c3: CompiledValidator;
 export declare const query_9ecf46657ab7: CompiledValidator;

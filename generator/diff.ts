@@ -29,7 +29,12 @@ function describe(i: Instruction): string {
     case 'request_field_added': return `${b.in ?? 'body'} ${b.field}: newly accepted`;
     case 'request_field_renamed': return `${b.in ?? 'body'} ${b.from}: renamed to ${b.to}`;
     case 'request_field_required': return `body ${b.field}: now required`;
-    case 'request_values_renamed': return `${b.in ?? 'body'} ${b.field}: values renamed (${Object.entries(b.map).map(([o, n]) => `${o} -> ${[n].flat().join('|') || '(nothing)'}`).join(', ')})`;
+    case 'request_values_renamed': {
+      const renamed = Object.entries(b.map).map(([o, n]) => `${o} -> ${[n].flat().join('|') || '(nothing)'}`).join(', ');
+      const was = b.was && typeof b.was === 'object' && b.was.values
+        ? `older values ${[...b.was.values, ...(b.was.nullable ? ['null'] : [])].join(', ')}` : '';
+      return `${b.in ?? 'body'} ${b.field}: ${[renamed && `values renamed (${renamed})`, was].filter(Boolean).join('; ')}`;
+    }
     case 'money_as_decimal': return `${b.fields.join(', ')}: money objects (were decimal numbers in the major unit)`;
     case 'request_transformer': return `request reshaped (${b.name}; was ${Object.entries(b.was ?? {}).flatMap(([part, f]) => Object.keys(f as object).map((k) => `${part} ${k}`)).join(', ') || 'see the changelog text'})`;
     case 'status_changed': return `success status changed (older versions answer ${b.was})`;

@@ -33,6 +33,20 @@ function withPageParams(query: Record<string, FieldSpec>, list: { max_page_size:
   };
 }
 
+/** Enums declared with `values_from: events` take every declared event name, sorted (e.g. webhook subscriptions). */
+function resolveCatalogues(spec: ApiSpec): void {
+  const events = Object.keys(spec.events).sort();
+  const resolve = (f: FieldSpec): void => {
+    if (f.values_from === 'events') {
+      f.values = events;
+      delete f.values_from;
+    }
+    for (const g of [f.items, f.of, ...Object.values(f.fields ?? {})]) if (g) resolve(g);
+  };
+  for (const op of spec.operations) for (const f of [...Object.values(op.query), ...Object.values(op.body ?? {})]) resolve(f);
+  for (const r of [...Object.values(spec.resources), ...Object.values(spec.components)]) Object.values(r.fields).forEach(resolve);
+}
+
 export interface LoadedSpec {
   spec: ApiSpec;
   sources: Record<string, SourceFile>;
@@ -151,6 +165,7 @@ export function loadSpec(root: string): LoadedSpec {
       spec.operations.push(operation);
     }
   }
+  resolveCatalogues(spec);
   const at: Locator = (file, path, key) => (sources[file] ? locate(sources[file], path, key) : file);
   problems.push(...checkReferences(spec, at));
   if (problems.length) throw new SpecError(problems);

@@ -27,6 +27,7 @@ const defs = {
           description: { type: 'string' },
           resource: typeName,
           values: { type: 'array', items: { type: 'string' }, minItems: 1 },
+          values_from: { enum: ['events'], description: 'an enum of every event name the areas declare' },
           ref: typeName,
           fields: { $ref: '#/$defs/fields' },
           items: { $ref: '#/$defs/field' },
@@ -42,7 +43,7 @@ const defs = {
           internal: { type: 'boolean' },
         },
         allOf: [
-          { if: { properties: { type: { const: 'enum' } } }, then: { required: ['values'] } },
+          { if: { properties: { type: { const: 'enum' } }, not: { required: ['values_from'] } }, then: { required: ['values'] } },
           { if: { properties: { type: { const: 'ref' } } }, then: { required: ['ref'] } },
           { if: { properties: { type: { const: 'array' } } }, then: { required: ['items'] } },
           { if: { properties: { type: { const: 'object' } } }, then: { required: ['fields'] } },

@@ -17,6 +17,8 @@ export interface FieldSpec {
   resource?: string;
   /** type enum */
   values?: string[];
+  /** type enum: take the values from a catalogue of the spec instead (`events`: every declared event name) */
+  values_from?: 'events';
   /** type ref: a resource or component by name */
   ref?: string;
   /** type object */

@@ -43,13 +43,18 @@ interface PromoInput {
   value: string;
 }
 
+// Whether the buyer ($3) holds a live membership of the variant: a charge of a renewal variant is then a renewal,
+// which a deleted variant still takes (memberships already sold keep working; new purchases of it are a 404).
+const HELD = `select 1 from memberships m where m.account_id = v.account_id and m.user_id = $3 and m.plan_id = v.id
+      and m.status in ('trialing', 'active', 'past_due')`;
+
 // Fixed SQL on plain pg: every variant purchase runs it (runtime/request-db.ts query).
 const VARIANT_PRICE = `select v.id, v.product_id, v.currency, v.plan_type, v.initial_price, v.renewal_price, v.three_d_secure_policy,
     v.stock, a.three_d_secure_policy as account_policy,
-    exists (select 1 from memberships m where m.account_id = v.account_id and m.user_id = $3 and m.plan_id = v.id
-      and m.status in ('trialing', 'active', 'past_due')) as held
+    exists (${HELD}) as held
   from plans v join products p on p.id = v.product_id join accounts a on a.id = v.account_id
-  where v.id = $1 and v.account_id = $2 and v.deleted_at is null and p.deleted_at is null`;
+  where v.id = $1 and v.account_id = $2 and p.deleted_at is null and (v.deleted_at is null
+    or (v.plan_type = 'renewal' and exists (${HELD})))`;
 
 // Only when the buyer names a promo code. Codes are stored upper-cased; expiry is judged by the database's clock.
 const PROMO = `select id, status, amount_off, percent_off, currency, product_id, plan_id, max_redemptions, redemptions,

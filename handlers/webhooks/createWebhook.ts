@@ -1,15 +1,20 @@
 import type { Handler } from '../../runtime/handler.js';
 import { newId } from '../../runtime/ids.js';
-import { checkEvents, checkPin, checkUrl, newWebhookSecret } from './webhook-rules.js';
+import { checkEvents, checkPayloadFormat, checkPin, checkUrl, newWebhookSecret, subscriptionAccount } from './webhook-rules.js';
 import { webhookView } from './webhook-view.js';
 
-/** POST /webhooks: the runtime has checked webhook:manage on the account; the secret is returned this once. */
+/**
+ * POST /webhooks: the runtime has checked webhook:manage on a named account (an API key's own account is checked
+ * here); events default to the whole catalogue; the secret is returned this once.
+ */
 export const createWebhook: Handler<'createWebhook'> = async ({ body }, ctx) => {
+  checkPayloadFormat(body.api_version);
+  const accountId = await subscriptionAccount(ctx, body.account_id);
   const secret = newWebhookSecret();
   const [row] = await ctx.db('webhooks')
     .insert({
       id: newId('hook_'),
-      account_id: body.account_id,
+      account_id: accountId,
       url: checkUrl(body.url),
       events: checkEvents(body.events),
       enabled: body.enabled,

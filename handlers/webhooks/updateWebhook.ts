@@ -1,11 +1,12 @@
 import type { Handler } from '../../runtime/handler.js';
 import { loadWebhook } from './webhook-access.js';
-import { checkEvents, checkPin, checkUrl } from './webhook-rules.js';
+import { checkEvents, checkPayloadFormat, checkPin, checkUrl } from './webhook-rules.js';
 import { webhookView } from './webhook-view.js';
 
 /** PATCH /webhooks/{id}: only the fields sent change. */
 export const updateWebhook: Handler<'updateWebhook'> = async ({ path, body }, ctx) => {
   const hook = await loadWebhook(ctx, path.id, 'webhook:manage');
+  checkPayloadFormat(body.api_version);
   const changes: Record<string, unknown> = { updated_at: new Date().toISOString() };
   if (body.url !== undefined) changes.url = checkUrl(body.url);
   if (body.events !== undefined) changes.events = checkEvents(body.events);

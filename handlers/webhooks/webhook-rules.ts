@@ -2,6 +2,11 @@
 import { randomBytes } from 'node:crypto';
 import { invalid } from '../../runtime/errors.js';
 import { parseVersionDate } from '../../runtime/versions.js';
+import type { HandlerContext } from '../../runtime/handler.js';
+import { specData } from '../../generated/spec-data.js';
+
+/** The event catalogue: every event the areas declare (the names a subscription's events may take), sorted. */
+export const EVENT_CATALOGUE: readonly string[] = Object.keys(specData.events).sort();
 
 // Plain http only reaches the subscriber's own machine, where local testing needs no certificate.
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -13,10 +18,30 @@ export function checkUrl(url: string): string {
   throw invalid('url must use https (http is accepted only for localhost, 127.0.0.1 and [::1])', 'url');
 }
 
-/** At least one event; duplicates are dropped, the first occurrence keeps its place. */
-export function checkEvents(events: string[]): string[] {
+/** At least one event (omitted: the whole catalogue); duplicates are dropped, the first occurrence keeps its place. */
+export function checkEvents(events: readonly string[] = EVENT_CATALOGUE): string[] {
   if (events.length === 0) throw invalid('events must name at least one event, such as payment.succeeded', 'events');
   return [...new Set(events)];
+}
+
+/**
+ * The older payload-format field (before 2026-08-07): every subscription made here uses the v1 events and
+ * payloads, so v1 and null change nothing; v2 and v5 subscriptions cannot be created or switched to here.
+ */
+export function checkPayloadFormat(apiVersion: string | null | undefined): void {
+  if (apiVersion === 'v2' || apiVersion === 'v5') {
+    throw invalid(`api_version ${apiVersion} subscriptions cannot be created or switched to through /api/v1; `
+      + 'send v1 (or leave api_version out): payloads follow api_version_date', 'api_version');
+  }
+}
+
+/** The account a new subscription is for: the one named, else an API key's own (a user token must name one). */
+export async function subscriptionAccount(ctx: HandlerContext, named: string | undefined): Promise<string> {
+  if (named !== undefined) return named;
+  const own = ctx.principal.kind === 'api_key' ? ctx.principal.accountId : null;
+  if (!own) throw invalid('account_id is required with a user token: name the account to subscribe for', 'account_id');
+  await ctx.access.require(own, ['webhook:manage'], 'account_id');
+  return own;
 }
 
 /** The version in force on the given date, so a later release never moves the pin; null unpins. */

@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FIXTURE, problemsWith, removeCopies, projectCopy } from './spec-fixture.js';
 import { generate } from '../../generator/generate.js';
+import { loadSpec } from '../../generator/load-spec.js';
 
 const t = suite('generator: state machines and events');
 t.after(removeCopies);
@@ -33,6 +34,23 @@ t('a valid machine and the event catalogue reach the runtime data', () => {
   assert.match(data, /"TestWidget": \{\s*"field": "colour",\s*"transitions": \{\s*"ripen": \{\s*"from": \[\s*"green"\s*\],\s*"to": "red"/);
   assert.match(data, /"account\.created": "Account"/);
   assert.match(data, /export type EventType = keyof typeof specData\.events;/);
+});
+
+t('an enum with values_from: events takes every declared event name, sorted, and grows with the catalogue', () => {
+  const root = projectCopy({ fixture: FIXTURE.replace(/^# .*\n/, '') + `
+events:
+  test_widget.zapped: { schema: TestWidget, description: A widget was zapped. }
+` });
+  const { spec } = loadSpec(root);
+  const events = spec.operations.find((o) => o.id === 'createWebhook')!.body!.events;
+  const names = events.items!.values!;
+  assert.equal(names, Object.keys(spec.events).sort());
+  assert.ok(names.includes('test_widget.zapped'));
+  assert.ok(names.includes('plan.deleted'));
+  assert.is(events.items!.values_from, undefined);
+  const doc = JSON.parse(generate(root).documents['2026-09-06']);
+  const items = doc.paths['/webhooks'].post.requestBody.content['application/json'].schema.properties.events.items;
+  assert.equal(items.enum, names);
 });
 
 t.run();

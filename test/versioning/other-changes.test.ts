@@ -65,12 +65,14 @@ t('#54 deletes answer { id, deleted: true } from 2026-07-22 and { id, success: t
 });
 
 t('#43 webhook api_version is accepted before 2026-08-07 and rejected from it', async () => {
-  const body = { account_id: owner.accountId, url: 'https://example.com/hooks', events: ['payment.succeeded'], api_version: 'v1' };
+  // Before 2026-08-14 (#41) the subscription names its account resource_id, as the official client does.
+  const body = { resource_id: owner.accountId, url: 'https://example.com/hooks', events: ['payment.succeeded'], api_version: 'v1' };
   const old = await app.request('POST', '/webhooks', { token: owner.key, version: '2026-07-30', body });
   assert.is(old.status, 201);
   const other = await app.request('POST', '/webhooks', { token: owner.key, version: '2026-07-30', body: { ...body, api_version: 'v2' } });
   assert.is(other.status, 400);
   assert.is(other.body.error.param, 'api_version');
+  assert.match(other.body.error.message, /cannot be created or switched to/);
   const now = await app.request('POST', '/webhooks', { token: owner.key, version: '2026-08-07', body });
   assert.is(now.status, 400);
   assert.is(now.body.error.param, 'api_version');

@@ -3,6 +3,8 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { addMember } from '../auth/team.js';
+import { specData } from '../../generated/spec-data.js';
+import { HEAD_VERSION } from '../../runtime/versions.js';
 
 const t = suite('POST /webhooks');
 let app: TestApp;
@@ -45,7 +47,7 @@ t('creates a subscription: 201 with every field and a Standard Webhooks secret, 
 t('a user token with the scope can create; settings are kept', async () => {
   const o = await makeOwner(app.db);
   const res = await app.request('POST', '/webhooks', {
-    token: o.token,
+    token: o.token, version: HEAD_VERSION,
     body: hook(o.accountId, { enabled: false, include_connected_accounts: true, api_version_date: '2026-10-01', description: null }),
   });
   assert.is(res.status, 201);
@@ -53,7 +55,7 @@ t('a user token with the scope can create; settings are kept', async () => {
   assert.is(res.body.include_connected_accounts, true);
   assert.is(res.body.api_version_date, '2026-09-06');
   assert.is(res.body.description, null);
-  const pinned = await app.request('POST', '/webhooks', { token: o.token, body: hook(o.accountId, { api_version_date: '2026-09-06.2' }) });
+  const pinned = await app.request('POST', '/webhooks', { token: o.token, version: HEAD_VERSION, body: hook(o.accountId, { api_version_date: '2026-09-06.2' }) });
   assert.is(pinned.body.api_version_date, '2026-09-06');
 });
 
@@ -86,28 +88,46 @@ t('url must be https, except http to localhost, 127.0.0.1 and [::1]', async () =
   }
 });
 
-t('events must be a non-empty list of resource.action names', async () => {
+t('events are names from the declared catalogue; omitted, every event of it', async () => {
   const o = await makeOwner(app.db);
   badRequest(await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { events: [] }) }), 'events');
-  badRequest(await app.request('POST', '/webhooks', { token: o.key, body: { account_id: o.accountId, url: 'https://e.com/h' } }), 'events');
-  for (const bad of ['payment', 'Payment.Succeeded', 'payment.', 'payment succeeded', '*']) {
-    badRequest(await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { events: ['payment.succeeded', bad] }) }), 'events.1');
+  // Well-formed names the areas do not declare would never fire: refused, naming the entry.
+  for (const bad of ['payment', 'Payment.Succeeded', 'payment succeeded', '*', 'invoice.paid', 'dispute_alert.created', 'payment.created']) {
+    const res = await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { events: ['payment.succeeded', bad] }) });
+    badRequest(res, 'events.1');
   }
-  const ok = await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { events: ['plan.created', 'dispute_alert.created'] }) });
-  assert.is(ok.status, 201);
+  const ok = await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { events: ['plan.created', 'plan.deleted'] }) });
+  assert.is(ok.status, 201, JSON.stringify(ok.body));
+  assert.equal(ok.body.events, ['plan.created', 'plan.deleted']);
+  const every = await app.request('POST', '/webhooks', { token: o.key, body: { account_id: o.accountId, url: 'https://e.com/h' } });
+  assert.is(every.status, 201, JSON.stringify(every.body));
+  const catalogue = Object.keys(specData.events).sort();
+  assert.equal(every.body.events, catalogue);
+  for (const name of ['payment.succeeded', 'plan.deleted', 'checkout_configuration.created', 'membership.activated']) {
+    assert.ok(catalogue.includes(name), name);
+  }
+  // The published document of each version lists the catalogue as the accepted values.
+  const doc = (await import('../../generated/openapi/2026-09-06.json', { with: { type: 'json' } })).default as any;
+  const items = doc.paths['/webhooks'].post.requestBody.content['application/json'].schema.properties.events.items;
+  assert.equal(items.enum, catalogue);
 });
 
-t('account_id and url are required; other accounts are 404', async () => {
+t('account_id defaults to an API key\'s own account; a user token must name one; url is required; other accounts are 404', async () => {
   const o = await makeOwner(app.db);
-  badRequest(await app.request('POST', '/webhooks', { token: o.key, body: { url: 'https://e.com/h', events: ['a.b'] } }), 'account_id');
-  badRequest(await app.request('POST', '/webhooks', { token: o.key, body: { account_id: o.accountId, events: ['a.b'] } }), 'url');
+  const own = await app.request('POST', '/webhooks', { token: o.key, body: { url: 'https://e.com/h', events: ['payment.succeeded'] } });
+  assert.is(own.status, 201, JSON.stringify(own.body));
+  assert.is(own.body.account_id, o.accountId);
+  const byUser = await app.request('POST', '/webhooks', { token: o.token, version: HEAD_VERSION, body: { url: 'https://e.com/h' } });
+  badRequest(byUser, 'account_id');
+  assert.match(byUser.body.error.message, /user token/);
+  badRequest(await app.request('POST', '/webhooks', { token: o.key, body: { account_id: o.accountId, events: ['payment.succeeded'] } }), 'url');
   const other = await makeOwner(app.db);
   const res = await app.request('POST', '/webhooks', { token: o.key, body: hook(other.accountId) });
   assert.is(res.status, 404);
   assert.is(res.body.error.type, 'not_found');
   assert.is(res.body.error.param, 'account_id');
   const stranger = await makeUser(app.db);
-  assert.is((await app.request('POST', '/webhooks', { token: stranger.token, body: hook(o.accountId) })).status, 404);
+  assert.is((await app.request('POST', '/webhooks', { token: stranger.token, version: HEAD_VERSION, body: hook(o.accountId) })).status, 404);
 });
 
 t('webhook:manage is required', async () => {
@@ -117,8 +137,11 @@ t('webhook:manage is required', async () => {
   assert.is(byKey.status, 403);
   assert.is(byKey.body.error.type, 'permission_denied');
   assert.match(byKey.body.error.message, /webhook:manage/);
+  const defaulted = await app.request('POST', '/webhooks', { token: viewerKey.secret, body: { url: 'https://e.com/h' } });
+  assert.is(defaulted.status, 403, 'the API key\'s own account is checked too');
+  assert.match(defaulted.body.error.message, /webhook:manage/);
   const moderator = await addMember(app.db, o.accountId, 'moderator');
-  const byUser = await app.request('POST', '/webhooks', { token: moderator.token, body: hook(o.accountId) });
+  const byUser = await app.request('POST', '/webhooks', { token: moderator.token, version: HEAD_VERSION, body: hook(o.accountId) });
   assert.is(byUser.status, 403);
   assert.match(byUser.body.error.message, /webhook:manage/);
 });
