@@ -108,26 +108,16 @@ t('plans: list/create/retrieve/update at 2026-07-20 with company_id, each answer
   assert.is(successor.headers.get('deprecation'), null);
 });
 
-t('plans.delete: DELETE /plans/{id} deletes the plan, or (before that route lands) is a clear 404 naming the route', async () => {
+t('plans.delete: DELETE /plans/{id} deletes the plan; before consistent deletes (2026-07-22) it answers { id, success: true }', async () => {
   const product = await pinnedProduct('Deleted plan');
   const plan = await pinned.plans.create(loose({ company_id: o.accountId, product_id: product.id, plan_type: 'one_time', initial_price: 500 }));
-  let deleted: unknown;
-  try {
-    deleted = await pinned.plans.delete(plan.id);
-  } catch (err) {
-    // Observed on this branch: no DELETE /plans/{id} route. The client gets a NotFoundError whose envelope names
-    // the route, and the plan is untouched.
-    assert.instance(err, NotFoundError, String(err));
-    const e = err as NotFoundError;
-    assert.is(e.status, 404);
-    assert.is(raw(e.error).error.type, 'not_found');
-    assert.is(raw(e.error).error.message, `Unrecognized request URL (DELETE /api/v1/plans/${plan.id})`);
-    assert.is((await pinned.plans.retrieve(plan.id)).id, plan.id);
-    return;
-  }
-  // Once the route exists: the client's PlanDeleteResponse is `true`, and the plan is gone.
-  assert.is(deleted, true, JSON.stringify(deleted));
+  const { data: deleted, response } = await pinned.plans.delete(plan.id).withResponse();
+  // The client types this as a bare boolean but does not check it; entry 54 keeps the older object form.
+  assert.equal(raw(deleted), { id: plan.id, success: true });
+  assert.is(response.headers.get('deprecation'), 'true');
   await rejects(pinned.plans.retrieve(plan.id), NotFoundError, 404);
+  const variant = await latest.plans.create(loose({ account_id: o.accountId, product_id: product.id, plan_type: 'one_time', initial_price: 600 }));
+  assert.equal(raw(await latest.plans.delete(variant.id)), { id: variant.id, deleted: true });
 });
 
 t('promo codes: create with promo_type, decimal amount_off and company_id at 2026-07-20; list, retrieve, delete', async () => {
