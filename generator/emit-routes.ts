@@ -49,7 +49,8 @@ export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: Emit
         const down = responseDowngrader(op, date, transformers);
         const status = views.find((view) => view.date === date)?.operations.find((o) => o.id === op.id)?.response.status;
         return `${JSON.stringify(date)}: { path: params.${v.path}, query: params.${v.query}, body: ${v.body ? `body.${v.body}` : 'null'}, ` +
-          `upgrade: ${up ? `transformers.${up}` : 'null'}, downgrade: ${down ?? 'null'}${status !== op.response.status ? `, status: ${status}` : ''} }`;
+          `upgrade: ${up ? `transformers.${up}` : 'null'}, downgrade: ${down ?? 'null'}${status !== op.response.status ? `, status: ${status}` : ''}` +
+          `${transformers.olderNames[op.id]?.[date] ? `, olderNames: ${JSON.stringify(transformers.olderNames[op.id][date])}` : ''} }`;
       });
     const account = op.account
       ? `{ from: ${JSON.stringify(op.account.split('.')[0])}, name: ${JSON.stringify(op.account.split('.')[1])} }`

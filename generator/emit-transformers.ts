@@ -139,11 +139,14 @@ export interface EmittedTransformers {
   down: Record<string, Record<string, string>>;
   /** upgrader names that exist, by operation then version */
   up: Record<string, Record<string, string>>;
+  /** input names that differ at a version, by operation then version: head name -> that version's name */
+  olderNames: Record<string, Record<string, Record<string, string>>>;
 }
 
 export function emitTransformers(spec: ApiSpec, views: VersionView[]): EmittedTransformers {
   const down: EmittedTransformers['down'] = {};
   const up: EmittedTransformers['up'] = {};
+  const olderNames: EmittedTransformers['olderNames'] = {};
   const functions: string[] = [];
   const transformerNames = new Set<string>();
   const instructionsOf = (versionIndex: number): Instruction[] => spec.versions[versionIndex].changes
@@ -191,6 +194,14 @@ export function emitTransformers(spec: ApiSpec, views: VersionView[]): EmittedTr
       (down[s] ??= {})[view.date] = downName(s, view.date);
     }
     const steps_ = spec.versions.slice(0, index).flatMap((_, w) => instructionsOf(w));
+    // Renamed inputs, newest first: errors a handler raises name the field as this version's caller sent it.
+    for (const i of steps_) {
+      const r = i.request_field_renamed;
+      if (!r) continue;
+      const names = ((olderNames[r.operation] ??= {})[view.date] ??= {});
+      const head = Object.keys(names).find((h) => names[h] === r.to) ?? r.to;
+      names[head] = r.from;
+    }
     for (const op of views[0].operations) {
       // Upgrading runs the crossed instructions in the opposite order: oldest first.
       const snippets = steps_.filter((i) => (i as any)[kindOf(i)].operation === op.id).reverse()
@@ -210,7 +221,7 @@ export function emitTransformers(spec: ApiSpec, views: VersionView[]): EmittedTr
     `export const downgraders: Record<string, Record<string, (o: any) => any>> = ${table(down)};\n\n` +
     `/** Request upgraders by operation, then version. Absent = nothing to do. */\n` +
     `export const upgraders: Record<string, Record<string, (input: any) => void>> = ${table(up)};\n`;
-  return { text, down, up };
+  return { text, down, up, olderNames };
 }
 
 export function responseDowngrader(op: OperationSpec, date: string, t: EmittedTransformers): string | null {

@@ -24,6 +24,15 @@ export interface VersionedInput {
   downgrade: ((output: any) => any) | null;
   /** the success status at this version, when it differs from the operation's (e.g. 200 before creates were 201) */
   status?: number;
+  /** inputs this version names differently: head name -> this version's name (company_id for account_id) */
+  olderNames?: Record<string, string>;
+}
+
+/** An error a handler raised about a renamed input names it as the caller sent it. */
+function inCallersNames(e: unknown, names: Record<string, string> | undefined): unknown {
+  if (!names || !(e instanceof ApiError) || !e.param || !Object.hasOwn(names, e.param)) return e;
+  const older = names[e.param];
+  return new ApiError(e.status, e.type, e.message.split(e.param).join(older), older, e.headers);
 }
 
 export interface OperationDefinition {
@@ -106,7 +115,8 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     const input = { path, query, body };
     validators.upgrade?.(input);
     const access = new Access(db, principal);
-    await checkScopes(op, access, input);
+    const names = validators.olderNames;
+    await checkScopes(op, access, input).catch((e) => { throw inCallersNames(e, names); });
 
     const idempotencyKey = op.idempotent ? ctx.get('Idempotency-Key') : '';
     if (idempotencyKey) {
@@ -141,7 +151,7 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     const render = validators.downgrade;
     const status = validators.status ?? op.status;
     if (op.method === 'GET') {
-      const out = await op.handler!(input, context(db));
+      const out = await op.handler!(input, context(db)).catch((e) => { throw inCallersNames(e, names); });
       ctx.status = status;
       ctx.body = render ? render(out) : out;
       return;
@@ -155,7 +165,8 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
       });
       ctx.status = status;
       ctx.body = result;
-    } catch (e) {
+    } catch (raised) {
+      const e = inCallersNames(raised, names);
       if (idempotencyKey) {
         if (e instanceof ApiError && e.status < 500) {
           await idempotency.complete(db, principal.credentialId, idempotencyKey, { status: e.status, body: errorBody(e, ctx.state.requestId) });

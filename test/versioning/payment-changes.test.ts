@@ -46,6 +46,18 @@ t('#33 before native payments: company_id, decimal amounts, receipt statuses, cr
   assert.is(wrongName.status, 400);
 });
 
+t('#33 errors the server raises about a renamed input name it as the caller sent it', async () => {
+  const other = await makeSeller(app.db);
+  const saved = await makeSavedMethod(app.db, seller.accountId);
+  const body = { member_id: saved.memberId, payment_method_id: saved.methodId, amount: 1, currency: 'usd' };
+  const old = await app.request('POST', '/payments', { token: seller.key, version: '2026-07-20', body: { company_id: other.accountId, ...body } });
+  assert.is(old.status, 404, JSON.stringify(old.body));
+  assert.is(old.body.error.param, 'company_id');
+  const head = await app.request('POST', '/payments', { token: seller.key, version: '2026-09-06', body: { account_id: other.accountId, ...body, amount: 100 } });
+  assert.is(head.status, 404);
+  assert.is(head.body.error.param, 'account_id');
+});
+
 t('#33 a free-form amount is a decimal of its currency before 2026-08-21, converted exactly', async () => {
   const saved = await makeSavedMethod(app.db, seller.accountId);
   const charge = (version: string, amount: number, currency: string) => app.request('POST', '/payments', {
