@@ -11,6 +11,15 @@ export class ApiError extends Error {
   }
 }
 
+/** The same error naming its parameter as the caller sent it (an older version's or the v2 API's name for an input
+ * the Current operation renamed); `inMessage` also renames it in the message. Other errors are returned as they are. */
+export function withCallersParam(e: unknown, callersName: (param: string) => string, inMessage = false): unknown {
+  if (!(e instanceof ApiError) || !e.param) return e;
+  const name = callersName(e.param);
+  if (name === e.param) return e;
+  return new ApiError(e.status, e.type, inMessage ? e.message.split(e.param).join(name) : e.message, name, e.headers);
+}
+
 export const invalid = (message: string, param?: string) => new ApiError(400, 'invalid_request', message, param);
 export const notFound = (what: string, id: string, param?: string) =>
   new ApiError(404, 'not_found', `No such ${what}: '${id}'`, param);

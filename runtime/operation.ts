@@ -1,7 +1,7 @@
 // One generated operation, run: version check, caller kind, scopes, validation, idempotency, transaction, handler.
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
-import { ApiError, forbidden } from './errors.js';
+import { ApiError, forbidden, withCallersParam } from './errors.js';
 import { validate, type CompiledValidator } from './validation.js';
 import { normaliseQuery } from './query-params.js';
 import { requestJsonBody } from './body.js';
@@ -29,11 +29,8 @@ export interface VersionedInput {
 }
 
 /** An error a handler raised about a renamed input names it as the caller sent it. */
-function inCallersNames(e: unknown, names: Record<string, string> | undefined): unknown {
-  if (!names || !(e instanceof ApiError) || !e.param || !Object.hasOwn(names, e.param)) return e;
-  const older = names[e.param];
-  return new ApiError(e.status, e.type, e.message.split(e.param).join(older), older, e.headers);
-}
+const inCallersNames = (e: unknown, names: Record<string, string> | undefined): unknown =>
+  (names ? withCallersParam(e, (param) => (Object.hasOwn(names, param) ? names[param] : param), true) : e);
 
 export interface OperationDefinition {
   id: string;

@@ -1,7 +1,7 @@
 // A v2 request's parameters, in Current names: path parameters from where the map says, the v2 query and body
 // with v2 field names renamed, fixed body fields added. Errors the Current operation reports about a renamed
 // parameter are given back under the v2 name the caller sent.
-import { ApiError, invalid } from '../errors.js';
+import { invalid, withCallersParam } from '../errors.js';
 import type { CurrentInput, V2Route, V2Settings } from './route.js';
 
 export const V2_PAGE_PARAMS = ['page', 'per'];
@@ -69,8 +69,5 @@ export function v2ParamName(route: V2Route, settings: V2Settings, param: string)
   return renamed ? renamed + param.slice(head.length) : param;
 }
 
-export function withV2Param(e: unknown, route: V2Route, settings: V2Settings): unknown {
-  if (!(e instanceof ApiError) || !e.param) return e;
-  const name = v2ParamName(route, settings, e.param);
-  return name === e.param ? e : new ApiError(e.status, e.type, e.message, name, e.headers);
-}
+export const withV2Param = (e: unknown, route: V2Route, settings: V2Settings): unknown =>
+  withCallersParam(e, (param) => v2ParamName(route, settings, param));
