@@ -227,7 +227,7 @@ async function compare(name: string, sides: [Side, Side], target: number): Promi
 }
 
 // One PostgreSQL for the run: DATABASE_URL's server (a fresh database on it, dropped at the end) or an embedded one.
-const server = await openServer(join(projectRoot, '.data', `pg-bench-${process.pid}`), false);
+const server = await openServer(join(projectRoot, '.data', `pg-bench-${process.pid}`), { persistent: false, durable: false });
 const adminUrl = process.env.DATABASE_URL ? withDatabase(server.url, 'postgres') : server.url;
 const name = `bench_${randomToken(8).toLowerCase()}`;
 const databaseUrl = await ensureDatabase(adminUrl, name);

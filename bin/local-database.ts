@@ -34,6 +34,13 @@ async function reachable(url: string): Promise<boolean> {
   }
 }
 
+/** The URL a running `npm start` published for its embedded server, if that server answers. */
+export async function publishedUrl(urlFile = PUBLISHED_URL_FILE): Promise<string | null> {
+  if (!existsSync(urlFile)) return null;
+  const published = readFileSync(urlFile, 'utf8').trim();
+  return published && (await reachable(published)) ? published : null;
+}
+
 export interface LocalDatabase {
   url: string;
   /** where the URL came from, for the user */
@@ -55,13 +62,11 @@ export interface LocateOptions {
 export async function openLocalDatabase(options: LocateOptions = {}): Promise<LocalDatabase> {
   const { databaseUrl, dataDir = EMBEDDED_DATA_DIR, urlFile = PUBLISHED_URL_FILE } = options;
   if (databaseUrl) return { url: databaseUrl, source: 'DATABASE_URL', release: async () => {} };
-  if (existsSync(urlFile)) {
-    const published = readFileSync(urlFile, 'utf8').trim();
-    if (published && (await reachable(published))) return { url: published, source: 'running server', release: async () => {} };
-  }
+  const published = await publishedUrl(urlFile);
+  if (published) return { url: published, source: 'running server', release: async () => {} };
   let server;
   try {
-    server = await startEmbeddedPostgres(dataDir, true);
+    server = await startEmbeddedPostgres(dataDir, { persistent: true, durable: true });
   } catch (e) {
     if (e instanceof Error && e.message.includes('already uses')) {
       const pid = /\(pid (\d+)\)/.exec(e.message)?.[1] ?? '?';

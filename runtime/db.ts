@@ -1,7 +1,7 @@
 // One code path to a database: DATABASE_URL when set, else an embedded PostgreSQL.
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { startEmbeddedPostgres, type RunningDatabase } from './embedded-db.js';
+import { startEmbeddedPostgres, type EmbeddedOptions, type RunningDatabase } from './embedded-db.js';
 
 // Timestamps travel as ISO 8601 strings end to end; int8 values (money in minor units) fit in a double.
 pg.types.setTypeParser(1184, (v) => new Date(v).toISOString());
@@ -22,8 +22,8 @@ export function withDatabase(url: string, database: string): string {
 }
 
 /** DATABASE_URL if set; otherwise an embedded server under `dataDir`. */
-export async function openServer(dataDir: string, persistent: boolean): Promise<RunningDatabase> {
+export async function openServer(dataDir: string, options: EmbeddedOptions): Promise<RunningDatabase> {
   const url = process.env.DATABASE_URL;
   if (url) return { url, stop: async () => {} };
-  return startEmbeddedPostgres(dataDir, persistent);
+  return startEmbeddedPostgres(dataDir, options);
 }

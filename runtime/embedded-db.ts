@@ -31,7 +31,15 @@ export interface RunningDatabase {
   stop(): Promise<void>;
 }
 
-export async function startEmbeddedPostgres(dataDir: string, persistent: boolean): Promise<RunningDatabase> {
+export interface EmbeddedOptions {
+  /** keep the data directory (false: start from an empty one, as tests and benchmarks do) */
+  persistent: boolean;
+  /** fsync and synchronous commit on (false only for throw-away databases: tests and benchmarks, where speed
+   * matters and a crash loses nothing worth keeping) */
+  durable: boolean;
+}
+
+export async function startEmbeddedPostgres(dataDir: string, { persistent, durable }: EmbeddedOptions): Promise<RunningDatabase> {
   mkdirSync(join(dataDir, '..'), { recursive: true });
   const pidFile = join(dataDir, 'postmaster.pid');
   if (existsSync(pidFile)) {
@@ -50,7 +58,8 @@ export async function startEmbeddedPostgres(dataDir: string, persistent: boolean
     persistent,
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+    // Said explicitly either way: a data directory started without durability once must not keep it.
+    postgresFlags: ['-c', 'max_connections=200', '-c', `fsync=${durable ? 'on' : 'off'}`, '-c', `synchronous_commit=${durable ? 'on' : 'off'}`],
     onLog: () => {},
     onError: () => {},
   });

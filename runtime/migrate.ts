@@ -35,6 +35,12 @@ async function planAddJobsPerCall(db: Knex): Promise<void> {
   await db.raw('alter function graphile_worker.add_jobs(graphile_worker.job_spec[], boolean) set plan_cache_mode = force_custom_plan');
 }
 
+/** Migrations of this code not yet applied to the database (a process that does not migrate checks this). */
+export async function pendingMigrations(db: Knex): Promise<string[]> {
+  const [, pending] = await db.migrate.list({ migrationSource }) as [unknown[], { file: string }[] | string[]];
+  return pending.map((m) => (typeof m === 'string' ? m : m.file));
+}
+
 function silentLogger(): Logger {
   // graphile-worker logs every migration step; keep start-up output to what a person needs.
   return new Logger(() => () => {});

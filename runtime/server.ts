@@ -1,13 +1,14 @@
-// Runs the app and the background worker on one database; SIGTERM finishes in-flight requests, then stops.
+// Runs the app and (unless worker: false) a background worker on one database; SIGTERM finishes in-flight requests, then stops.
 import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
-import pg from 'pg';
-import { run, Logger as WorkerLogger, type Runner, type TaskList } from 'graphile-worker';
+import type { TaskList } from 'graphile-worker';
 import { createApp, type ExtraRoute, type Mount } from './app.js';
 import type { OperationDefinition } from './operation.js';
 import { randomToken } from './ids.js';
+import { startWorker, type RunningWorker } from './worker.js';
+import type { LivenessSettings } from './worker-liveness.js';
 
 export interface ServerOptions {
   db: Knex;
@@ -22,15 +23,17 @@ export interface ServerOptions {
   schedule?: { crontab: string[]; onStart: string[] };
   port: number;
   host?: string;
-  /** run the graphile-worker in this process (default true) */
+  /** run a graphile-worker pool in this process (default true) */
   worker?: boolean;
+  /** the worker's heartbeat settings (runtime/worker-liveness.ts; default 10 s beats, dead after 30 s) */
+  liveness?: Partial<LivenessSettings>;
   logger?: Logger;
 }
 
 export interface RunningServer {
   url: string;
   server: Server;
-  worker: Runner | null;
+  worker: RunningWorker | null;
   close(): Promise<void>;
 }
 
@@ -76,24 +79,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
   });
-  // The worker's pool is ours: an idle connection the server terminates (a restart, a dropped database) is logged,
-  // not an unhandled 'error' that ends the process; and it is closed after the worker stops.
-  const workerPool = options.worker === false ? null : new pg.Pool({ connectionString: options.databaseUrl, max: 6 });
-  const lost = (err: Error) => logger.warn({ err: err.message }, 'worker database connection lost');
-  workerPool?.on('error', lost);
-  workerPool?.on('connect', (client) => client.on('error', lost));
-  const worker = workerPool === null ? null : await run({
-    pgPool: workerPool,
-    taskList: options.tasks,
-    crontab: (options.schedule?.crontab ?? []).join('\n'),
-    concurrency: 4,
-    pollInterval: 500,
-    noHandleSignals: true,
-    logger: new WorkerLogger((scope) => (level, message, meta) => {
-      if (level === 'error' || level === 'warning') logger.warn({ scope, meta }, message);
-    }),
+  const worker = options.worker === false ? null : await startWorker({
+    databaseUrl: options.databaseUrl, tasks: options.tasks, schedule: options.schedule, logger, liveness: options.liveness,
   });
-  if (worker) for (const task of options.schedule?.onStart ?? []) await worker.addJob(task, {}, { jobKey: `on-start:${task}` });
   const { port } = server.address() as { port: number };
   let closing: Promise<void> | null = null;
   return {
@@ -110,7 +98,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           server.closeIdleConnections();
         });
         await worker?.stop();
-        await workerPool?.end();
       })();
       return closing;
     },

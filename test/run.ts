@@ -21,7 +21,7 @@ const filter = process.argv[2];
 const files = testFiles(join(projectRoot, 'test')).filter((f) => !filter || f.includes(filter));
 
 // With DATABASE_URL, its server hosts a fresh template (and per-file clones) for this run only.
-const server = await openServer(join(projectRoot, '.data', `pg-test-${process.pid}`), false);
+const server = await openServer(join(projectRoot, '.data', `pg-test-${process.pid}`), { persistent: false, durable: false });
 const adminUrl = process.env.DATABASE_URL ? withDatabase(server.url, 'postgres') : server.url;
 const template = `tpl_${randomToken(8).toLowerCase()}`;
 const templateUrl = await ensureDatabase(adminUrl, template);

@@ -2,18 +2,15 @@
 // worker killed mid-burst.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fork } from 'node:child_process';
-import { join } from 'node:path';
-import { run, type Runner } from 'graphile-worker';
-import pg from 'pg';
+import pino from 'pino';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { startReceiver, until, type Receiver } from './receiver.js';
 import { deliverWebhook, BACKOFF_SECONDS } from '../../handlers/webhooks/delivery/deliver-webhook-task.js';
 import { dispatchEvent } from '../../handlers/webhooks/delivery/dispatch-event-task.js';
-import { sweepDeliveries } from '../../handlers/webhooks/delivery/sweep-task.js';
 import { taskList } from '../../handlers/tasks.js';
-import { projectRoot } from '../../bin/paths.js';
+import { startWorker } from '../../runtime/worker.js';
+import { startWorkerProcess } from '../helpers/processes.js';
 
 const HEAD = '2026-09-06';
 const t = suite('webhooks: delivery');
@@ -162,29 +159,26 @@ t('a worker killed in the middle of a delivery burst loses nothing: every event 
   const eventIds = await app.db('events').where({ account_id: o.accountId, type: 'account.updated' }).pluck('id');
   assert.is(eventIds.length, burst);
 
-  const child = fork(join(projectRoot, 'test/webhooks/worker-process.ts'), [], {
-    execArgv: ['--import', 'tsx'], env: { ...process.env, WORKER_DATABASE_URL: app.databaseUrl },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = await startWorkerProcess(app.databaseUrl);
   await until(() => receiver.received.length >= 3, 'the first deliveries');
-  child.kill('SIGKILL');
-  await new Promise((r) => child.once('exit', r));
+  await child.kill('SIGKILL');
   const arrivedBefore = new Set(receiver.received.map((r) => r.json.id)).size;
   assert.ok(arrivedBefore < burst, `the kill came mid-burst (${arrivedBefore} of ${burst} had arrived)`);
+  const held = await app.db('graphile_worker.jobs').where({ locked_by: child.workerId }).count({ n: '*' });
+  assert.ok(Number(held[0].n) > 0, 'the dead worker held jobs');
 
-  // A new worker starts; the sweep it runs hands out what the dead one held. Time is moved past the lease.
-  let worker: Runner | null = null;
-  const pool = new pg.Pool({ connectionString: app.databaseUrl, max: 4 });
-  pool.on('error', () => {}); // connections end when the test database is dropped
+  // A new worker starts. No sweep runs: the dead worker's heartbeat runs out, its jobs are released and run again,
+  // and each delivery it was sending is taken back by its own job.
+  const worker = await startWorker({
+    databaseUrl: app.databaseUrl, tasks: taskList(app.db), logger: pino({ level: 'silent' }), pollInterval: 50,
+    liveness: { heartbeatMs: 250, deadAfterMs: 2000 },
+  });
   try {
-    worker = await run({ pgPool: pool, taskList: taskList(app.db), concurrency: 4, pollInterval: 50, noHandleSignals: true, crontab: '' });
-    await sweepDeliveries(app.db, new Date(Date.now() + 120_000));
     receiver.respond = { status: 200, delayMs: 0 };
     const succeeded = async () => Number((await app.db('webhook_deliveries').where({ webhook_id: hook.id, status: 'succeeded' }).count({ n: '*' }))[0].n);
     await until(async () => (await succeeded()) === burst, 'every delivery to succeed', 30_000);
   } finally {
-    await worker?.stop();
-    await pool.end();
+    await worker.stop();
   }
   const arrived = new Set(receiver.received.filter((r) => r.verified).map((r) => r.json.id));
   assert.equal([...arrived].sort(), [...eventIds].sort());

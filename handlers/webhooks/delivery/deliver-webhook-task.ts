@@ -1,6 +1,8 @@
 // deliver_webhook: one attempt to POST a delivery, signed; every attempt is recorded. Failures retry with
 // exponential backoff over hours; the delivery is failed after the last attempt. A lease marks a delivery being
-// sent, so two workers never send it at once and one that dies mid-send is recovered by the sweep.
+// sent, so two jobs never send it at once; it names its job, so the same job run again (its worker died mid-send
+// and runtime/worker-liveness.ts released it) sends at once. Delivery is at least once: such a re-run may repeat a
+// POST the receiver already got.
 import type { Knex } from 'knex';
 import { addJob } from '../../../runtime/jobs.js';
 import { envelope, type EventRow } from './envelope.js';
@@ -13,11 +15,14 @@ export const BACKOFF_SECONDS = [30, 120, 600, 1800, 3600, 7200, 14400, 28800];
 export const LEASE_SECONDS = 30;
 const TIMEOUT_MS = 10_000;
 
-async function claim(db: Knex, deliveryId: string) {
+async function claim(db: Knex, deliveryId: string, jobId: string | null) {
   const [row] = await db('webhook_deliveries')
     .where({ id: deliveryId })
-    .where((q) => q.where('status', 'pending').orWhere((s) => s.where('status', 'sending').where('lease_until', '<', db.fn.now())))
-    .update({ status: 'sending', lease_until: db.raw(`now() + interval '${LEASE_SECONDS} seconds'`), updated_at: db.fn.now() })
+    .where((q) => q.where('status', 'pending').orWhere((s) => s.where('status', 'sending')
+      .where((l) => l.where('lease_until', '<', db.fn.now()).modify((m) => { if (jobId) m.orWhere('sending_job_id', jobId); }))))
+    .update({
+      status: 'sending', lease_until: db.raw(`now() + interval '${LEASE_SECONDS} seconds'`), sending_job_id: jobId, updated_at: db.fn.now(),
+    })
     .returning('*');
   return row;
 }
@@ -35,8 +40,9 @@ async function post(url: string, headers: Record<string, string>, body: string):
   }
 }
 
-export async function deliverWebhook(db: Knex, deliveryId: string): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped'> {
-  const delivery = await claim(db, deliveryId);
+/** `jobId` is the graphile-worker job running this attempt (none when called directly). */
+export async function deliverWebhook(db: Knex, deliveryId: string, jobId: string | null = null): Promise<'succeeded' | 'retrying' | 'failed' | 'skipped'> {
+  const delivery = await claim(db, deliveryId, jobId);
   if (!delivery) return 'skipped';
   const webhook = await db('webhooks').where({ id: delivery.webhook_id }).first('url', 'secret', 'enabled', 'api_version_date', 'payload_format');
   const event: EventRow = await db('events').where({ id: delivery.event_id }).first('id', 'type', 'account_id', 'data', 'created_at');
@@ -60,7 +66,7 @@ export async function deliverWebhook(db: Knex, deliveryId: string): Promise<'suc
       delivery_id: delivery.id, attempt, response_status: result.status, error: result.error,
       duration_ms: Math.round(performance.now() - started),
     });
-    const common = { attempts: attempt, lease_until: null, last_response_status: result.status, updated_at: trx.fn.now() };
+    const common = { attempts: attempt, lease_until: null, sending_job_id: null, last_response_status: result.status, updated_at: trx.fn.now() };
     if (!result.error) {
       await trx('webhook_deliveries').where({ id: delivery.id }).update({ ...common, status: 'succeeded', delivered_at: trx.fn.now(), next_attempt_at: null });
       return 'succeeded' as const;

@@ -1,6 +1,7 @@
-// sweep_webhook_deliveries: runs when a worker starts and every minute. Work whose job was lost or is held by a
-// worker that died (graphile-worker keeps such jobs locked for hours) is handed out again: events never fanned out,
-// deliveries overdue by more than a grace period, and deliveries whose sending lease ran out.
+// sweep_webhook_deliveries: every minute, a safety net for webhook work whose job is gone (it failed for good, or
+// was removed by hand): events never fanned out, deliveries overdue by more than a grace period, and deliveries
+// whose sending lease ran out, get a job again. A worker that dies needs no sweep: runtime/worker-liveness.ts
+// releases the jobs it held, and each runs again (a delivery's own job takes its lease back at once).
 import type { Knex } from 'knex';
 import { addJob } from '../../../runtime/jobs.js';
 import { DISPATCH_EVENT_TASK } from '../../../runtime/events.js';
@@ -19,11 +20,11 @@ export async function sweepDeliveries(db: Knex, now = new Date()): Promise<{ eve
         .where((p) => p.where('status', 'pending').where('next_attempt_at', '<', cutoff))
         .orWhere((s) => s.where('status', 'sending').where('lease_until', '<', now.toISOString())))
       .limit(1000).pluck('id');
-    // An expired lease is released here, so the fresh job can claim the delivery; a job key still held by a dead
-    // worker's locked job gets a new job (graphile-worker's replace mode).
+    // An expired lease is released here, so the fresh job can claim the delivery; a job key whose job is running
+    // gets a second job (graphile-worker's replace mode), and the lease keeps the two from both sending.
     if (deliveries.length) {
       await trx('webhook_deliveries').whereIn('id', deliveries).where('status', 'sending')
-        .update({ status: 'pending', lease_until: null, updated_at: trx.fn.now() });
+        .update({ status: 'pending', lease_until: null, sending_job_id: null, updated_at: trx.fn.now() });
     }
     for (const id of deliveries) await addJob(trx, DELIVER_WEBHOOK_TASK, { delivery_id: id }, { jobKey: deliveryJobKey(id) });
     return { events: events.length, deliveries: deliveries.length };

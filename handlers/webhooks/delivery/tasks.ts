@@ -9,7 +9,9 @@ import { sweepDeliveries, SWEEP_TASK } from './sweep-task.js';
 export function webhookDeliveryTasks(db: Knex): TaskList {
   return {
     [DISPATCH_EVENT_TASK]: async (payload) => { await dispatchEvent(db, (payload as { event_id: string }).event_id); },
-    [DELIVER_WEBHOOK_TASK]: async (payload) => { await deliverWebhook(db, (payload as { delivery_id: string }).delivery_id); },
+    [DELIVER_WEBHOOK_TASK]: async (payload, helpers) => {
+      await deliverWebhook(db, (payload as { delivery_id: string }).delivery_id, helpers.job.id);
+    },
     [SWEEP_TASK]: async () => { await sweepDeliveries(db); },
   };
 }

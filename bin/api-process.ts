@@ -1,0 +1,55 @@
+// One API process under `npm start` (bin/start.ts forks WEB_CONCURRENCY of them): serves the API on the shared port
+// and, unless RUN_WORKER=false, runs a background worker too. The primary has migrated the database already.
+// SIGTERM or SIGINT finishes in-flight requests (at most DRAIN_LIMIT_MS), stops the worker and exits.
+import { createKnex } from '../runtime/db.js';
+import { startServer, createLogger, type RunningServer } from '../runtime/server.js';
+import { livenessFromEnv } from '../runtime/worker.js';
+import { operations } from '../generated/routes.js';
+import { taskList, schedule } from '../handlers/tasks.js';
+import { extraRoutes, mounts } from '../handlers/routes.js';
+import type { ApiProcessMessage } from './supervisor.js';
+import { DRAIN_LIMIT_MS, runWorkerFromEnv } from './process-settings.js';
+
+const send = (message: ApiProcessMessage) => process.send?.(message);
+const logger = createLogger();
+const url = process.env.DATABASE_URL!;
+const db = createKnex(url);
+const port = Number(process.env.PORT ?? 3000);
+let server: RunningServer;
+try {
+  server = await startServer({
+    db, databaseUrl: url, operations, tasks: taskList(db), schedule, extraRoutes, mounts, port,
+    host: process.env.HOST ?? '127.0.0.1', logger, worker: runWorkerFromEnv(), liveness: livenessFromEnv(),
+  });
+} catch (e) {
+  const code = (e as { code?: string }).code;
+  send({ type: 'failed', message: code === 'EADDRINUSE' ? `Port ${port} is already in use; set PORT to another one.` : String(e) });
+  await db.destroy();
+  process.exit(1);
+}
+send({ type: 'listening', url: server.url });
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.debug({ signal, pid: process.pid }, 'API process shutting down: finishing in-flight requests');
+  // A request that never finishes must not keep the process forever.
+  setTimeout(() => {
+    logger.warn(`in-flight requests did not finish within ${DRAIN_LIMIT_MS / 1000} s; stopping anyway`);
+    process.exit(1);
+  }, DRAIN_LIMIT_MS).unref();
+  await server.close();
+  await db.destroy();
+  process.exit(0);
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(signal));
+// The primary owns the database (the embedded one stops with it): without it, finish up and go.
+process.on('disconnect', () => void shutdown('primary gone'));
+// A worker that stopped on its own (a fatal error) leaves this process serving without one: exit, to be replaced.
+void server.worker?.done.then(() => {
+  if (!stopping) {
+    logger.error('the background worker stopped; exiting so that the process is replaced');
+    process.exit(1);
+  }
+});

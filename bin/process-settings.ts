@@ -1,0 +1,22 @@
+// The process settings of `npm start` and `npm run worker`, read from the environment (README: Settings).
+
+/** How long a stopping process waits for in-flight requests (and running jobs) before it exits anyway. */
+export const DRAIN_LIMIT_MS = 10_000;
+
+/** WEB_CONCURRENCY: how many API processes `npm start` runs (default 1). */
+export function webConcurrencyFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.WEB_CONCURRENCY;
+  if (raw === undefined || raw === '') return 1;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`WEB_CONCURRENCY must be a whole number of processes (1 or more), not "${raw}"`);
+  return n;
+}
+
+/** RUN_WORKER: whether API processes also run a background worker (default true; false when `npm run worker`
+ * processes do the background work). */
+export function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  const raw = (env.RUN_WORKER ?? '').toLowerCase();
+  if (raw === '' || raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error(`RUN_WORKER must be true or false, not "${env.RUN_WORKER}"`);
+}

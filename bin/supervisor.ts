@@ -1,0 +1,91 @@
+// N API processes under node's cluster module: they share the listening port (the primary hands out connections),
+// and one that dies is replaced. Nothing they need from each other lives in a process: all state is in PostgreSQL.
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from 'pino';
+
+/** What an API process (bin/api-process.ts) tells the primary. */
+export type ApiProcessMessage = { type: 'listening'; url: string } | { type: 'failed'; message: string };
+
+export interface SupervisorOptions {
+  count: number;
+  /** the API process's entry file */
+  exec: string;
+  env: Record<string, string>;
+  logger: Logger;
+  /** each time an API process starts listening (the first ones and every replacement) */
+  onListening?(pid: number, url: string): void;
+  /** how long a process may take to finish its requests after SIGTERM before it is killed */
+  drainLimitMs: number;
+}
+
+export interface Supervisor {
+  /** the URL the processes serve, once all of the first ones listen; rejects if one fails to start */
+  ready: Promise<string>;
+  stop(): Promise<void>;
+}
+
+// A process that dies before it listens (the database away, a bad setting) is started again after a growing
+// pause, so a persistent fault does not become a hot loop.
+const FIRST_RETRY_MS = 1000;
+const MAX_RETRY_MS = 30_000;
+
+export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
+  const { logger } = options;
+  cluster.setupPrimary({ exec: options.exec });
+  const live = new Set<Worker>();
+  let stopping = false;
+  let started = 0;
+  let retryMs = FIRST_RETRY_MS;
+  let resolveReady!: (url: string) => void;
+  let rejectReady!: (err: Error) => void;
+  const ready = new Promise<string>((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
+  let isReady = false;
+
+  const fork = () => {
+    const child = cluster.fork(options.env);
+    live.add(child);
+    let listening = false;
+    child.on('message', (message: ApiProcessMessage) => {
+      if (message.type === 'listening') {
+        listening = true;
+        retryMs = FIRST_RETRY_MS;
+        options.onListening?.(child.process.pid!, message.url);
+        if (!isReady && ++started === options.count) {
+          isReady = true;
+          resolveReady(message.url);
+        }
+      } else if (message.type === 'failed' && !isReady) {
+        // At start-up a failure is a configuration problem (the port taken, ...): report it instead of retrying.
+        rejectReady(new Error(message.message));
+      }
+    });
+    child.on('exit', (code, signal) => {
+      live.delete(child);
+      if (stopping) return;
+      if (!isReady) {
+        rejectReady(new Error(`an API process exited (${signal ?? `code ${code}`}) before it listened`));
+        return;
+      }
+      const pause = listening ? 0 : retryMs;
+      if (!listening) retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+      logger.warn({ pid: child.process.pid, code, signal, restartInMs: pause }, 'an API process exited; starting another');
+      setTimeout(() => { if (!stopping) fork(); }, pause).unref();
+    });
+  };
+  for (let i = 0; i < options.count; i++) fork();
+
+  return {
+    ready,
+    async stop() {
+      stopping = true;
+      const exits = [...live].map((child) => new Promise<void>((resolve) => {
+        if (child.isDead()) return resolve();
+        child.once('exit', () => resolve());
+        child.process.kill('SIGTERM');
+        // Each process drains its own requests within the limit; one that does not is ended.
+        setTimeout(() => child.process.kill('SIGKILL'), options.drainLimitMs + 2000).unref();
+      }));
+      await Promise.all(exits);
+    },
+  };
+}

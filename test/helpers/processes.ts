@@ -1,0 +1,153 @@
+// Real processes on a test's database, as production runs them: `npm run worker` (bin/worker.ts) and `npm start`
+// (bin/start.ts with its cluster of API processes), forked so that a test can SIGKILL them; and the row-lock probe
+// the crash tests use to hold a process at a known point.
+import { fork, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { Knex } from 'knex';
+import { projectRoot } from '../../bin/paths.js';
+import type { WorkerProcessMessage } from '../../bin/worker.js';
+
+/** Short liveness settings: a killed worker's jobs are released about 2 s after its last beat. */
+export const FAST_LIVENESS = { WORKER_HEARTBEAT_SECONDS: '0.25', WORKER_DEAD_AFTER_SECONDS: '2' };
+
+function forkTs(file: string, env: Record<string, string>): ChildProcess {
+  return fork(join(projectRoot, file), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...FAST_LIVENESS, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+}
+
+const exited = (child: ChildProcess) => new Promise<void>((resolve) => {
+  if (child.exitCode !== null || child.signalCode !== null) resolve();
+  else child.once('exit', () => resolve());
+});
+
+function firstMessage<T>(child: ChildProcess, accept: (m: any) => T | undefined, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: unknown) => {
+      const value = accept(m);
+      if (value !== undefined) {
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(value);
+      }
+    };
+    const onExit = (code: number | null) => reject(new Error(`${what}: the process exited (code ${code}) first`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+export interface WorkerProcess {
+  pid: number;
+  /** its graphile-worker pool id (jobs' locked_by) */
+  workerId: string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** `npm run worker` on the database, resolved once its worker runs. */
+export async function startWorkerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
+  const child = forkTs('bin/worker.ts', { DATABASE_URL: databaseUrl, ...env });
+  const workerId = await firstMessage(child, (m: WorkerProcessMessage) => (m?.type === 'worker-ready' ? m.workerId : undefined), 'worker start');
+  return {
+    pid: child.pid!,
+    workerId,
+    async kill(signal = 'SIGKILL') {
+      child.kill(signal);
+      await exited(child);
+    },
+  };
+}
+
+export interface ApiCluster {
+  url: string;
+  /** the API processes now listening */
+  pids(): number[];
+  /** resolves with the pid of the next API process to start listening (a replacement) */
+  nextListening(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** `npm start` on the database with `processes` API processes (WEB_CONCURRENCY) on a free port. */
+export async function startApiCluster(databaseUrl: string, o: { processes: number; runWorker: boolean; env?: Record<string, string> }): Promise<ApiCluster> {
+  const port = await freePort();
+  const primary = forkTs('bin/start.ts', {
+    DATABASE_URL: databaseUrl, PORT: String(port), WEB_CONCURRENCY: String(o.processes), RUN_WORKER: String(o.runWorker), ...o.env,
+  });
+  const live = new Set<number>();
+  const waiting: ((pid: number) => void)[] = [];
+  let started!: () => void;
+  const allStarted = new Promise<void>((resolve, reject) => {
+    started = resolve;
+    primary.once('exit', (code) => reject(new Error(`npm start exited (code ${code}) before its API processes listened`)));
+  });
+  primary.on('message', (m: { type?: string; pid?: number }) => {
+    if (m?.type !== 'api-listening' || !m.pid) return;
+    for (const pid of live) if (!alive(pid)) live.delete(pid);
+    live.add(m.pid);
+    if (live.size >= o.processes) started();
+    waiting.shift()?.(m.pid);
+  });
+  await allStarted;
+  return {
+    url: `http://127.0.0.1:${port}/api/v1`,
+    pids: () => [...live].filter(alive),
+    nextListening: () => new Promise<number>((resolve) => waiting.push(resolve)),
+    async stop() {
+      primary.kill('SIGTERM');
+      await exited(primary);
+    },
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGKILLs a process by pid and waits until it is gone. */
+export async function killPid(pid: number): Promise<void> {
+  process.kill(pid, 'SIGKILL');
+  while (alive(pid)) await new Promise((r) => setTimeout(r, 10));
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = (server.address() as { port: number });
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A row lock the test holds on its own connection: `begin; select ... for update`, so that a process touching the
+ * row waits there. waitForWaiters() resolves once `n` other backends wait on it (pg_stat_activity: wait_event_type
+ * Lock, blocked by this backend); release() rolls back.
+ */
+export async function holdRowLock(db: Knex, table: string, id: string) {
+  const trx = await db.transaction();
+  await trx(table).where({ id }).forUpdate().first('id');
+  const [{ pid }] = (await trx.raw('select pg_backend_pid() as pid')).rows;
+  return {
+    async waitForWaiters(n = 1, timeoutMs = 30_000): Promise<number[]> {
+      const started = Date.now();
+      for (;;) {
+        const { rows } = await db.raw(`select pid from pg_stat_activity
+          where wait_event_type = 'Lock' and ? = any(pg_blocking_pids(pid))`, [pid]);
+        if (rows.length >= n) return rows.map((r: { pid: number }) => r.pid);
+        if (Date.now() - started > timeoutMs) throw new Error(`no process waited on the lock of ${table} ${id}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    release: () => trx.rollback(),
+  };
+}
