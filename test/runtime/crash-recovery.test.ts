@@ -1,0 +1,117 @@
+// Crash tests: a real process is SIGKILLed at a known point of its work, held there by a row lock this test takes
+// (begin; select ... for update, then wait until the process's backend waits on it in pg_stat_activity). After a
+// restart the work finishes exactly once. Each test prints its recovery time: from the restarted process being
+// ready to the final state (and from the kill). Liveness settings are short (test/helpers/processes.ts).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestApp, type TestApp } from '../helpers/harness.js';
+import { holdRowLock, startWorkerProcess, type WorkerProcess } from '../helpers/processes.js';
+import { CARDS, makePromo, makeSeller, makeVariant, pay, VERSION } from '../payments/payment-fixtures.js';
+
+const t = suite('runtime: crash recovery');
+let app: TestApp;
+const running: WorkerProcess[] = [];
+t.before(async () => { app = await startTestApp(); });
+t.after(async () => {
+  for (const w of running) await w.kill();
+  await app.close();
+});
+
+async function worker(): Promise<WorkerProcess> {
+  const w = await startWorkerProcess(app.databaseUrl);
+  running.push(w);
+  return w;
+}
+async function stop(w: WorkerProcess, signal: NodeJS.Signals) {
+  await w.kill(signal);
+  running.splice(running.indexOf(w), 1);
+}
+
+async function until<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 30_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const FINAL = ['succeeded', 'failed', 'canceled', 'refunded', 'partially_refunded'];
+const statusOf = async (id: string) => (await app.db('payments').where({ id }).first('status')).status as string;
+const jobsFor = async (key: string) => Number((await app.db('graphile_worker.jobs').where({ key }).count({ n: '*' }))[0].n);
+const ledgerSum = async (accountId: string) =>
+  Number((await app.db('ledger_postings').where({ account_id: accountId }).sum({ n: 'amount' }))[0].n ?? 0);
+
+/** Kills `w` while its `n` jobs wait on the locks, releases the locks, starts another worker and times recovery. */
+async function crashAndRecover(w: WorkerProcess, locks: Awaited<ReturnType<typeof holdRowLock>>[], done: () => Promise<boolean>, what: string) {
+  for (const lock of locks) await lock.waitForWaiters(1);
+  const held = Number((await app.db('graphile_worker.jobs').where({ locked_by: w.workerId }).count({ n: '*' }))[0].n);
+  assert.ok(held >= locks.length, 'the killed worker holds the jobs');
+  await stop(w, 'SIGKILL');
+  const killedAt = Date.now();
+  for (const lock of locks) await lock.release();
+  const restarted = await worker();
+  const readyAt = Date.now();
+  await until(done, `${what} to finish after the restart`);
+  const now = Date.now();
+  console.log(`\n  recovery (${what}): ${now - readyAt} ms from the restarted worker ready to the final state `
+    + `(${now - killedAt} ms from the kill; the restart took ${readyAt - killedAt} ms)`);
+  return restarted;
+}
+
+t('(a) collect_payment killed mid-task: after a restart each payment ends once; stock and promo redemption are kept or given back', async () => {
+  const s = await makeSeller(app.db);
+  const v = await makeVariant(app.db, s.accountId, { stock: 5, planType: 'one_time' });
+  const promo = await makePromo(app.db, s.accountId, { maxRedemptions: 10 });
+  // Created with no worker running: their collect_payment jobs wait.
+  const ok = await pay(app, s, { plan_id: v.id, promo_code_id: promo.id }, { collect: false });
+  const bad = await pay(app, s, { plan_id: v.id, promo_code_id: promo.id }, { card: CARDS.declined, collect: false });
+  const stockAndRedemptions = async () => [
+    (await app.db('plans').where({ id: v.id }).first('stock')).stock, (await app.db('promo_codes').where({ id: promo.id }).first('redemptions')).redemptions];
+  assert.equal(await stockAndRedemptions(), [3, 2], 'both payments hold a unit and a redemption');
+
+  const locks = [await holdRowLock(app.db, 'payments', ok.id), await holdRowLock(app.db, 'payments', bad.id)];
+  const first = await worker();
+  const restarted = await crashAndRecover(first, locks,
+    async () => FINAL.includes(await statusOf(ok.id)) && FINAL.includes(await statusOf(bad.id)), 'collect_payment');
+  await stop(restarted, 'SIGTERM');
+
+  assert.is(await statusOf(ok.id), 'succeeded');
+  assert.is(await statusOf(bad.id), 'failed');
+  assert.equal(await stockAndRedemptions(), [4, 1], 'the success keeps its unit and redemption; the failure gives them back once');
+  // Charged once: one settlement entry, one pair of fees, one event per outcome.
+  const postings = await app.db('ledger_postings').where({ account_id: s.accountId });
+  assert.equal(postings.map((p) => p.entry_id), [`${ok.id}:settled`, `${ok.id}:settled`, `${ok.id}:settled`]);
+  assert.is(await ledgerSum(s.accountId), 0);
+  assert.is((await app.db('payment_fees').where({ payment_id: ok.id })).length, 2);
+  assert.is((await app.db('payment_fees').where({ payment_id: bad.id })).length, 0);
+  const events = await app.db('events').where({ account_id: s.accountId }).whereIn('type', ['payment.succeeded', 'payment.failed']).pluck('type');
+  assert.equal(events.sort(), ['payment.failed', 'payment.succeeded']);
+  assert.is(await jobsFor(`collect_payment:${ok.id}`) + await jobsFor(`collect_payment:${bad.id}`), 0, 'the jobs are done');
+});
+
+t('(b) refund settlement killed mid-task: after a restart the refund settles once and the ledger takes it back once', async () => {
+  const s = await makeSeller(app.db);
+  const p = await pay(app, s, { amount: 2000, currency: 'usd' }); // collected in this process
+  const res = await app.request('POST', `/payments/${p.id}/refund`, { token: s.key, version: VERSION, body: { partial_amount: 700 } });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  const refund = await app.db('refunds').where({ payment_id: p.id }).first();
+  assert.is(refund.status, 'pending');
+
+  const lock = await holdRowLock(app.db, 'refunds', refund.id);
+  const first = await worker();
+  const restarted = await crashAndRecover(first, [lock],
+    async () => (await app.db('refunds').where({ id: refund.id }).first('status')).status === 'succeeded', 'refund settlement');
+  await stop(restarted, 'SIGTERM');
+
+  const payment = await app.db('payments').where({ id: p.id }).first();
+  assert.is(payment.status, 'partially_refunded');
+  assert.is(Number(payment.refunded_amount), 700, 'refunded once');
+  const postings = await app.db('ledger_postings').where({ entry_id: refund.id });
+  assert.equal(postings.map((r) => [r.bucket, Number(r.amount)]).sort(), [['pending', -700], ['processor_clearing', 700]]);
+  assert.is(await ledgerSum(s.accountId), 0);
+  assert.is((await app.db('events').where({ type: 'refund.succeeded' }).whereRaw("data->>'id' = ?", [refund.id])).length, 1);
+});
+
+t.run();
