@@ -122,34 +122,36 @@ export function checkReferences(spec: ApiSpec, locate: Locator = (file) => file)
       problems.push(`${locate(VERSIONS, ['versions', i, 'date'])}: versions must be listed newest first; ${dates[i]} comes after ${dates[i - 1]}`);
     }
   }
-  for (const version of spec.versions) {
+  spec.versions.forEach((version, vi) => {
     version.changes.forEach((change, i) => {
-      for (const instruction of change.instructions ?? []) {
+      const changeAt = ['versions', vi, 'changes', i];
+      (change.instructions ?? []).forEach((instruction, ii) => {
         const gone = (instruction as { endpoint_gone?: { operation: string } }).endpoint_gone;
-        if (!gone) continue;
+        if (!gone) return;
         const op = spec.operations.find((o) => o.id === gone.operation);
-        const at = `spec/versions.yaml: ${version.date} change ${i + 1}`;
+        const at = `${locate(VERSIONS, [...changeAt, 'instructions', ii])}: ${version.date} change ${i + 1}`;
         if (!op?.gone) problems.push(`${at}: endpoint_gone names ${gone.operation}, which is not an operation declared gone`);
         else if (op.gone.since !== version.date) problems.push(`${at}: endpoint_gone names ${gone.operation}, which is gone since ${op.gone.since}, not ${version.date}`);
-      }
-      for (const flag of change.flags ?? []) {
+      });
+      (change.flags ?? []).forEach((flag, fi) => {
         const declared = spec.version_flags[flag];
-        const at = `spec/versions.yaml: ${version.date} change ${i + 1}`;
+        const at = `${locate(VERSIONS, [...changeAt, 'flags', fi])}: ${version.date} change ${i + 1}`;
         if (!declared) problems.push(`${at} names the flag ${flag}, which is not declared under flags`);
         else if (declared.since !== version.date) problems.push(`${at} names the flag ${flag}, which is declared since ${declared.since}, not ${version.date}`);
-      }
+      });
     });
-  }
+  });
   for (const [name, flag] of Object.entries(spec.version_flags)) {
     if (!dates.includes(flag.since)) {
       problems.push(`${locate(VERSIONS, ['flags', name, 'since'])}: flags.${name}.since is ${flag.since}, which is not a listed version`);
     }
   }
   for (const [name, event] of Object.entries(spec.events)) {
-    if (!types.has(event.schema)) problems.push(`spec/areas: events.${name} carries ${event.schema}, which is not a resource or component`);
+    const at = event.area ? locate(areaFile(event.area), ['events', name, 'schema']) : 'spec/areas';
+    if (!types.has(event.schema)) problems.push(`${at}: events.${name} carries ${event.schema}, which is not a resource or component`);
   }
   for (const [name, machine] of Object.entries(spec.state_machines)) {
-    const at = `spec/areas/${machine.area}.yaml: state_machines.${name}`;
+    const at = `${locate(areaFile(machine.area), ['state_machines', name])}: state_machines.${name}`;
     const resource = spec.resources[name];
     const field = resource?.fields[machine.field];
     if (!resource) {

@@ -1,6 +1,14 @@
 // Turns ajv's raw findings against the meta-schema into one sentence per problem, with a position.
 import type { ErrorObject } from 'ajv';
 import { locate, type SourceFile } from './spec-source.js';
+import { nearestName } from './nearest-name.js';
+
+/** "; did you mean `method`?" when the unknown key is a typo of a key the schema knows. */
+function didYouMean(key: string, schema: unknown): string {
+  const known = Object.keys((schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+  const near = nearestName(key, known);
+  return near ? `; did you mean "${near}"?` : '';
+}
 
 const PATTERN_MEANING: Record<string, string> = {
   '^[a-z][a-z0-9_]*$': 'a snake_case name',
@@ -82,7 +90,7 @@ export function explainErrors(source: SourceFile, errors: ErrorObject[]): string
         break;
       case 'additionalProperties':
         at = locate(source, [...path, String(p.additionalProperty)], true);
-        message = `${where} has an unknown key "${String(p.additionalProperty)}"`;
+        message = `${where} has an unknown key "${String(p.additionalProperty)}"${didYouMean(String(p.additionalProperty), e.parentSchema)}`;
         break;
       case 'enum':
         message = `${where} is ${JSON.stringify(valueAt(source.data, path))}, but must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;

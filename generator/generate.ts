@@ -12,7 +12,7 @@ import { emitTransformers } from './emit-transformers.js';
 import { checkReleased, release } from './released.js';
 import { emitValidators } from './emit-validators.js';
 import { emitTypes } from './emit-types.js';
-import { emitRoutes, handlerScaffold } from './emit-routes.js';
+import { emitRoutes, handlerScaffold, SCAFFOLD_MARK } from './emit-routes.js';
 import { emitOpenApi } from './emit-openapi.js';
 import { emitSpecData } from './emit-spec-data.js';
 import { loadV2Map } from './load-v2-map.js';
@@ -108,9 +108,13 @@ function main() {
     if (!check) rmSync(join(outDir, name));
   }
   const missingHandlers: string[] = [];
+  const unwritten: string[] = [];
   for (const [name, text] of Object.entries(result.scaffolds)) {
     const path = join(root, 'handlers', name);
-    if (existsSync(path)) continue;
+    if (existsSync(path)) {
+      if (readFileSync(path, 'utf8').includes(`${SCAFFOLD_MARK}(`)) unwritten.push(`handlers/${name}`);
+      continue;
+    }
     missingHandlers.push(`handlers/${name}`);
     if (!check) {
       mkdirSync(dirname(path), { recursive: true });
@@ -124,11 +128,17 @@ function main() {
       for (const h of missingHandlers) console.error(`  ${h} (handler missing)`);
       process.exit(1);
     }
+    if (unwritten.length) {
+      console.error(`${unwritten.length} operation${unwritten.length === 1 ? ' has' : 's have'} no handler yet (the scaffold still throws ${SCAFFOLD_MARK}); write ${unwritten.length === 1 ? 'it' : 'them'}:`);
+      for (const h of unwritten) console.error(`  ${h}`);
+      process.exit(1);
+    }
     console.log(`generated/ is fresh (${Object.keys(result.files).length} files)`);
     return;
   }
   console.log(`generated ${Object.keys(result.files).length} files, ${stale.length} changed`);
-  for (const h of missingHandlers) console.log(`  scaffolded ${h}`);
+  for (const h of missingHandlers) console.log(`  scaffolded ${h}: write its business logic (npm run check fails until then)`);
+  for (const h of unwritten.filter((u) => !missingHandlers.includes(u))) console.log(`  ${h} is still a scaffold`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

@@ -18,7 +18,7 @@ export interface SchemaInstructions {
   values_renamed?: { schema: string; field: string; map: Record<string, string> };
   /** a hand-written downgrade, handlers/versions/<name>.ts exporting `down`; `was` gives the older types of the
    * fields it changes, so the older version's documents say what it returns */
-  transformer?: { schema: string; name: string; was?: Record<string, RawField | null> };
+  transformer?: { schema: string; name: string; description: string; was?: Record<string, RawField | null> };
   /** the older version showed these money objects as decimal numbers in the currency's major unit (10.43) */
   money_as_decimal?: { schema: string; fields: string[] };
 }
@@ -42,7 +42,7 @@ export interface OperationInstructions {
   };
   /** a hand-written request upgrade, handlers/versions/<name>.ts exporting `up(input)`; `was` gives the older
    * types of the body and query fields it takes (null: the older version did not take the field) */
-  request_transformer?: { operation: string; name: string; was?: { body?: Record<string, RawField | null>; query?: Record<string, RawField | null> } };
+  request_transformer?: { operation: string; name: string; description: string; was?: { body?: Record<string, RawField | null>; query?: Record<string, RawField | null> } };
   /** the older version answered with another success status (e.g. 200 before creation answered 201) */
   status_changed?: { operation: string; was: number };
   /** the operation lived at `from` in the older version; `params` maps older path parameter names to newer ones,

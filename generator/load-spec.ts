@@ -54,7 +54,8 @@ export interface LoadedSpec {
 
 export function loadSpec(root: string): LoadedSpec {
   const specDir = join(root, 'spec');
-  const ajv = new Ajv2019.default({ allErrors: true, strict: false });
+  // verbose: errors carry their schema, so an unknown key can be matched against the known ones ("did you mean").
+  const ajv = new Ajv2019.default({ allErrors: true, strict: false, verbose: true });
   addFormats.default(ajv);
   const validators = {
     api: ajv.compile(apiFileSchema),
@@ -99,7 +100,13 @@ export function loadSpec(root: string): LoadedSpec {
     ),
     resources: {},
     operations: [],
-    versions: ((versions!.data as any).versions as ApiSpec['versions']).map((v) => ({ ...v, changes: v.changes ?? [] })),
+    versions: ((versions!.data as any).versions as ApiSpec['versions']).map((v, vi) => ({
+      ...v,
+      changes: (v.changes ?? []).map((c, ci) => ({
+        ...c,
+        instructionsAt: (c.instructions ?? []).map((_, ii) => locate(versions!, ['versions', vi, 'changes', ci, 'instructions', ii])),
+      })),
+    })),
     version_flags: (versions!.data as any).flags ?? {},
     events: {},
     state_machines: {},
@@ -111,8 +118,8 @@ export function loadSpec(root: string): LoadedSpec {
       events?: Record<string, { schema: string; description: string }>;
     };
     for (const [name, event] of Object.entries(data.events ?? {})) {
-      if (spec.events[name]) problems.push(`${source!.path}: the event ${name} is declared twice`);
-      spec.events[name] = event;
+      if (spec.events[name]) problems.push(`${locate(source!, ['events', name], true)}: the event ${name} is declared twice`);
+      spec.events[name] = { ...event, area };
     }
     for (const [name, machine] of Object.entries(data.state_machines ?? {})) {
       if (spec.state_machines[name]) problems.push(`${source!.path}: the state machine ${name} is defined twice`);

@@ -228,6 +228,8 @@ const schemaName = { type: 'string', pattern: '^[A-Z][A-Za-z0-9]*$' };
 const opName = { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' };
 const fieldPath = { type: 'string', pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$' };
 const rawField = { anyOf: [{ type: 'string' }, { type: 'object' }] };
+/** what a hand-written transformer changes, in words for people reading `npm run diff` (its name is internal) */
+const transformerDescription = { type: 'string', minLength: 10, description: 'what the older shape was, in words' };
 const instruction = (required: string[], properties: Record<string, unknown>) => ({
   type: 'object', additionalProperties: false, required, properties,
 });
@@ -244,8 +246,8 @@ const instructionKinds: Record<string, unknown> = {
   values_renamed: instruction(['schema', 'field', 'map'], {
     schema: schemaName, field: fieldPath, map: { type: 'object', additionalProperties: { type: 'string' } },
   }),
-  transformer: instruction(['schema', 'name'], {
-    schema: schemaName, name: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' },
+  transformer: instruction(['schema', 'name', 'description'], {
+    schema: schemaName, name: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' }, description: transformerDescription,
     was: { type: 'object', propertyNames: { pattern: '^[a-z][a-z0-9_.]*$' }, additionalProperties: { anyOf: [rawField, { type: 'null' }] } },
   }),
   endpoint_added: instruction(['operation'], { operation: opName }),
@@ -274,8 +276,8 @@ const instructionKinds: Record<string, unknown> = {
   money_as_decimal: instruction(['schema', 'fields'], {
     schema: schemaName, fields: { type: 'array', items: fieldPath, minItems: 1 },
   }),
-  request_transformer: instruction(['operation', 'name'], {
-    operation: opName, name: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' },
+  request_transformer: instruction(['operation', 'name', 'description'], {
+    operation: opName, name: { type: 'string', pattern: '^[a-z][a-zA-Z0-9]*$' }, description: transformerDescription,
     was: {
       type: 'object',
       additionalProperties: false,

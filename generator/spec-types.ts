@@ -120,6 +120,8 @@ export interface ChangeSpec {
   flags?: string[];
   /** declarative instructions: what the version before this change looked like */
   instructions?: Record<string, unknown>[];
+  /** where each instruction is written, file:line:col (set by load-spec; absent for specs built in code) */
+  instructionsAt?: string[];
 }
 
 export interface StateMachineSpec {
@@ -141,7 +143,7 @@ export interface ApiSpec {
   versions: VersionSpec[];
   version_flags: Record<string, { description: string; since: string }>;
   /** event name -> the schema its data carries */
-  events: Record<string, { schema: string; description: string }>;
+  events: Record<string, { schema: string; description: string; area?: string }>;
   /** resource name -> its lifecycle */
   state_machines: Record<string, StateMachineSpec>;
 }

@@ -23,8 +23,8 @@ export function allChanges(spec: ApiSpec): LocatedChange[] {
   return spec.versions.flatMap((v) => v.changes.map((change, index) => ({ version: v.date, index, change })));
 }
 
-function describeChange(c: LocatedChange): string {
-  return `spec/versions.yaml: ${c.version} change ${c.index + 1} ("${c.change.description.slice(0, 60)}")`;
+function describeChange(c: LocatedChange, at?: string): string {
+  return `${at ?? 'spec/versions.yaml'}: ${c.version} change ${c.index + 1} ("${c.change.description.slice(0, 60)}")`;
 }
 
 /** Whether the instruction's target exists in the newer shapes it is applied to. */
@@ -94,10 +94,10 @@ export function deriveVersions(spec: ApiSpec): VersionView[] {
     views.push({ date: version.date, description: version.description, ...shapes });
     version.changes.forEach((change, index) => {
       if (change.pending) return;
-      for (const instruction of (change.instructions ?? []) as Instruction[]) {
+      for (const [at, instruction] of ((change.instructions ?? []) as Instruction[]).entries()) {
         const problem = targetProblem(instruction, shapes);
         if (problem) {
-          problems.push(`${describeChange({ version: version.date, index, change })}: ${problem}`);
+          problems.push(`${describeChange({ version: version.date, index, change }, change.instructionsAt?.[at])}: ${problem}`);
           continue;
         }
         shapes = olderShapes(instruction, shapes, original);

@@ -27,3 +27,8 @@ export type Handler<K extends keyof Operations> = (
   input: Operations[K]['input'],
   ctx: HandlerContext,
 ) => Promise<Operations[K]['output']>;
+
+/** What a scaffolded handler throws until its business logic is written; `npm run check` fails while one remains. */
+export function notWrittenYet(operationId: string): Error {
+  return new Error(`${operationId} is not written yet`);
+}

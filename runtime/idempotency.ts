@@ -1,10 +1,15 @@
-// Idempotency-Key: the first request with a key claims it; retries replay the stored response; the same key
-// with a different request is a 400; a retry while the first is still running is a 409. Keys are scoped to
-// the credential and kept for 24 hours.
+// Idempotency-Key: the first request with a key runs; retries replay the stored response; the same key with a
+// different request is a 400; a retry while the first is still running is a 409. Keys are scoped to the credential
+// and kept for 24 hours.
+//
+// The claim lives and dies with the request's transaction: a transaction-scoped advisory lock on the key says "running"
+// (PostgreSQL drops it at commit, rollback, or when the connection dies with its process), and the stored response is
+// written in the same transaction as the request's own writes. So a crash at any point leaves the key either done,
+// with the response of the writes that committed, or free for an immediate retry; nothing waits for an expiry.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ApiError, invalid } from './errors.js';
-import { query } from './request-db.js';
+import { query, rollbackToSavepoint } from './request-db.js';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
@@ -29,43 +34,57 @@ export function checkKey(key: string): void {
   if (key.length > 255) throw invalid('Idempotency-Key must be at most 255 characters', 'Idempotency-Key');
 }
 
-/** Claims the key, or returns the stored response to replay. Runs outside the request transaction. */
+/** The advisory lock's 64-bit key for a credential's Idempotency-Key (a hash: the key itself is the client's text). */
+export function lockKey(credentialId: string, key: string): bigint {
+  return createHash('sha256').update(credentialId).update('\0').update(key).digest().readBigInt64BE(0);
+}
+
+const SAVEPOINT = 'idempotent_request';
+
+/**
+ * The statements that open a keyed request's transaction (sent with its BEGIN in one round trip): try the key's
+ * lock, then mark where the request's own work starts, so a refused request's writes can be undone while the record
+ * of its refusal commits. The lock key is a number we computed, never client text, so it is safe as a literal.
+ */
+export function openingStatements(credentialId: string, key: string): string[] {
+  return [`select pg_try_advisory_xact_lock(${lockKey(credentialId, key)}) as locked`, `SAVEPOINT ${SAVEPOINT}`];
+}
+
+/**
+ * Given the opening statements' rows, in the request's transaction: the stored response to replay, or null when this
+ * request is to run. Throws 409 while another request holds the key, 400 when the key was used for another request.
+ */
 export async function claim(
   db: Knex,
+  opened: any[][],
   credentialId: string,
   key: string,
-  operationId: string,
   hash: string,
 ): Promise<StoredResponse | null> {
-  // Fixed SQL on plain pg: this runs on every create (runtime/request-db.ts query).
-  const inserted = await query(db, `insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, expires_at)
-    values ($1, $2, $3, $4, 'running', now() + interval '${IDEMPOTENCY_TTL_HOURS} hours')
-    on conflict (credential_id, key) do nothing returning key`, [credentialId, key, operationId, hash]);
-  if (inserted.length) return null;
-  // An expired record is as good as none: take it over.
-  const retaken = await query(db, `update idempotency_keys set operation_id = $3, request_hash = $4, state = 'running',
-    status_code = null, response = null, expires_at = now() + interval '${IDEMPOTENCY_TTL_HOURS} hours', updated_at = now()
-    where credential_id = $1 and key = $2 and expires_at < now() returning key`, [credentialId, key, operationId, hash]);
-  if (retaken.length) return null;
-  const row = await db('idempotency_keys').where({ credential_id: credentialId, key }).first();
-  if (!row) return claim(db, credentialId, key, operationId, hash);
+  if (!opened[0]?.[0]?.locked) {
+    throw new ApiError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry later');
+  }
+  // Read after taking the lock (its own statement, so its snapshot includes a commit that released the lock).
+  // Fixed SQL on plain pg: this runs on every keyed create (runtime/request-db.ts query).
+  const [row] = await query(db, `select request_hash, status_code, response from idempotency_keys
+    where credential_id = $1 and key = $2 and state = 'done' and expires_at > now()`, [credentialId, key]);
+  if (!row) return null;
   if (row.request_hash !== hash) {
     throw new ApiError(400, 'idempotency_error',
       'This Idempotency-Key was already used with a different request; use a new key for a new request', 'Idempotency-Key');
   }
-  if (row.state === 'running') {
-    throw new ApiError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry later');
-  }
   return { status: row.status_code, body: row.response };
 }
 
-/** Records the response; called inside the request transaction so it commits with the request's writes. */
-export async function complete(db: Knex, credentialId: string, key: string, response: StoredResponse): Promise<void> {
-  await query(db, `update idempotency_keys set state = 'done', status_code = $3, response = $4, updated_at = now()
-    where credential_id = $1 and key = $2`, [credentialId, key, response.status, JSON.stringify(response.body)]);
+/** Records the response in the request's transaction, replacing an expired record of the key. */
+export async function complete(db: Knex, credentialId: string, key: string, operationId: string, hash: string,
+  response: StoredResponse): Promise<void> {
+  await query(db, `insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, status_code, response, expires_at)
+    values ($1, $2, $3, $4, 'done', $5, $6, now() + interval '${IDEMPOTENCY_TTL_HOURS} hours')
+    on conflict (credential_id, key) do update set operation_id = excluded.operation_id, request_hash = excluded.request_hash,
+      state = 'done', status_code = excluded.status_code, response = excluded.response, expires_at = excluded.expires_at, updated_at = now()`,
+  [credentialId, key, operationId, hash, response.status, JSON.stringify(response.body)]);
 }
 
-/** Frees the key after a failure that must not be replayed (a server error). */
-export async function release(db: Knex, credentialId: string, key: string): Promise<void> {
-  await db('idempotency_keys').where({ credential_id: credentialId, key, state: 'running' }).delete();
-}
+/** Undoes a refused request's writes, keeping the key's lock, so its refusal can be recorded and committed. */
+export const undoRequestWork = (db: Knex) => rollbackToSavepoint(db, SAVEPOINT);

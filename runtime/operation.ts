@@ -116,23 +116,7 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     await checkScopes(op, access, input).catch((e) => { throw inCallersNames(e, names); });
 
     const idempotencyKey = op.idempotent ? ctx.get('Idempotency-Key') : '';
-    if (idempotencyKey) {
-      idempotency.checkKey(idempotencyKey);
-      const replay = await idempotency.claim(db, principal.credentialId, idempotencyKey, op.id,
-        idempotency.requestHash(op.id, path, body));
-      if (replay) {
-        ctx.set('Idempotent-Replayed', 'true');
-        // A replayed error envelope names this request, like every error; the original's id goes in a header.
-        const error = (replay.body as { error?: { request_id?: string } } | null)?.error;
-        if (error?.request_id) {
-          ctx.set('Original-Request', error.request_id);
-          error.request_id = ctx.state.requestId;
-        }
-        ctx.status = replay.status;
-        ctx.body = replay.body;
-        return;
-      }
-    }
+    if (idempotencyKey) idempotency.checkKey(idempotencyKey);
 
     const context = (conn: Knex): HandlerContext => ({
       ...effectsOn(conn),
@@ -147,32 +131,53 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
 
     const render = validators.downgrade;
     const status = validators.status ?? op.status;
+    const run = async (conn: Knex) => {
+      const out = await op.handler!(input, context(conn));
+      return render ? render(out) : out;
+    };
     if (op.method === 'GET') {
-      const out = await op.handler!(input, context(db)).catch((e) => { throw inCallersNames(e, names); });
+      const out = await run(db).catch((e) => { throw inCallersNames(e, names); });
       ctx.status = status;
-      ctx.body = render ? render(out) : out;
+      ctx.body = out;
       return;
     }
-    try {
-      const result = await inTransaction(db, async (trx) => {
-        const head = await op.handler!(input, context(trx));
-        const out = render ? render(head) : head;
-        if (idempotencyKey) await idempotency.complete(trx, principal.credentialId, idempotencyKey, { status, body: out });
-        return out;
-      });
+    if (!idempotencyKey) {
+      const out = await inTransaction(db, run).catch((e) => { throw inCallersNames(e, names); });
       ctx.status = status;
-      ctx.body = result;
-    } catch (raised) {
-      const e = inCallersNames(raised, names);
-      if (idempotencyKey) {
-        if (e instanceof ApiError && e.status < 500) {
-          await idempotency.complete(db, principal.credentialId, idempotencyKey, { status: e.status, body: errorBody(e, ctx.state.requestId) });
-        } else {
-          await idempotency.release(db, principal.credentialId, idempotencyKey);
-        }
-      }
-      throw e;
+      ctx.body = out;
+      return;
     }
+
+    const credentialId = principal.credentialId;
+    const hash = idempotency.requestHash(op.id, path, body);
+    const outcome = await inTransaction(db, async (trx, opened): Promise<idempotency.StoredResponse & { replayed: boolean }> => {
+      const replay = await idempotency.claim(trx, opened, credentialId, idempotencyKey, hash);
+      if (replay) return { ...replay, replayed: true };
+      let response: idempotency.StoredResponse;
+      try {
+        response = { status, body: await run(trx) };
+      } catch (raised) {
+        const e = inCallersNames(raised, names);
+        // A refusal is kept and replayed like a success; a server error rolls everything back, freeing the key.
+        if (!(e instanceof ApiError) || e.status >= 500) throw e;
+        await idempotency.undoRequestWork(trx);
+        response = { status: e.status, body: errorBody(e, ctx.state.requestId) };
+        for (const [k, v] of Object.entries(e.headers)) ctx.set(k, v);
+      }
+      await idempotency.complete(trx, credentialId, idempotencyKey, op.id, hash, response);
+      return { ...response, replayed: false };
+    }, idempotency.openingStatements(credentialId, idempotencyKey));
+    if (outcome.replayed) {
+      ctx.set('Idempotent-Replayed', 'true');
+      // A replayed error envelope names this request, like every error; the original's id goes in a header.
+      const error = (outcome.body as { error?: { request_id?: string } } | null)?.error;
+      if (error?.request_id) {
+        ctx.set('Original-Request', error.request_id);
+        error.request_id = ctx.state.requestId;
+      }
+    }
+    ctx.status = outcome.status;
+    ctx.body = outcome.body;
   };
 }
 

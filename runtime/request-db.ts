@@ -77,14 +77,24 @@ export async function query<Row = Record<string, any>>(db: Knex, text: string, v
 /**
  * Runs `work` in one transaction. On the request's own connection that is BEGIN/COMMIT on it (knex's transaction
  * object costs more per request than the rest of a create; measured by `npm run bench`); elsewhere, knex's.
+ * `opening` statements run first in the transaction, sent with BEGIN in one round trip on the request's connection
+ * (so they must be constant SQL without parameters); `work` gets their rows.
  */
-export async function inTransaction<T>(db: Knex, work: (db: Knex) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][]) => Promise<T>, opening: string[] = []): Promise<T> {
   const conn = (db as unknown as Record<symbol, Connection | undefined>)[RAW_CLIENT];
-  if (!conn) return db.transaction((trx) => work(trx));
-  await conn.query('BEGIN', []);
+  if (!conn) {
+    return db.transaction(async (trx) => {
+      const opened: any[][] = [];
+      for (const statement of opening) opened.push((await trx.raw(statement)).rows ?? []);
+      return work(trx, opened);
+    });
+  }
+  const begun = await conn.query(['BEGIN', ...opening].join('; '), []);
+  // A multi-statement simple query answers with one result per statement.
+  const opened = opening.length ? (begun as unknown as { rows: any[] }[]).slice(1).map((r) => r.rows) : [];
   let result: T;
   try {
-    result = await work(db);
+    result = await work(db, opened);
   } catch (e) {
     try {
       await conn.query('ROLLBACK', []);
@@ -96,4 +106,11 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex) => Promise<T>)
   }
   await conn.query('COMMIT', []);
   return result;
+}
+
+/** Undoes the transaction's work since `SAVEPOINT name`, keeping what came before. */
+export async function rollbackToSavepoint(db: Knex, name: string): Promise<void> {
+  const conn = (db as unknown as Record<symbol, Connection | undefined>)[RAW_CLIENT];
+  if (conn) await conn.query(`ROLLBACK TO SAVEPOINT ${name}`, []);
+  else await db.raw(`ROLLBACK TO SAVEPOINT ${name}`);
 }

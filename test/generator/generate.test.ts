@@ -29,6 +29,13 @@ let base: string;
 let firstRun: CliResult;
 /** The CLI runs the later tests judge, started together because each takes seconds. */
 let fresh: Promise<CliResult>;
+let unwritten: Promise<CliResult>;
+let scaffold: string;
+
+/** A handler with business logic of its own (here: none to speak of), as a developer would write over a scaffold. */
+const writtenHandler = (id: string) => `import { ApiError } from '../../runtime/errors.js';
+export const ${id} = async () => { throw new ApiError(404, 'not_found', 'No widgets here'); };
+`;
 let stale: { root: string; run: Promise<CliResult> };
 let broken: { root: string; typesBefore: string; run: Promise<CliResult> };
 
@@ -38,6 +45,10 @@ t.before(async () => {
   firstRun = await runGenerator(base);
   assert.is(firstRun.code, 0, firstRun.stderr);
 
+  // Scaffolds are not handlers: --check fails naming them until they are written.
+  scaffold = readText(join(base, 'handlers/test_widgets/retrieveTestWidget.ts'));
+  unwritten = runGenerator(copyOf(base), '--check');
+  for (const id of ['retrieveTestWidget', 'listTestWidgets']) writeIn(base, `handlers/test_widgets/${id}.ts`, writtenHandler(id));
   fresh = runGenerator(base, '--check');
 
   // Stale in every way --check knows: a hand-edited file, a file no longer generated, a missing handler, and a
@@ -60,8 +71,8 @@ t('generate scaffolds a handler for each new operation, and never overwrites an 
   assert.match(firstRun.stdout, 'scaffolded handlers/test_widgets/retrieveTestWidget.ts');
   assert.match(firstRun.stdout, 'scaffolded handlers/test_widgets/listTestWidgets.ts');
   assert.not.match(firstRun.stdout, 'updateTestWidget');
-  const scaffold = readText(join(base, 'handlers/test_widgets/retrieveTestWidget.ts'));
-  assert.match(scaffold, "import type { Handler } from '../../runtime/handler.js';");
+  assert.match(scaffold, "import { notWrittenYet, type Handler } from '../../runtime/handler.js';");
+  assert.match(scaffold, "throw notWrittenYet('retrieveTestWidget');");
   assert.match(scaffold, "export const retrieveTestWidget: Handler<'retrieveTestWidget'> = async (input, ctx) => {");
   assert.match(scaffold, 'GET /test_widgets/{id}: Retrieve a test widget');
   assert.is(readText(join(base, 'handlers/test_widgets/updateTestWidget.ts')), CUSTOM_HANDLER);
@@ -85,6 +96,15 @@ t('--check on an unaltered copy exits 0', async () => {
   const run = await fresh;
   assert.is(run.code, 0, run.stderr);
   assert.match(run.stdout, 'generated/ is fresh');
+});
+
+t('--check exits 1 while an operation\'s handler is still its scaffold, naming each', async () => {
+  const run = await unwritten;
+  assert.is(run.code, 1, run.stdout);
+  assert.match(run.stderr, '2 operations have no handler yet (the scaffold still throws notWrittenYet)');
+  assert.match(run.stderr, 'handlers/test_widgets/retrieveTestWidget.ts');
+  assert.match(run.stderr, 'handlers/test_widgets/listTestWidgets.ts');
+  assert.not.match(run.stderr, 'updateTestWidget');
 });
 
 t('--check exits 1 naming each stale file and why, and changes nothing', async () => {

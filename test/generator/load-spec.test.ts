@@ -25,6 +25,36 @@ t('an unknown key in an operation', () => {
   assert.match(p, /:5: /);
 });
 
+t('a misspelt key suggests the nearest known one; a key that is no typo suggests nothing', () => {
+  const text = replaceOnce(FIXTURE, '    summary: Retrieve a test widget\n', '    sumary: Retrieve a test widget\n');
+  const problems = problemsWith(text);
+  problemAt(problems, F, lineOf(text, 'sumary: Retrieve'), 'unknown key "sumary"; did you mean "summary"?');
+  const unrelated = problemsWith(replaceOnce(FIXTURE, '    summary: Retrieve a test widget\n', '    summary: Retrieve a test widget\n    colour: red\n'));
+  assert.ok(unrelated.some((p) => p.endsWith('unknown key "colour"')), unrelated.join('\n'));
+});
+
+t('an instruction in spec/versions.yaml that targets nothing is reported at its file:line:col', async () => {
+  const { deriveVersions, VersionProblems } = await import('../../generator/versions.js');
+  const { readFileSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const root = projectCopy();
+  const file = join(root, 'spec/versions.yaml');
+  const versions = readFileSync(file, 'utf8');
+  const marker = 'versions:\n';
+  const added = `versions:\n  - date: '2026-10-01'\n    description: Test.\n    changes:\n      - description: Widgets gained a weight.\n        instructions:\n          - field_added: { schema: Account, field: weight }\n`;
+  writeFileSync(file, versions.replace(marker, added));
+  const { spec } = loadSpec(root);
+  try {
+    deriveVersions(spec);
+    assert.unreachable('the instruction targets a field that does not exist');
+  } catch (e) {
+    assert.instance(e, VersionProblems);
+    const [problem] = (e as InstanceType<typeof VersionProblems>).problems;
+    const line = versions.slice(0, versions.indexOf(marker)).split('\n').length + 6;
+    assert.match(problem, new RegExp(`^spec/versions\\.yaml:${line}:13: 2026-10-01 change 1 .*Account\\.weight, which does not exist`), problem);
+  }
+});
+
 t('a bad field type shorthand', () => {
   const text = replaceOnce(FIXTURE, '      size: integer?', '      size: integr?');
   const problems = problemsWith(text);

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { FIXTURE, projectCopy, readText, removeCopies, runGenerator, replaceOnce } from './spec-fixture.js';
 import { loadSpec } from '../../generator/load-spec.js';
 import { deriveVersions, VersionProblems } from '../../generator/versions.js';
-import { diffVersions } from '../../generator/diff.js';
+import { diffVersions, formatDiff } from '../../generator/diff.js';
 import { generate } from '../../generator/generate.js';
 import { projectRoot } from '../../bin/paths.js';
 
@@ -119,7 +119,8 @@ t('the diff tool lists crossed changes per resource and operation, with breaking
   assert.equal(d.versionsCrossed, ['2026-10-01']);
   assert.is(d.resources.TestWidget.changes[0].breaking, false);
   assert.equal(d.resources.TestWidget.usedBy.sort(), ['listTestWidgets', 'retrieveTestWidget', 'updateTestWidget']);
-  assert.is(d.pending.inRange, 1);
+  assert.is(d.summary.pendingInRange, 1);
+  assert.is(d.pending.length, 1);
   const migration = diffVersions(spec, '2026-07-20', '2026-09-06');
   assert.ok(migration.migrations.some((m) => m.name === 'members_and_memberships' && m.version === '2026-07-23'));
   const none = diffVersions(spec, '2026-07-23', '2026-09-06');
@@ -129,23 +130,61 @@ t('the diff tool lists crossed changes per resource and operation, with breaking
 t('the diff from the official client\'s pin to the latest lists every older shape it crosses', () => {
   const { spec } = loadSpec(projectRoot);
   const d = diffVersions(spec, '2026-07-20', '2026-09-06');
-  const changes = (name: string) => (d.operations[name] ?? d.resources[name]).changes.map((c) => c.change);
+  const changes = (name: string) => (d.operations[name] ?? d.resources[name]).changes.map((c) => c.description);
   assert.ok(changes('listPayments').includes('query statuses: no longer accepted'));
   assert.ok(changes('listPayments').some((c) => c.startsWith('query statuses: values renamed') && c.includes('paid -> succeeded|refunded|partially_refunded')));
-  assert.ok(changes('createPayment').includes('success status changed (older versions answer 200)'));
-  assert.ok(changes('refundPayment').some((c) => c.includes('refundDecimalAmount') && c.includes('body partial_amount')));
-  assert.ok(changes('Payment').some((c) => c.startsWith('total, subtotal') && c.includes('decimal numbers')));
+  assert.ok(changes('createPayment').includes('success status 200 -> 201'));
+  assert.ok(changes('refundPayment').some((c) => c.includes('decimal in the payment currency') && c.includes('body partial_amount')));
+  assert.ok(changes('Payment').some((c) => c.startsWith('total: a money object') && c.includes('decimal number')));
   assert.ok(changes('Payment').includes('company_id: renamed to account_id'));
-  assert.ok(changes('extendMembership').includes('moved from /memberships/{id}/add_free_days'));
+  assert.ok(changes('extendMembership').includes('moved from /memberships/{id}/add_free_days to /memberships/{id}/extend'));
   assert.ok(changes('cancelMembership').some((c) => c.includes('body cancellation_mode')));
-  assert.ok(changes('createSetupIntent').includes('success status changed (older versions answer 200)'));
-  assert.ok(changes('PromoCode').some((c) => c.includes('promoCodeLegacyDiscount')));
+  assert.ok(changes('createSetupIntent').includes('success status 200 -> 201'));
+  assert.ok(changes('PromoCode').some((c) => c.includes('one amount_off told apart by promo_type')));
+  for (const c of Object.values(d.operations).concat(Object.values(d.resources) as never[]).flatMap((g) => g.changes)) {
+    assert.not.match(c.description, /promoCodeLegacy|DecimalAmount|Timestamps\b/, 'transformers are described in words, not by internal name');
+  }
   assert.ok(d.versionsCrossed.includes('2026-07-22'));
   // Endpoints that truly did not exist are the only ones added.
-  const added = Object.entries(d.operations).filter(([, o]) => o.changes.some((c) => c.change === 'endpoint added')).map(([name]) => name).sort();
+  const added = Object.entries(d.operations).filter(([, o]) => o.changes.some((c) => c.kind === 'endpoint_added')).map(([name]) => name).sort();
   for (const existed of ['listPayments', 'retrievePayment', 'createPayment', 'listMemberships', 'listMembers', 'createSetupIntent', 'createPromoCode']) {
     assert.not.ok(added.includes(existed), existed);
   }
+});
+
+t('the diff reads like a review: summary first, breaking first, each changelog text once, --breaking and --json', () => {
+  const { spec } = loadSpec(projectRoot);
+  const d = diffVersions(spec, '2026-09-06', '2026-07-20');
+  assert.ok(d.swapped);
+  assert.is(d.from, '2026-07-20');
+  const text = formatDiff(d);
+  const lines = text.split('\n');
+  assert.match(lines[1], /dates were swapped/);
+  assert.match(lines[3], new RegExp(`^Summary: ${d.summary.breaking} breaking changes and ${d.summary.additive} additions in ${d.summary.operations} operations`));
+  // Each changelog text appears once, however many changes it made.
+  const entry33 = d.changelog['2026-08-21#33'].text;
+  assert.is(text.split(entry33).length - 1, 1);
+  // Operations with breaking changes come before additive-only ones; within one, breaking lines come first.
+  const headers = lines.filter((l) => l.startsWith('Operation '));
+  const firstAdditiveOnly = headers.findIndex((h) => !d.operations[h.split(' ')[1]].changes.some((c) => c.breaking));
+  assert.ok(firstAdditiveOnly > 0);
+  for (const h of headers.slice(firstAdditiveOnly)) assert.not.ok(d.operations[h.split(' ')[1]].changes.some((c) => c.breaking), h);
+  for (const g of Object.values(d.operations)) {
+    const marks = g.changes.map((c) => c.breaking);
+    assert.equal(marks, [...marks].sort((a, b) => Number(b) - Number(a)));
+  }
+  // Structured changes: kind, field, from, to.
+  const renamed = d.operations.createProduct.changes.find((c) => c.kind === 'request_field_renamed')!;
+  assert.equal({ field: renamed.field, in: renamed.in, from: renamed.from, to: renamed.to }, { field: 'account_id', in: 'body', from: 'company_id', to: 'account_id' });
+  const status = d.operations.createPayment.changes.find((c) => c.kind === 'status_changed')!;
+  assert.equal([status.from, status.to], [200, 201]);
+  // --breaking keeps only breaking changes; the summary still counts everything.
+  const breaking = diffVersions(spec, '2026-07-20', '2026-09-06', { breakingOnly: true });
+  const kept = [...Object.values(breaking.operations), ...Object.values(breaking.resources)].flatMap((g) => g.changes);
+  assert.ok(kept.length > 0 && kept.every((c) => c.breaking));
+  assert.is(kept.length + breaking.behaviour.length, d.summary.breaking);
+  assert.equal(breaking.summary, d.summary);
+  assert.not.ok('activatePromoCode' in breaking.operations, 'an operation with only additions is left out');
 });
 
 t('released versions are frozen: a breaking edit fails naming the operation and field; an addition passes', async () => {

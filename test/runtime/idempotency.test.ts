@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
-import { requestHash } from '../../runtime/idempotency.js';
+import { lockKey } from '../../runtime/idempotency.js';
 import { assertError, send } from './envelope.js';
 import { startEchoServer } from './echo-operation.js';
 
@@ -16,6 +16,16 @@ t.before(async () => {
   o = await makeOwner(app.db);
 });
 t.after(async () => { await app.close(); });
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 const uniqueKey = () => `idem-${Date.now()}-${n++}`;
 const connected = async () => Number((await app.db('accounts').where({ parent_id: o.accountId }).count({ n: '*' }))[0].n);
@@ -49,18 +59,48 @@ t('the same key with a different body is a 400 idempotency_error naming the head
 t('a key still running for this credential is a 409 idempotency_in_progress, and nothing is created', async () => {
   const key = uniqueKey();
   const body = { email: 'running@example.com', title: 'Running' };
-  // The hash covers the validated body, defaults included, exactly as the runtime computes it.
-  const hash = requestHash('createAccount', {}, { ...body, send_customer_emails: false });
-  await app.db('idempotency_keys').insert({
-    credential_id: o.keyId, key, operation_id: 'createAccount', request_hash: hash, state: 'running',
-    expires_at: app.db.raw("now() + interval '1 hour'"),
-  });
-  const before = await connected();
+  // "Running" is the key's advisory lock, held by the request's transaction: here, by the test's own.
+  const holder = await app.db.transaction();
+  try {
+    await holder.raw('select pg_advisory_xact_lock(?::bigint)', [String(lockKey(o.keyId, key))]);
+    const before = await connected();
+    const res = await create(key, body);
+    assertError(res, 409, 'idempotency_in_progress');
+    assert.is(await connected(), before);
+    assert.is(await app.db('idempotency_keys').where({ credential_id: o.keyId, key }).first(), undefined, 'nothing recorded');
+  } finally {
+    await holder.rollback();
+  }
+  // The holder is gone (as a crashed request's connection would be): the key is free at once.
   const res = await create(key, body);
-  assertError(res, 409, 'idempotency_in_progress');
-  assert.is(await connected(), before);
-  const row = await app.db('idempotency_keys').where({ credential_id: o.keyId, key }).first();
-  assert.is(row.state, 'running', 'the in-flight claim is left to its owner');
+  assert.is(res.status, 201, JSON.stringify(res.body));
+});
+
+t('a request whose database connection dies inside its transaction leaves the key free for an immediate retry', async () => {
+  const key = uniqueKey();
+  const body = { email: 'cut@example.com', title: 'Cut Off' };
+  // The test locks the parent account's row; the create blocks on it inside its transaction, holding the key.
+  const holder = await app.db.transaction();
+  let pending: ReturnType<typeof create> | undefined;
+  try {
+    await holder.raw('select id from accounts where id = ? for update', [o.accountId]);
+    pending = create(key, body);
+    const blocked = await waitFor(async () => (await app.db.raw(
+      "select pid from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%accounts%' and pid <> pg_backend_pid()")).rows[0]?.pid);
+    // While it runs, a duplicate is told so.
+    assertError(await create(key, body), 409, 'idempotency_in_progress');
+    await app.db.raw('select pg_terminate_backend(?)', [blocked]);
+  } finally {
+    await holder.rollback();
+  }
+  const cut = await pending!;
+  assert.ok(cut.status >= 500, `the cut-off request fails: ${cut.status}`);
+  const before = await connected();
+  const retry = await create(key, body);
+  assert.is(retry.status, 201, JSON.stringify(retry.body));
+  assert.is(retry.headers.get('idempotent-replayed'), null);
+  assert.is(await connected(), before + 1);
+  assert.is((await create(key, body)).body.id, retry.body.id);
 });
 
 t('an expired record is taken over: the request runs and its response replaces the old one', async () => {
