@@ -5,8 +5,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { holdRowLock, startWorkerProcess, type WorkerProcess } from '../helpers/processes.js';
-import { CARDS, makePromo, makeSeller, makeVariant, pay, VERSION } from '../payments/payment-fixtures.js';
+import { makeUser } from '../helpers/fixtures.js';
+import { holdRowLock, killPid, startApiCluster, startWorkerProcess, type WorkerProcess } from '../helpers/processes.js';
+import { CARDS, makePromo, makeSeller, makeToken, makeVariant, pay, VERSION } from '../payments/payment-fixtures.js';
+import { randomToken } from '../../runtime/ids.js';
 
 const t = suite('runtime: crash recovery');
 let app: TestApp;
@@ -112,6 +114,52 @@ t('(b) refund settlement killed mid-task: after a restart the refund settles onc
   assert.equal(postings.map((r) => [r.bucket, Number(r.amount)]).sort(), [['pending', -700], ['processor_clearing', 700]]);
   assert.is(await ledgerSum(s.accountId), 0);
   assert.is((await app.db('events').where({ type: 'refund.succeeded' }).whereRaw("data->>'id' = ?", [refund.id])).length, 1);
+});
+
+t('(c) an idempotent request killed inside its transaction: after the restart an immediate retry with its key runs, once', async () => {
+  const s = await makeSeller(app.db);
+  const v = await makeVariant(app.db, s.accountId, { stock: 3, planType: 'one_time' });
+  const buyer = await makeUser(app.db);
+  const ctok = await makeToken(app, s.clientId);
+  const api = await startApiCluster(app.databaseUrl, { processes: 1, runWorker: false });
+  try {
+    const key = `crash-${randomToken(8)}`;
+    const send = () => fetch(`${api.url}/payments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json', 'api-version-date': VERSION, 'idempotency-key': key },
+      body: JSON.stringify({ account_id: s.accountId, confirmation_token: ctok, user_id: buyer.id, plan_id: v.id }),
+    });
+    // The request takes its key, then waits to take a unit of the variant's stock: the plan row is locked here.
+    const lock = await holdRowLock(app.db, 'plans', v.id);
+    const first = send().then((r) => r.status, (e: Error) => e);
+    await lock.waitForWaiters(1);
+    const [pid] = api.pids();
+    const replaced = api.nextListening();
+    await killPid(pid);
+    const killedAt = Date.now();
+    await lock.release();
+    assert.instance(await first, Error, 'the killed request got no answer');
+    await replaced; // the primary starts another API process
+    const readyAt = Date.now();
+
+    const retry = await send();
+    const body = await retry.json();
+    const answeredAt = Date.now();
+    console.log(`\n  recovery (idempotent request): ${answeredAt - readyAt} ms from the restarted API process ready to the `
+      + `retry's answer (${answeredAt - killedAt} ms from the kill; the restart took ${readyAt - killedAt} ms)`);
+    assert.is(retry.status, 201, JSON.stringify(body));
+    assert.is(retry.headers.get('idempotent-replayed'), null, 'the retry ran: the killed attempt left nothing');
+    const replay = await send();
+    assert.is(replay.status, 201);
+    assert.is(replay.headers.get('idempotent-replayed'), 'true');
+    assert.is((await replay.json()).id, body.id);
+    // Once: one payment, one unit of stock, one stored key.
+    assert.equal(await app.db('payments').where({ user_id: buyer.id }).pluck('id'), [body.id]);
+    assert.is((await app.db('plans').where({ id: v.id }).first('stock')).stock, 2);
+    assert.equal(await app.db('idempotency_keys').where({ key }).pluck('state'), ['done']);
+  } finally {
+    await api.stop();
+  }
 });
 
 t.run();
