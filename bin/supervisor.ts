@@ -1,5 +1,6 @@
-// N API processes under node's cluster module: they share the listening port (the primary hands out connections),
-// and one that dies is replaced. Nothing they need from each other lives in a process: all state is in PostgreSQL.
+// N API processes under node's cluster module: they share the listening socket and accept connections from it
+// themselves, and one that dies is replaced. Nothing they need from each other lives in a process: all state is in
+// PostgreSQL.
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 
@@ -31,6 +32,12 @@ const MAX_RETRY_MS = 30_000;
 
 export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
   const { logger } = options;
+  // Each process accepts from the shared socket (SCHED_NONE) rather than the primary accepting and handing each
+  // connection over (round robin): a connection handed to a process that is killed before it takes it is never
+  // answered nor closed (the primary keeps it; the client waits for its own timeout, 300 s for fetch), while a
+  // connection the kernel still holds is simply accepted by a live process. NODE_CLUSTER_SCHED_POLICY=rr chooses
+  // round robin anyway (more even spreading under some loads).
+  if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: options.exec });
   const live = new Set<Worker>();
   let stopping = false;
