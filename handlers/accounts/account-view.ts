@@ -49,10 +49,11 @@ function rewardsOf(row: AccountRow, milestones: Record<string, any>[], paid: Map
   });
 }
 
-/** Balances move only through ledger postings; an account without postings has zero in every bucket. */
+/** Balances move only through ledger postings, which keep ledger_balances (a key lookup, whatever the history);
+ * an account without postings has zero in every bucket. */
 async function balancesOf(db: Knex, ids: string[]): Promise<(id: string) => AccountBalance> {
-  const rows = await query(db, `select account_id, bucket, sum(amount) as amount from ledger_postings
-    where account_id = any($1) and currency = 'usd' group by account_id, bucket`, [ids]);
+  const rows = await query(db, `select account_id, bucket, amount from ledger_balances
+    where account_id = any($1) and currency = 'usd'`, [ids]);
   const sums = new Map(rows.map((r) => [`${r.account_id}/${r.bucket}`, Number(r.amount)]));
   return (id) => {
     const of = (bucket: string) => money(sums.get(`${id}/${bucket}`) ?? 0);
