@@ -12,6 +12,7 @@ import { withConnection } from './request-db.js';
 import { prefetchJsonBody } from './body.js';
 import { resolveVersion } from './versions.js';
 import { runOperation, errorBody, type OperationDefinition } from './operation.js';
+import { segmentRouter } from './segment-router.js';
 import { specData } from '../generated/spec-data.js';
 
 /** A route outside the API's base path: no authentication, no version; errors still get the envelope. */
@@ -34,10 +35,7 @@ export interface AppOptions {
 
 export function createApp({ db, operations, logger, extraRoutes = [], mounts = [] }: AppOptions): Koa {
   const app = new Koa({ proxy: false });
-  const router = new Router({ prefix: specData.basePath });
-  for (const op of operations) {
-    router[op.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete'](op.path, runOperation(op, db));
-  }
+  const routes = segmentRouter(specData.basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db) })));
 
   app.use(async (ctx, next) => {
     const requestId = `req_${randomBytes(12).toString('base64url')}`;
@@ -79,7 +77,7 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
       await next();
     });
   });
-  app.use(router.routes());
+  app.use(routes);
   for (const mount of mounts) app.use(mount({ db, operations }));
   if (extraRoutes.length) {
     const extra = new Router();
