@@ -8,6 +8,7 @@ import { run, Logger as WorkerLogger, type Runner, type TaskList } from 'graphil
 import { createApp, type ExtraRoute, type Mount } from './app.js';
 import type { OperationDefinition } from './operation.js';
 import { randomToken } from './ids.js';
+import { startCacheListener } from './shared-cache.js';
 
 export interface ServerOptions {
   db: Knex;
@@ -59,6 +60,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
+  // What requests cache in memory is dropped, in every process, when the database says it changed.
+  const caches = options.databaseUrl ? startCacheListener(options.db, options.databaseUrl, logger) : null;
   const app = createApp({ db: options.db, operations: options.operations, logger, extraRoutes: options.extraRoutes, mounts: options.mounts });
   const server = app.listen(options.port, options.host ?? '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
@@ -111,6 +114,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         });
         await worker?.stop();
         await workerPool?.end();
+        await caches?.stop();
       })();
       return closing;
     },
