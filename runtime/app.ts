@@ -44,6 +44,11 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
     ctx.set('Request-Id', requestId);
     try {
       await next();
+      const serialize: ((body: unknown) => string) | undefined = ctx.state.serialize;
+      if (serialize && ctx.status < 300 && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) {
+        ctx.body = serialize(ctx.body);
+        ctx.type = 'application/json';
+      }
       if (ctx.body === undefined && ctx.status === 404) {
         const absent = ctx.state.absentAtVersion;
         throw new ApiError(404, 'not_found', absent
