@@ -13,6 +13,7 @@ import { prefetchJsonBody } from './body.js';
 import { resolveVersion } from './versions.js';
 import { runOperation, errorBody, type OperationDefinition } from './operation.js';
 import { segmentRouter } from './segment-router.js';
+import { OPENAPI_PATH, serveOpenApi } from './openapi-documents.js';
 import { specData } from '../generated/spec-data.js';
 
 /** A route outside the API's base path: no authentication, no version; errors still get the envelope. */
@@ -71,6 +72,20 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
 
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith(specData.basePath)) return next();
+    if (ctx.path === OPENAPI_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD')) return serveOpenApi(ctx);
+    // Routing before credentials: a path no operation has is a 404 and a method it does not answer a 405, whoever asks.
+    const methods = routes.methodsAt(ctx.path);
+    if (methods.length === 0) throw new ApiError(404, 'not_found', `Unrecognized request URL (${ctx.method} ${ctx.path})`);
+    if (!methods.includes(ctx.method)) {
+      const allow = [...methods, 'OPTIONS'].sort().join(', ');
+      if (ctx.method === 'OPTIONS') {
+        ctx.set('Allow', allow);
+        ctx.status = 204;
+        return;
+      }
+      throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; it answers ${methods.join(', ')}`,
+        undefined, { Allow: allow });
+    }
     prefetchJsonBody(ctx);
     return withConnection(db, async (conn) => {
       ctx.state.db = conn;
@@ -82,7 +97,7 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
       await next();
     });
   });
-  app.use(routes);
+  app.use(routes.middleware);
   for (const mount of mounts) app.use(mount({ db, operations }));
   if (extraRoutes.length) {
     const extra = new Router();

@@ -44,6 +44,9 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
   const bearer = /^Bearer\s+(\S+)$/i.exec(header);
   if (!bearer) {
     if (/\s/.test(header.trim())) throw unauthenticated('The Authorization header is malformed; use Bearer <API key or user token>');
+    if (/^(sk|utok)_/.test(header.trim())) {
+      throw unauthenticated(`Send ${header.trim().startsWith('sk_') ? 'an API key' : 'a user token'} as Authorization: Bearer <secret>; without Bearer the header is read as a client id`);
+    }
     const clientId = header.trim();
     // Unknown ids are not kept: a new account's client id must work at once.
     const account = await cachesFor(db).topics.credentials.load(`client:${clientId}`,

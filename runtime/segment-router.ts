@@ -13,7 +13,13 @@ export interface RouteSpec {
 
 const firstSegment = (path: string): string => path.split('/')[1] ?? '';
 
-export function segmentRouter(prefix: string, routes: RouteSpec[]): Middleware {
+export interface SegmentRouter {
+  middleware: Middleware;
+  /** Whether a route has this path, and the methods it answers there (empty: no route has the path). */
+  methodsAt(path: string): string[];
+}
+
+export function segmentRouter(prefix: string, routes: RouteSpec[]): SegmentRouter {
   const routers = new Map<string, Router>();
   // A route whose first segment is a parameter could match any segment: it goes into every router.
   const anySegment = routes.filter((r) => firstSegment(r.path).startsWith(':'));
@@ -35,9 +41,19 @@ export function segmentRouter(prefix: string, routes: RouteSpec[]): Middleware {
     return [segment, router.routes() as unknown as Middleware];
   }));
   const fallbackRoutes = fallback.routes() as unknown as Middleware;
-  return (ctx, next) => {
-    const rest = ctx.path.startsWith(prefix) ? ctx.path.slice(prefix.length) : null;
-    if (rest === null) return next();
-    return (middlewares.get(firstSegment(rest)) ?? fallbackRoutes)(ctx, next);
+  const rest = (path: string) => (path.startsWith(prefix) ? path.slice(prefix.length) : null);
+  return {
+    middleware: (ctx, next) => {
+      const tail = rest(ctx.path);
+      if (tail === null) return next();
+      return (middlewares.get(firstSegment(tail)) ?? fallbackRoutes)(ctx, next);
+    },
+    methodsAt(path) {
+      const tail = rest(path);
+      if (tail === null) return [];
+      const router = routers.get(firstSegment(tail)) ?? fallback;
+      const methods = router.match(path, 'GET').path.flatMap((layer) => layer.methods);
+      return [...new Set(methods)].sort();
+    },
   };
 }

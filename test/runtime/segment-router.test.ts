@@ -18,7 +18,7 @@ t.before(async () => {
     { method: 'POST', path: '/widgets/:id/archive', handle: answer('archive') },
     { method: 'GET', path: '/gadgets/:id', handle: answer('gadget') },
     { method: 'GET', path: '/:anything/summary', handle: answer('summary') },
-  ]));
+  ]).middleware);
   app.use((ctx) => { ctx.status = 404; ctx.body = { name: 'none' }; });
   server = app.listen(0);
   await new Promise((r) => server.once('listening', r));
