@@ -98,7 +98,7 @@ async function account(key: Key, id: string) {
 
   const [parents, sums, milestones, payouts, offers] = await Promise.all([
     row.parent_id ? rows('select "id", "title", "route", "logo_url" from "accounts" where "id" in ($1)', [row.parent_id]) : [],
-    rows('select "account_id", "bucket", sum("amount") as "amount" from "ledger_postings" where "account_id" in ($1) and "currency" = $2 group by "account_id", "bucket"', [id, 'usd']),
+    rows('select "account_id", "bucket", "amount" from "ledger_balances" where "account_id" in ($1) and "currency" = $2', [id, 'usd']),
     rows('select * from "reward_milestones" order by "threshold_usd" asc'),
     rows('select * from "reward_payouts" where "account_id" in ($1)', [id]),
     rows('select * from "economic_intelligence_offers" order by "position" asc'),

@@ -44,9 +44,14 @@ export async function seed(db: Knex): Promise<Fixture> {
     const key = await issueApiKey(trx, { accountId: platform.id, name: 'bench', role: 'admin' });
     await trx('accounts').where({ id: connected.id }).update({ lifetime_volume_usd: 2_500_000 });
     const buckets = ['available', 'pending', 'in_transit'];
-    await trx('ledger_postings').insert(Array.from({ length: 60 }, (_, i) => ({
-      entry_id: newId('le_'), account_id: connected.id, bucket: buckets[i % 3], currency: 'usd', amount: 1_000 + i,
-    })));
+    // 60 postings in 30 balanced entries: each moves money from the processor's clearing into a bucket.
+    await trx('ledger_postings').insert(Array.from({ length: 30 }, (_, i) => {
+      const entry = newId('le_');
+      return [
+        { entry_id: entry, account_id: connected.id, bucket: buckets[i % 3], currency: 'usd', amount: 1_000 + i },
+        { entry_id: entry, account_id: connected.id, bucket: 'processor_clearing', currency: 'usd', amount: -(1_000 + i) },
+      ];
+    }).flat());
     await trx('reward_payouts').insert({ account_id: connected.id, milestone_id: 'rwd_10k', status: 'paid', paid_at: trx.fn.now() });
     const productId = newId('prod_');
     await trx('products').insert({ id: productId, account_id: connected.id, title: 'Bench course' });

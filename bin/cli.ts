@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../runtime/errors.js';
 import type { LocalDatabase } from './local-database.js';
 import { CliError, KEY_ROLES, checkRole, createAccount, createKey, createToken, createUser } from './cli-commands.js';
+import { verifyLedger, type LedgerReport } from '../handlers/ledger/verify-ledger.js';
 
 type Values = Record<string, string | undefined>;
 
@@ -86,7 +87,25 @@ const COMMANDS: Record<string, Command> = {
       'The API key is shown only now; keep it.',
     ],
   },
+  'verify-ledger': {
+    usage: 'verify-ledger',
+    summary: 'Check that every balance equals the sum of its postings and every entry sums to zero (exit 1 if not).',
+    options: {},
+    async run(db) {
+      const report = await verifyLedger(db);
+      if (report.mismatches.length || report.unbalancedEntries.length) throw new CliError(ledgerProblems(report));
+      return { ...report };
+    },
+    print: (r: LedgerReport) => [`The ledger holds: ${r.balances} balances equal their postings; ${r.entries} entries each sum to zero.`],
+  },
 };
+
+function ledgerProblems(r: LedgerReport): string {
+  const lines = [`the ledger does not hold (${r.mismatches.length} balances differ from their postings, ${r.unbalancedEntries.length} entries do not sum to zero):`];
+  for (const m of r.mismatches.slice(0, 20)) lines.push(`  ${m.account_id} ${m.currency} ${m.bucket}: balance ${m.balance}, postings sum to ${m.postings}`);
+  for (const e of r.unbalancedEntries.slice(0, 20)) lines.push(`  entry ${e.entry_id} sums to ${e.sum}`);
+  return lines.join('\n');
+}
 
 const HELP = `Usage: npm run cli -- <command> [options] [--json]
 

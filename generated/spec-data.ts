@@ -114,6 +114,7 @@ export const specData = {
     "authentication_required": 401,
     "permission_denied": 403,
     "not_found": 404,
+    "method_not_allowed": 405,
     "invalid_state": 400,
     "conflict": 409,
     "idempotency_in_progress": 409,

@@ -1,12 +1,8 @@
 // Storage for the foundation areas: accounts, users, credentials, team members, webhooks, idempotency, outbox.
 // Timestamps carry millisecond precision so keyset cursors round-trip exactly through JavaScript.
 import type { Knex } from 'knex';
+import { money, timestamp, timestamps } from './support/columns.js';
 
-const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
-const stamps = (t: Knex.CreateTableBuilder, knex: Knex) => {
-  ts(t, 'created_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
-  ts(t, 'updated_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
-};
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('business_categories', (t) => {
@@ -35,18 +31,18 @@ export async function up(knex: Knex): Promise<void> {
     t.text('industry_type').nullable().references('business_categories.slug');
     t.text('three_d_secure_policy').notNullable().defaultTo('frictionless_if_required');
     t.text('undated_pending_reason').nullable();
-    t.bigInteger('lifetime_volume_usd').notNullable().defaultTo(0); // minor units (cents)
+    money(t, 'lifetime_volume_usd').notNullable().defaultTo(0); // minor units (cents)
     t.text('tax_remitted_by').nullable();
     t.text('tax_type').nullable();
     t.text('product_tax_code_id').nullable();
     t.jsonb('business_address').nullable();
     t.jsonb('tax_identifiers').notNullable().defaultTo('[]');
-    ts(t, 'economic_intelligence_ends_at').nullable();
+    timestamp(t, 'economic_intelligence_ends_at').nullable();
     t.text('economic_intelligence_offer_key').nullable();
-    ts(t, 'economic_intelligence_trial_ends_at').nullable();
+    timestamp(t, 'economic_intelligence_trial_ends_at').nullable();
     t.text('client_id').notNullable().unique();
     t.text('owner_user_id').nullable();
-    stamps(t, knex);
+    timestamps(t, knex);
     t.unique(['parent_id', 'external_id']);
     t.index(['created_at', 'id']);
     t.index(['parent_id', 'created_at', 'id']);
@@ -62,7 +58,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text('profile_picture_url').nullable();
     t.text('city').nullable();
     t.text('country').nullable();
-    stamps(t, knex);
+    timestamps(t, knex);
     t.index(['created_at', 'id']);
   });
   await knex.raw('alter table accounts add constraint accounts_owner_fk foreign key (owner_user_id) references users(id)');
@@ -72,9 +68,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text('user_id').notNullable().references('users.id');
     t.text('secret_hash').notNullable().unique();
     t.text('name').nullable();
-    ts(t, 'expires_at').nullable();
-    ts(t, 'revoked_at').nullable();
-    stamps(t, knex);
+    timestamp(t, 'expires_at').nullable();
+    timestamp(t, 'revoked_at').nullable();
+    timestamps(t, knex);
   });
 
   await knex.schema.createTable('team_members', (t) => {
@@ -85,9 +81,9 @@ export async function up(knex: Knex): Promise<void> {
     t.specificType('permissions', 'text[]').notNullable().defaultTo('{}'); // for custom roles
     t.text('status').notNullable(); // invited | active
     t.text('invited_by_user_id').nullable().references('users.id');
-    ts(t, 'invited_at').nullable();
-    ts(t, 'accepted_at').nullable();
-    stamps(t, knex);
+    timestamp(t, 'invited_at').nullable();
+    timestamp(t, 'accepted_at').nullable();
+    timestamps(t, knex);
     t.unique(['account_id', 'user_id']);
     t.index(['user_id', 'status']);
     t.index(['account_id', 'created_at', 'id']);
@@ -103,12 +99,12 @@ export async function up(knex: Knex): Promise<void> {
     t.jsonb('statements').notNullable().defaultTo('[]');
     t.specificType('ip_allowlist', 'text[]').notNullable().defaultTo('{}');
     t.date('api_version_date').nullable();
-    ts(t, 'expires_at').nullable();
-    ts(t, 'revoked_at').nullable();
-    ts(t, 'rotated_at').nullable();
-    ts(t, 'last_used_at').nullable();
+    timestamp(t, 'expires_at').nullable();
+    timestamp(t, 'revoked_at').nullable();
+    timestamp(t, 'rotated_at').nullable();
+    timestamp(t, 'last_used_at').nullable();
     t.text('created_by_user_id').nullable().references('users.id');
-    stamps(t, knex);
+    timestamps(t, knex);
     t.index(['account_id', 'created_at', 'id']);
   });
 
@@ -122,14 +118,14 @@ export async function up(knex: Knex): Promise<void> {
     t.date('api_version_date').nullable();
     t.text('secret').notNullable(); // needed in the clear to sign deliveries
     t.boolean('include_connected_accounts').notNullable().defaultTo(false);
-    stamps(t, knex);
+    timestamps(t, knex);
     t.index(['account_id', 'created_at', 'id']);
   });
 
   await knex.schema.createTable('account_preferences', (t) => {
     t.text('account_id').primary().references('accounts.id');
     t.jsonb('document').notNullable().defaultTo('{}');
-    stamps(t, knex);
+    timestamps(t, knex);
   });
 
   await knex.schema.createTable('ledger_accounts', (t) => {
@@ -139,7 +135,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text('kind').notNullable(); // business | personal | cards
     t.text('title').nullable();
     t.text('currency').notNullable().defaultTo('usd');
-    stamps(t, knex);
+    timestamps(t, knex);
   });
 
   await knex.schema.createTable('payment_methods', (t) => {
@@ -151,7 +147,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text('last4').nullable();
     t.integer('exp_month').nullable();
     t.integer('exp_year').nullable();
-    stamps(t, knex);
+    timestamps(t, knex);
   });
 
   // Double-entry postings; an account's balance buckets are sums over its postings.
@@ -161,8 +157,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('account_id').notNullable().references('accounts.id');
     t.text('bucket').notNullable(); // available | pending | in_transit
     t.text('currency').notNullable();
-    t.bigInteger('amount').notNullable(); // minor units, signed
-    ts(t, 'created_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
+    money(t, 'amount').notNullable(); // minor units, signed
+    timestamp(t, 'created_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
     t.index(['account_id', 'currency', 'bucket']);
   });
 
@@ -171,7 +167,7 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('duration').notNullable();
     t.text('duration_unit').notNullable(); // hours | days
     t.boolean('auto_renew').notNullable();
-    t.bigInteger('price_amount').notNullable();
+    money(t, 'price_amount').notNullable();
     t.text('currency').notNullable();
     t.integer('position').notNullable();
   });
@@ -179,14 +175,14 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('reward_milestones', (t) => {
     t.text('id').primary();
     t.text('title').notNullable();
-    t.bigInteger('threshold_usd').notNullable(); // minor units
-    t.bigInteger('reward_usd').notNullable();
+    money(t, 'threshold_usd').notNullable(); // minor units
+    money(t, 'reward_usd').notNullable();
   });
   await knex.schema.createTable('reward_payouts', (t) => {
     t.text('account_id').notNullable().references('accounts.id');
     t.text('milestone_id').notNullable().references('reward_milestones.id');
     t.text('status').notNullable(); // pending | paid
-    ts(t, 'paid_at').nullable();
+    timestamp(t, 'paid_at').nullable();
     t.primary(['account_id', 'milestone_id']);
   });
 
@@ -195,8 +191,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('account_id').notNullable().references('accounts.id');
     t.text('status').notNullable(); // queued | completed
     t.text('outcome').nullable();
-    ts(t, 'completed_at').nullable();
-    stamps(t, knex);
+    timestamp(t, 'completed_at').nullable();
+    timestamps(t, knex);
   });
 
   await knex.schema.createTable('idempotency_keys', (t) => {
@@ -207,8 +203,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('state').notNullable(); // running | done
     t.integer('status_code').nullable();
     t.jsonb('response').nullable();
-    ts(t, 'expires_at').notNullable();
-    stamps(t, knex);
+    timestamp(t, 'expires_at').notNullable();
+    timestamps(t, knex);
     t.primary(['credential_id', 'key']);
     t.index(['expires_at']);
   });
@@ -218,7 +214,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text('type').notNullable();
     t.text('account_id').nullable();
     t.jsonb('data').notNullable();
-    stamps(t, knex);
+    timestamps(t, knex);
     t.index(['account_id', 'created_at', 'id']);
   });
 

@@ -1,8 +1,8 @@
 // Accounts: hosted websites created from a blueprint at account creation, and the per-account switch that
 // allows the mandate_challenge 3-D Secure policy.
 import type { Knex } from 'knex';
+import { timestamp } from './support/columns.js';
 
-const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('account_sites', (t) => {
@@ -10,9 +10,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text('account_id').notNullable().references('accounts.id');
     t.text('blueprint_id').notNullable(); // app_
     t.text('status').notNullable().defaultTo('queued'); // queued | deployed
-    ts(t, 'deployed_at').nullable();
-    ts(t, 'created_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
-    ts(t, 'updated_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
+    timestamp(t, 'deployed_at').nullable();
+    timestamp(t, 'created_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
+    timestamp(t, 'updated_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
     t.index(['account_id']);
   });
 

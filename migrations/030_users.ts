@@ -1,8 +1,8 @@
 // Users and team members: a user's notification feed (team invitations are its first kind) and prefix-search
 // indexes for GET /users.
 import type { Knex } from 'knex';
+import { timestamp } from './support/columns.js';
 
-const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('notifications', (t) => {
@@ -10,8 +10,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('user_id').notNullable().references('users.id');
     t.text('type').notNullable(); // team_invitation, ...
     t.jsonb('data').notNullable().defaultTo('{}');
-    ts(t, 'read_at').nullable();
-    ts(t, 'created_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
+    timestamp(t, 'read_at').nullable();
+    timestamp(t, 'created_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
     t.index(['user_id', 'created_at', 'id']);
   });
 

@@ -1,12 +1,8 @@
 // Storage for the commerce core: catalogue, confirmation tokens, payments, fees, refunds, setup intents,
 // members, memberships and webhook deliveries. Money columns are integers in minor units; never floats.
 import type { Knex } from 'knex';
+import { money, timestamp, timestamps } from './support/columns.js';
 
-const ts = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true, precision: 3 });
-const stamps = (t: Knex.CreateTableBuilder, knex: Knex) => {
-  ts(t, 'created_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
-  ts(t, 'updated_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
-};
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('products', (t) => {
@@ -17,8 +13,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('visibility').notNullable().defaultTo('visible'); // visible | hidden | archived
     t.boolean('includes_license').notNullable().defaultTo(false);
     t.jsonb('metadata').notNullable().defaultTo('{}');
-    ts(t, 'deleted_at').nullable();
-    stamps(t, knex);
+    timestamp(t, 'deleted_at').nullable();
+    timestamps(t, knex);
     t.index(['account_id', 'created_at', 'id']);
   });
 
@@ -31,15 +27,15 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('billing_period_days').nullable();
     t.integer('trial_period_days').nullable();
     t.text('currency').notNullable().defaultTo('usd');
-    t.bigInteger('initial_price').notNullable().defaultTo(0);
-    t.bigInteger('renewal_price').notNullable().defaultTo(0);
+    money(t, 'initial_price').notNullable().defaultTo(0);
+    money(t, 'renewal_price').notNullable().defaultTo(0);
     t.text('visibility').notNullable().defaultTo('visible'); // visible | hidden | quick_link | archived
     t.integer('stock').nullable();
     t.text('short_link').nullable().unique();
     t.text('three_d_secure_policy').nullable();
     t.jsonb('metadata').notNullable().defaultTo('{}');
-    ts(t, 'deleted_at').nullable();
-    stamps(t, knex);
+    timestamp(t, 'deleted_at').nullable();
+    timestamps(t, knex);
     t.index(['account_id', 'created_at', 'id']);
     t.index(['product_id']);
   });
@@ -49,15 +45,15 @@ export async function up(knex: Knex): Promise<void> {
     t.text('account_id').notNullable().references('accounts.id');
     t.text('code').notNullable();
     t.text('status').notNullable().defaultTo('active'); // active | inactive | archived
-    t.bigInteger('amount_off').nullable();
+    money(t, 'amount_off').nullable();
     t.decimal('percent_off', 5, 2).nullable();
     t.text('currency').nullable();
     t.text('product_id').nullable().references('products.id');
     t.text('plan_id').nullable().references('plans.id');
     t.integer('max_redemptions').nullable();
     t.integer('redemptions').notNullable().defaultTo(0);
-    ts(t, 'expires_at').nullable();
-    stamps(t, knex);
+    timestamp(t, 'expires_at').nullable();
+    timestamps(t, knex);
     t.unique(['account_id', 'code']);
     t.index(['account_id', 'created_at', 'id']);
   });
@@ -70,8 +66,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('redirect_url').nullable();
     t.text('three_d_secure_policy').nullable();
     t.jsonb('metadata').notNullable().defaultTo('{}');
-    ts(t, 'deleted_at').nullable();
-    stamps(t, knex);
+    timestamp(t, 'deleted_at').nullable();
+    timestamps(t, knex);
     t.index(['account_id', 'created_at', 'id']);
   });
 
@@ -81,10 +77,10 @@ export async function up(knex: Knex): Promise<void> {
     t.text('user_id').notNullable().references('users.id');
     t.text('status').notNullable().defaultTo('joined'); // joined | left
     t.text('access_level').notNullable().defaultTo('customer'); // customer | admin | no_access
-    ts(t, 'joined_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
-    ts(t, 'left_at').nullable();
-    ts(t, 'last_opened_at').nullable();
-    stamps(t, knex);
+    timestamp(t, 'joined_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
+    timestamp(t, 'left_at').nullable();
+    timestamp(t, 'last_opened_at').nullable();
+    timestamps(t, knex);
     t.unique(['account_id', 'user_id']);
     t.index(['account_id', 'created_at', 'id']);
   });
@@ -103,14 +99,14 @@ export async function up(knex: Knex): Promise<void> {
     t.text('product_id').notNullable().references('products.id');
     t.text('plan_id').notNullable().references('plans.id');
     t.text('status').notNullable(); // trialing | active | past_due | paused | canceled | expired | completed
-    ts(t, 'current_period_start').nullable();
-    ts(t, 'current_period_end').nullable();
+    timestamp(t, 'current_period_start').nullable();
+    timestamp(t, 'current_period_end').nullable();
     t.boolean('cancel_at_period_end').notNullable().defaultTo(false);
-    ts(t, 'canceled_at').nullable();
-    ts(t, 'paused_at').nullable();
+    timestamp(t, 'canceled_at').nullable();
+    timestamp(t, 'paused_at').nullable();
     t.text('license_key').nullable().unique();
     t.jsonb('metadata').notNullable().defaultTo('{}');
-    stamps(t, knex);
+    timestamps(t, knex);
     t.index(['account_id', 'created_at', 'id']);
     t.index(['user_id']);
   });
@@ -124,9 +120,9 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('exp_year').notNullable();
     t.text('fingerprint').notNullable();
     t.text('test_behaviour').notNullable(); // succeeds | declined | insufficient_funds | requires_3ds
-    ts(t, 'used_at').nullable();
-    ts(t, 'expires_at').notNullable();
-    stamps(t, knex);
+    timestamp(t, 'used_at').nullable();
+    timestamp(t, 'expires_at').notNullable();
+    timestamps(t, knex);
   });
 
   await knex.schema.createTable('payments', (t) => {
@@ -145,13 +141,13 @@ export async function up(knex: Knex): Promise<void> {
     t.text('status').notNullable();
     t.text('billing_reason').notNullable();
     t.text('currency').notNullable();
-    t.bigInteger('subtotal').notNullable();
-    t.bigInteger('tax_amount').notNullable().defaultTo(0);
-    t.bigInteger('total').notNullable();
-    t.bigInteger('refunded_amount').notNullable().defaultTo(0);
-    t.bigInteger('tax_refunded_amount').notNullable().defaultTo(0);
-    t.bigInteger('fee_amount').notNullable().defaultTo(0);
-    t.bigInteger('usd_total').notNullable();
+    money(t, 'subtotal').notNullable();
+    money(t, 'tax_amount').notNullable().defaultTo(0);
+    money(t, 'total').notNullable();
+    money(t, 'refunded_amount').notNullable().defaultTo(0);
+    money(t, 'tax_refunded_amount').notNullable().defaultTo(0);
+    money(t, 'fee_amount').notNullable().defaultTo(0);
+    money(t, 'usd_total').notNullable();
     t.boolean('capture').notNullable().defaultTo(true);
     t.boolean('off_session').notNullable().defaultTo(false);
     t.text('return_url').nullable();
@@ -160,11 +156,11 @@ export async function up(knex: Knex): Promise<void> {
     t.jsonb('payment_instrument').nullable();
     t.text('failure_code').nullable();
     t.text('failure_message').nullable();
-    ts(t, 'last_payment_attempt_at').nullable();
-    ts(t, 'next_payment_attempt_at').nullable();
-    ts(t, 'settlement_time_at').nullable();
+    timestamp(t, 'last_payment_attempt_at').nullable();
+    timestamp(t, 'next_payment_attempt_at').nullable();
+    timestamp(t, 'settlement_time_at').nullable();
     t.jsonb('metadata').notNullable().defaultTo('{}');
-    stamps(t, knex);
+    timestamps(t, knex);
     t.index(['account_id', 'created_at', 'id']);
     t.index(['created_at', 'id']);
     t.index(['member_id']);
@@ -178,11 +174,11 @@ export async function up(knex: Knex): Promise<void> {
     t.text('origin').notNullable();
     t.text('label').notNullable();
     t.text('description').nullable();
-    t.bigInteger('amount').notNullable();
+    money(t, 'amount').notNullable();
     t.text('currency').notNullable();
-    t.bigInteger('settlement_amount').notNullable();
+    money(t, 'settlement_amount').notNullable();
     t.text('settlement_currency').notNullable();
-    ts(t, 'collected_at').nullable();
+    timestamp(t, 'collected_at').nullable();
     t.index(['payment_id']);
   });
 
@@ -190,14 +186,14 @@ export async function up(knex: Knex): Promise<void> {
     t.text('id').primary(); // rfnd_
     t.text('payment_id').notNullable().references('payments.id');
     t.text('account_id').notNullable().references('accounts.id');
-    t.bigInteger('amount').notNullable();
+    money(t, 'amount').notNullable();
     t.text('currency').notNullable();
-    t.bigInteger('original_amount').notNullable();
+    money(t, 'original_amount').notNullable();
     t.text('original_currency').notNullable();
     t.text('provider').notNullable().defaultTo('sandbox');
     t.text('status').notNullable(); // pending | succeeded | failed
     t.text('failure_reason').nullable();
-    stamps(t, knex);
+    timestamps(t, knex);
     t.index(['account_id', 'created_at', 'id']);
     t.index(['payment_id']);
   });
@@ -206,8 +202,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('token').primary();
     t.text('payment_id').notNullable().references('payments.id');
     t.binary('pdf').notNullable();
-    ts(t, 'expires_at').notNullable();
-    stamps(t, knex);
+    timestamp(t, 'expires_at').notNullable();
+    timestamps(t, knex);
   });
 
   await knex.schema.createTable('setup_intents', (t) => {
@@ -225,7 +221,7 @@ export async function up(knex: Knex): Promise<void> {
     t.jsonb('last_setup_error').nullable();
     t.text('client_secret').nullable();
     t.boolean('created_via_api').notNullable().defaultTo(true);
-    stamps(t, knex);
+    timestamps(t, knex);
     t.index(['account_id', 'created_at', 'id']);
   });
 
@@ -235,9 +231,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text('event_id').notNullable().references('events.id');
     t.text('status').notNullable(); // pending | succeeded | failed
     t.integer('attempts').notNullable().defaultTo(0);
-    ts(t, 'next_attempt_at').nullable();
-    ts(t, 'delivered_at').nullable();
-    stamps(t, knex);
+    timestamp(t, 'next_attempt_at').nullable();
+    timestamp(t, 'delivered_at').nullable();
+    timestamps(t, knex);
     t.unique(['webhook_id', 'event_id']);
     t.index(['webhook_id', 'created_at', 'id']);
   });
@@ -249,7 +245,7 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('response_status').nullable();
     t.text('error').nullable();
     t.integer('duration_ms').notNullable();
-    ts(t, 'created_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
+    timestamp(t, 'created_at').notNullable().defaultTo(knex.raw("date_trunc('milliseconds', now())"));
     t.index(['delivery_id']);
   });
 }

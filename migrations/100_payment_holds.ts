@@ -2,10 +2,11 @@
 // took one unit of its variant's stock (given back, with the promo redemption, when it fails or is canceled), and
 // whether its confirmation token's card is to be saved for the buyer when it succeeds.
 import type { Knex } from 'knex';
+import { money } from './support/columns.js';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('payments', (t) => {
-    t.bigInteger('discount_amount').notNullable().defaultTo(0);
+    money(t, 'discount_amount').notNullable().defaultTo(0);
     t.boolean('stock_held').notNullable().defaultTo(false);
     t.boolean('save_payment_method').notNullable().defaultTo(false);
   });

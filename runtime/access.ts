@@ -5,6 +5,7 @@ import { forbidden, notFound } from './errors.js';
 import { ScopeSet, type Principal } from './principal.js';
 import { roleScopes } from './auth.js';
 import { query } from './request-db.js';
+import { cachesFor } from './shared-cache.js';
 import { specData } from '../generated/spec-data.js';
 
 /** Scopes every user token holds on its own behalf (spec/api.yaml user_scopes). */
@@ -26,15 +27,18 @@ export class Access {
 
   private async lookup(accountId: string): Promise<ScopeSet | null> {
     const p = this.principal;
+    // Cached per process until accounts or team members change (runtime/shared-cache.ts).
+    const visibility = cachesFor(this.db).topics.visibility;
     if (p.kind === 'api_key' || p.kind === 'client') {
-      const [row] = await query(this.db, 'select id, parent_id from accounts where id = $1', [accountId]);
+      const row = await visibility.load(`account:${accountId}`, async () =>
+        (await query(this.db, 'select id, parent_id from accounts where id = $1', [accountId]))[0] ?? null);
       if (!row || (row.id !== p.accountId && row.parent_id !== p.accountId)) return null;
       return p.keyScopes ?? ScopeSet.none;
     }
     // A team member of an account also acts on that account's connected accounts.
-    const rows = await query(this.db, `select tm.role, tm.permissions from team_members tm
-      join accounts a on tm.account_id = a.id or tm.account_id = a.parent_id
-      where a.id = $1 and tm.user_id = $2 and tm.status = 'active'`, [accountId, p.userId]);
+    const rows = await visibility.load(`member:${p.userId}:${accountId}`, () => query(this.db, `select tm.role, tm.permissions
+      from team_members tm join accounts a on tm.account_id = a.id or tm.account_id = a.parent_id
+      where a.id = $1 and tm.user_id = $2 and tm.status = 'active'`, [accountId, p.userId]));
     if (rows.length === 0) return null;
     return rows.reduce((acc: ScopeSet, r) => acc.union(roleScopes(r.role, r.permissions)), ScopeSet.none);
   }

@@ -12,6 +12,8 @@ import { withConnection } from './request-db.js';
 import { prefetchJsonBody } from './body.js';
 import { resolveVersion } from './versions.js';
 import { runOperation, errorBody, type OperationDefinition } from './operation.js';
+import { segmentRouter } from './segment-router.js';
+import { OPENAPI_PATH, serveOpenApi } from './openapi-documents.js';
 import { specData } from '../generated/spec-data.js';
 
 /** A route outside the API's base path: no authentication, no version; errors still get the envelope. */
@@ -34,10 +36,7 @@ export interface AppOptions {
 
 export function createApp({ db, operations, logger, extraRoutes = [], mounts = [] }: AppOptions): Koa {
   const app = new Koa({ proxy: false });
-  const router = new Router({ prefix: specData.basePath });
-  for (const op of operations) {
-    router[op.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete'](op.path, runOperation(op, db));
-  }
+  const routes = segmentRouter(specData.basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db) })));
 
   app.use(async (ctx, next) => {
     const requestId = `req_${randomBytes(12).toString('base64url')}`;
@@ -46,6 +45,11 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
     ctx.set('Request-Id', requestId);
     try {
       await next();
+      const serialize: ((body: unknown) => string) | undefined = ctx.state.serialize;
+      if (serialize && ctx.status < 300 && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) {
+        ctx.body = serialize(ctx.body);
+        ctx.type = 'application/json';
+      }
       if (ctx.body === undefined && ctx.status === 404) {
         const absent = ctx.state.absentAtVersion;
         throw new ApiError(404, 'not_found', absent
@@ -68,6 +72,20 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
 
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith(specData.basePath)) return next();
+    if (ctx.path === OPENAPI_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD')) return serveOpenApi(ctx);
+    // Routing before credentials: a path no operation has is a 404 and a method it does not answer a 405, whoever asks.
+    const methods = routes.methodsAt(ctx.path);
+    if (methods.length === 0) throw new ApiError(404, 'not_found', `Unrecognized request URL (${ctx.method} ${ctx.path})`);
+    if (!methods.includes(ctx.method)) {
+      const allow = [...methods, 'OPTIONS'].sort().join(', ');
+      if (ctx.method === 'OPTIONS') {
+        ctx.set('Allow', allow);
+        ctx.status = 204;
+        return;
+      }
+      throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; it answers ${methods.join(', ')}`,
+        undefined, { Allow: allow });
+    }
     prefetchJsonBody(ctx);
     return withConnection(db, async (conn) => {
       ctx.state.db = conn;
@@ -79,7 +97,7 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
       await next();
     });
   });
-  app.use(router.routes());
+  app.use(routes.middleware);
   for (const mount of mounts) app.use(mount({ db, operations }));
   if (extraRoutes.length) {
     const extra = new Router();

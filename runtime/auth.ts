@@ -5,6 +5,7 @@ import { unauthenticated } from './errors.js';
 import { hashSecret } from './credentials.js';
 import { query } from './request-db.js';
 import { ScopeSet, type Principal } from './principal.js';
+import { cachesFor } from './shared-cache.js';
 import { specData } from '../generated/spec-data.js';
 
 export interface Statement {
@@ -43,30 +44,34 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
   const bearer = /^Bearer\s+(\S+)$/i.exec(header);
   if (!bearer) {
     if (/\s/.test(header.trim())) throw unauthenticated('The Authorization header is malformed; use Bearer <API key or user token>');
-    const [account] = await query(db, 'select id from accounts where client_id = $1', [header.trim()]);
+    if (/^(sk|utok)_/.test(header.trim())) {
+      throw unauthenticated(`Send ${header.trim().startsWith('sk_') ? 'an API key' : 'a user token'} as Authorization: Bearer <secret>; without Bearer the header is read as a client id`);
+    }
+    const clientId = header.trim();
+    // Unknown ids are not kept: a new account's client id must work at once.
+    const account = await cachesFor(db).topics.credentials.load(`client:${clientId}`,
+      async () => (await query(db, 'select id from accounts where client_id = $1', [clientId]))[0] ?? null, Boolean);
     if (!account) throw unauthenticated('Unknown client id');
-    return { kind: 'client', credentialId: header.trim(), accountId: account.id, userId: null, keyScopes: null, versionPin: null };
+    return { kind: 'client', credentialId: clientId, accountId: account.id, userId: null, keyScopes: null, versionPin: null };
   }
   const secret = bearer[1];
   if (secret.startsWith('sk_')) {
-    const [key] = await query(db, `select id, account_id, role, statements, ip_allowlist, api_version_date, expires_at,
-      revoked_at, last_used_at from api_keys where secret_hash = $1`, [hashSecret(secret)]);
+    const hash = hashSecret(secret);
+    const credentials = cachesFor(db).topics.credentials;
+    const key = await credentials.load(`sk:${hash}`, () => loadApiKey(db, hash), Boolean);
     if (!key) throw unauthenticated('Unknown API key');
     if (key.revoked_at) throw unauthenticated('This API key has been revoked');
     if (isPast(key.expires_at)) throw unauthenticated('This API key has expired');
     if (!ipAllowed(key.ip_allowlist, ip)) throw unauthenticated(`This API key may not be used from ${ip}`);
-    await touchLastUsed(db, key.id, key.last_used_at);
-    return {
-      kind: 'api_key',
-      credentialId: key.id,
-      accountId: key.account_id,
-      userId: null,
-      keyScopes: key.role ? roleScopes(key.role) : statementScopes(key.statements),
-      versionPin: key.api_version_date ? formatDate(key.api_version_date) : null,
-    };
+    if (await touchLastUsed(db, key.id, key.last_used_at)) {
+      credentials.update<ApiKeyRow>(`sk:${hash}`, (k) => ({ ...k, last_used_at: new Date().toISOString() }));
+    }
+    return { kind: 'api_key', credentialId: key.id, accountId: key.account_id, userId: null, keyScopes: key.scopes, versionPin: key.versionPin };
   }
   if (secret.startsWith('utok_')) {
-    const [token] = await query(db, 'select id, user_id, expires_at, revoked_at from user_tokens where secret_hash = $1', [hashSecret(secret)]);
+    const hash = hashSecret(secret);
+    const token = await cachesFor(db).topics.credentials.load(`utok:${hash}`, async () =>
+      (await query(db, 'select id, user_id, expires_at, revoked_at from user_tokens where secret_hash = $1', [hash]))[0] ?? null, Boolean);
     if (!token) throw unauthenticated('Unknown user token');
     if (token.revoked_at) throw unauthenticated('This user token has been revoked');
     if (isPast(token.expires_at)) throw unauthenticated('This user token has expired');
@@ -75,12 +80,35 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
   throw unauthenticated('Unknown credential: API keys start with sk_ and user tokens with utok_');
 }
 
-/** Records use at minute resolution: most requests skip the write entirely. */
-async function touchLastUsed(db: Knex, keyId: string, lastUsedAt: string | null): Promise<void> {
-  if (lastUsedAt && Date.now() - Date.parse(lastUsedAt) < 60_000) return;
-  await db('api_keys').where({ id: keyId })
-    .where((w) => w.whereNull('last_used_at').orWhere('last_used_at', '<', db.raw("now() - interval '1 minute'")))
-    .update({ last_used_at: db.fn.now() });
+interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  ip_allowlist: string[];
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  scopes: ScopeSet;
+  versionPin: string | null;
+}
+
+async function loadApiKey(db: Knex, hash: string): Promise<ApiKeyRow | null> {
+  const [key] = await query(db, `select id, account_id, role, statements, ip_allowlist, api_version_date, expires_at,
+    revoked_at, last_used_at from api_keys where secret_hash = $1`, [hash]);
+  if (!key) return null;
+  return {
+    id: key.id, account_id: key.account_id, ip_allowlist: key.ip_allowlist, expires_at: key.expires_at,
+    revoked_at: key.revoked_at, last_used_at: key.last_used_at,
+    scopes: key.role ? roleScopes(key.role) : statementScopes(key.statements),
+    versionPin: key.api_version_date ? formatDate(key.api_version_date) : null,
+  };
+}
+
+/** Records use at minute resolution: most requests skip the write entirely. Says whether it wrote. */
+async function touchLastUsed(db: Knex, keyId: string, lastUsedAt: string | null): Promise<boolean> {
+  if (lastUsedAt && Date.now() - Date.parse(lastUsedAt) < 60_000) return false;
+  await query(db, `update api_keys set last_used_at = now()
+    where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 minute')`, [keyId]);
+  return true;
 }
 
 /** pg returns `date` columns as Date objects at local midnight. */

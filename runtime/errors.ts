@@ -25,4 +25,5 @@ export const notFound = (what: string, id: string, param?: string) =>
   new ApiError(404, 'not_found', `No such ${what}: '${id}'`, param);
 export const forbidden = (message: string) => new ApiError(403, 'permission_denied', message);
 export const conflict = (message: string, param?: string) => new ApiError(409, 'conflict', message, param);
-export const unauthenticated = (message: string) => new ApiError(401, 'authentication_required', message);
+export const unauthenticated = (message: string) =>
+  new ApiError(401, 'authentication_required', message, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });

@@ -13,6 +13,7 @@ import * as idempotency from './idempotency.js';
 import type { AuthKind, Principal } from './principal.js';
 import type { HandlerContext } from './handler.js';
 import { specData } from '../generated/spec-data.js';
+import { serializers } from '../generated/serializers.js';
 
 export interface VersionedInput {
   path: CompiledValidator;
@@ -129,6 +130,8 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
       ip: ctx.ip,
     });
 
+    // The app writes the success body with this version's compiled serialiser (only the schema's fields).
+    ctx.state.serialize = serializers[op.id]?.[version];
     const render = validators.downgrade;
     const status = validators.status ?? op.status;
     const run = async (conn: Knex) => {

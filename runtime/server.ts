@@ -9,6 +9,7 @@ import type { OperationDefinition } from './operation.js';
 import { randomToken } from './ids.js';
 import { startWorker, type RunningWorker } from './worker.js';
 import type { LivenessSettings } from './worker-liveness.js';
+import { startCacheListener } from './shared-cache.js';
 
 export interface ServerOptions {
   db: Knex;
@@ -62,6 +63,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
+  // What requests cache in memory is dropped, in every process, when the database says it changed.
+  const caches = options.databaseUrl ? startCacheListener(options.db, options.databaseUrl, logger) : null;
   const app = createApp({ db: options.db, operations: options.operations, logger, extraRoutes: options.extraRoutes, mounts: options.mounts });
   const server = app.listen(options.port, options.host ?? '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
@@ -98,6 +101,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           server.closeIdleConnections();
         });
         await worker?.stop();
+        await caches?.stop();
       })();
       return closing;
     },

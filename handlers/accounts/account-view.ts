@@ -1,6 +1,7 @@
 // Account rows -> the Account resource, with the balance breakdown and rewards computed for the caller.
 // accountViews renders a whole page with a fixed number of queries, whatever the page size.
 import type { Knex } from 'knex';
+import { economicIntelligenceOffers, rewardMilestones } from '../shared/reference-tables.js';
 import type { Account, AccountBalance, RewardMilestone, EconomicIntelligenceOffer } from '../../generated/types.js';
 import type { Access } from '../../runtime/access.js';
 import type { HandlerContext } from '../../runtime/handler.js';
@@ -25,10 +26,8 @@ function offersFor(offers: OfferRow[], row: AccountRow, now: number, all = false
   }));
 }
 
-const OFFERS_SQL = 'select * from economic_intelligence_offers order by position';
-
 export async function pickableOffers(db: Knex, row: AccountRow, now = Date.now()): Promise<EconomicIntelligenceOffer[]> {
-  return offersFor(await query(db, OFFERS_SQL, []), row, now);
+  return offersFor([...await economicIntelligenceOffers(db)] as OfferRow[], row, now);
 }
 
 async function rewardsAllowed(access: Access, accountId: string): Promise<boolean> {
@@ -49,10 +48,11 @@ function rewardsOf(row: AccountRow, milestones: Record<string, any>[], paid: Map
   });
 }
 
-/** Balances move only through ledger postings; an account without postings has zero in every bucket. */
+/** Balances move only through ledger postings, which keep ledger_balances (a key lookup, whatever the history);
+ * an account without postings has zero in every bucket. */
 async function balancesOf(db: Knex, ids: string[]): Promise<(id: string) => AccountBalance> {
-  const rows = await query(db, `select account_id, bucket, sum(amount) as amount from ledger_postings
-    where account_id = any($1) and currency = 'usd' group by account_id, bucket`, [ids]);
+  const rows = await query(db, `select account_id, bucket, amount from ledger_balances
+    where account_id = any($1) and currency = 'usd'`, [ids]);
   const sums = new Map(rows.map((r) => [`${r.account_id}/${r.bucket}`, Number(r.amount)]));
   return (id) => {
     const of = (bucket: string) => money(sums.get(`${id}/${bucket}`) ?? 0);
@@ -76,9 +76,9 @@ export async function accountViews(db: Knex, access: Access, rows: AccountRow[],
     // The view is on every account read: fixed SQL on plain pg (runtime/request-db.ts query).
     async (): Promise<AccountRow[]> => (parentIds.length ? query(db, 'select id, title, route, logo_url from accounts where id = any($1)', [parentIds]) : []),
     () => balancesOf(db, ids),
-    async (): Promise<AccountRow[]> => query(db, 'select * from reward_milestones order by threshold_usd', []),
+    async (): Promise<AccountRow[]> => [...await rewardMilestones(db)],
     async (): Promise<AccountRow[]> => query(db, 'select * from reward_payouts where account_id = any($1)', [ids]),
-    async (): Promise<OfferRow[]> => query(db, OFFERS_SQL, []),
+    async (): Promise<OfferRow[]> => [...await economicIntelligenceOffers(db)] as OfferRow[],
     () => gather(ids.map((id) => () => rewardsAllowed(access, id))),
   ] as const);
   const parentById = new Map(parents.map((p) => [p.id, p]));

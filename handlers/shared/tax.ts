@@ -1,5 +1,6 @@
 // Tax on one purchase, by the buyer's country: used by calculate_tax on variants and plans, and by payment quotes.
 import type { Knex } from 'knex';
+import { taxRateOf } from './reference-tables.js';
 import type { Money } from '../../generated/types.js';
 import { money } from './money.js';
 
@@ -21,10 +22,7 @@ export interface TaxResult {
 }
 
 /** Basis points of the buyer's country from tax_rates; countries not recorded there are not taxed. */
-export async function taxRateBasisPoints(db: Knex, country: string): Promise<number> {
-  const row = await db('tax_rates').where({ country: country.toUpperCase() }).first('rate_basis_points');
-  return row ? Number(row.rate_basis_points) : 0;
-}
+export const taxRateBasisPoints = (db: Knex, country: string): Promise<number> => taxRateOf(db, country);
 
 /** Exclusive tax, rounded half up to the minor unit in integer arithmetic (no floats on money). */
 export function taxOn(amount: number, basisPoints: number): number {

@@ -461,8 +461,11 @@ t('a listed account shows its ledger balance buckets', async () => {
   await app.db('ledger_postings').insert([
     { entry_id: 'e1', account_id: child.id, bucket: 'available', currency: 'usd', amount: 1500 },
     { entry_id: 'e1', account_id: child.id, bucket: 'pending', currency: 'usd', amount: 250 },
+    { entry_id: 'e1', account_id: child.id, bucket: 'processor_clearing', currency: 'usd', amount: -1750 },
     { entry_id: 'e2', account_id: child.id, bucket: 'in_transit', currency: 'usd', amount: 75 },
+    { entry_id: 'e2', account_id: child.id, bucket: 'processor_clearing', currency: 'usd', amount: -75 },
     { entry_id: 'e3', account_id: p.accountId, bucket: 'available', currency: 'usd', amount: 9 },
+    { entry_id: 'e3', account_id: p.accountId, bucket: 'processor_clearing', currency: 'usd', amount: -9 },
   ]);
   const res = await req('GET', '/accounts', { token: p.key, query: { query: child.id } });
   const b = res.body.data[0].balance;

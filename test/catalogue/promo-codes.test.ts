@@ -106,7 +106,10 @@ t('activate, deactivate and DELETE (archive) follow the lifecycle; archived is f
   expectError(await app.request('POST', `/promo_codes/${code.id}/deactivate`, { version: HEAD_VERSION, token: o.key }), 400, 'invalid_state', 'status');
   assert.is(expectStatus(await app.request('GET', `/promo_codes/${code.id}`, { version: HEAD_VERSION, token: o.key }), 200).status, 'archived');
   assert.equal((await eventTypes(app, o.accountId)).filter((e) => e === 'promo_code.updated').length, 3);
-  expectError(await app.request('POST', `/promo_codes/${code.id}`, { version: HEAD_VERSION, token: o.key, body: { status: 'active' } }), 404, 'not_found');
+  // No update by POST: the path answers other methods (405, with Allow).
+  const wrongMethod = await app.request('POST', `/promo_codes/${code.id}`, { version: HEAD_VERSION, token: o.key, body: { status: 'active' } });
+  expectError(wrongMethod, 405, 'method_not_allowed');
+  assert.is(wrongMethod.headers.get('allow'), 'DELETE, GET, HEAD, OPTIONS');
 });
 
 t('status moves and reads: 404 for strangers, 403 without the scope, 401 without credentials', async () => {

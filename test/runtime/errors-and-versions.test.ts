@@ -39,9 +39,30 @@ t('an unknown route outside the base path is a 404 envelope too', async () => {
   assertError(res, 404, 'not_found');
 });
 
-t('a known path with a method it does not have is a 404 envelope', async () => {
-  const res = await send(`${app.url}/accounts/${o.accountId}`, { method: 'PUT', headers: auth() });
-  assertError(res, 404, 'not_found');
+t('routing comes before credentials: an unknown path is a 404 and a wrong method a 405 with Allow, with or without a key', async () => {
+  for (const headers of [auth(), {}]) {
+    const unknown = await send(`${app.url}/no_such_things/x`, { headers });
+    assertError(unknown, 404, 'not_found');
+    assert.match(unknown.body.error.message, 'Unrecognized request URL (GET /api/v1/no_such_things/x)');
+    const wrong = await send(`${app.url}/accounts/${o.accountId}`, { method: 'PUT', headers });
+    assertError(wrong, 405, 'method_not_allowed');
+    assert.is(wrong.headers.get('allow'), 'GET, HEAD, OPTIONS, PATCH');
+  }
+  // The right method without credentials is then a 401 that says how to authenticate.
+  const anonymous = await send(`${app.url}/accounts/${o.accountId}`);
+  assertError(anonymous, 401, 'authentication_required');
+  assert.is(anonymous.headers.get('www-authenticate'), 'Bearer realm="api"');
+  const options = await send(`${app.url}/accounts/${o.accountId}`, { method: 'OPTIONS' });
+  assert.is(options.status, 204);
+  assert.is(options.headers.get('allow'), 'GET, HEAD, OPTIONS, PATCH');
+});
+
+t('an API key or user token sent without Bearer is told to add it', async () => {
+  for (const [secret, what] of [['sk_abc123', 'an API key'], ['utok_abc123', 'a user token']]) {
+    const res = await send(`${app.url}/accounts/${o.accountId}`, { headers: { authorization: secret } });
+    assertError(res, 401, 'authentication_required');
+    assert.match(res.body.error.message, `Send ${what} as Authorization: Bearer <secret>`);
+  }
 });
 
 t('every error carries error.request_id equal to the Request-Id header, and each request gets its own', async () => {

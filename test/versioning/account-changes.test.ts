@@ -122,6 +122,7 @@ t('#42 pending includes in_transit before 2026-08-07', async () => {
   await app.db('ledger_postings').insert([
     { entry_id: 'e1', account_id: owner.accountId, bucket: 'pending', currency: 'usd', amount: 1000 },
     { entry_id: 'e1', account_id: owner.accountId, bucket: 'in_transit', currency: 'usd', amount: 250 },
+    { entry_id: 'e1', account_id: owner.accountId, bucket: 'processor_clearing', currency: 'usd', amount: -1250 },
   ]);
   const after = (await get('2026-08-07')).body.balance;
   assert.is(after.pending.amount, 1000);

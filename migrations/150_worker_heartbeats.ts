@@ -1,17 +1,18 @@
 // Worker liveness (runtime/worker-liveness.ts): every running worker pool beats here, and a pool whose lease ran out
 // is dead, so the jobs it held are released at once instead of after graphile-worker's 4-hour lock expiry.
 import type { Knex } from 'knex';
+import { timestamp } from './support/columns.js';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('worker_heartbeats', (t) => {
     t.text('worker_id').primary(); // graphile-worker's pool id: what its jobs' locked_by says
     t.text('host').notNullable();
     t.integer('pid').notNullable();
-    t.timestamp('started_at', { useTz: true, precision: 3 }).notNullable().defaultTo(knex.fn.now());
-    t.timestamp('beat_at', { useTz: true, precision: 3 }).notNullable().defaultTo(knex.fn.now());
+    timestamp(t, 'started_at').notNullable().defaultTo(knex.fn.now());
+    timestamp(t, 'beat_at').notNullable().defaultTo(knex.fn.now());
     // Each worker says how long its beat holds (its own dead-after setting), so workers configured differently judge
     // each other by the beating worker's own promise.
-    t.timestamp('expires_at', { useTz: true, precision: 3 }).notNullable();
+    timestamp(t, 'expires_at').notNullable();
   });
 }
 

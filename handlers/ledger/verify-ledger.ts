@@ -1,0 +1,41 @@
+// Proves the ledger's two invariants over the whole database: every materialised balance equals the sum of its
+// postings, and every entry's postings sum to zero. The database enforces both as postings are written
+// (migrations/130_ledger_balances.ts); this re-derives them from scratch, for tests and `npm run cli -- verify-ledger`.
+import type { Knex } from 'knex';
+
+export interface BalanceMismatch {
+  account_id: string;
+  currency: string;
+  bucket: string;
+  /** the materialised balance (0 when the row is missing) */
+  balance: number;
+  /** the sum of the postings */
+  postings: number;
+}
+
+export interface LedgerReport {
+  balances: number;
+  entries: number;
+  mismatches: BalanceMismatch[];
+  unbalancedEntries: { entry_id: string; sum: number }[];
+}
+
+export async function verifyLedger(db: Knex): Promise<LedgerReport> {
+  const mismatches = await db.raw(`
+    with sums as (select account_id, currency, bucket, sum(amount) as total from ledger_postings group by 1, 2, 3)
+    select coalesce(b.account_id, s.account_id) as account_id, coalesce(b.currency, s.currency) as currency,
+      coalesce(b.bucket, s.bucket) as bucket, coalesce(b.amount, 0) as balance, coalesce(s.total, 0) as postings
+    from ledger_balances b full join sums s using (account_id, currency, bucket)
+    where coalesce(b.amount, 0) <> coalesce(s.total, 0)
+    order by 1, 2, 3`);
+  const unbalanced = await db.raw(`select entry_id, sum(amount) as sum from ledger_postings group by entry_id
+    having sum(amount) <> 0 order by entry_id`);
+  const [{ balances }] = (await db.raw('select count(*)::int as balances from ledger_balances')).rows;
+  const [{ entries }] = (await db.raw('select count(distinct entry_id)::int as entries from ledger_postings')).rows;
+  return {
+    balances,
+    entries,
+    mismatches: mismatches.rows.map((r: BalanceMismatch) => ({ ...r, balance: Number(r.balance), postings: Number(r.postings) })),
+    unbalancedEntries: unbalanced.rows.map((r: { entry_id: string; sum: string }) => ({ entry_id: r.entry_id, sum: Number(r.sum) })),
+  };
+}

@@ -1,0 +1,41 @@
+// GET {base}/openapi.json[?version=YYYY-MM-DD]: the OpenAPI document of the latest version, or of the version in
+// force on a date, without credentials, with an ETag so clients and proxies revalidate instead of downloading.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context } from 'koa';
+import { HEAD_VERSION, parseVersionDate } from './versions.js';
+import { specData } from '../generated/spec-data.js';
+
+const DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'generated', 'openapi');
+
+interface Served { text: string; etag: string }
+let documents: Map<string, Served> | null = null;
+
+/** Read once, on first use: a few hundred kilobytes per version, served many times. */
+function served(version: string): Served {
+  documents ??= new Map(specData.versions.map((v) => {
+    const text = readFileSync(join(DIR, `${v}.json`), 'utf8');
+    return [v, { text, etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` }];
+  }));
+  return documents.get(version)!;
+}
+
+export const OPENAPI_PATH = `${specData.basePath}/openapi.json`;
+
+export function serveOpenApi(ctx: Context): void {
+  const asked = typeof ctx.query.version === 'string' ? ctx.query.version : undefined;
+  const version = asked === undefined ? HEAD_VERSION : parseVersionDate(asked, 'version');
+  const doc = served(version);
+  ctx.set('ETag', doc.etag);
+  ctx.set('Cache-Control', 'public, max-age=300');
+  ctx.set('Api-Version-Date', version);
+  ctx.set('Access-Control-Allow-Origin', '*');
+  if (ctx.get('If-None-Match').split(/\s*,\s*/).includes(doc.etag)) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.type = 'application/json';
+  ctx.body = doc.text;
+}
