@@ -68,7 +68,11 @@ function segmentsOf(node: PathNode | null): string[] {
   return out;
 }
 
-/** Refuses, as a 400 naming the field, any string (value or key) the database could not store. */
+/**
+ * Refuses, as a 400 naming the field, any string (value or key) the database could not store, and any number that
+ * is not finite. The validators refuse Infinity where a field is a number (strictNumbers), but not in fields typed
+ * `any`, nor where they coerce a query value: ajv turns '1e999' into Infinity and then skips its range checks.
+ */
 function checkStorable(part: InputPart, data: unknown): void {
   // Iterative, with linked paths: a field typed `any` may hold arbitrarily deep JSON.
   const pending: [unknown, PathNode | null][] = [[data, null]];
@@ -79,6 +83,10 @@ function checkStorable(part: InputPart, data: unknown): void {
       const param = joinParam(part, segmentsOf(at));
       const what = hasNul(value) ? 'must not contain the NUL character (\\u0000)' : 'is not valid Unicode (it has an unpaired surrogate)';
       throw new ApiError(400, 'invalid_request', `The ${PART_WORD[part]} '${param}' ${what}`, param);
+    }
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      const param = joinParam(part, segmentsOf(at));
+      throw new ApiError(400, 'invalid_request', `The ${PART_WORD[part]} '${param}' must be a finite number`, param || undefined);
     }
     if (typeof value !== 'object' || value === null) continue;
     for (const [key, item] of Object.entries(value)) {
