@@ -3,7 +3,7 @@
 // (operation-requests.ts, schema-values.ts). Every answer is below 500 and every 4xx is the error envelope
 // (response-check.ts); no refused request changes a row count (row-counts.ts). The operation list is iterated, never
 // named, so new operations are fuzzed as they are added.
-// FUZZ_RUNS=<n> requests per operation and version (default 40; past the enumerated count, further passes draw
+// FUZZ_RUNS=<n> requests per operation and version (default 80; past the enumerated count, further passes draw
 // other values); FUZZ_SEED=<n> another seed. A failure prints the request, which replays with the same seed.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ import { RowCounts, WriteGuard } from './row-counts.js';
 import { describeExchange, sendChecked } from './response-check.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 80);
 const VERSIONS = [HEAD_VERSION, '2025-01-01'];
 const SHOWN_FAILURES = 25;
 
@@ -149,7 +149,7 @@ t('no operation answers a 5xx, every 4xx is the envelope, and no refused request
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ');
   console.log(`fuzz: ${sent} requests to ${groups} operation versions (FUZZ_RUNS=${RUNS}, seed ${SEED}) in ${seconds} s; `
-    + `statuses ${byStatus}; ${counts.snapshots} row-count snapshots`);
+    + `statuses ${byStatus}; ${counts.snapshots} row-count snapshots in ${(counts.milliseconds / 1000).toFixed(1)} s`);
   assert.ok(groups >= operations.length, `${groups} operation versions fuzzed`);
   if (failures.length) {
     assert.unreachable(`${failures.length} failures (seed ${SEED}, FUZZ_RUNS=${RUNS}); the first ${Math.min(failures.length, SHOWN_FAILURES)}:\n`

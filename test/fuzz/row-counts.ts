@@ -7,6 +7,8 @@ export class RowCounts {
   private sql = '';
   private tables: string[] = [];
   snapshots = 0;
+  /** time spent taking them, so a run shows what the check costs */
+  milliseconds = 0;
 
   constructor(private readonly db: Knex) {}
 
@@ -20,7 +22,9 @@ export class RowCounts {
 
   async take(): Promise<number[]> {
     this.snapshots += 1;
+    const started = performance.now();
     const { rows } = await this.db.raw(this.sql);
+    this.milliseconds += performance.now() - started;
     return this.tables.map((_, i) => Number(rows[0][`c${i}`]));
   }
 

@@ -131,6 +131,13 @@ t('stock past the int4 column, and numbers JSON.parse reads as Infinity, are 400
   assertError(metadata, 400, 'invalid_request', 'metadata.n');
 });
 
+t('query numbers that coerce to Infinity are 400s, not values past their range checks', async () => {
+  for (const [param, value] of [['first', '1e999'], ['last', '-1e999'], ['volume_min', '1e999']]) {
+    const res = await app.request('GET', '/accounts', { token: o.key, query: { [param]: value } });
+    assertError(res, 400, 'invalid_request', param);
+  }
+});
+
 t('a reference that is empty or of another resource is a 400 naming it', async () => {
   for (const value of ['', 'plan_x', 'chcfg_', 'chcfg_\u0000']) {
     const res = await app.request('POST', '/setup_intents', {
