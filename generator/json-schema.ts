@@ -2,6 +2,8 @@
 // - "input": for request validators; refs are inlined, `required` comes from the fields, unknown keys refused.
 // - "output": for OpenAPI documents; refs point at components, every response field is present.
 import type { ApiSpec, FieldSpec } from './spec-types.js';
+import { rangeOf } from './input-rules.js';
+import { LAST_INSTANT_MS } from '../runtime/instant.js';
 
 export type Mode = 'input' | 'output';
 export type JsonSchema = Record<string, unknown>;
@@ -12,6 +14,8 @@ const METADATA: JsonSchema = {
   propertyNames: { maxLength: 40 },
   additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
 };
+
+const LAST_EPOCH_SECOND = Math.floor(LAST_INSTANT_MS / 1000);
 
 function withNull(schema: JsonSchema, nullable: boolean | undefined): JsonSchema {
   if (!nullable) return schema;
@@ -32,11 +36,13 @@ export function fieldSchema(spec: ApiSpec, f: FieldSpec, mode: Mode): JsonSchema
       if (f.pattern) s.pattern = f.pattern;
       break;
     case 'integer':
-    case 'number':
+    case 'number': {
       s = { type: f.type };
-      if (f.min !== undefined) s.minimum = f.min;
-      if (f.max !== undefined) s.maximum = f.max;
+      const { min, max } = rangeOf(f);
+      if (min !== undefined) s.minimum = min;
+      if (max !== undefined) s.maximum = max;
       break;
+    }
     case 'boolean':
       s = { type: 'boolean' };
       break;
@@ -44,7 +50,8 @@ export function fieldSchema(spec: ApiSpec, f: FieldSpec, mode: Mode): JsonSchema
       s = { type: 'string', format: 'date-time' };
       break;
     case 'epoch_timestamp':
-      s = { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', format: 'date-time' }] };
+      // Epoch seconds up to the last instant the API stores (9999-12-31T23:59:59Z), as for ISO 8601 strings.
+      s = { anyOf: [{ type: 'integer', minimum: 0, maximum: LAST_EPOCH_SECOND }, { type: 'string', format: 'date-time' }] };
       break;
     case 'date':
       s = { type: 'string', format: 'date' };

@@ -10,6 +10,7 @@ import type { ApiSpec, FieldSpec, OperationSpec, ResourceSpec } from './spec-typ
 import { normaliseField, normaliseFields } from './normalise.js';
 export { normaliseField, normaliseFields };
 import { checkReferences, type Locator } from './check-references.js';
+import { checkInputRules } from './input-rules.js';
 
 function normaliseResource(raw: ResourceSpec): ResourceSpec {
   return { ...raw, fields: normaliseFields(raw.fields) };
@@ -175,6 +176,8 @@ export function loadSpec(root: string): LoadedSpec {
   resolveCatalogues(spec);
   const at: Locator = (file, path, key) => (sources[file] ? locate(sources[file], path, key) : file);
   problems.push(...checkReferences(spec, at));
+  if (problems.length) throw new SpecError(problems);
+  problems.push(...checkInputRules(spec, at));
   if (problems.length) throw new SpecError(problems);
   return { spec, sources };
 }

@@ -9,6 +9,9 @@ export type ScalarType = (typeof SCALAR_TYPES)[number];
 /** epoch_timestamp: derived for older versions only (a timestamp input that also took epoch seconds) */
 export type FieldType = ScalarType | 'id' | 'enum' | 'object' | 'array' | 'map' | 'ref' | 'epoch_timestamp';
 
+/** The column type an integer input is stored in; its range bounds the input where min or max does not. */
+export type Storage = 'int2' | 'int4' | 'int8';
+
 export interface FieldSpec {
   type: FieldType;
   nullable?: boolean;
@@ -32,6 +35,8 @@ export interface FieldSpec {
   default?: unknown;
   min?: number;
   max?: number;
+  /** type integer: the column type it is stored in (generator/input-rules.ts) */
+  storage?: Storage;
   min_length?: number;
   max_length?: number;
   max_items?: number;

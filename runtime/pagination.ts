@@ -1,6 +1,8 @@
 // Keyset pagination on (sort key, id) with opaque cursors: page 10,000 costs what page 1 costs.
 import type { Knex } from 'knex';
 import { invalid } from './errors.js';
+import { parseInstant } from './instant.js';
+import { isStorableText } from './storable-text.js';
 
 export interface PageArgs {
   first?: number;
@@ -16,6 +18,8 @@ export interface PageInfo {
   has_previous_page: boolean;
 }
 
+export type SortKind = 'timestamp' | 'integer' | 'text';
+
 export interface PageOptions<Row> {
   /** the column lists are ordered by; ties are broken by `id` */
   sortColumn?: string;
@@ -26,36 +30,46 @@ export interface PageOptions<Row> {
   sortValue?: (row: Row) => string | number;
   /** what the sort key holds (default timestamp): a cursor whose value is not of this kind is a 400, never a
    * value of the wrong type sent to the database */
-  sortKind?: 'timestamp' | 'integer' | 'text';
+  sortKind?: SortKind;
 }
 
-function fitsKind(value: string | number, kind: 'timestamp' | 'integer' | 'text'): boolean {
-  if (kind === 'integer') return Number.isSafeInteger(value);
-  if (typeof value !== 'string') return false;
-  return kind === 'text' || (/^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)));
-}
+/** Longest text sort value and id a cursor may carry: more than any listed column holds, so a longer one is forged. */
+const MAX_TEXT_LENGTH = 256;
+const MAX_ID_LENGTH = 64;
 
-function cursorValue(cursor: string, param: 'after' | 'before', kind: 'timestamp' | 'integer' | 'text'): [string | number, string] {
-  const decoded = decodeCursor(cursor, param);
-  if (!fitsKind(decoded[0], kind)) {
-    throw invalid(`The cursor in '${param}' does not belong to this list and ordering; pass a cursor from a previous page of it`, param);
-  }
-  return decoded;
+const isStorableString = (v: unknown, maxLength: number): v is string =>
+  typeof v === 'string' && v.length > 0 && v.length <= maxLength && isStorableText(v);
+
+/**
+ * The cursor's sort value as the value the database compares, or null when it is not of the list's kind. A cursor
+ * is a client's text: decoded, it is checked as any input is (a real instant, a safe integer, storable text).
+ */
+function typedValue(value: unknown, kind: SortKind): string | number | null {
+  if (kind === 'integer') return Number.isSafeInteger(value) ? (value as number) : null;
+  if (kind === 'text') return typeof value === 'string' && value.length <= MAX_TEXT_LENGTH && isStorableText(value) ? value : null;
+  const instant = typeof value === 'string' ? parseInstant(value) : null;
+  return instant === null ? null : new Date(instant).toISOString();
 }
 
 export const encodeCursor = (value: string | number, id: string) =>
   Buffer.from(JSON.stringify([value, id])).toString('base64url');
 
-export function decodeCursor(cursor: string, param: string): [string | number, string] {
+/** A cursor from a previous page of this list and ordering, decoded and typed; anything else is a 400 naming it. */
+export function decodeCursor(cursor: string, param: 'after' | 'before', kind: SortKind): [string | number, string] {
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed.length === 2 && ['string', 'number'].includes(typeof parsed[0]) && typeof parsed[1] === 'string') {
-      return parsed as [string | number, string];
-    }
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    // fall through to the 400 below
+    parsed = undefined;
   }
-  throw invalid(`The cursor in '${param}' is not valid; pass a start_cursor or end_cursor from a previous page`, param);
+  if (!Array.isArray(parsed) || parsed.length !== 2) {
+    throw invalid(`The cursor in '${param}' is not valid; pass a start_cursor or end_cursor from a previous page`, param);
+  }
+  const value = typedValue(parsed[0], kind);
+  if (value === null || !isStorableString(parsed[1], MAX_ID_LENGTH)) {
+    throw invalid(`The cursor in '${param}' does not belong to this list and ordering; pass a cursor from a previous page of it`, param);
+  }
+  return [value, parsed[1]];
 }
 
 export async function paginate<Row extends { id: string }>(
@@ -74,13 +88,16 @@ export async function paginate<Row extends { id: string }>(
   const q = query.clone();
   // Rows "after" a cursor come later in the list's order; with desc that means smaller keys.
   const kind = options.sortKind ?? 'timestamp';
+  // An integer cursor is compared as bigint: a safe integer may exceed an int4 sort column (promo redemptions),
+  // whose own type the parameter would otherwise take.
+  const value = kind === 'integer' ? '?::bigint' : '?';
   if (args.after) {
-    const [v, id] = cursorValue(args.after, 'after', kind);
-    q.whereRaw(`(${sort}, ${idCol}) ${desc ? '<' : '>'} (?, ?)`, [v, id]);
+    const [v, id] = decodeCursor(args.after, 'after', kind);
+    q.whereRaw(`(${sort}, ${idCol}) ${desc ? '<' : '>'} (${value}, ?)`, [v, id]);
   }
   if (args.before) {
-    const [v, id] = cursorValue(args.before, 'before', kind);
-    q.whereRaw(`(${sort}, ${idCol}) ${desc ? '>' : '<'} (?, ?)`, [v, id]);
+    const [v, id] = decodeCursor(args.before, 'before', kind);
+    q.whereRaw(`(${sort}, ${idCol}) ${desc ? '>' : '<'} (${value}, ?)`, [v, id]);
   }
   const forward = fromEnd ? !desc : desc;
   q.orderBy([{ column: sort, order: forward ? 'desc' : 'asc' }, { column: idCol, order: forward ? 'desc' : 'asc' }]);

@@ -1,5 +1,6 @@
 // Precompiled ajv validators (generated/validators-*.js) and the 400 that names what failed.
 import { ApiError } from './errors.js';
+import { hasNul, isStorableText } from './storable-text.js';
 
 export interface ValidationIssue {
   instancePath: string;
@@ -55,9 +56,6 @@ export function validationError(part: InputPart, issues: ValidationIssue[]): Api
   return new ApiError(400, 'invalid_request', `${noun} '${param}' ${describe(issue)}`, param);
 }
 
-/** NUL characters and unpaired surrogates: PostgreSQL can store neither, in text or in jsonb. */
-const UNSTORABLE = /\u0000|\p{Cs}/u;
-
 function joinParam(part: InputPart, segments: string[]): string {
   return part === 'body' ? segments.join('.') : segments.map((s, i) => (i === 0 ? s : `[${s}]`)).join('');
 }
@@ -70,21 +68,29 @@ function segmentsOf(node: PathNode | null): string[] {
   return out;
 }
 
-/** Refuses, as a 400 naming the field, any string (value or key) the database could not store. */
+/**
+ * Refuses, as a 400 naming the field, any string (value or key) the database could not store, and any number that
+ * is not finite. The validators refuse Infinity where a field is a number (strictNumbers), but not in fields typed
+ * `any`, nor where they coerce a query value: ajv turns '1e999' into Infinity and then skips its range checks.
+ */
 function checkStorable(part: InputPart, data: unknown): void {
   // Iterative, with linked paths: a field typed `any` may hold arbitrarily deep JSON.
   const pending: [unknown, PathNode | null][] = [[data, null]];
   while (pending.length) {
     const [value, at] = pending.pop()!;
     if (typeof value === 'string') {
-      if (!UNSTORABLE.test(value)) continue;
+      if (isStorableText(value)) continue;
       const param = joinParam(part, segmentsOf(at));
-      const what = value.includes('\u0000') ? 'must not contain the NUL character (\\u0000)' : 'is not valid Unicode (it has an unpaired surrogate)';
+      const what = hasNul(value) ? 'must not contain the NUL character (\\u0000)' : 'is not valid Unicode (it has an unpaired surrogate)';
       throw new ApiError(400, 'invalid_request', `The ${PART_WORD[part]} '${param}' ${what}`, param);
+    }
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      const param = joinParam(part, segmentsOf(at));
+      throw new ApiError(400, 'invalid_request', `The ${PART_WORD[part]} '${param}' must be a finite number`, param || undefined);
     }
     if (typeof value !== 'object' || value === null) continue;
     for (const [key, item] of Object.entries(value)) {
-      if (UNSTORABLE.test(key)) {
+      if (!isStorableText(key)) {
         const param = joinParam(part, segmentsOf(at));
         const where = param ? `The ${PART_WORD[part]} '${param}'` : `The ${part === 'body' ? 'body' : part}`;
         throw new ApiError(400, 'invalid_request', `${where} has a key with a NUL character or an unpaired surrogate`, param || undefined);

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeUser } from '../helpers/fixtures.js';
 import { bodyText, contentType, idSegment, queryString } from './arbitraries.js';
+import { sendChecked, type Sent } from './response-check.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
@@ -22,25 +23,8 @@ t.before(async () => {
 });
 t.after(async () => { await app.close(); });
 
-interface Sent { method: string; url: string; contentType?: string; body?: string }
-
-/** Sends the request and checks the answer: below 500, and a well-formed envelope for every 4xx. */
-async function check(req: Sent, token: string): Promise<void> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
-  if (req.contentType) headers['content-type'] = req.contentType;
-  const res = await fetch(req.url, { method: req.method, headers, body: req.body });
-  const text = await res.text();
-  const what = `${req.method} ${req.url} [${req.contentType ?? ''}] ${JSON.stringify(req.body ?? '').slice(0, 300)} -> ${res.status} ${text.slice(0, 300)}`;
-  if (res.status >= 500) throw new Error(`server error: ${what}`);
-  if (res.status < 400) return;
-  if (!(res.headers.get('content-type') ?? '').includes('application/json')) throw new Error(`4xx without JSON: ${what}`);
-  const body = JSON.parse(text);
-  const e = body?.error;
-  if (typeof e?.type !== 'string' || typeof e.message !== 'string' || !e.message) throw new Error(`not the envelope: ${what}`);
-  if (e.request_id !== res.headers.get('request-id')) throw new Error(`request_id differs from the header: ${what}`);
-  if (e.param !== undefined && typeof e.param !== 'string') throw new Error(`param is not a string: ${what}`);
-  if (/\n\s+at |node_modules|\.ts:\d+/.test(text)) throw new Error(`stack trace leaked: ${what}`);
-}
+/** Sends the request as this credential and checks the answer (response-check.ts). */
+const check = async (req: Sent, token: string): Promise<void> => { await sendChecked(req, { authorization: `Bearer ${token}` }); };
 
 async function holds(name: string, property: Parameters<typeof fc.check>[0]): Promise<void> {
   const started = Date.now();
