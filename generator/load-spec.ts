@@ -10,6 +10,8 @@ import type { ApiSpec, FieldSpec, OperationSpec, ResourceSpec } from './spec-typ
 import { normaliseField, normaliseFields } from './normalise.js';
 export { normaliseField, normaliseFields };
 import { checkReferences, type Locator } from './check-references.js';
+import { storedModels } from './plain/stored-resources.js';
+import { plainModels } from './plain/plain-operations.js';
 
 function normaliseResource(raw: ResourceSpec): ResourceSpec {
   return { ...raw, fields: normaliseFields(raw.fields) };
@@ -160,6 +162,7 @@ export function loadSpec(root: string): LoadedSpec {
             fields: op.response.fields ? normaliseFields(op.response.fields) : undefined,
           },
         gone: op.gone,
+        plain: op.plain,
         errors: op.errors ?? [],
         deprecated: op.deprecated,
         where: locate(source!, ['operations', id], true),
@@ -175,6 +178,7 @@ export function loadSpec(root: string): LoadedSpec {
   resolveCatalogues(spec);
   const at: Locator = (file, path, key) => (sources[file] ? locate(sources[file], path, key) : file);
   problems.push(...checkReferences(spec, at));
+  if (!problems.length) plainModels(spec, storedModels(spec, at, problems), at, problems);
   if (problems.length) throw new SpecError(problems);
   return { spec, sources };
 }

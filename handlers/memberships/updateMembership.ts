@@ -1,5 +1,5 @@
 import type { Handler } from '../../runtime/handler.js';
-import { mergeMetadata } from '../accounts/account-metadata.js';
+import { mergeMetadata } from '../../runtime/metadata.js';
 import { findManageableMembership } from './find-membership.js';
 import { membershipView } from './membership-view.js';
 import { nowMs } from '../shared/now.js';

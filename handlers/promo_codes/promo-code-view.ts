@@ -1,6 +1,6 @@
 // promo_codes rows -> the PromoCode resource.
 import type { PromoCode } from '../../generated/types.js';
-import { money } from '../shared/money.js';
+import { money } from '../../runtime/money.js';
 import type { Row } from '../products/catalogue-access.js';
 
 export function promoCodeView(row: Row): PromoCode {

@@ -1,6 +1,6 @@
 // refunds rows -> the Refund resource.
 import type { Refund } from '../../generated/types.js';
-import { money } from '../shared/money.js';
+import { money } from '../../runtime/money.js';
 
 export function refundView(row: Record<string, any>): Refund {
   return {

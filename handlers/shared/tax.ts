@@ -1,7 +1,7 @@
 // Tax on one purchase, by the buyer's country: used by calculate_tax on variants and plans, and by payment quotes.
 import type { Knex } from 'knex';
 import type { Money } from '../../generated/types.js';
-import { money } from './money.js';
+import { money } from '../../runtime/money.js';
 
 export interface TaxInput {
   /** minor units, before tax */

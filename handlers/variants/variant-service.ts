@@ -5,7 +5,7 @@ import type { HandlerContext } from '../../runtime/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { notFound } from '../../runtime/errors.js';
 import { isUniqueViolation } from '../accounts/account-service.js';
-import { mergeMetadata } from '../accounts/account-metadata.js';
+import { mergeMetadata } from '../../runtime/metadata.js';
 import { dropNulls, type Row } from '../products/catalogue-access.js';
 import { nowMs } from '../shared/now.js';
 import { variantView } from './variant-view.js';

@@ -1,6 +1,6 @@
 // plans rows -> the Variant resource. Prices are stored in minor units; responses carry money objects.
 import type { Variant } from '../../generated/types.js';
-import { money } from '../shared/money.js';
+import { money } from '../../runtime/money.js';
 import { variantPurchaseUrl } from '../checkout_configurations/purchase-url.js';
 import type { Row } from '../products/catalogue-access.js';
 
