@@ -6,6 +6,30 @@ import { plainRetrieve } from '../runtime/plain/retrieve.js';
 import { plainUpdate } from '../runtime/plain/update.js';
 import { deleteProduct as deleteProductHook } from '../handlers/products/deleteProduct.js';
 
+/** GET /checkout_configurations: List checkout configurations */
+export const listCheckoutConfigurations = plainList<'listCheckoutConfigurations'>(resources.CheckoutConfiguration, {
+  scope: 'checkout_configuration:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'checkout_configurations.account_id',
+  filters: [{ param: 'plan_id', test: 'equal', sql: ['"checkout_configurations"."plan_id"'] }, { param: 'mode', test: 'equal', sql: ['"checkout_configurations"."mode"'] }, { param: 'created_after', test: 'after', sql: ['"checkout_configurations"."created_at"'] }, { param: 'created_before', test: 'before', sql: ['"checkout_configurations"."created_at"'] }],
+  sorts: { created_at: { column: 'checkout_configurations.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: 'direction',
+  idColumn: 'checkout_configurations.id',
+});
+
+/** GET /checkout_configurations/{id}: Retrieve a checkout configuration */
+export const retrieveCheckoutConfiguration = plainRetrieve<'retrieveCheckoutConfiguration'>(resources.CheckoutConfiguration, {
+  scopes: ['checkout_configuration:basic:read'],
+});
+
+/** DELETE /checkout_configurations/{id}: Delete a checkout configuration */
+export const deleteCheckoutConfiguration = plainDelete<'deleteCheckoutConfiguration'>(resources.CheckoutConfiguration, {
+  scopes: ['checkout_configuration:delete'],
+  statement: 'update "checkout_configurations" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
+  emits: 'checkout_configuration.deleted',
+});
+
 /** GET /products: List products */
 export const listProducts = plainList<'listProducts'>(resources.Product, {
   scope: 'product:basic:read',
@@ -37,4 +61,69 @@ export const deleteProduct = plainDelete<'deleteProduct'>(resources.Product, {
   statement: 'update "products" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
   emits: 'product.deleted',
   hook: deleteProductHook,
+});
+
+/** GET /promo_codes: List an account's promo codes */
+export const listPromoCodes = plainList<'listPromoCodes'>(resources.PromoCode, {
+  scope: 'promo_code:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'promo_codes.account_id',
+  filters: [{ param: 'status', test: 'equal', sql: ['"promo_codes"."status"'] }, { param: 'product_id', test: 'equal', sql: ['"promo_codes"."product_id"'] }, { param: 'product_ids', test: 'equal', sql: ['"promo_codes"."product_id"'] }, { param: 'plan_id', test: 'equal', sql: ['"promo_codes"."plan_id"'] }, { param: 'plan_ids', test: 'equal', sql: ['"promo_codes"."plan_id"'] }, { param: 'created_after', test: 'after', sql: ['"promo_codes"."created_at"'] }, { param: 'created_before', test: 'before', sql: ['"promo_codes"."created_at"'] }],
+  sorts: { created_at: { column: 'promo_codes.created_at', kind: 'timestamp' }, code: { column: 'promo_codes.code', kind: 'text' }, redemptions: { column: 'promo_codes.redemptions', kind: 'integer' } },
+  sortParam: 'order',
+  directionParam: 'direction',
+  idColumn: 'promo_codes.id',
+});
+
+/** GET /promo_codes/{id}: Retrieve a promo code */
+export const retrievePromoCode = plainRetrieve<'retrievePromoCode'>(resources.PromoCode, {
+  scopes: ['promo_code:basic:read'],
+});
+
+/** GET /variants: List variants */
+export const listVariants = plainList<'listVariants'>(resources.Variant, {
+  scope: 'plan:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'plans.account_id',
+  filters: [{ param: 'product_id', test: 'equal', sql: ['"plans"."product_id"'] }, { param: 'visibility', test: 'equal', sql: ['"plans"."visibility"'] }, { param: 'plan_type', test: 'equal', sql: ['"plans"."plan_type"'] }],
+  sorts: { created_at: { column: 'plans.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: 'direction',
+  idColumn: 'plans.id',
+});
+
+/** GET /variants/{id}: Retrieve a variant */
+export const retrieveVariant = plainRetrieve<'retrieveVariant'>(resources.Variant, {
+  scopes: ['plan:basic:read'],
+});
+
+/** DELETE /variants/{id}: Delete a variant */
+export const deleteVariant = plainDelete<'deleteVariant'>(resources.Variant, {
+  scopes: ['plan:delete'],
+  statement: 'update "plans" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
+  emits: 'plan.deleted',
+});
+
+/** GET /plans: List plans (deprecated; use GET /variants) */
+export const listPlans = plainList<'listPlans'>(resources.Variant, {
+  scope: 'plan:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'plans.account_id',
+  filters: [{ param: 'product_id', test: 'equal', sql: ['"plans"."product_id"'] }, { param: 'visibility', test: 'equal', sql: ['"plans"."visibility"'] }, { param: 'plan_type', test: 'equal', sql: ['"plans"."plan_type"'] }],
+  sorts: { created_at: { column: 'plans.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: 'direction',
+  idColumn: 'plans.id',
+});
+
+/** GET /plans/{id}: Retrieve a plan (deprecated; use GET /variants/{id}) */
+export const retrievePlan = plainRetrieve<'retrievePlan'>(resources.Variant, {
+  scopes: ['plan:basic:read'],
+});
+
+/** DELETE /plans/{id}: Delete a plan (deprecated; use DELETE /variants/{id}) */
+export const deletePlan = plainDelete<'deletePlan'>(resources.Variant, {
+  scopes: ['plan:delete'],
+  statement: 'update "plans" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
+  emits: 'plan.deleted',
 });
