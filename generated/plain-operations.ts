@@ -30,6 +30,19 @@ export const deleteCheckoutConfiguration = plainDelete<'deleteCheckoutConfigurat
   emits: 'checkout_configuration.deleted',
 });
 
+/** GET /payment_methods: List saved payment methods */
+export const listPaymentMethods = plainList<'listPaymentMethods'>(resources.PaymentMethod, {
+  scope: 'payment:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'payment_methods.account_id',
+  heldNowhere: 'Reading payments needs payment:basic:read on an account (a team member\'s token or the account\'s API key); a buyer\'s own token is not served',
+  filters: [{ param: 'member_id', test: 'equal', sql: ['"payment_methods"."member_id"'] }],
+  sorts: { created_at: { column: 'payment_methods.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'payment_methods.id',
+});
+
 /** GET /products: List products */
 export const listProducts = plainList<'listProducts'>(resources.Product, {
   scope: 'product:basic:read',
@@ -78,6 +91,24 @@ export const listPromoCodes = plainList<'listPromoCodes'>(resources.PromoCode, {
 /** GET /promo_codes/{id}: Retrieve a promo code */
 export const retrievePromoCode = plainRetrieve<'retrievePromoCode'>(resources.PromoCode, {
   scopes: ['promo_code:basic:read'],
+});
+
+/** GET /refunds: List refunds */
+export const listRefunds = plainList<'listRefunds'>(resources.Refund, {
+  scope: 'payment:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'refunds.account_id',
+  heldNowhere: 'Reading payments needs payment:basic:read on an account (a team member\'s token or the account\'s API key); a buyer\'s own token is not served',
+  filters: [{ param: 'payment_id', test: 'equal', sql: ['"refunds"."payment_id"'] }],
+  sorts: { created_at: { column: 'refunds.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'refunds.id',
+});
+
+/** GET /refunds/{id}: Retrieve a refund */
+export const retrieveRefund = plainRetrieve<'retrieveRefund'>(resources.Refund, {
+  scopes: ['payment:basic:read'],
 });
 
 /** GET /variants: List variants */
