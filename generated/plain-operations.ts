@@ -11,7 +11,12 @@ export const listCheckoutConfigurations = plainList<'listCheckoutConfigurations'
   scope: 'checkout_configuration:basic:read',
   accountParam: 'account_id',
   accountColumn: 'checkout_configurations.account_id',
-  filters: [{ param: 'plan_id', test: 'equal', sql: ['"checkout_configurations"."plan_id"'] }, { param: 'mode', test: 'equal', sql: ['"checkout_configurations"."mode"'] }, { param: 'created_after', test: 'after', sql: ['"checkout_configurations"."created_at"'] }, { param: 'created_before', test: 'before', sql: ['"checkout_configurations"."created_at"'] }],
+  filters: [
+    { param: 'plan_id', test: 'equal', sql: ['"checkout_configurations"."plan_id"'] },
+    { param: 'mode', test: 'equal', sql: ['"checkout_configurations"."mode"'] },
+    { param: 'created_after', test: 'after', sql: ['"checkout_configurations"."created_at"'] },
+    { param: 'created_before', test: 'before', sql: ['"checkout_configurations"."created_at"'] },
+  ],
   sorts: { created_at: { column: 'checkout_configurations.created_at', kind: 'timestamp' } },
   sortParam: null,
   directionParam: 'direction',
@@ -30,13 +35,40 @@ export const deleteCheckoutConfiguration = plainDelete<'deleteCheckoutConfigurat
   emits: 'checkout_configuration.deleted',
 });
 
+/** GET /members: List members */
+export const listMembers = plainList<'listMembers'>(resources.Member, {
+  scope: 'member:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'members.account_id',
+  filters: [
+    { param: 'user_ids', test: 'equal', sql: ['"members"."user_id"'] },
+    { param: 'query', test: 'contains', sql: ['"user"."username"', '"user"."name"', '"user"."email"'] },
+    { param: 'access_level', test: 'equal', sql: ['(case\n  when exists (select 1 from team_members tm join accounts ta on tm.account_id = ta.id or tm.account_id = ta.parent_id\n    where ta.id = members.account_id and tm.user_id = members.user_id and tm.status = \'active\') then \'admin\'\n  when exists (select 1 from memberships ms where ms.account_id = members.account_id and ms.user_id = members.user_id\n    and ms.status in (\'trialing\', \'active\', \'past_due\')) then \'customer\'\n  else \'no_access\' end)'] },
+    { param: 'status', test: 'equal', sql: ['"members"."status"'] },
+    { param: 'statuses', test: 'equal', sql: ['"members"."status"'] },
+    { param: 'joined_after', test: 'after', sql: ['"members"."joined_at"'] },
+    { param: 'joined_before', test: 'before', sql: ['"members"."joined_at"'] },
+  ],
+  sorts: { created_at: { column: 'members.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'members.id',
+});
+
+/** GET /members/{id}: Retrieve a member */
+export const retrieveMember = plainRetrieve<'retrieveMember'>(resources.Member, {
+  scopes: ['member:basic:read'],
+});
+
 /** GET /payment_methods: List saved payment methods */
 export const listPaymentMethods = plainList<'listPaymentMethods'>(resources.PaymentMethod, {
   scope: 'payment:basic:read',
   accountParam: 'account_id',
   accountColumn: 'payment_methods.account_id',
   heldNowhere: 'Reading payments needs payment:basic:read on an account (a team member\'s token or the account\'s API key); a buyer\'s own token is not served',
-  filters: [{ param: 'member_id', test: 'equal', sql: ['"payment_methods"."member_id"'] }],
+  filters: [
+    { param: 'member_id', test: 'equal', sql: ['"payment_methods"."member_id"'] },
+  ],
   sorts: { created_at: { column: 'payment_methods.created_at', kind: 'timestamp' } },
   sortParam: null,
   directionParam: null,
@@ -48,7 +80,9 @@ export const listProducts = plainList<'listProducts'>(resources.Product, {
   scope: 'product:basic:read',
   accountParam: 'account_id',
   accountColumn: 'products.account_id',
-  filters: [{ param: 'visibility', test: 'equal', sql: ['"products"."visibility"'] }],
+  filters: [
+    { param: 'visibility', test: 'equal', sql: ['"products"."visibility"'] },
+  ],
   sorts: { created_at: { column: 'products.created_at', kind: 'timestamp' } },
   sortParam: null,
   directionParam: 'direction',
@@ -64,7 +98,13 @@ export const retrieveProduct = plainRetrieve<'retrieveProduct'>(resources.Produc
 export const updateProduct = plainUpdate<'updateProduct'>(resources.Product, {
   scopes: ['product:update'],
   table: 'products',
-  fields: { title: { column: 'title', merge: false }, description: { column: 'description', merge: false }, visibility: { column: 'visibility', merge: false }, includes_license: { column: 'includes_license', merge: false }, metadata: { column: 'metadata', merge: true } },
+  fields: {
+    title: { column: 'title', merge: false },
+    description: { column: 'description', merge: false },
+    visibility: { column: 'visibility', merge: false },
+    includes_license: { column: 'includes_license', merge: false },
+    metadata: { column: 'metadata', merge: true },
+  },
   emits: 'product.updated',
 });
 
@@ -81,7 +121,15 @@ export const listPromoCodes = plainList<'listPromoCodes'>(resources.PromoCode, {
   scope: 'promo_code:basic:read',
   accountParam: 'account_id',
   accountColumn: 'promo_codes.account_id',
-  filters: [{ param: 'status', test: 'equal', sql: ['"promo_codes"."status"'] }, { param: 'product_id', test: 'equal', sql: ['"promo_codes"."product_id"'] }, { param: 'product_ids', test: 'equal', sql: ['"promo_codes"."product_id"'] }, { param: 'plan_id', test: 'equal', sql: ['"promo_codes"."plan_id"'] }, { param: 'plan_ids', test: 'equal', sql: ['"promo_codes"."plan_id"'] }, { param: 'created_after', test: 'after', sql: ['"promo_codes"."created_at"'] }, { param: 'created_before', test: 'before', sql: ['"promo_codes"."created_at"'] }],
+  filters: [
+    { param: 'status', test: 'equal', sql: ['"promo_codes"."status"'] },
+    { param: 'product_id', test: 'equal', sql: ['"promo_codes"."product_id"'] },
+    { param: 'product_ids', test: 'equal', sql: ['"promo_codes"."product_id"'] },
+    { param: 'plan_id', test: 'equal', sql: ['"promo_codes"."plan_id"'] },
+    { param: 'plan_ids', test: 'equal', sql: ['"promo_codes"."plan_id"'] },
+    { param: 'created_after', test: 'after', sql: ['"promo_codes"."created_at"'] },
+    { param: 'created_before', test: 'before', sql: ['"promo_codes"."created_at"'] },
+  ],
   sorts: { created_at: { column: 'promo_codes.created_at', kind: 'timestamp' }, code: { column: 'promo_codes.code', kind: 'text' }, redemptions: { column: 'promo_codes.redemptions', kind: 'integer' } },
   sortParam: 'order',
   directionParam: 'direction',
@@ -99,7 +147,9 @@ export const listRefunds = plainList<'listRefunds'>(resources.Refund, {
   accountParam: 'account_id',
   accountColumn: 'refunds.account_id',
   heldNowhere: 'Reading payments needs payment:basic:read on an account (a team member\'s token or the account\'s API key); a buyer\'s own token is not served',
-  filters: [{ param: 'payment_id', test: 'equal', sql: ['"refunds"."payment_id"'] }],
+  filters: [
+    { param: 'payment_id', test: 'equal', sql: ['"refunds"."payment_id"'] },
+  ],
   sorts: { created_at: { column: 'refunds.created_at', kind: 'timestamp' } },
   sortParam: null,
   directionParam: null,
@@ -116,7 +166,11 @@ export const listVariants = plainList<'listVariants'>(resources.Variant, {
   scope: 'plan:basic:read',
   accountParam: 'account_id',
   accountColumn: 'plans.account_id',
-  filters: [{ param: 'product_id', test: 'equal', sql: ['"plans"."product_id"'] }, { param: 'visibility', test: 'equal', sql: ['"plans"."visibility"'] }, { param: 'plan_type', test: 'equal', sql: ['"plans"."plan_type"'] }],
+  filters: [
+    { param: 'product_id', test: 'equal', sql: ['"plans"."product_id"'] },
+    { param: 'visibility', test: 'equal', sql: ['"plans"."visibility"'] },
+    { param: 'plan_type', test: 'equal', sql: ['"plans"."plan_type"'] },
+  ],
   sorts: { created_at: { column: 'plans.created_at', kind: 'timestamp' } },
   sortParam: null,
   directionParam: 'direction',
@@ -140,7 +194,11 @@ export const listPlans = plainList<'listPlans'>(resources.Variant, {
   scope: 'plan:basic:read',
   accountParam: 'account_id',
   accountColumn: 'plans.account_id',
-  filters: [{ param: 'product_id', test: 'equal', sql: ['"plans"."product_id"'] }, { param: 'visibility', test: 'equal', sql: ['"plans"."visibility"'] }, { param: 'plan_type', test: 'equal', sql: ['"plans"."plan_type"'] }],
+  filters: [
+    { param: 'product_id', test: 'equal', sql: ['"plans"."product_id"'] },
+    { param: 'visibility', test: 'equal', sql: ['"plans"."visibility"'] },
+    { param: 'plan_type', test: 'equal', sql: ['"plans"."plan_type"'] },
+  ],
   sorts: { created_at: { column: 'plans.created_at', kind: 'timestamp' } },
   sortParam: null,
   directionParam: 'direction',

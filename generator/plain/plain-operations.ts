@@ -4,7 +4,7 @@
 import type { ApiSpec, FieldSpec, OperationSpec, PlainSpec } from '../spec-types.js';
 import type { Locator } from '../check-references.js';
 import { quoted, targetOf, type StoredModel } from './stored-resources.js';
-import { tsLiteral as literal } from './ts-literal.js';
+import { tsLines, tsLiteral as literal } from './ts-literal.js';
 
 export interface PlainModel {
   op: OperationSpec;
@@ -110,7 +110,7 @@ function updateFields(op: OperationSpec, plain: PlainSpec, resource: StoredModel
       if (!fields.includes(field)) problem(['body', field], `is neither written (plain.fields) nor taken by a hook (plain.hook)`, true);
     }
   }
-  return literal(out);
+  return tsLines(out);
 }
 
 function listOptions(op: OperationSpec, plain: PlainSpec, resource: StoredModel, problem: Problem): [string, string][] {
@@ -164,7 +164,7 @@ function listOptions(op: OperationSpec, plain: PlainSpec, resource: StoredModel,
   return [
     ['scope', literal(op.scopes[0])], ['accountParam', literal(accountParam)], ['accountColumn', literal(`${T}.account_id`)],
     ...(plain.held_nowhere ? [['heldNowhere', literal(plain.held_nowhere)] as [string, string]] : []),
-    ['filters', literal(compiled)], ['sorts', literal(sortEntries)], ['sortParam', literal(sortParam)],
+    ['filters', tsLines(compiled)], ['sorts', literal(sortEntries)], ['sortParam', literal(sortParam)],
     ['directionParam', literal(directionParam)], ['idColumn', literal(`${T}.id`)],
   ];
 }

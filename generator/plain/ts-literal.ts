@@ -14,3 +14,13 @@ export function tsLiteral(value: unknown): string {
   }
   return JSON.stringify(value);
 }
+
+/** A list or map of entries, one entry a line (for the generated options objects, indented by two). */
+export function tsLines(value: unknown[] | Record<string, unknown>): string {
+  const lines = Array.isArray(value)
+    ? value.map((v) => tsLiteral(v))
+    : Object.entries(value).map(([k, v]) => tsLiteral({ [k]: v }).slice(2, -2));
+  if (lines.length === 0) return Array.isArray(value) ? '[]' : '{}';
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  return `${open}\n${lines.map((l) => `    ${l},`).join('\n')}\n  ${close}`;
+}
