@@ -161,6 +161,21 @@ export const retrieveRefund = plainRetrieve<'retrieveRefund'>(resources.Refund, 
   scopes: ['payment:basic:read'],
 });
 
+/** GET /team_members: List an account's team members */
+export const listTeamMembers = plainList<'listTeamMembers'>(resources.TeamMember, {
+  scope: 'team_member:read',
+  accountParam: 'account_id',
+  accountColumn: 'team_members.account_id',
+  filters: [
+    { param: 'role', test: 'equal', sql: ['"team_members"."role"'] },
+    { param: 'status', test: 'equal', sql: ['"team_members"."status"'] },
+  ],
+  sorts: { created_at: { column: 'team_members.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'team_members.id',
+});
+
 /** GET /variants: List variants */
 export const listVariants = plainList<'listVariants'>(resources.Variant, {
   scope: 'plan:basic:read',

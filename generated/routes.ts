@@ -3,7 +3,7 @@ import type { OperationDefinition } from "../runtime/operation.js";
 import * as params from "./validators-params.js";
 import * as body from "./validators-body.js";
 import * as transformers from "./transformers.js";
-import { deleteCheckoutConfiguration, deletePlan, deleteProduct, deleteVariant, listCheckoutConfigurations, listMembers, listPaymentMethods, listPlans, listProducts, listPromoCodes, listRefunds, listVariants, retrieveCheckoutConfiguration, retrieveMember, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveVariant, updateProduct } from "./plain-operations.js";
+import { deleteCheckoutConfiguration, deletePlan, deleteProduct, deleteVariant, listCheckoutConfigurations, listMembers, listPaymentMethods, listPlans, listProducts, listPromoCodes, listRefunds, listTeamMembers, listVariants, retrieveCheckoutConfiguration, retrieveMember, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveVariant, updateProduct } from "./plain-operations.js";
 import { retrieveAccountPreferences } from "../handlers/account_preferences/retrieveAccountPreferences.js";
 import { retryAdsPayment } from "../handlers/account_preferences/retryAdsPayment.js";
 import { updateAccountPreferences } from "../handlers/account_preferences/updateAccountPreferences.js";
@@ -51,7 +51,6 @@ import { listSetupIntents } from "../handlers/setup_intents/listSetupIntents.js"
 import { retrieveSetupIntent } from "../handlers/setup_intents/retrieveSetupIntent.js";
 import { acceptTeamInvitation } from "../handlers/team_members/acceptTeamInvitation.js";
 import { addTeamMember } from "../handlers/team_members/addTeamMember.js";
-import { listTeamMembers } from "../handlers/team_members/listTeamMembers.js";
 import { removeTeamMember } from "../handlers/team_members/removeTeamMember.js";
 import { retrieveTeamMember } from "../handlers/team_members/retrieveTeamMember.js";
 import { updateTeamMember } from "../handlers/team_members/updateTeamMember.js";
