@@ -4,7 +4,41 @@ import { plainDelete } from '../runtime/plain/remove.js';
 import { plainList } from '../runtime/plain/list.js';
 import { plainRetrieve } from '../runtime/plain/retrieve.js';
 import { plainUpdate } from '../runtime/plain/update.js';
+import { listApiKeys as listApiKeysHook } from '../handlers/api_keys/listApiKeys.js';
+import { updateApiKey as updateApiKeyHook } from '../handlers/api_keys/updateApiKey.js';
 import { deleteProduct as deleteProductHook } from '../handlers/products/deleteProduct.js';
+import { updateWebhook as updateWebhookHook } from '../handlers/webhooks/updateWebhook.js';
+
+/** GET /api_keys: List an account's API keys */
+export const listApiKeys = plainList<'listApiKeys'>(resources.ApiKey, {
+  scope: 'api_key:read',
+  accountParam: 'account_id',
+  accountColumn: 'api_keys.account_id',
+  filters: [],
+  sorts: { created_at: { column: 'api_keys.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'api_keys.id',
+  hook: listApiKeysHook,
+});
+
+/** GET /api_keys/{id}: Retrieve an API key */
+export const retrieveApiKey = plainRetrieve<'retrieveApiKey'>(resources.ApiKey, {
+  scopes: ['api_key:read'],
+});
+
+/** PATCH /api_keys/{id}: Update an API key */
+export const updateApiKey = plainUpdate<'updateApiKey'>(resources.ApiKey, {
+  scopes: ['api_key:manage'],
+  table: 'api_keys',
+  fields: {
+    name: { column: 'name', merge: false },
+    ip_allowlist: { column: 'ip_allowlist', merge: false },
+    expires_at: { column: 'expires_at', merge: false },
+    api_version_date: { column: 'api_version_date', merge: false },
+  },
+  hook: updateApiKeyHook,
+});
 
 /** GET /checkout_configurations: List checkout configurations */
 export const listCheckoutConfigurations = plainList<'listCheckoutConfigurations'>(resources.CheckoutConfiguration, {
@@ -230,4 +264,42 @@ export const deletePlan = plainDelete<'deletePlan'>(resources.Variant, {
   scopes: ['plan:delete'],
   statement: 'update "plans" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
   emits: 'plan.deleted',
+});
+
+/** GET /webhooks: List webhook subscriptions */
+export const listWebhooks = plainList<'listWebhooks'>(resources.Webhook, {
+  scope: 'webhook:read',
+  accountParam: 'account_id',
+  accountColumn: 'webhooks.account_id',
+  filters: [],
+  sorts: { created_at: { column: 'webhooks.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'webhooks.id',
+});
+
+/** GET /webhooks/{id}: Retrieve a webhook subscription */
+export const retrieveWebhook = plainRetrieve<'retrieveWebhook'>(resources.Webhook, {
+  scopes: ['webhook:read'],
+});
+
+/** PATCH /webhooks/{id}: Update a webhook subscription */
+export const updateWebhook = plainUpdate<'updateWebhook'>(resources.Webhook, {
+  scopes: ['webhook:manage'],
+  table: 'webhooks',
+  fields: {
+    url: { column: 'url', merge: false },
+    events: { column: 'events', merge: false },
+    enabled: { column: 'enabled', merge: false },
+    description: { column: 'description', merge: false },
+    api_version_date: { column: 'api_version_date', merge: false },
+    include_connected_accounts: { column: 'include_connected_accounts', merge: false },
+  },
+  hook: updateWebhookHook,
+});
+
+/** DELETE /webhooks/{id}: Delete a webhook subscription */
+export const deleteWebhook = plainDelete<'deleteWebhook'>(resources.Webhook, {
+  scopes: ['webhook:manage'],
+  statement: 'delete from "webhooks" where "id" = $1',
 });

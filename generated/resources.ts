@@ -2,11 +2,39 @@
 import type * as T from './types.js';
 import type { Row, StoredResource } from '../runtime/plain/stored-resource.js';
 import { money } from '../runtime/money.js';
-import { num } from '../runtime/plain/read.js';
+import { day, num } from '../runtime/plain/read.js';
+import { apiKeyPermissions, apiKeyStatus } from '../handlers/api_keys/api-key-fields.js';
 import { configurationPurchaseUrl, variantPurchaseUrl } from '../handlers/checkout_configurations/purchase-url.js';
 
 /** Resources whose spec names their table (resources.<Name>.table). */
 export const resources = {
+  ApiKey: {
+    name: 'ApiKey',
+    noun: 'API key',
+    table: 'api_keys',
+    columns: '"api_keys".*',
+    from: '"api_keys"',
+    live: null,
+    byId: 'select "api_keys".* from "api_keys" where "api_keys"."id" = $1',
+    byIdForUpdate: 'select "api_keys".* from "api_keys" where "api_keys"."id" = $1 for update of "api_keys"',
+    bareRows: true,
+    view: (row: Row): T.ApiKey => ({
+      id: row.id,
+      account_id: row.account_id,
+      name: row.name,
+      secret: null,
+      secret_hint: row.secret_hint,
+      permissions: apiKeyPermissions(row),
+      ip_allowlist: row.ip_allowlist,
+      expires_at: row.expires_at,
+      api_version_date: day(row.api_version_date),
+      last_used_at: row.last_used_at,
+      rotated_at: row.rotated_at,
+      revoked_at: row.revoked_at,
+      status: apiKeyStatus(row),
+      created_at: row.created_at,
+    }),
+  } satisfies StoredResource<T.ApiKey>,
   CheckoutConfiguration: {
     name: 'CheckoutConfiguration',
     noun: 'checkout configuration',
@@ -224,4 +252,28 @@ export const resources = {
       updated_at: row.updated_at,
     }),
   } satisfies StoredResource<T.Variant>,
+  Webhook: {
+    name: 'Webhook',
+    noun: 'webhook',
+    table: 'webhooks',
+    columns: '"webhooks".*',
+    from: '"webhooks"',
+    live: null,
+    byId: 'select "webhooks".* from "webhooks" where "webhooks"."id" = $1',
+    byIdForUpdate: 'select "webhooks".* from "webhooks" where "webhooks"."id" = $1 for update of "webhooks"',
+    bareRows: true,
+    view: (row: Row): T.Webhook => ({
+      id: row.id,
+      account_id: row.account_id,
+      url: row.url,
+      events: row.events,
+      enabled: row.enabled,
+      description: row.description,
+      api_version_date: day(row.api_version_date),
+      include_connected_accounts: row.include_connected_accounts,
+      secret: null,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }),
+  } satisfies StoredResource<T.Webhook>,
 };

@@ -3,7 +3,7 @@ import type { OperationDefinition } from "../runtime/operation.js";
 import * as params from "./validators-params.js";
 import * as body from "./validators-body.js";
 import * as transformers from "./transformers.js";
-import { deleteCheckoutConfiguration, deletePlan, deleteProduct, deleteVariant, listCheckoutConfigurations, listMembers, listPaymentMethods, listPlans, listProducts, listPromoCodes, listRefunds, listTeamMembers, listVariants, retrieveCheckoutConfiguration, retrieveMember, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveVariant, updateProduct } from "./plain-operations.js";
+import { deleteCheckoutConfiguration, deletePlan, deleteProduct, deleteVariant, deleteWebhook, listApiKeys, listCheckoutConfigurations, listMembers, listPaymentMethods, listPlans, listProducts, listPromoCodes, listRefunds, listTeamMembers, listVariants, listWebhooks, retrieveApiKey, retrieveCheckoutConfiguration, retrieveMember, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveVariant, retrieveWebhook, updateApiKey, updateProduct, updateWebhook } from "./plain-operations.js";
 import { retrieveAccountPreferences } from "../handlers/account_preferences/retrieveAccountPreferences.js";
 import { retryAdsPayment } from "../handlers/account_preferences/retryAdsPayment.js";
 import { updateAccountPreferences } from "../handlers/account_preferences/updateAccountPreferences.js";
@@ -13,11 +13,8 @@ import { retrieveAccount } from "../handlers/accounts/retrieveAccount.js";
 import { retrieveCurrentAccount } from "../handlers/accounts/retrieveCurrentAccount.js";
 import { updateAccount } from "../handlers/accounts/updateAccount.js";
 import { createApiKey } from "../handlers/api_keys/createApiKey.js";
-import { listApiKeys } from "../handlers/api_keys/listApiKeys.js";
-import { retrieveApiKey } from "../handlers/api_keys/retrieveApiKey.js";
 import { revokeApiKey } from "../handlers/api_keys/revokeApiKey.js";
 import { rotateApiKey } from "../handlers/api_keys/rotateApiKey.js";
-import { updateApiKey } from "../handlers/api_keys/updateApiKey.js";
 import { createCheckoutConfiguration } from "../handlers/checkout_configurations/createCheckoutConfiguration.js";
 import { createConfirmationToken } from "../handlers/confirmation_tokens/createConfirmationToken.js";
 import { cancelMembership } from "../handlers/memberships/cancelMembership.js";
@@ -65,11 +62,7 @@ import { createVariant } from "../handlers/variants/createVariant.js";
 import { updatePlan } from "../handlers/variants/updatePlan.js";
 import { updateVariant } from "../handlers/variants/updateVariant.js";
 import { createWebhook } from "../handlers/webhooks/createWebhook.js";
-import { deleteWebhook } from "../handlers/webhooks/deleteWebhook.js";
 import { listWebhookDeliveries } from "../handlers/webhooks/listWebhookDeliveries.js";
-import { listWebhooks } from "../handlers/webhooks/listWebhooks.js";
-import { retrieveWebhook } from "../handlers/webhooks/retrieveWebhook.js";
-import { updateWebhook } from "../handlers/webhooks/updateWebhook.js";
 
 export const operations: OperationDefinition[] = [
   {
