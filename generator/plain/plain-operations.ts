@@ -67,6 +67,7 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
   if (plain.kind !== 'list' && !/\/\{id\}$/.test(op.path)) problem(['path'], `must end with {id}: a plain ${plain.kind} finds its ${named} by id`);
   if (plain.kind !== 'list' && op.account) problem(['account'], `is not taken by a plain ${plain.kind}: the account is the ${named}'s own`, true);
   if (op.scopes.length === 0) problem(['plain'], 'needs scopes: a plain operation checks them on the object\'s account', true);
+  if (plain.kind === 'list' && op.scopes.length > 1) problem(['scopes'], 'names several scopes; a plain list narrows to the accounts where its one scope is held');
   if (plain.emits) {
     const event = spec.events[plain.emits];
     if (!event) problem(['plain', 'emits'], `names ${plain.emits}, which no area declares under events`);
