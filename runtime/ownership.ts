@@ -5,8 +5,7 @@ import type { Knex } from 'knex';
 import { ApiError, forbidden, notFound } from './errors.js';
 import type { Access } from './access.js';
 import type { HandlerContext } from './handler.js';
-import type { Row, StoredResource } from './plain/stored-resource.js';
-import { readRow } from './plain/stored-resource.js';
+import { readRow, type Row, type StoredResource } from './plain/stored-resource.js';
 
 /** A row of the caller's own (a buyer's membership, a user's own team membership) and what that gives it. */
 export interface OwnRows<R> {
