@@ -31,7 +31,11 @@ export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: Emit
   file.addImportDeclaration({ moduleSpecifier: './validators-body.js', namespaceImport: 'body' });
   file.addImportDeclaration({ moduleSpecifier: './transformers.js', namespaceImport: 'transformers' });
   const ops = [...spec.operations].sort(routeOrder);
-  for (const op of [...spec.operations].filter((o) => !o.gone).sort((a, b) => (a.handler < b.handler ? -1 : 1))) {
+  const live = spec.operations.filter((o) => !o.gone);
+  // Plain operations' handlers are generated (plain-operations.ts); the others are written in handlers/.
+  const plain = live.filter((o) => o.plain).map((o) => o.id).sort();
+  if (plain.length) file.addImportDeclaration({ moduleSpecifier: './plain-operations.js', namedImports: plain });
+  for (const op of live.filter((o) => !o.plain).sort((a, b) => (a.handler < b.handler ? -1 : 1))) {
     file.addImportDeclaration({ moduleSpecifier: `../handlers/${op.handler}.js`, namedImports: [op.id] });
   }
   // An operation that moved is mounted at each path it has had, each serving only the versions that used it.
@@ -85,6 +89,23 @@ export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: Emit
 
 /** The call a scaffold throws with; a handler file still containing it is not written. */
 export const SCAFFOLD_MARK = 'notWrittenYet';
+
+const HOOK_TYPE = { retrieve: 'RetrieveHook', list: 'ListHook', delete: 'DeleteHook', update: 'UpdateHook' } as const;
+
+/** The file a plain operation with a hook starts from: the hook, typed for its kind. */
+export function hookScaffold(op: OperationSpec): string {
+  const up = '../'.repeat(op.handler.split('/').length);
+  const type = HOOK_TYPE[op.plain!.kind];
+  return `import { ${SCAFFOLD_MARK} } from '${up}runtime/handler.js';
+import type { ${type} } from '${up}runtime/plain/hooks.js';
+
+/** ${op.method} ${op.path} (plain ${op.plain!.kind}): ${op.plain!.hook} */
+export const ${op.id}: ${type}<'${op.id}'> = async () => {
+  // The rule the spec's plain.hook describes goes here; the runtime does the rest of the operation.
+  throw ${SCAFFOLD_MARK}('${op.id}');
+};
+`;
+}
 
 export function handlerScaffold(op: OperationSpec): string {
   const depth = op.handler.split('/').length;

@@ -74,6 +74,9 @@ function relevant(errors: ErrorObject[], data: unknown): ErrorObject[] {
   });
 }
 
+const typeWord = (type: string) => (type === 'object' ? 'a mapping' : type === 'array' ? 'a list' : `a ${type}`);
+const knownKeys = (schema: unknown) => Object.keys((schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+
 const NOT_A_TYPE = 'which is not a type; use string, integer, number, boolean, timestamp, date, email, url, any, money or metadata (add ? for nullable), or a mapping with "type"';
 
 export function explainErrors(source: SourceFile, errors: ErrorObject[]): string[] {
@@ -109,7 +112,13 @@ export function explainErrors(source: SourceFile, errors: ErrorObject[]): string
       case 'type':
         message = e.schemaPath.startsWith(SHORTHAND)
           ? `${where} is ${JSON.stringify(valueAt(source.data, path))}, ${NOT_A_TYPE}`
-          : `${where} must be ${p.type === 'object' ? 'a mapping' : p.type === 'array' ? 'a list' : `a ${String(p.type)}`}`;
+          : `${where} must be ${String(p.type).split(',').map(typeWord).join(' or ')}`;
+        break;
+      case 'minProperties':
+      case 'maxProperties':
+        message = p.limit === 1 && e.keyword === 'maxProperties'
+          ? `${where} must have only one of ${knownKeys(e.parentSchema).join(', ')}`
+          : `${where} must have ${e.keyword === 'minProperties' ? 'at least' : 'at most'} ${String(p.limit)} key${p.limit === 1 ? '' : 's'}`;
         break;
       case 'oneOf':
         message = `${where} must have exactly one of type, list, deleted or fields`;

@@ -11,6 +11,8 @@ import { normaliseField, normaliseFields } from './normalise.js';
 export { normaliseField, normaliseFields };
 import { checkReferences, type Locator } from './check-references.js';
 import { checkInputRules } from './input-rules.js';
+import { storedModels } from './plain/stored-resources.js';
+import { plainModels } from './plain/plain-operations.js';
 
 function normaliseResource(raw: ResourceSpec): ResourceSpec {
   return { ...raw, fields: normaliseFields(raw.fields) };
@@ -161,6 +163,7 @@ export function loadSpec(root: string): LoadedSpec {
             fields: op.response.fields ? normaliseFields(op.response.fields) : undefined,
           },
         gone: op.gone,
+        plain: op.plain,
         errors: op.errors ?? [],
         deprecated: op.deprecated,
         where: locate(source!, ['operations', id], true),
@@ -176,6 +179,7 @@ export function loadSpec(root: string): LoadedSpec {
   resolveCatalogues(spec);
   const at: Locator = (file, path, key) => (sources[file] ? locate(sources[file], path, key) : file);
   problems.push(...checkReferences(spec, at));
+  if (!problems.length) plainModels(spec, storedModels(spec, at, problems), at, problems);
   if (problems.length) throw new SpecError(problems);
   problems.push(...checkInputRules(spec, at));
   if (problems.length) throw new SpecError(problems);

@@ -1,5 +1,6 @@
 // The spec format, as JSON Schema. Each YAML file under spec/ is validated against one of these;
 // explain-errors.ts turns ajv's findings into sentences with file, line and column.
+import { tableDefs } from './plain-meta-schema.js';
 
 const identifier = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' };
 const typeName = { type: 'string', pattern: '^[A-Z][A-Za-z0-9]*$' };
@@ -68,8 +69,10 @@ const defs = {
       object: identifier,
       description: { type: 'string' },
       fields: { $ref: '#/$defs/fields' },
+      table: { $ref: '#/$defs/table' },
     },
   },
+  ...tableDefs,
   operation: {
     type: 'object',
     additionalProperties: false,
@@ -124,6 +127,7 @@ const defs = {
         additionalProperties: false,
         properties: { successor: { type: 'string' }, sunset: { type: 'string', format: 'date' } },
       },
+      plain: { $ref: '#/$defs/plain' },
     },
   },
 };

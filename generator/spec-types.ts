@@ -52,7 +52,65 @@ export interface ResourceSpec {
   object?: string;
   description?: string;
   fields: Record<string, FieldSpec>;
+  /** where the resource is stored (resource-level `table:`; not a field's `storage:`), for declared views and plain operations */
+  table?: TableSpec;
 }
+
+/** A resource's table: its rows are the resource, viewed through `columns` where a field is not its same-named column. */
+export interface TableSpec {
+  name: string;
+  /** a timestamp column; a row where it is set does not exist (404, never listed), and a plain delete sets it */
+  soft_delete?: string;
+  /** how messages name one ("No such API key"); defaults to the object name with spaces */
+  noun?: string;
+  columns?: Record<string, ColumnSpec>;
+}
+
+/** How one field of a stored resource is read: a column name, or one of the forms below. */
+export type ColumnSpec = string | ColumnForm;
+
+export interface ColumnForm {
+  /** the column (default: the field's name; for money, the amount's column) */
+  column?: string;
+  /** present only when this column is not null, or these columns hold these values; null otherwise */
+  when?: string | Record<string, string>;
+  /** money: the currency's column (default currency) */
+  currency?: string;
+  /** a SQL expression over the row (the table is named by its name) */
+  sql?: string;
+  /** a constant (null: a field reads never show, such as a secret) */
+  value?: unknown;
+  /** module#export under handlers/: a function of the row, for what only code can say */
+  code?: string;
+  /** an object field read from a joined table (its fields are that table's columns) */
+  join?: string;
+  /** with join: the column of this table holding the joined row's id */
+  on?: string;
+  /** an object field: how its own fields are read */
+  columns?: Record<string, ColumnSpec>;
+}
+
+/** An operation the generator builds whole from its resource's table: no handler, at most one hook. */
+export interface PlainSpec {
+  kind: 'retrieve' | 'list' | 'delete' | 'update';
+  /** list: query parameter -> the test it applies */
+  filters?: Record<string, FilterSpec>;
+  /** list: the fields it may be sorted by, the default first; with several, the `order` parameter picks one */
+  sort?: string[];
+  /** list without account_id: a user token holding the scope on no account is refused (403, with this message)
+   * rather than given an empty list */
+  held_nowhere?: string;
+  /** update: the body fields written (metadata fields merge key by key) */
+  fields?: string[];
+  /** delete, update: the event recorded with the resource (as it was, for a delete) */
+  emits?: string;
+  /** what the operation's hook in handlers/<area>/<operationId>.ts does, in words */
+  hook?: string;
+}
+
+/** equal: `field = value` (a list: IN); after/before: strict bounds; contains: a case-insensitive substring of any;
+ * hook: the hook applies it. A string is the form on the field of the parameter's own name. */
+export type FilterSpec = 'equal' | 'hook' | { equal?: string; after?: string; before?: string; contains?: string[] };
 
 export interface ListSpec {
   of: string;
@@ -90,6 +148,8 @@ export interface OperationSpec {
   response: ResponseSpec;
   errors: number[];
   deprecated?: { successor?: string; sunset?: string };
+  /** built whole from its resource's table (a plain retrieve, list, delete or update) */
+  plain?: PlainSpec;
   /** retired: from `since` on the operation answers 410 gone; it has no handler */
   gone?: { since: string; successor?: string };
   /** file, line and column of the operation's key, for messages */

@@ -1,6 +1,6 @@
-// Equality filters of list operations. One table serves a filter's singular form and the plural form older versions
-// took (statuses[] for status): a value is `column = value`, a list `column IN (...)` (an empty list matches
-// nothing), absent is no filter.
+// Filters of list operations. One table serves a filter's singular form and the plural form older versions took
+// (statuses[] for status): a value is `column = value`, a list `column IN (...)` (an empty list matches nothing),
+// absent is no filter.
 import type { Knex } from 'knex';
 
 export function whereEqual(q: Knex.QueryBuilder, input: Record<string, unknown>, columns: Record<string, string>): void {
@@ -9,5 +9,42 @@ export function whereEqual(q: Knex.QueryBuilder, input: Record<string, unknown>,
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) q.whereIn(column, value);
     else q.where(column, value as string | number | boolean);
+  }
+}
+
+/** A LIKE pattern matching `text` anywhere, with %, _ and the escape character itself taken literally. */
+export function likeContaining(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * A declared filter (generated/plain-operations.ts): the query parameter it reads and the SQL it tests, precomputed
+ * by the generator. equal: `= value`, or IN for a list; after, before: strict bounds; contains: any of the
+ * expressions holds the text, case-insensitively, with % and _ taken literally.
+ */
+export interface Filter {
+  param: string;
+  test: 'equal' | 'after' | 'before' | 'contains';
+  sql: string[];
+}
+
+const BOUND = { after: '>', before: '<' } as const;
+
+export function applyFilters(q: Knex.QueryBuilder, input: Record<string, unknown>, filters: readonly Filter[]): void {
+  for (const { param, test, sql } of filters) {
+    const value = input[param];
+    if (value === undefined || value === null) continue;
+    if (test === 'contains') {
+      const pattern = likeContaining(String(value).toLowerCase());
+      q.where((w) => sql.forEach((s) => w.orWhereRaw(`lower(coalesce(${s}, '')) like ? escape '\\'`, [pattern])));
+    } else if (test !== 'equal') {
+      q.whereRaw(`${sql[0]} ${BOUND[test]} ?`, [value as string]);
+    } else if (!Array.isArray(value)) {
+      q.whereRaw(`${sql[0]} = ?`, [value as string]);
+    } else if (value.length === 0) {
+      q.whereRaw('false');
+    } else {
+      q.whereRaw(`${sql[0]} in (${value.map(() => '?').join(', ')})`, value);
+    }
   }
 }

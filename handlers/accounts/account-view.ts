@@ -5,7 +5,7 @@ import { economicIntelligenceOffers, rewardMilestones } from '../shared/referenc
 import type { Account, AccountBalance, RewardMilestone, EconomicIntelligenceOffer } from '../../generated/types.js';
 import type { Access } from '../../runtime/access.js';
 import type { HandlerContext } from '../../runtime/handler.js';
-import { money } from '../shared/money.js';
+import { money } from '../../runtime/money.js';
 import { query } from '../../runtime/request-db.js';
 
 export type AccountRow = Record<string, any>;

@@ -3,7 +3,7 @@ import type { CreateAccountInput } from '../../generated/types.js';
 import { Access } from '../../runtime/access.js';
 import { forbidden, invalid } from '../../runtime/errors.js';
 import { externalIdOf, insertAccount } from './account-service.js';
-import { mergeMetadata } from './account-metadata.js';
+import { mergeMetadata } from '../../runtime/metadata.js';
 import { queueSiteDeployment } from './account-sites.js';
 import { accountView, viewOptions } from './account-view.js';
 

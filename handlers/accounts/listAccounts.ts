@@ -4,9 +4,10 @@ import type { ListAccountsInput } from '../../generated/types.js';
 import { forbidden } from '../../runtime/errors.js';
 import { paginate } from '../../runtime/pagination.js';
 import { accountViews, viewOptions } from './account-view.js';
-import { likeContaining, type SortKind } from './list-filters.js';
+import { likeContaining } from '../../runtime/filters.js';
 
 type Query = ListAccountsInput['query'];
+type SortKind = 'created_at' | 'volume';
 
 /**
  * Volume ordering and bounds need stats:read on "the parent account": parent_account_id when given, else the

@@ -3,7 +3,7 @@ import { checkChallengeAllowed } from '../shared/three-d-secure.js';
 import type { UpdateAccountInput } from '../../generated/types.js';
 import { notFound } from '../../runtime/errors.js';
 import { duplicateExternalId, externalIdOf, isUniqueViolation, EXTERNAL_ID_CONSTRAINT } from './account-service.js';
-import { mergeMetadata } from './account-metadata.js';
+import { mergeMetadata } from '../../runtime/metadata.js';
 import { checkCategory } from './business-categories.js';
 import { accountView, viewOptions, type AccountRow } from './account-view.js';
 import { nowMs } from '../shared/now.js';

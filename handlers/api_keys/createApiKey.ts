@@ -2,7 +2,7 @@ import type { Handler } from '../../runtime/handler.js';
 import { parseVersionDate } from '../../runtime/versions.js';
 import { issueApiKey } from './api-key-service.js';
 import { checkExpiry, checkGrantable, checkIpAllowlist, checkPolicy } from './api-key-policy.js';
-import { apiKeyView } from './api-key-view.js';
+import { resources } from '../../generated/resources.js';
 
 /** POST /api_keys: the runtime has checked api_key:manage on the account; the secret is returned this once. */
 export const createApiKey: Handler<'createApiKey'> = async ({ body }, ctx) => {
@@ -23,6 +23,6 @@ export const createApiKey: Handler<'createApiKey'> = async ({ body }, ctx) => {
     apiVersionDate,
     createdByUserId: ctx.principal.userId,
   });
-  await ctx.emit('api_key.created', row.account_id, apiKeyView(row));
-  return apiKeyView(row, secret);
+  await ctx.emit('api_key.created', row.account_id, resources.ApiKey.view(row));
+  return { ...resources.ApiKey.view(row), secret };
 };

@@ -1,19 +1,15 @@
-import type { Handler } from '../../runtime/handler.js';
 import { conflict } from '../../runtime/errors.js';
+import type { UpdateHook } from '../../runtime/plain/hooks.js';
 import { parseVersionDate } from '../../runtime/versions.js';
-import { loadManagedKey } from './managed-key.js';
 import { checkExpiry, checkIpAllowlist } from './api-key-policy.js';
-import { apiKeyView } from './api-key-view.js';
 
-/** PATCH /api_keys/{id}: only the fields sent change; the policy is fixed at creation. */
-export const updateApiKey: Handler<'updateApiKey'> = async ({ path, body }, ctx) => {
-  const key = await loadManagedKey(ctx, path.id, 'api_key:manage');
+/** PATCH /api_keys/{id} (plain update): a revoked key is final; the sent settings are checked as on create. The
+ * policy is fixed at creation (the body cannot name it). */
+export const updateApiKey: UpdateHook<'updateApiKey'> = (key, body) => {
   if (key.revoked_at) throw conflict(`The API key ${key.id} has been revoked and can no longer be changed`);
-  const changes: Record<string, unknown> = { updated_at: new Date().toISOString() };
-  if (body.name !== undefined) changes.name = body.name;
-  if (body.ip_allowlist !== undefined) changes.ip_allowlist = checkIpAllowlist(body.ip_allowlist);
-  if (body.expires_at !== undefined) changes.expires_at = checkExpiry(body.expires_at);
-  if (body.api_version_date !== undefined) changes.api_version_date = parseVersionDate(body.api_version_date, 'api_version_date');
-  const [row] = await ctx.db('api_keys').where({ id: key.id }).update(changes).returning('*');
-  return apiKeyView(row);
+  const checked = { ...body };
+  if (body.ip_allowlist !== undefined) checked.ip_allowlist = checkIpAllowlist(body.ip_allowlist);
+  if (body.expires_at !== undefined) checked.expires_at = checkExpiry(body.expires_at);
+  if (body.api_version_date !== undefined) checked.api_version_date = parseVersionDate(body.api_version_date, 'api_version_date');
+  return checked;
 };

@@ -1,9 +1,9 @@
 import type { Handler } from '../../runtime/handler.js';
 import { newId } from '../../runtime/ids.js';
-import { dropNulls } from '../products/catalogue-access.js';
+import { dropNulls } from '../../runtime/metadata.js';
 import { checkChallengeAllowedFor } from '../shared/three-d-secure.js';
 import { checkoutPlanId } from './checkout-plan.js';
-import { checkoutConfigurationView } from './checkout-configuration-view.js';
+import { resources } from '../../generated/resources.js';
 
 /** POST /checkout_configurations: the runtime has checked checkout_configuration:create on account_id. */
 export const createCheckoutConfiguration: Handler<'createCheckoutConfiguration'> = async ({ body }, ctx) => {
@@ -18,7 +18,7 @@ export const createCheckoutConfiguration: Handler<'createCheckoutConfiguration'>
     three_d_secure_policy: body.three_d_secure_policy ?? null,
     metadata: JSON.stringify(dropNulls(body.metadata)),
   }).returning('*');
-  const view = checkoutConfigurationView(row);
+  const view = resources.CheckoutConfiguration.view(row);
   await ctx.emit('checkout_configuration.created', body.account_id, view);
   return view;
 };

@@ -3,7 +3,7 @@ import { invalid } from '../../runtime/errors.js';
 import { transition } from '../../runtime/state-machine.js';
 import { findManageableMembership } from './find-membership.js';
 import { endMembership } from './membership-service.js';
-import { membershipView } from './membership-view.js';
+import { resources } from '../../generated/resources.js';
 import { END_MEMBERSHIP_PERIOD, endPeriodJobKey } from './end-period-task.js';
 import { nowMs } from '../shared/now.js';
 
@@ -12,7 +12,7 @@ export const cancelMembership: Handler<'cancelMembership'> = async ({ path, body
   const row = await findManageableMembership(ctx, path.id);
   const canceled = transition('Membership', row.status, 'cancel');
   if (!body.cancel_at_period_end) {
-    const view = membershipView(await endMembership(ctx.db, row, canceled));
+    const view = resources.Membership.view(await endMembership(ctx.db, row, canceled));
     await ctx.emit('membership.canceled', row.account_id, view);
     return view;
   }
@@ -23,7 +23,7 @@ export const cancelMembership: Handler<'cancelMembership'> = async ({ path, body
     .update({ cancel_at_period_end: true, updated_at: nowMs(ctx.db) }).returning('*');
   await ctx.addJob(END_MEMBERSHIP_PERIOD, { membership_id: row.id },
     { jobKey: endPeriodJobKey(row.id), runAt: new Date(updated.current_period_end) });
-  const view = membershipView(updated);
+  const view = resources.Membership.view(updated);
   await ctx.emit('membership.updated', row.account_id, view);
   return view;
 };

@@ -2,7 +2,7 @@ import type { Handler } from '../../runtime/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { findManageableMembership } from './find-membership.js';
 import { requireLive } from './membership-rules.js';
-import { membershipView } from './membership-view.js';
+import { resources } from '../../generated/resources.js';
 import { END_MEMBERSHIP_PERIOD, endPeriodJobKey } from './end-period-task.js';
 import { nowMs } from '../shared/now.js';
 
@@ -19,7 +19,7 @@ export const extendMembership: Handler<'extendMembership'> = async ({ path, body
     await ctx.addJob(END_MEMBERSHIP_PERIOD, { membership_id: row.id },
       { jobKey: endPeriodJobKey(row.id), runAt: new Date(updated.current_period_end) });
   }
-  const view = membershipView(updated);
+  const view = resources.Membership.view(updated);
   await ctx.emit('membership.extended', row.account_id, view);
   return view;
 };

@@ -1,7 +1,8 @@
 import type { Handler } from '../../runtime/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { whereEqual } from '../../runtime/filters.js';
-import { membershipView, type MembershipRow } from './membership-view.js';
+import type { Row } from '../../runtime/plain/stored-resource.js';
+import { resources } from '../../generated/resources.js';
 import { whereReadable } from './readable-rows.js';
 
 /** GET /memberships: every readable membership (managed accounts' plus a user's own), newest first. */
@@ -14,8 +15,8 @@ export const listMemberships: Handler<'listMemberships'> = async ({ query }, ctx
     plan_id: 'memberships.plan_id', plan_ids: 'memberships.plan_id',
     status: 'memberships.status', statuses: 'memberships.status',
   });
-  const { rows, page_info } = await paginate<MembershipRow>(q, query, {
+  const { rows, page_info } = await paginate<Row>(q, query, {
     sortColumn: 'memberships.created_at', idColumn: 'memberships.id', direction: 'desc', defaultSize: ctx.defaultPageSize,
   });
-  return { data: rows.map(membershipView), page_info };
+  return { data: rows.map(resources.Membership.view), page_info };
 };

@@ -6,7 +6,8 @@ import { newId } from '../../runtime/ids.js';
 import { recordEvent } from '../../runtime/events.js';
 import { ensureMember, leaveIfNoAccessLeft } from '../members/member-service.js';
 import { newLicenseKey } from './license-key.js';
-import { membershipView, type MembershipRow } from './membership-view.js';
+import { resources } from '../../generated/resources.js';
+import type { Row } from '../../runtime/plain/stored-resource.js';
 import { nowMs } from '../shared/now.js';
 
 export interface NewMembership {
@@ -24,7 +25,7 @@ export interface NewMembership {
 
 /** Inserts the membership (the buyer joins as a member; a license key when the product includes licensing) and
  * records membership.activated in the same transaction. */
-export async function createMembership(db: Knex, input: NewMembership): Promise<MembershipRow> {
+export async function createMembership(db: Knex, input: NewMembership): Promise<Row> {
   const member = await ensureMember(db, input.accountId, input.userId);
   const product = await db('products').where({ id: input.productId }).first('includes_license');
   const [row] = await db('memberships').insert({
@@ -40,12 +41,12 @@ export async function createMembership(db: Knex, input: NewMembership): Promise<
     license_key: product?.includes_license ? newLicenseKey() : null,
     metadata: JSON.stringify(input.metadata ?? {}),
   }).returning('*');
-  await recordEvent(db, 'membership.activated', row.account_id, membershipView(row));
+  await recordEvent(db, 'membership.activated', row.account_id, resources.Membership.view(row));
   return row;
 }
 
 /** Writes a membership's new (ended) status and lets its member leave if nothing else grants access. */
-export async function endMembership(db: Knex, row: MembershipRow, status: string): Promise<MembershipRow> {
+export async function endMembership(db: Knex, row: Row, status: string): Promise<Row> {
   const now = nowMs(db);
   const [updated] = await db('memberships').where({ id: row.id })
     .update({ status, canceled_at: status === 'canceled' ? now : row.canceled_at, updated_at: now }).returning('*');

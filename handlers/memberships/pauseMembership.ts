@@ -1,7 +1,7 @@
 import type { Handler } from '../../runtime/handler.js';
 import { transition } from '../../runtime/state-machine.js';
 import { findManageableMembership } from './find-membership.js';
-import { membershipView } from './membership-view.js';
+import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
 
 /** POST /memberships/{id}/pause: a paused membership grants no access until resumed. */
@@ -10,7 +10,7 @@ export const pauseMembership: Handler<'pauseMembership'> = async ({ path }, ctx)
   const status = transition('Membership', row.status, 'pause');
   const now = nowMs(ctx.db);
   const [updated] = await ctx.db('memberships').where({ id: row.id }).update({ status, paused_at: now, updated_at: now }).returning('*');
-  const view = membershipView(updated);
+  const view = resources.Membership.view(updated);
   await ctx.emit('membership.paused', row.account_id, view);
   return view;
 };

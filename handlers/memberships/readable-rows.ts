@@ -1,17 +1,23 @@
-// Which buyer-facing rows (memberships, setup intents) a caller may read: those of every visible account on which
-// it holds the read scope, plus, for a user token, the user's own rows as a buyer. Shared by memberships and
-// setup intents.
+// Buyer-facing rows (memberships, setup intents): a caller reads those of every visible account on which it holds
+// the read scope, plus, for a user token, the user's own rows as a buyer; a buyer never manages their own rows.
+// Shared by memberships and setup intents; runtime/ownership.ts does the account checks.
 import type { Knex } from 'knex';
 import { forbidden, notFound } from '../../runtime/errors.js';
 import type { HandlerContext } from '../../runtime/handler.js';
+import type { OwnRows } from '../../runtime/ownership.js';
+import type { Row } from '../../runtime/plain/stored-resource.js';
 
-export interface RowOwner {
-  account_id: string;
-  user_id: string | null;
-}
-
-const isBuyer = (ctx: HandlerContext, row: RowOwner) =>
+const isBuyer = (ctx: HandlerContext) => (row: Row): boolean =>
   ctx.principal.kind === 'user_token' && row.user_id !== null && row.user_id === ctx.principal.userId;
+
+/** The buyer's own token reads its rows without the account's scope. */
+export const buyerReads = (ctx: HandlerContext): OwnRows<Row> => ({ isOwn: isBuyer(ctx), own: 'pass' });
+
+/** A buyer cannot change their own row: a 403 (they know it exists), not a 404, on an account they cannot see. */
+export const buyerCannotManage = (ctx: HandlerContext, what: string, scope: string): OwnRows<Row> => ({
+  isOwn: isBuyer(ctx),
+  own: forbidden(`A buyer cannot change their own ${what}; the account's ${scope} permission is needed`),
+});
 
 /**
  * Narrows `query` to readable rows. With `accountId`, to that account: all its rows where the scope is held, else a
@@ -38,23 +44,4 @@ export async function whereReadable(ctx: HandlerContext, query: Knex.QueryBuilde
     w.whereIn(columns.account, granting);
     if (userId) w.orWhere(columns.user, userId);
   });
-}
-
-/** 404 unless the caller may read the row (the scope on its account, or its buyer's own token); 403 when it sees
- * the account but lacks the scope. */
-export async function requireReadable(ctx: HandlerContext, row: RowOwner | undefined, scope: string, what: string, id: string): Promise<void> {
-  if (row && isBuyer(ctx, row)) return;
-  const held = row ? await ctx.access.scopesOn(row.account_id) : null;
-  if (!row || !held) throw notFound(what, id, 'id');
-  if (!held.has(scope)) throw forbidden(`This credential lacks the ${scope} permission on ${row.account_id}`);
-}
-
-/** 404 when the caller cannot see the row's account; 403 without `scope` there (buyers do not manage their rows). */
-export async function requireManageable(ctx: HandlerContext, row: RowOwner | undefined, scope: string, what: string, id: string): Promise<void> {
-  const held = row ? await ctx.access.scopesOn(row.account_id) : null;
-  if (!row || !held) {
-    if (row && isBuyer(ctx, row)) throw forbidden(`A buyer cannot change their own ${what}; the account's ${scope} permission is needed`);
-    throw notFound(what, id, 'id');
-  }
-  if (!held.has(scope)) throw forbidden(`This credential lacks the ${scope} permission on ${row.account_id}`);
 }

@@ -2,7 +2,7 @@ import type { Handler } from '../../runtime/handler.js';
 import { ApiError } from '../../runtime/errors.js';
 import { findManageableMembership } from './find-membership.js';
 import { requireLive } from './membership-rules.js';
-import { membershipView } from './membership-view.js';
+import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
 
 /** POST /memberships/{id}/uncancel: reverses a scheduled cancellation; the queued job then finds nothing to do. */
@@ -15,7 +15,7 @@ export const uncancelMembership: Handler<'uncancelMembership'> = async ({ path }
   }
   const [updated] = await ctx.db('memberships').where({ id: row.id })
     .update({ cancel_at_period_end: false, updated_at: nowMs(ctx.db) }).returning('*');
-  const view = membershipView(updated);
+  const view = resources.Membership.view(updated);
   await ctx.emit('membership.updated', row.account_id, view);
   return view;
 };

@@ -1,7 +1,7 @@
 import type { Handler } from '../../runtime/handler.js';
 import { invalid, notFound } from '../../runtime/errors.js';
 import { calculateTax } from '../shared/tax.js';
-import { money } from '../shared/money.js';
+import { money } from '../../runtime/money.js';
 import type { PaymentQuote } from '../../generated/types.js';
 
 /** POST /payment_quotes: the tax a buyer in `country` would pay on each line, and the totals. Nothing is stored. */

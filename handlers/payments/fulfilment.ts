@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { transition } from '../../runtime/state-machine.js';
 import { createMembership } from '../memberships/membership-service.js';
 import { ensureMember } from '../members/member-service.js';
-import type { MembershipRow } from '../memberships/membership-view.js';
+import type { Row } from '../../runtime/plain/stored-resource.js';
 import type { PaymentRow } from './payment-view.js';
 import { nowMs } from '../shared/now.js';
 
@@ -15,7 +15,7 @@ export interface Fulfilment {
   memberId: string | null;
   membershipId: string | null;
   /** a trialing or overdue membership this renewal activated (a new membership records its own event) */
-  activated: MembershipRow | null;
+  activated: Row | null;
 }
 
 export async function fulfil(db: Knex, payment: PaymentRow): Promise<Fulfilment> {
@@ -25,7 +25,7 @@ export async function fulfil(db: Knex, payment: PaymentRow): Promise<Fulfilment>
   if (!payment.plan_id) return { memberId: member.id, membershipId: null, activated: null };
 
   const plan = await db('plans').where({ id: payment.plan_id }).first();
-  const existing: MembershipRow | undefined = await db('memberships')
+  const existing: Row | undefined = await db('memberships')
     .where({ account_id: payment.account_id, user_id: payment.user_id, plan_id: payment.plan_id })
     .whereIn('status', LIVE).forUpdate().first();
   const now = Date.now();

@@ -1,5 +1,5 @@
 import type { Handler } from '../../runtime/handler.js';
-import { money } from '../shared/money.js';
+import { money } from '../../runtime/money.js';
 import { findPayment } from './find-payment.js';
 
 /** GET /payments/{id}/fees: the fees recorded when the payment was collected (none before). */

@@ -1,8 +1,11 @@
 import type { Handler } from '../../runtime/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { whereEqual } from '../../runtime/filters.js';
-import { whereReadable } from './readable-accounts.js';
+import { whereOwned } from '../../runtime/ownership.js';
 import { paymentRows, paymentView, type PaymentRow } from './payment-view.js';
+
+// A buyer's own token is not served for native payment reads (seed, Authentication point 6).
+const NOT_FOR_BUYERS = "Reading payments needs payment:basic:read on an account (a team member's token or the account's API key); a buyer's own token is not served";
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -16,8 +19,7 @@ function cycles(reason: string | string[] | undefined): string | string[] | unde
 /** GET /payments: one account's payments (checked by the runtime) or those of every account readable. */
 export const listPayments: Handler<'listPayments'> = async ({ query }, ctx) => {
   const q = paymentRows(ctx.db);
-  if (query.account_id) q.where('p.account_id', query.account_id);
-  else await whereReadable(ctx, q, 'p.account_id', 'payment:basic:read');
+  await whereOwned(ctx.access, q, 'p.account_id', 'payment:basic:read', query.account_id, NOT_FOR_BUYERS);
   whereEqual(q, { ...query, billing_reason: cycles(query.billing_reason), billing_reasons: cycles(query.billing_reasons) }, {
     status: 'p.status', statuses: 'p.status', substatuses: 'p.status',
     billing_reason: 'p.billing_reason', billing_reasons: 'p.billing_reason',

@@ -1,7 +1,7 @@
 // payments rows (joined with their buyer) -> the Payment resource.
 import type { Knex } from 'knex';
 import type { Payment } from '../../generated/types.js';
-import { money } from '../shared/money.js';
+import { money } from '../../runtime/money.js';
 
 export type PaymentRow = Record<string, any> & { id: string; account_id: string; status: string };
 

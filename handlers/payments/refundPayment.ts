@@ -1,5 +1,5 @@
 import type { Handler } from '../../runtime/handler.js';
-import { refundView } from '../refunds/refund-view.js';
+import { resources } from '../../generated/resources.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { transition } from '../../runtime/state-machine.js';
@@ -30,7 +30,7 @@ export const refundPayment: Handler<'refundPayment'> = async ({ path, body }, ct
     id, payment_id: payment.id, account_id: payment.account_id, amount, currency: payment.currency,
     original_amount: amount, original_currency: payment.currency, provider: 'sandbox', status: 'pending',
   }).returning('*');
-  await ctx.emit('refund.created', payment.account_id, refundView(refund));
+  await ctx.emit('refund.created', payment.account_id, resources.Refund.view(refund));
   await ctx.addJob(REFUND_PAYMENT, { refund_id: id }, { jobKey: `${REFUND_PAYMENT}:${id}` });
   return loadPaymentView(ctx.db, path.id);
 };

@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import type { EventType } from '../../generated/spec-data.js';
 import { transition } from '../../runtime/state-machine.js';
-import { membershipView } from '../memberships/membership-view.js';
+import { resources } from '../../generated/resources.js';
 import { feesFor } from '../processor/processor.js';
 import { savedMethodId } from '../setup_intents/save-setup-intent.js';
 import { fulfil } from './fulfilment.js';
@@ -43,7 +43,7 @@ export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succ
     updated_at: stamp,
   });
   await emit('payment.succeeded', payment.account_id, await loadPaymentView(db, payment.id));
-  if (fulfilment.activated) await emit('membership.activated', payment.account_id, membershipView(fulfilment.activated));
+  if (fulfilment.activated) await emit('membership.activated', payment.account_id, resources.Membership.view(fulfilment.activated));
 }
 
 /** With save_payment_method, the confirmation token's card becomes a saved method of the buyer's member (now that

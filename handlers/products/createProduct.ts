@@ -1,7 +1,8 @@
 import type { Handler } from '../../runtime/handler.js';
 import { newId } from '../../runtime/ids.js';
-import { dropNulls } from './catalogue-access.js';
-import { loadProductView } from './product-view.js';
+import { dropNulls } from '../../runtime/metadata.js';
+import { readView } from '../../runtime/plain/stored-resource.js';
+import { resources } from '../../generated/resources.js';
 
 /** POST /products: the runtime has checked account_id is visible and product:create is held on it. */
 export const createProduct: Handler<'createProduct'> = async ({ body }, ctx) => {
@@ -15,7 +16,7 @@ export const createProduct: Handler<'createProduct'> = async ({ body }, ctx) => 
     includes_license: body.includes_license,
     metadata: JSON.stringify(dropNulls(body.metadata)),
   });
-  const view = await loadProductView(ctx.db, id);
+  const view = await readView(ctx.db, resources.Product, id);
   await ctx.emit('product.created', body.account_id, view);
   return view;
 };

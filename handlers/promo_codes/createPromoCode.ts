@@ -2,7 +2,7 @@ import type { Handler } from '../../runtime/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { isUniqueViolation } from '../accounts/account-service.js';
 import { checkCodeFree, checkDiscount, checkExpiry, checkRestrictions, codeTaken, CODE_CONSTRAINT } from './promo-code-rules.js';
-import { promoCodeView } from './promo-code-view.js';
+import { resources } from '../../generated/resources.js';
 
 /** POST /promo_codes: the runtime has checked promo_code:create on account_id. Codes are stored upper-cased. */
 export const createPromoCode: Handler<'createPromoCode'> = async ({ body }, ctx) => {
@@ -30,7 +30,7 @@ export const createPromoCode: Handler<'createPromoCode'> = async ({ body }, ctx)
     if (isUniqueViolation(e, CODE_CONSTRAINT)) throw codeTaken(code);
     throw e;
   }
-  const view = promoCodeView(row);
+  const view = resources.PromoCode.view(row);
   await ctx.emit('promo_code.created', body.account_id, view);
   return view;
 };

@@ -2,18 +2,18 @@
 import type { PromoCode } from '../../generated/types.js';
 import type { HandlerContext } from '../../runtime/handler.js';
 import { transition } from '../../runtime/state-machine.js';
-import { loadOwned } from '../products/catalogue-access.js';
+import { loadOwned } from '../../runtime/ownership.js';
+import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
-import { promoCodeView } from './promo-code-view.js';
 
 export async function moveStatus(ctx: HandlerContext, id: string, action: 'activate' | 'deactivate' | 'archive'): Promise<PromoCode> {
-  const row = await loadOwned(ctx, 'promo_codes', 'promo code', id, 'promo_code:update', { forUpdate: true });
+  const row = await loadOwned(ctx, resources.PromoCode, id, ['promo_code:update'], { forUpdate: true });
   const status = transition('PromoCode', row.status, action);
   // Moving to the state it is already in is a no-op: nothing written, no event.
-  if (status === row.status) return promoCodeView(row);
+  if (status === row.status) return resources.PromoCode.view(row);
   const [updated] = await ctx.db('promo_codes').where({ id: row.id })
     .update({ status, updated_at: nowMs(ctx.db) }).returning('*');
-  const view = promoCodeView(updated);
+  const view = resources.PromoCode.view(updated);
   await ctx.emit('promo_code.updated', row.account_id, view);
   return view;
 }

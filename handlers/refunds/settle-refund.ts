@@ -8,7 +8,7 @@ import { decideRefund } from '../processor/processor.js';
 import { cardBehaviourOf } from '../payments/collection.js';
 import { postRefund } from '../payments/ledger.js';
 import { recordEvent } from '../../runtime/events.js';
-import { refundView } from './refund-view.js';
+import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
 
 export const REFUND_PAYMENT = 'refund_payment';
@@ -23,7 +23,7 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
     if (!decision.approved) {
       const [failed] = await trx('refunds').where({ id: refundId })
         .update({ status: transition('Refund', refund.status, 'fail'), failure_reason: decision.reason, updated_at: stamp }).returning('*');
-      await recordEvent(trx, 'refund.failed', failed.account_id, refundView(failed));
+      await recordEvent(trx, 'refund.failed', failed.account_id, resources.Refund.view(failed));
       return;
     }
     const amount = Number(refund.amount);
@@ -39,7 +39,7 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
       updated_at: stamp,
     });
     await postRefund(trx, { id: refund.id, account_id: refund.account_id, currency: refund.currency, amount });
-    await recordEvent(trx, 'refund.succeeded', succeeded.account_id, refundView(succeeded));
+    await recordEvent(trx, 'refund.succeeded', succeeded.account_id, resources.Refund.view(succeeded));
   });
 }
 

@@ -10,7 +10,8 @@ import { effectsOn, type Effects } from '../../runtime/effects.js';
 import { inTransaction } from '../../runtime/request-db.js';
 import { finishPaymentAuthentication } from '../payments/authentication.js';
 import { finishSetupIntentAuthentication } from '../setup_intents/authentication.js';
-import { formatMoney, money } from '../shared/money.js';
+import { money } from '../../runtime/money.js';
+import { formatMoney } from '../shared/money.js';
 import { AUTHENTICATION_PATH } from './authentication-link.js';
 import { page, escapeHtml } from './html.js';
 

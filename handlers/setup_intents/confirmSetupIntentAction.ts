@@ -1,5 +1,6 @@
 import type { Handler } from '../../runtime/handler.js';
-import { requireManageable } from '../memberships/readable-rows.js';
+import { requireOwned } from '../../runtime/ownership.js';
+import { buyerCannotManage } from '../memberships/readable-rows.js';
 import { finishSetupIntentAuthentication } from './authentication.js';
 import { setupIntentView, type SetupIntentRow } from './setup-intent-view.js';
 
@@ -7,7 +8,8 @@ import { setupIntentView, type SetupIntentRow } from './setup-intent-view.js';
 export const confirmSetupIntentAction: Handler<'confirmSetupIntentAction'> = async ({ path, body }, ctx) => {
   // Locked: a background save of the same intent waits for this request (and then finds it settled).
   const row: SetupIntentRow | undefined = await ctx.db('setup_intents').where({ id: path.id }).forUpdate().first();
-  await requireManageable(ctx, row, 'payment:charge', 'setup intent', path.id);
+  await requireOwned(ctx.access, row, ['payment:charge'], { noun: 'setup intent', id: path.id },
+    buyerCannotManage(ctx, 'setup intent', 'payment:charge'));
   // The caller holds payment:charge on the account (checked above), so it sees the secret, as on retrieve.
   return setupIntentView(await finishSetupIntentAuthentication(ctx, row!, body.outcome), true);
 };

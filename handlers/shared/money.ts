@@ -1,17 +1,9 @@
-// Money objects as the seed defines them: integer minor units with the currency's exponent.
+// Money in requests and for people: decimal amounts older versions sent, and display text. Money objects are
+// built by runtime/money.ts (declared views use it too).
 import type { Money } from '../../generated/types.js';
 import { invalid } from '../../runtime/errors.js';
 import { minorUnits } from '../../runtime/decimal-money.js';
-
-const ZERO_DECIMAL = new Set(['jpy', 'krw', 'vnd', 'clp', 'isk', 'ugx', 'xaf', 'xof']);
-
-export const currencyDecimals = (currency: string): number => (ZERO_DECIMAL.has(currency.toLowerCase()) ? 0 : 2);
-
-export function money(amount: number, currency = 'usd'): Money {
-  const c = currency.toLowerCase();
-  const decimals = currencyDecimals(c);
-  return { amount, currency: c, decimals, display_decimals: decimals };
-}
+import { currencyDecimals } from '../../runtime/money.js';
 
 /** A positive decimal amount in the currency's major unit (how versions before native money wrote it: 10.43) ->
  * minor units, exactly; a 400 naming `param` when it is not positive or has more decimal places than the currency. */

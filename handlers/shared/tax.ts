@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import { taxRateOf } from './reference-tables.js';
 import type { Money } from '../../generated/types.js';
-import { money } from './money.js';
+import { money } from '../../runtime/money.js';
 
 export interface TaxInput {
   /** minor units, before tax */

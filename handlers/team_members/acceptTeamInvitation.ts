@@ -2,7 +2,8 @@ import type { Handler } from '../../runtime/handler.js';
 import { notFound } from '../../runtime/errors.js';
 import { transition } from '../../runtime/state-machine.js';
 import { isSelf } from '../users/user-view.js';
-import { teamMemberRows, teamMemberView } from './team-member-view.js';
+import { resources } from '../../generated/resources.js';
+import { readView } from '../../runtime/plain/stored-resource.js';
 
 /** POST /team_members/{id}/accept: the invitee joins the team; to anyone else the invitation does not exist. */
 export const acceptTeamInvitation: Handler<'acceptTeamInvitation'> = async ({ path }, ctx) => {
@@ -16,7 +17,7 @@ export const acceptTeamInvitation: Handler<'acceptTeamInvitation'> = async ({ pa
     .where({ user_id: row.user_id, type: 'team_invitation', read_at: null })
     .whereRaw("data->>'team_member_id' = ?", [row.id])
     .update({ read_at: ctx.db.fn.now() });
-  const member = teamMemberView(await teamMemberRows(ctx.db).where('tm.id', row.id).first());
+  const member = await readView(ctx.db, resources.TeamMember, row.id);
   await ctx.emit('team_member.accepted', row.account_id, member);
   return member;
 };

@@ -2,7 +2,8 @@ import type { Handler } from '../../runtime/handler.js';
 import { conflict, invalid, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { permissionsFor, requireGrantable } from './role-rules.js';
-import { teamMemberRows, teamMemberView } from './team-member-view.js';
+import { resources } from '../../generated/resources.js';
+import { readView } from '../../runtime/plain/stored-resource.js';
 
 /** POST /team_members: invites a user; they get a notification and no access until they accept. */
 export const addTeamMember: Handler<'addTeamMember'> = async ({ body }, ctx) => {
@@ -27,7 +28,7 @@ export const addTeamMember: Handler<'addTeamMember'> = async ({ body }, ctx) => 
     .returning('id');
   if (!inserted) throw conflict(`${user.username} is already on this account's team`, userParam);
 
-  const member = teamMemberView(await teamMemberRows(ctx.db).where('tm.id', inserted.id).first());
+  const member = await readView(ctx.db, resources.TeamMember, inserted.id);
   const account = await ctx.db('accounts').where({ id: account_id }).first('title');
   await ctx.db('notifications').insert({
     id: newId('ntf_'),

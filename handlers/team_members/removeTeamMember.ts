@@ -3,7 +3,7 @@ import { invalid } from '../../runtime/errors.js';
 import { isSelf } from '../users/user-view.js';
 import { findTeamMember } from './find-team-member.js';
 import { requireGrantable } from './role-rules.js';
-import { teamMemberView } from './team-member-view.js';
+import { resources } from '../../generated/resources.js';
 
 /** DELETE /team_members/{id}: removes a member or withdraws an invitation; users may remove themselves. */
 export const removeTeamMember: Handler<'removeTeamMember'> = async ({ path }, ctx) => {
@@ -18,6 +18,6 @@ export const removeTeamMember: Handler<'removeTeamMember'> = async ({ path }, ct
     .whereRaw("data->>'team_member_id' = ?", [row.id])
     .delete();
   // Like other deletions, the event carries the object as it was.
-  await ctx.emit('team_member.deleted', row.account_id, teamMemberView(row));
+  await ctx.emit('team_member.deleted', row.account_id, resources.TeamMember.view(row));
   return { id: row.id, deleted: true };
 };

@@ -1,6 +1,8 @@
 import type { HandlerContext } from '../../runtime/handler.js';
-import { loadOwned, type Row } from '../products/catalogue-access.js';
+import { loadOwned } from '../../runtime/ownership.js';
+import type { Row } from '../../runtime/plain/stored-resource.js';
+import { resources } from '../../generated/resources.js';
 
-/** A live variant by id; deleted ones (and those of deleted products) are 404. */
-export const loadVariant = (ctx: HandlerContext, id: string, scope: 'plan:basic:read' | 'plan:update' | 'plan:delete'): Promise<Row> =>
-  loadOwned(ctx, 'plans', 'variant', id, scope, { softDeleted: true, forUpdate: scope !== 'plan:basic:read' });
+/** A live variant by id (deleted ones, and those of deleted products, are 404), locked when it is to change. */
+export const loadVariant = (ctx: HandlerContext, id: string, scope: 'plan:basic:read' | 'plan:update'): Promise<Row> =>
+  loadOwned(ctx, resources.Variant, id, [scope], { forUpdate: scope !== 'plan:basic:read' });

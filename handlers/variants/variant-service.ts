@@ -5,10 +5,10 @@ import type { HandlerContext } from '../../runtime/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { notFound } from '../../runtime/errors.js';
 import { isUniqueViolation } from '../accounts/account-service.js';
-import { mergeMetadata } from '../accounts/account-metadata.js';
-import { dropNulls, type Row } from '../products/catalogue-access.js';
+import { dropNulls, mergeMetadata } from '../../runtime/metadata.js';
+import type { Row } from '../../runtime/plain/stored-resource.js';
+import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
-import { variantView } from './variant-view.js';
 import {
   checkPlanTypeTerms, checkQuickLinkPrices, checkShortLinkFree, checkThreeDSecure, generatedShortLink,
   shortLinkTaken, SHORT_LINK_CONSTRAINT,
@@ -79,7 +79,7 @@ export async function createVariant(ctx: HandlerContext, input: NewVariant, pref
     three_d_secure_policy: input.three_d_secure_policy ?? null,
     metadata: JSON.stringify(dropNulls(input.metadata)),
   }).returning('*'));
-  const view = variantView(row);
+  const view = resources.Variant.view(row);
   await ctx.emit('plan.created', input.account_id, view);
   return view;
 }
@@ -123,10 +123,10 @@ export async function updateVariant(ctx: HandlerContext, row: Row, changesSent: 
   }
   if (body.short_link && body.short_link !== row.short_link) await checkShortLinkFree(ctx.db, body.short_link, '', row.id);
   const update = changes(row, body);
-  if (Object.keys(update).length === 0) return variantView(row);
+  if (Object.keys(update).length === 0) return resources.Variant.view(row);
   const [updated] = await writing(body.short_link, '', () => ctx.db('plans').where({ id: row.id })
     .update({ ...update, updated_at: nowMs(ctx.db) }).returning('*'));
-  const view = variantView(updated);
+  const view = resources.Variant.view(updated);
   await ctx.emit('plan.updated', row.account_id, view);
   return view;
 }

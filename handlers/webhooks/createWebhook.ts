@@ -1,7 +1,7 @@
 import type { Handler } from '../../runtime/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { checkEvents, checkPayloadFormat, checkPin, checkUrl, newWebhookSecret, subscriptionAccount } from './webhook-rules.js';
-import { webhookView } from './webhook-view.js';
+import { resources } from '../../generated/resources.js';
 
 /**
  * POST /webhooks: the runtime has checked webhook:manage on a named account (an API key's own account is checked
@@ -24,5 +24,5 @@ export const createWebhook: Handler<'createWebhook'> = async ({ body }, ctx) => 
       secret,
     })
     .returning('*');
-  return webhookView(row, secret);
+  return { ...resources.Webhook.view(row), secret };
 };

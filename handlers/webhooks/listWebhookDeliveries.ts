@@ -1,10 +1,11 @@
 import type { Handler } from '../../runtime/handler.js';
 import { paginate } from '../../runtime/pagination.js';
-import { loadWebhook } from './webhook-access.js';
+import { loadOwned } from '../../runtime/ownership.js';
+import { resources } from '../../generated/resources.js';
 
 /** GET /webhooks/{id}/deliveries: a page of deliveries with their attempts (two queries per page). */
 export const listWebhookDeliveries: Handler<'listWebhookDeliveries'> = async ({ path, query }, ctx) => {
-  const webhook = await loadWebhook(ctx, path.id, 'webhook:read');
+  const webhook = await loadOwned(ctx, resources.Webhook, path.id, ['webhook:read']);
   const q = ctx.db('webhook_deliveries as d').join('events as e', 'e.id', 'd.event_id')
     .where('d.webhook_id', webhook.id)
     .select('d.*', 'e.type as event_type');

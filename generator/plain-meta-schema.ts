@@ -1,0 +1,78 @@
+// The format of stored resources (a resource's `table:`) and plain operations (an operation's `plain:`), as JSON
+// Schema; meta-schema.ts places them. What a schema cannot say (that names exist, forms that exclude each other) is
+// checked by plain/check-table.ts and plain/check-plain.ts.
+
+const identifier = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' };
+/** a field of the resource, or `relation.column` through a joined table */
+const fieldPath = { type: 'string', pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)?$' };
+
+/** A name (`name`) or a mapping (`mapping`): if/then rather than anyOf, so a problem is reported once, in the form
+ * the author wrote. */
+function nameOr(mapping: Record<string, unknown>, name: Record<string, unknown> = identifier) {
+  return { type: ['string', 'object'], if: { type: 'string' }, then: name, else: mapping };
+}
+
+const columnForm = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    column: identifier,
+    when: nameOr({ type: 'object', propertyNames: identifier, additionalProperties: { type: 'string' }, minProperties: 1 }),
+    currency: identifier,
+    sql: { type: 'string', minLength: 1 },
+    value: {},
+    code: { type: 'string', pattern: '^[a-z_]+/[a-z0-9-]+#[a-zA-Z][a-zA-Z0-9]*$' },
+    join: identifier,
+    on: identifier,
+    columns: { $ref: '#/$defs/tableColumns' },
+  },
+};
+
+export const tableDefs = {
+  tableColumns: {
+    type: 'object',
+    propertyNames: identifier,
+    additionalProperties: nameOr(columnForm, identifier),
+  },
+  table: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name'],
+    properties: {
+      name: identifier,
+      soft_delete: identifier,
+      noun: { type: 'string', minLength: 1 },
+      columns: { $ref: '#/$defs/tableColumns' },
+    },
+  },
+  plain: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['kind'],
+    properties: {
+      kind: { enum: ['retrieve', 'list', 'delete', 'update'] },
+      filters: {
+        type: 'object',
+        propertyNames: identifier,
+        additionalProperties: nameOr({
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          maxProperties: 1,
+          properties: {
+            equal: fieldPath,
+            after: fieldPath,
+            before: fieldPath,
+            contains: { type: 'array', items: fieldPath, minItems: 1 },
+          },
+        }, { enum: ['equal', 'hook'] }),
+      },
+      sort: { type: 'array', items: identifier, minItems: 1 },
+      held_nowhere: { type: 'string', minLength: 10, description: 'the 403 message for a user token holding the scope on no account' },
+      fields: { type: 'array', items: identifier, minItems: 1 },
+      emits: { type: 'string', pattern: '^[a-z][a-z_]*(\\.[a-z][a-z_]*)+$' },
+      hook: { type: 'string', minLength: 10 },
+    },
+  },
+};

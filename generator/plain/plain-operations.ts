@@ -1,0 +1,171 @@
+// Operations that say `plain:` -> the handler the generator builds for each: a runtime/plain/ factory called with
+// the operation's resource and its precomputed SQL. Checks what the meta-schema cannot (the kind fits the method
+// and response, every query parameter has a filter, names exist), each problem at its file:line:column.
+import type { ApiSpec, FieldSpec, OperationSpec, PlainSpec } from '../spec-types.js';
+import type { Locator } from '../check-references.js';
+import { quoted, targetOf, type StoredModel } from './stored-resources.js';
+import { tsLines, tsLiteral as literal } from './ts-literal.js';
+
+export interface PlainModel {
+  op: OperationSpec;
+  resource: StoredModel;
+  /** the runtime/plain factory and its options (name -> TypeScript expression) */
+  factory: 'plainRetrieve' | 'plainList' | 'plainDelete' | 'plainUpdate';
+  options: [string, string][];
+  /** whether handlers/<area>/<operationId>.ts exports the operation's hook */
+  hook: boolean;
+}
+
+const FACTORY = { retrieve: 'plainRetrieve', list: 'plainList', delete: 'plainDelete', update: 'plainUpdate' } as const;
+/** What each kind answers: its method(s) and the response key naming its resource. */
+const SHAPE = {
+  retrieve: { methods: ['GET'], response: 'type' },
+  list: { methods: ['GET'], response: 'list' },
+  delete: { methods: ['DELETE'], response: 'deleted' },
+  update: { methods: ['PATCH', 'POST'], response: 'type' },
+} as const;
+const ONLY: Record<string, PlainSpec['kind'][]> = {
+  filters: ['list'], sort: ['list'], held_nowhere: ['list'], fields: ['update'], emits: ['delete', 'update'],
+};
+const PAGE_PARAMS = ['first', 'after', 'last', 'before'];
+const SORT_KIND: Partial<Record<FieldSpec['type'], string>> = { timestamp: 'timestamp', integer: 'integer', string: 'text', enum: 'text', id: 'text' };
+
+export function plainModels(spec: ApiSpec, stored: Record<string, StoredModel>, at: Locator, problems: string[]): PlainModel[] {
+  const out: PlainModel[] = [];
+  for (const op of spec.operations) {
+    if (!op.plain) continue;
+    const model = plainModel(spec, op, op.plain, stored, at, problems);
+    if (model) out.push(model);
+  }
+  return out;
+}
+
+function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: Record<string, StoredModel>, at: Locator,
+  problems: string[]): PlainModel | null {
+  const file = `spec/areas/${op.area}.yaml`;
+  const count = problems.length;
+  const problem = (path: (string | number)[], message: string, key = false) =>
+    problems.push(`${at(file, ['operations', op.id, ...path], key)}: operations.${op.id}.${path.join('.')} ${message}`);
+  const shape = SHAPE[plain.kind];
+
+  for (const [key, kinds] of Object.entries(ONLY)) {
+    if (key in plain && !kinds.includes(plain.kind)) problem(['plain', key], `applies to a plain ${kinds.join(' or ')}, not a ${plain.kind}`, true);
+  }
+  if (!(shape.methods as readonly string[]).includes(op.method)) {
+    problem(['plain', 'kind'], `is ${plain.kind}, which answers ${shape.methods.join(' or ')}, not ${op.method}`);
+  }
+  const named = shape.response === 'list' ? op.response.list?.of : op.response[shape.response];
+  if (!named) {
+    problem(['plain', 'kind'], `is ${plain.kind}, which answers with response.${shape.response === 'list' ? 'list.of' : shape.response} naming its resource`);
+    return null;
+  }
+  const resource = stored[named];
+  if (!resource) {
+    problem(['plain'], `needs the table ${named} is stored in; declare resources.${named}.table`, true);
+    return null;
+  }
+  if (plain.kind !== 'list' && !/\/\{id\}$/.test(op.path)) problem(['path'], `must end with {id}: a plain ${plain.kind} finds its ${named} by id`);
+  if (plain.kind !== 'list' && op.account) problem(['account'], `is not taken by a plain ${plain.kind}: the account is the ${named}'s own`, true);
+  if (op.scopes.length === 0) problem(['plain'], 'needs scopes: a plain operation checks them on the object\'s account', true);
+  if (plain.kind === 'list' && op.scopes.length > 1) problem(['scopes'], 'names several scopes; a plain list narrows to the accounts where its one scope is held');
+  if (plain.emits) {
+    const event = spec.events[plain.emits];
+    if (!event) problem(['plain', 'emits'], `names ${plain.emits}, which no area declares under events`);
+    else if (event.schema !== named) problem(['plain', 'emits'], `names ${plain.emits}, which carries ${event.schema}, not ${named}`);
+  }
+  const scopes: [string, string] = ['scopes', literal(op.scopes)];
+  const options: [string, string][] = plain.kind === 'list' ? listOptions(op, plain, resource, problem)
+    : plain.kind === 'update' ? [scopes, ['table', literal(resource.table)], ['fields', updateFields(op, plain, resource, problem)]]
+      : plain.kind === 'delete' ? [scopes, ['statement', literal(deleteStatement(resource))]]
+        : [scopes];
+  if (plain.emits) options.push(['emits', literal(plain.emits)]);
+  if (plain.hook) options.push(['hook', `${op.id}Hook`]);
+  if (problems.length > count) return null;
+  return { op, resource, factory: FACTORY[plain.kind], options, hook: !!plain.hook };
+}
+
+function deleteStatement(resource: StoredModel): string {
+  const soft = resource.resource.table!.soft_delete;
+  const T = quoted(resource.table);
+  if (!soft) return `delete from ${T} where "id" = $1`;
+  return `update ${T} set ${quoted(soft)} = date_trunc('milliseconds', now()), "updated_at" = date_trunc('milliseconds', now()) where "id" = $1`;
+}
+
+type Problem = (path: (string | number)[], message: string, key?: boolean) => void;
+
+function updateFields(op: OperationSpec, plain: PlainSpec, resource: StoredModel, problem: Problem): string {
+  const body = op.body ?? {};
+  const fields = plain.fields ?? [];
+  if (fields.length === 0) problem(['plain'], 'is a plain update; it needs fields: the body fields it writes', true);
+  const out: Record<string, { column: string; merge: boolean }> = {};
+  fields.forEach((field, i) => {
+    if (!(field in body)) return problem(['plain', 'fields', i], `names ${field}, which the body does not take`);
+    const target = targetOf(resource, field);
+    if (typeof target === 'string' || !target.column) {
+      return problem(['plain', 'fields', i], `names ${field}, which is not a column of ${resource.table}${typeof target === 'string' ? ` (${target})` : ''}`);
+    }
+    out[field] = { column: target.column, merge: body[field].type === 'metadata' };
+  });
+  if (!plain.hook) {
+    for (const field of Object.keys(body)) {
+      if (!fields.includes(field)) problem(['body', field], `is neither written (plain.fields) nor taken by a hook (plain.hook)`, true);
+    }
+  }
+  return tsLines(out);
+}
+
+function listOptions(op: OperationSpec, plain: PlainSpec, resource: StoredModel, problem: Problem): [string, string][] {
+  const T = resource.table;
+  const accountParam = op.account?.startsWith('query.') ? op.account.slice('query.'.length) : null;
+  if (op.account && !accountParam) problem(['account'], 'must name a query parameter (query.account_id) for a plain list');
+  const sorts = plain.sort ?? ['created_at'];
+  const sortParam = sorts.length > 1 ? 'order' : null;
+  const directionParam = 'direction' in op.query ? 'direction' : null;
+  const filters = plain.filters ?? {};
+  const taken = new Set([...PAGE_PARAMS, ...(accountParam ? [accountParam] : []), ...(sortParam ? [sortParam] : []), ...(directionParam ? [directionParam] : [])]);
+  for (const param of Object.keys(op.query)) {
+    if (!taken.has(param) && !(param in filters)) problem(['query', param], 'has no filter: declare it under plain.filters', true);
+  }
+  const compiled: { param: string; test: string; sql: string[] }[] = [];
+  for (const [param, filter] of Object.entries(filters)) {
+    const path = ['plain', 'filters', param];
+    if (!(param in op.query)) {
+      problem(path, `filters on ${param}, which is not a query parameter of the operation`, true);
+      continue;
+    }
+    if (filter === 'hook') {
+      if (!plain.hook) problem(path, 'is left to the hook, but the operation declares no plain.hook');
+      continue;
+    }
+    const [test, names] = filter === 'equal'
+      ? ['equal', [param]]
+      : Object.entries(filter).map(([k, v]) => [k, Array.isArray(v) ? v : [v]] as [string, string[]])[0];
+    const sql: string[] = [];
+    for (const name of names as string[]) {
+      const target = targetOf(resource, name);
+      if (typeof target === 'string') problem([...path, test as string], `names ${name}: ${target}`);
+      else sql.push(target.sql);
+    }
+    compiled.push({ param, test, sql });
+  }
+  const sortEntries: Record<string, { column: string; kind: string }> = {};
+  sorts.forEach((field, i) => {
+    const target = targetOf(resource, field);
+    const type = resource.resource.fields[field]?.type;
+    if (typeof target === 'string' || !target.column || !type || !SORT_KIND[type]) {
+      problem(['plain', 'sort', i], `names ${field}, which is not a timestamp, integer or text column field of ${resource.name}`);
+    } else sortEntries[field] = { column: `${T}.${target.column}`, kind: SORT_KIND[type]! };
+  });
+  if (sortParam) {
+    const order = op.query.order;
+    if (!order || order.type !== 'enum' || order.values!.join() !== sorts.join()) {
+      problem(['plain', 'sort'], `lists several sorts, so the operation takes order: { type: enum, values: [${sorts.join(', ')}] }`);
+    }
+  }
+  return [
+    ['scope', literal(op.scopes[0])], ['accountParam', literal(accountParam)], ['accountColumn', literal(`${T}.account_id`)],
+    ...(plain.held_nowhere ? [['heldNowhere', literal(plain.held_nowhere)] as [string, string]] : []),
+    ['filters', tsLines(compiled)], ['sorts', literal(sortEntries)], ['sortParam', literal(sortParam)],
+    ['directionParam', literal(directionParam)], ['idColumn', literal(`${T}.id`)],
+  ];
+}

@@ -1,0 +1,17 @@
+// Metadata (a flat map of keys to scalars): merged key by key on update, where a null value removes the key, and
+// taken without its null keys on create (where a null means nothing).
+import type { Metadata } from '../generated/types.js';
+
+export function mergeMetadata(stored: Metadata, changes: Metadata): Metadata {
+  const out: Metadata = { ...stored };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete out[key];
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** Keys sent with a null value are dropped on create. */
+export function dropNulls(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(metadata ?? {}).filter(([, v]) => v !== null));
+}

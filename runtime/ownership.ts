@@ -1,0 +1,69 @@
+// Objects belong to accounts. Objects of accounts the caller cannot see do not exist for it (404, never leaked);
+// visible ones need the operation's scopes on their account (403). Declared (plain) operations and handlers both
+// load their objects through here, and lists narrow to the accounts where the scope is held.
+import type { Knex } from 'knex';
+import { ApiError, forbidden, notFound } from './errors.js';
+import type { Access } from './access.js';
+import type { HandlerContext } from './handler.js';
+import { readRow, type Row, type StoredResource } from './plain/stored-resource.js';
+
+/** A row of the caller's own (a buyer's membership, a user's own team membership) and what that gives it. */
+export interface OwnRows<R> {
+  isOwn(row: R): boolean;
+  /** 'pass': the caller's own rows need no scope on their account; an error: what the caller gets for its own row
+   * on an account it cannot see, instead of a 404 (it knows the row exists) */
+  own: 'pass' | ApiError;
+}
+
+/** What a 404 names: "No such <noun>: '<id>'", with `param` (default id). */
+export interface Wanted {
+  noun: string;
+  id: string;
+  param?: string;
+}
+
+/** The row, if the caller may act on it with `scopes`: 404 when there is none or its account is invisible, 403 when
+ * a scope is missing there. */
+export async function requireOwned<R extends { account_id: string }>(access: Access, row: R | undefined,
+  scopes: readonly string[], wanted: Wanted, ownRows?: OwnRows<R>): Promise<R> {
+  const own = row !== undefined && ownRows?.isOwn(row);
+  if (own && ownRows!.own === 'pass') return row!;
+  const held = row ? await access.scopesOn(row.account_id) : null;
+  if (!row || !held) {
+    if (own) throw ownRows!.own as ApiError;
+    throw notFound(wanted.noun, wanted.id, wanted.param ?? 'id');
+  }
+  const missing = scopes.filter((s) => !held.has(s));
+  if (missing.length) throw forbidden(`This credential lacks the ${missing.join(', ')} permission on ${row.account_id}`);
+  return row;
+}
+
+export interface LoadOptions<R> {
+  /** lock the row for the rest of the request's transaction (writes) */
+  forUpdate?: boolean;
+  ownRows?: OwnRows<R>;
+}
+
+/** A stored resource's row by id, read with its relations in one statement, after requireOwned. Soft-deleted rows
+ * are 404. */
+export async function loadOwned(ctx: HandlerContext, resource: StoredResource<unknown>, id: string,
+  scopes: readonly string[], options: LoadOptions<Row> = {}): Promise<Row> {
+  const row = await readRow(ctx.db, resource, id, options.forUpdate ?? false);
+  return requireOwned(ctx.access, row, scopes, { noun: resource.noun, id }, options.ownRows);
+}
+
+/**
+ * Narrows a list over `column` (an account id column) to the account the caller named (the runtime has checked the
+ * operation's scopes on it: `account: query.account_id`), or else to every account on which it holds `scope`.
+ * With `heldNowhere`, a user token holding the scope on no account is refused (403, with that message) rather than
+ * given an empty list.
+ */
+export async function whereOwned(access: Access, q: Knex.QueryBuilder, column: string, scope: string,
+  accountId: string | undefined, heldNowhere?: string): Promise<void> {
+  if (accountId !== undefined) {
+    q.where(column, accountId);
+    return;
+  }
+  const granting = await access.whereHolds(q, column, scope);
+  if (granting === 0 && heldNowhere && access.principal.kind === 'user_token') throw forbidden(heldNowhere);
+}

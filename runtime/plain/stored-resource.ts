@@ -1,0 +1,44 @@
+// A stored resource (a resource whose spec names its `table:`), as the generator describes it in
+// generated/resources.ts: the one statement reading it with its relations, and its view (row -> resource).
+import type { Knex } from 'knex';
+import { query } from '../request-db.js';
+
+export type Row = Record<string, any> & { id: string; account_id: string };
+
+export interface StoredResource<View> {
+  name: string;
+  /** how messages name one: "No such <noun>" */
+  noun: string;
+  table: string;
+  /** the select list and from clause (joins included) of the statement reading it */
+  columns: string;
+  from: string;
+  /** what a row that exists meets (soft-deleted rows do not), or null */
+  live: string | null;
+  /** the whole statement for one live row by id ($1), and the same locking the table's row */
+  byId: string;
+  byIdForUpdate: string;
+  /** the view reads only the table's own columns, so a row from `insert/update ... returning *` will do */
+  bareRows: boolean;
+  view(row: Row): View;
+}
+
+/** One live row by id with its relations, in one statement. */
+export async function readRow(db: Knex, resource: StoredResource<unknown>, id: string, forUpdate = false): Promise<Row | undefined> {
+  const [row] = await query<Row>(db, forUpdate ? resource.byIdForUpdate : resource.byId, [id]);
+  return row;
+}
+
+/** The resource as it is now (after a write): its row read again, viewed. */
+export async function readView<View>(db: Knex, resource: StoredResource<View>, id: string): Promise<View> {
+  const row = await readRow(db, resource, id);
+  if (!row) throw new Error(`${resource.name} ${id} vanished after it was written`);
+  return resource.view(row);
+}
+
+/** A builder over the resource's statement (live rows only), for lists to narrow, filter and page. */
+export function selectRows(db: Knex, resource: StoredResource<unknown>): Knex.QueryBuilder {
+  const q = db.queryBuilder().select(db.raw(resource.columns)).fromRaw(resource.from);
+  if (resource.live) q.whereRaw(resource.live);
+  return q;
+}

@@ -1,0 +1,196 @@
+// Stored resources (a resource's table:) and plain operations (an operation's plain:): what the generator emits for
+// them, and the problems it reports, each at its file:line:column.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { generate } from '../../generator/generate.js';
+import { loadSpec } from '../../generator/load-spec.js';
+import { projectRoot } from '../../bin/paths.js';
+import {
+  FIXTURE_FILE as F, lineOf, problemAt, problemsWith, projectCopy, readText, removeCopies, replaceOnce, runGenerator, writeIn,
+} from './spec-fixture.js';
+
+const t = suite('generator: stored resources and plain operations');
+t.after(() => removeCopies());
+
+/** A stored resource with a join, a renamed column, money, a constant and a soft delete, and one plain operation of
+ * each kind. */
+const PLAIN = `resources:
+  TestWidget:
+    prefix: twgt_
+    object: test_widget
+    table:
+      name: test_widgets
+      soft_delete: deleted_at
+      columns:
+        owner: { join: accounts, on: account_id }
+        size: size_cm
+        secret: { value: null }
+    fields:
+      id: { type: id, resource: TestWidget }
+      owner:
+        type: object
+        fields:
+          id: { type: id, resource: Account }
+          title: string
+      name: string
+      colour: { type: enum, values: [red, green] }
+      size: integer?
+      price: money
+      secret: string?
+      metadata: metadata
+      created_at: timestamp
+
+operations:
+  listTestWidgets:
+    method: GET
+    path: /test_widgets
+    summary: List test widgets
+    account: query.account_id
+    scopes: [company:basic:read]
+    query:
+      account_id: { type: id, resource: Account }
+      colour: { type: enum, values: [red, green] }
+      colours: { type: array, items: { type: enum, values: [red, green] } }
+      owner_title: string
+      created_after: timestamp
+    response: { list: { of: TestWidget, default_page_size: 10, max_page_size: 50 } }
+    plain:
+      kind: list
+      filters:
+        colour: equal
+        colours: { equal: colour }
+        owner_title: { contains: [owner.title, name] }
+        created_after: { after: created_at }
+
+  retrieveTestWidget:
+    method: GET
+    path: /test_widgets/{id}
+    summary: Retrieve a test widget
+    scopes: [company:basic:read]
+    response: { type: TestWidget }
+    plain: { kind: retrieve }
+
+  updateTestWidget:
+    method: PATCH
+    path: /test_widgets/{id}
+    summary: Update a test widget
+    scopes: [company:update]
+    body:
+      name: { type: string, max_length: 50 }
+      size: integer
+      metadata: { type: metadata }
+    response: { type: TestWidget }
+    plain: { kind: update, fields: [name, size, metadata] }
+
+  deleteTestWidget:
+    method: DELETE
+    path: /test_widgets/{id}
+    summary: Delete a test widget
+    scopes: [company:update]
+    response: { deleted: TestWidget }
+    plain: { kind: delete, hook: Refuses to delete the last widget of an account. }
+`;
+
+const after = (text: string, anchor: string, added: string) => replaceOnce(text, anchor, `${anchor}${added}`);
+
+let generated: Record<string, string> | undefined;
+/** What generate() emits for a copy with the fixture above (once: it takes seconds). */
+const emitted = () => (generated ??= generate(projectCopy({ fixture: PLAIN })).files);
+
+t('a stored resource is read by one statement: its table with its relations joined, live rows only', () => {
+  const resources = emitted()['resources.ts'];
+  const byId = /TestWidget: \{[\s\S]*?byId: '(.*)',\n/.exec(resources)![1];
+  assert.is(byId, 'select "test_widgets".*, "owner"."id" as "owner.id", "owner"."title" as "owner.title" from "test_widgets" '
+    + 'join "accounts" as "owner" on "owner"."id" = "test_widgets"."account_id" '
+    + 'where "test_widgets"."id" = $1 and "test_widgets"."deleted_at" is null');
+  assert.match(resources, "size: row.size_cm,\n");
+  assert.match(resources, "price: money(Number(row.price), row.currency),\n");
+  assert.match(resources, 'secret: null,\n');
+  assert.match(resources, "owner: { id: row['owner.id'], title: row['owner.title'] },\n");
+  // The real Product (generated/ is fresh: npm run check): its account object comes from the same statement, never
+  // from a query per relation.
+  const real = readText(join(projectRoot, 'generated/resources.ts'));
+  const product = /Product: \{[\s\S]*?byId: '(.*)',\n/.exec(real)![1];
+  assert.is(product.split(/\bselect\b/).length, 2, product);
+  assert.not.match(product, ';');
+  assert.match(product, 'join "accounts" as "account" on "account"."id" = "products"."account_id"');
+});
+
+t('plain operations get generated handlers: filters, sorts and the delete statement are precomputed SQL', () => {
+  const files = emitted();
+  const ops = files['plain-operations.ts'];
+  assert.match(ops, "export const listTestWidgets = plainList<'listTestWidgets'>(resources.TestWidget, {");
+  assert.match(ops, `{ param: 'colours', test: 'equal', sql: ['"test_widgets"."colour"'] }`);
+  assert.match(ops, `{ param: 'owner_title', test: 'contains', sql: ['"owner"."title"', '"test_widgets"."name"'] }`);
+  assert.match(ops, `{ param: 'created_after', test: 'after', sql: ['"test_widgets"."created_at"'] }`);
+  assert.match(ops, "sorts: { created_at: { column: 'test_widgets.created_at', kind: 'timestamp' } }");
+  assert.match(ops, `size: { column: 'size_cm', merge: false }`);
+  assert.match(ops, `metadata: { column: 'metadata', merge: true }`);
+  assert.match(ops, `statement: 'update "test_widgets" set "deleted_at" = date_trunc(\\'milliseconds\\', now()), "updated_at" = date_trunc(\\'milliseconds\\', now()) where "id" = $1'`);
+  assert.match(ops, "import { deleteTestWidget as deleteTestWidgetHook } from '../handlers/test_widgets/deleteTestWidget.js';");
+  const routes = files['routes.ts'];
+  assert.match(routes, /import \{ [^}]*listTestWidgets[^}]* \} from ".\/plain-operations.js"/);
+  assert.not.match(routes, '../handlers/test_widgets/');
+});
+
+t('a plain operation has no handler file; one with a hook gets the hook\'s scaffold, and --check names leftovers', async () => {
+  const root = projectCopy({ fixture: PLAIN, with: ['handlers'] });
+  const first = await runGenerator(root);
+  assert.is(first.code, 0, first.stderr);
+  assert.not.ok(existsSync(join(root, 'handlers/test_widgets/retrieveTestWidget.ts')));
+  const hook = readText(join(root, 'handlers/test_widgets/deleteTestWidget.ts'));
+  assert.match(hook, "export const deleteTestWidget: DeleteHook<'deleteTestWidget'> = async () => {");
+  assert.match(hook, 'DELETE /test_widgets/{id} (plain delete): Refuses to delete the last widget of an account.');
+  writeIn(root, 'handlers/test_widgets/retrieveTestWidget.ts', 'export const retrieveTestWidget = 1;\n');
+  const check = await runGenerator(root, '--check');
+  assert.is(check.code, 1, check.stdout);
+  assert.match(check.stderr, 'declared plain, with no hook; delete:\n  handlers/test_widgets/retrieveTestWidget.ts');
+});
+
+const problemCases: [string, string, string, ...string[]][] = [
+  ['an unknown key in a table suggests the known one',
+    replaceOnce(PLAIN, '      soft_delete: deleted_at', '      soft_delet: deleted_at'), 'soft_delet:', 'unknown key "soft_delet"', 'did you mean "soft_delete"?'],
+  ['columns naming something that is not a field',
+    after(PLAIN, '        size: size_cm\n', '        weight: weight_g\n'), 'weight: weight_g', 'columns.weight', 'not a field of TestWidget'],
+  ['a field read two ways',
+    replaceOnce(PLAIN, '        secret: { value: null }', "        secret: { value: null, sql: 'now()' }"), 'secret: { value', 'columns.secret', 'read one way'],
+  ['a currency column for a field that is not money',
+    replaceOnce(PLAIN, '        size: size_cm', '        size: { column: size_cm, currency: c }'), 'size: { column', 'columns.size.currency', 'size is not money'],
+  ['a plain operation whose resource has no table',
+    replaceOnce(PLAIN, '    table:\n      name: test_widgets\n', '    x-table:\n      name: test_widgets\n'), 'x-table:', 'unknown key "x-table"'],
+  ['a kind that does not fit the method',
+    replaceOnce(PLAIN, '    plain: { kind: retrieve }', '    plain: { kind: update, fields: [name] }'), 'kind: update, fields: [name]', 'plain.kind is update', 'not GET'],
+  ['a list query parameter without a filter',
+    replaceOnce(PLAIN, '        created_after: { after: created_at }\n', ''), '      created_after: timestamp', 'query.created_after', 'has no filter'],
+  ['a filter with two tests',
+    replaceOnce(PLAIN, '        created_after: { after: created_at }', '        created_after: { after: created_at, before: created_at }'), 'created_after: { after', 'filters.created_after', 'only one of equal, after, before, contains'],
+  ['a filter on a field that is not a column',
+    replaceOnce(PLAIN, '        colour: equal\n', '        colour: { equal: secret }\n'), 'colour: { equal: secret }', 'filters.colour.equal', 'TestWidget.secret is not read from a column'],
+  ['a filter left to a hook the operation does not have',
+    replaceOnce(PLAIN, '        colour: equal\n', '        colour: hook\n'), 'colour: hook', 'filters.colour', 'declares no plain.hook'],
+  ['several sorts without the order parameter',
+    after(PLAIN, '        created_after: { after: created_at }\n', '      sort: [created_at, name]\n'), 'sort: [created_at, name]', 'plain.sort', 'order: { type: enum, values: [created_at, name] }'],
+  ['an update whose body field is neither written nor hooked',
+    replaceOnce(PLAIN, 'plain: { kind: update, fields: [name, size, metadata] }', 'plain: { kind: update, fields: [name, size] }'), '      metadata: { type: metadata }', 'body.metadata', 'neither written'],
+  ['an event of another resource',
+    replaceOnce(PLAIN, 'plain: { kind: delete, hook:', 'plain: { kind: delete, emits: product.deleted, hook:'), 'emits: product.deleted', 'plain.emits', 'carries Product, not TestWidget'],
+];
+
+for (const [name, text, line, ...words] of problemCases) {
+  t(`problem: ${name}`, () => {
+    const problems = problemsWith(text);
+    problemAt(problems, F, lineOf(text, line), ...words);
+  });
+}
+
+t('the real spec\'s stored resources and plain operations load without problems', () => {
+  const { spec } = loadSpec(projectRoot);
+  const plain = spec.operations.filter((o) => o.plain).map((o) => o.id);
+  for (const id of ['listProducts', 'retrieveVariant', 'deleteCheckoutConfiguration', 'updateWebhook', 'listMembers']) {
+    assert.ok(plain.includes(id), `${id} is plain`);
+  }
+});
+
+t.run();
