@@ -8,6 +8,7 @@ import { makeOwner } from '../helpers/fixtures.js';
 import { startReceiver, until, type Receiver } from './receiver.js';
 import { deliverWebhook, BACKOFF_SECONDS } from '../../handlers/webhooks/delivery/deliver-webhook-task.js';
 import { dispatchEvent } from '../../handlers/webhooks/delivery/dispatch-event-task.js';
+import { sweepDeliveries } from '../../handlers/webhooks/delivery/sweep-task.js';
 import { taskList } from '../../handlers/tasks.js';
 import { startWorker } from '../../runtime/worker.js';
 import { startWorkerProcess } from '../helpers/processes.js';
@@ -182,6 +183,23 @@ t('a worker killed in the middle of a delivery burst loses nothing: every event 
   }
   const arrived = new Set(receiver.received.filter((r) => r.verified).map((r) => r.json.id));
   assert.equal([...arrived].sort(), [...eventIds].sort());
+});
+
+t('the sweep (a safety net) gives a job back to an event and a delivery whose jobs are gone', async () => {
+  const o = await makeOwner(app.db);
+  const hook = await subscribe(o, HEAD);
+  await app.request('PATCH', `/accounts/${o.accountId}`, { token: o.key, version: HEAD, body: { title: 'Lost jobs' } });
+  const [event] = await app.db('events').where({ account_id: o.accountId, type: 'account.updated' }).pluck('id');
+  await dispatchEvent(app.db, event);
+  const delivery = await app.db('webhook_deliveries').where({ webhook_id: hook.id }).first('id');
+  const jobs = (key: string) => app.db('graphile_worker.jobs').where({ key }).count({ n: '*' }).then((r) => Number(r[0].n));
+  await app.db.raw('delete from graphile_worker._private_jobs where key = ?', [`deliver:${delivery.id}`]);
+  await app.db('events').where({ id: event }).update({ dispatched_at: null });
+  await app.db.raw('delete from graphile_worker._private_jobs where key = ?', [`dispatch:${event}`]);
+  await sweepDeliveries(app.db); // within the grace period: nothing yet
+  assert.equal([await jobs(`deliver:${delivery.id}`), await jobs(`dispatch:${event}`)], [0, 0]);
+  await sweepDeliveries(app.db, new Date(Date.now() + 120_000));
+  assert.equal([await jobs(`deliver:${delivery.id}`), await jobs(`dispatch:${event}`)], [1, 1]);
 });
 
 t.run();
