@@ -7,7 +7,7 @@
 // The last lines are the headlines: each side's requests/s, CPU and statements per request, and the ratios.
 // Settings: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (20), BENCH_ROUNDS (4: one-round results on a shared VM swing by ±20%);
 // BENCH_ONLY=<text> runs only the scenarios whose name contains it; BENCH_PROFILE=1 writes CPU profiles of the servers to .data/bench-profiles/;
-// BENCH_EXPERT_JSON=sql has the expert build its JSON in SQL instead of JavaScript; BENCH_SHOW_QUERIES=1 prints each side's
+// BENCH_EXPERT_JSON=sql has the expert build its JSON in SQL instead of JavaScript (both: one expert each way); BENCH_SHOW_QUERIES=1 prints each side's
 // statements for one request; BENCH_PAYMENT_ROWS and BENCH_LEDGER_POSTINGS (1,000,000 each) size the seed.
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -41,9 +41,10 @@ const HEAD = specData.versions[0];
 const OLDEST = specData.versions[specData.versions.length - 1];
 const PROFILE_DIR = process.env.BENCH_PROFILE === '1' ? join(projectRoot, '.data', 'bench-profiles') : null;
 const SHOW_QUERIES = process.env.BENCH_SHOW_QUERIES === '1';
-const EXPERT_JSON = process.env.BENCH_EXPERT_JSON === 'sql' ? 'sql' : 'js';
+/** BENCH_EXPERT_JSON: js (default) or sql, where the expert builds its responses; both: two experts, one each */
+const EXPERT_JSON = (['sql', 'both'] as const).find((x) => x === process.env.BENCH_EXPERT_JSON) ?? 'js';
 
-type Name = 'framework' | 'same-work' | 'expert';
+type Name = 'framework' | 'same-work' | 'expert' | 'expert-sql';
 
 interface Contender {
   name: Name;
@@ -52,12 +53,12 @@ interface Contender {
   ask<T>(type: string): Promise<T>;
 }
 
-async function launch(name: Name, file: string, databaseUrl: string): Promise<Contender> {
+async function launch(name: Name, file: string, databaseUrl: string, env: Record<string, string> = {}): Promise<Contender> {
   // One directory per server: the tsx loader thread writes a profile of its own beside the main thread's.
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
   const child = fork(join(projectRoot, 'bench', file), [], {
     execArgv: ['--import', 'tsx', ...profile],
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production', EXPERT_JSON },
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const reply = <T>() => new Promise<T>((resolve, reject) => {
@@ -170,11 +171,11 @@ async function verify(db: Knex, scenario: Scenario, r: BenchRequest, contenders:
     verdicts.push(`${other.name} ${diff.length ? 'DIFFERENT' : 'same'}`);
     if (diff.length) console.log(`  WARNING: the ${other.name} no longer answers what the framework does; fields differ: ${diff.join(', ')}`);
   }
-  if (create) {
-    const i = answers.findIndex((x) => x.name === 'expert');
-    const diff = await rowsWritten(db, [{ id: framework.body.id, key: keys[0] }, { id: answers[i].body.id, key: keys[i] }]);
-    verdicts.push(`expert rows ${diff.length ? 'DIFFERENT' : 'same'}`);
-    if (diff.length) console.log(`  WARNING: the expert no longer writes the rows the framework writes; these differ: ${diff.join(', ')}`);
+  for (const [i, expert] of answers.entries()) {
+    if (!create || !expert.name.startsWith('expert')) continue;
+    const diff = await rowsWritten(db, [{ id: framework.body.id, key: keys[0] }, { id: expert.body.id, key: keys[i] }]);
+    verdicts.push(`${expert.name} rows ${diff.length ? 'DIFFERENT' : 'same'}`);
+    if (diff.length) console.log(`  WARNING: the ${expert.name} no longer writes the rows the framework writes; these differ: ${diff.join(', ')}`);
   }
   console.log(`${scenario.name}: ${answers.map((x) => x.status).join('/')}, ${create ? 'body and rows' : 'response'} (${JSON.stringify(framework.body).length} bytes): `
     + `${verdicts.join(', ')}; statements per request: ${answers.map((x) => `${x.name} ${x.queries}`).join(', ')}`);
@@ -308,7 +309,7 @@ async function compareAll(name: string, sides: Side[], target: number, statement
   const [framework, ...baselines] = (await measureSides(sides)).map((r) => ({ ...r, statements: statements.get(r.label as Name) ?? r.statements }));
   const row = (r: Result) => `  ${r.label.padEnd(10)} ${String(Math.round(r.rate)).padStart(6)} req/s ${String(Math.round(r.cpu)).padStart(6)} µs CPU/req`
     + `${r.database === null ? '' : ` ${String(Math.round(r.database)).padStart(6)} µs PostgreSQL/req`} ${String(r.statements).padStart(3)} statements/req`;
-  const ratios = baselines.map((b) => ratio(framework, b, b.label === 'expert' ? EXPERT_TARGET : target));
+  const ratios = baselines.map((b) => ratio(framework, b, b.label.startsWith('expert') ? EXPERT_TARGET : target));
   return [`${name}:`, ...[framework, ...baselines].map(row), `  ${ratios.join(', ')}`].join('\n');
 }
 
@@ -335,9 +336,12 @@ try {
   console.log(`seeded in ${((Date.now() - seeding) / 1000).toFixed(0)} s: ${fixture.paymentRows} payments, ${fixture.ledgerPostings} ledger postings`);
   contenders.push(await launch('framework', 'framework-server.ts', databaseUrl));
   contenders.push(await launch('same-work', 'baseline-server.ts', databaseUrl));
-  contenders.push(await launch('expert', 'expert-server.ts', databaseUrl));
+  if (EXPERT_JSON !== 'sql') contenders.push(await launch('expert', 'expert-server.ts', databaseUrl, { EXPERT_JSON: 'js' }));
+  if (EXPERT_JSON !== 'js') {
+    contenders.push(await launch(EXPERT_JSON === 'both' ? 'expert-sql' : 'expert', 'expert-server.ts', databaseUrl, { EXPERT_JSON: 'sql' }));
+  }
   console.log(`${CONNECTIONS} connections, ${WARMUP} s warm-up and ${DURATION} s measured per run, ${ROUNDS} rounds in alternating order; `
-    + `the expert builds its JSON in ${EXPERT_JSON === 'sql' ? 'SQL' : 'JavaScript'}\n`);
+    + `the expert builds its JSON in ${{ js: 'JavaScript', sql: 'SQL', both: 'JavaScript (expert) and SQL (expert-sql)' }[EXPERT_JSON]}\n`);
 
   for (const scenario of selected(scenarios)) {
     const request = scenario.request(fixture);
