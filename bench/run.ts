@@ -225,7 +225,14 @@ async function measure(c: Contender, r: BenchRequest, duration: number): Promise
   };
 }
 
-/** CPU time, in clock ticks, of each PostgreSQL process on this machine, from /proc (Linux; null elsewhere). */
+/** The bench's own PostgreSQL (an embedded server's postmaster, from its data directory); null with DATABASE_URL. */
+let postmaster: string | null = null;
+
+/**
+ * CPU time, in clock ticks, of each process of the bench's PostgreSQL, from /proc (Linux; null elsewhere): the
+ * postmaster and its children, so that other PostgreSQL servers on a shared machine (other test suites) do not
+ * count. Against DATABASE_URL's server, whose postmaster is not known here, every process named postgres counts.
+ */
 function postgresCpuTicks(): Map<string, number> | null {
   try {
     const ticks = new Map<string, number>();
@@ -240,6 +247,7 @@ function postgresCpuTicks(): Map<string, number> | null {
       const close = stat.lastIndexOf(')');
       if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
       const fields = stat.slice(close + 2).split(' ');
+      if (postmaster && pid !== postmaster && fields[1] !== postmaster) continue; // fields[1]: the parent's pid
       ticks.set(pid, Number(fields[11]) + Number(fields[12])); // utime and stime: fields 14 and 15 of proc(5)
     }
     return ticks;
@@ -322,7 +330,9 @@ async function compare(name: string, sides: [Side, Side], target: number): Promi
 }
 
 // One PostgreSQL for the run: DATABASE_URL's server (a fresh database on it, dropped at the end) or an embedded one.
-const server = await openServer(join(projectRoot, '.data', `pg-bench-${process.pid}`), false);
+const dataDir = join(projectRoot, '.data', `pg-bench-${process.pid}`);
+const server = await openServer(dataDir, false);
+if (!process.env.DATABASE_URL) postmaster = readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0].trim();
 const adminUrl = process.env.DATABASE_URL ? withDatabase(server.url, 'postgres') : server.url;
 const name = `bench_${randomToken(8).toLowerCase()}`;
 const databaseUrl = await ensureDatabase(adminUrl, name);
