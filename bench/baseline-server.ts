@@ -1,8 +1,9 @@
-// The baseline the framework is measured against: GET /api/v1/accounts/:id written by hand on Koa and one pg.Pool.
-// It does the work the framework does for that request (runtime/auth.ts, runtime/access.ts,
-// handlers/accounts/retrieveAccount.ts and account-view.ts), query for query, with the same SQL, and renders the same
-// JSON; what it leaves out is the framework itself. Keep it in step with those files: bench/run.ts compares the two
-// responses and the number of queries before measuring.
+// The same-work baseline the framework is measured against: the benchmarked requests written by hand on Koa and one
+// pg.Pool. It does the work the framework does for each (runtime/auth.ts, runtime/access.ts, and the handlers:
+// handlers/accounts/retrieveAccount.ts and account-view.ts; handlers/payments/retrievePayment.ts, listPayments.ts,
+// createPayment.ts and payment-view.ts), query for query, with the same SQL, and renders the same JSON; what it leaves
+// out is the framework itself. Keep it in step with those files: bench/run.ts compares the responses and the number of
+// queries before measuring. (bench/expert-server.ts is the other baseline: the fewest statements, not the same ones.)
 import { createHash, randomBytes } from 'node:crypto';
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -26,11 +27,12 @@ function statement(text: string, values: unknown[]): pg.QueryConfig {
   return { name, text, values };
 }
 
-async function rows(text: string, values: unknown[] = []): Promise<Record<string, any>[]> {
+/** `prepared` false: a statement the framework builds with knex, which sends it unnamed (parsed and planned each time). */
+async function rows(text: string, values: unknown[] = [], prepared = true): Promise<Record<string, any>[]> {
   queries++;
   recent.push(text);
   if (recent.length > 50) recent.shift();
-  return (await pool.query(statement(text, values))).rows;
+  return (await pool.query(prepared ? statement(text, values) : { text, values })).rows;
 }
 
 class Failure extends Error {
@@ -156,6 +158,83 @@ async function account(key: Key, id: string) {
   };
 }
 
+/** The key's own account or one of its connected accounts (runtime/access.ts); else null. */
+async function visibleAccount(key: Key, id: string) {
+  const [visible] = await rows('select "id", "parent_id" from "accounts" where "id" = $1 limit $2', [id, 1]);
+  return visible && (visible.id === key.account_id || visible.parent_id === key.account_id) ? visible : null;
+}
+
+/** handlers/payments/payment-view.ts */
+function paymentView(row: Record<string, any>, list = false) {
+  const m = (amount: number | string) => {
+    const currency = String(row.currency).toLowerCase();
+    const decimals = ['jpy', 'krw', 'vnd', 'clp', 'isk', 'ugx', 'xaf', 'xof'].includes(currency) ? 0 : 2;
+    return { amount: Number(amount), currency, decimals, display_decimals: decimals };
+  };
+  const collected = ['succeeded', 'refunded', 'partially_refunded'].includes(row.status);
+  return {
+    id: row.id,
+    account_id: row.account_id,
+    plan_id: row.plan_id,
+    product_id: row.product_id,
+    membership_id: row.membership_id,
+    member_id: row.member_id,
+    promo_code_id: row.promo_code_id,
+    shipment_id: row.shipment_id,
+    payment_method_id: row.payment_method_id,
+    user: row.user_id ? { id: row.user_id, username: row.buyer_username, name: row.buyer_name, profile_picture: row.buyer_picture } : null,
+    total: m(row.total),
+    subtotal: m(row.subtotal),
+    discount_amount: m(row.discount_amount ?? 0),
+    tax_amount: m(row.tax_amount),
+    refunded_amount: m(row.refunded_amount),
+    tax_refunded_amount: m(row.tax_refunded_amount),
+    amount_after_fees: m(collected ? Number(row.total) - Number(row.fee_amount) : 0),
+    usd_total: money(Number(row.usd_total)),
+    billing_reason: row.billing_reason,
+    currency: row.currency,
+    status: row.status,
+    last_payment_attempt_at: row.last_payment_attempt_at,
+    next_payment_attempt_at: row.next_payment_attempt_at,
+    settlement_time_at: list ? null : row.settlement_time_at,
+    payment_instrument: row.payment_instrument,
+    next_action: row.next_action,
+    failure_code: row.failure_code,
+    failure_message: row.failure_message,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+// handlers/payments/payment-view.ts paymentRows, as knex writes it
+const PAYMENT_ROWS = 'select "p".*, "u"."username" as "buyer_username", "u"."name" as "buyer_name", "u"."profile_picture_url" as "buyer_picture" '
+  + 'from "payments" as "p" left join "users" as "u" on "u"."id" = "p"."user_id"';
+
+/** GET /payments/{id}: find-payment.ts (the row, then its account's visibility and the scope), then the view's read. */
+async function payment(key: Key, id: string) {
+  const [row] = await rows('select * from "payments" where "id" = $1 limit $2', [id, 1], false);
+  if (!row || !(await visibleAccount(key, row.account_id))) throw new Failure(404, 'not_found', `No such payment: '${id}'`);
+  if (!key.role || !roleAllows(key.role, 'payment:basic:read')) throw new Failure(403, 'permission_denied', 'This credential lacks the payment:basic:read permission');
+  const [view] = await rows(`${PAYMENT_ROWS} where "p"."id" = $1 limit $2`, [id, 1], false);
+  return paymentView(view);
+}
+
+const encodeCursor = (value: string, id: string) => Buffer.from(JSON.stringify([value, id])).toString('base64url');
+
+/** GET /payments?account_id=&first=: the account's visibility and scope (runtime/access.ts), then one keyset page. */
+async function payments(key: Key, accountId: string, first: number) {
+  if (!(await visibleAccount(key, accountId))) throw new Failure(404, 'not_found', `No such account: '${accountId}'`);
+  if (!key.role || !roleAllows(key.role, 'payment:basic:read')) throw new Failure(403, 'permission_denied', 'This credential lacks the payment:basic:read permission');
+  const fetched = await rows(`${PAYMENT_ROWS} where "p"."account_id" = $1 order by "p"."created_at" desc, "p"."id" desc limit $2`,
+    [accountId, first + 1], false);
+  const page = fetched.slice(0, first);
+  const cursor = (row: Record<string, any> | undefined) => (row ? encodeCursor(row.created_at, row.id) : null);
+  return {
+    data: page.map((r) => paymentView(r, true)),
+    page_info: { start_cursor: cursor(page[0]), end_cursor: cursor(page[page.length - 1]), has_next_page: fetched.length > first, has_previous_page: false },
+  };
+}
+
 /**
  * POST /payments by hand: the same rows the framework writes for a saved-card charge with an Idempotency-Key (the
  * idempotency record, the payment and its collection job) in one transaction, with the lookups that must precede
@@ -206,6 +285,18 @@ router.get('/accounts/:id', async (ctx) => {
   const key = await authenticate(ctx.get('Authorization'));
   ctx.set('Api-Version-Date', versionFor(key.api_version_date));
   ctx.body = await account(key, ctx.params.id);
+});
+router.get('/payments/:id', async (ctx) => {
+  const key = await authenticate(ctx.get('Authorization'));
+  ctx.set('Api-Version-Date', versionFor(key.api_version_date));
+  ctx.body = await payment(key, ctx.params.id);
+});
+router.get('/payments', async (ctx) => {
+  const key = await authenticate(ctx.get('Authorization'));
+  ctx.set('Api-Version-Date', versionFor(key.api_version_date));
+  const { account_id: accountId, first, ...rest } = ctx.query;
+  if (typeof accountId !== 'string' || Object.keys(rest).length) throw new Failure(400, 'invalid_request', 'Only account_id and first are part of the baseline');
+  ctx.body = await payments(key, accountId, first === undefined ? 10 : Number(first));
 });
 router.post('/payments', async (ctx) => {
   const key = await authenticate(ctx.get('Authorization'));

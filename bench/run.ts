@@ -1,15 +1,21 @@
-// `npm run bench`: each scenario against the framework and against a hand-written Koa + pg baseline doing the same
-// work, on one freshly migrated database (DATABASE_URL's server, or an embedded one), in alternating order.
-// Version scenarios send the same request to the framework at the newest and at the oldest version.
-// The last lines are the headlines: requests/s of each side and the ratio.
+// `npm run bench`: each scenario against the framework, against a hand-written Koa + pg baseline doing the same work
+// (bench/baseline-server.ts: the framework's overhead), and against an expert's hand-written Fastify + pg server with
+// the fewest statements (bench/expert-server.ts: what the framework could be), on one freshly migrated database
+// (DATABASE_URL's server, or an embedded one), in alternating order. Latency scenarios send two requests to the
+// framework (a deep page against the first; an account with a million ledger postings against one with sixty);
+// version scenarios send the same request to the framework at the newest and at an older version.
+// The last lines are the headlines: each side's requests/s, CPU and statements per request, and the ratios.
 // Settings: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (20), BENCH_ROUNDS (4: one-round results on a shared VM swing by ±20%);
-// BENCH_ONLY=<text> runs only the scenarios whose name contains it; BENCH_PROFILE=1 writes CPU profiles of both servers to .data/bench-profiles/.
+// BENCH_ONLY=<text> runs only the scenarios whose name contains it; BENCH_PROFILE=1 writes CPU profiles of the servers to .data/bench-profiles/;
+// BENCH_EXPERT_JSON=sql has the expert build its JSON in SQL instead of JavaScript (both: one expert each way); BENCH_SHOW_QUERIES=1 prints each side's
+// statements for one request; BENCH_PAYMENT_ROWS and BENCH_LEDGER_POSTINGS (1,000,000 each) size the seed.
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
+import type { Knex } from 'knex';
 import { openServer, createKnex, withDatabase } from '../runtime/db.js';
 import { ensureDatabase, dropDatabase } from '../runtime/bootstrap.js';
 import { migrate } from '../runtime/migrate.js';
@@ -23,7 +29,10 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+/** framework/same-work: what the framework's own machinery may cost */
 const TARGET = 0.85;
+/** framework/expert: how close the framework must come to an expert's hand-written server (issue #12) */
+const EXPERT_TARGET = 0.8;
 /** BENCH_ONLY=<text>: only the scenarios whose name contains it */
 const ONLY = process.env.BENCH_ONLY ?? '';
 const selected = <T extends { name: string }>(list: T[]) => list.filter((x) => x.name.includes(ONLY));
@@ -31,20 +40,25 @@ const VERSION_TARGET = 0.9;
 const HEAD = specData.versions[0];
 const OLDEST = specData.versions[specData.versions.length - 1];
 const PROFILE_DIR = process.env.BENCH_PROFILE === '1' ? join(projectRoot, '.data', 'bench-profiles') : null;
+const SHOW_QUERIES = process.env.BENCH_SHOW_QUERIES === '1';
+/** BENCH_EXPERT_JSON: js (default) or sql, where the expert builds its responses; both: two experts, one each */
+const EXPERT_JSON = (['sql', 'both'] as const).find((x) => x === process.env.BENCH_EXPERT_JSON) ?? 'js';
+
+type Name = 'framework' | 'same-work' | 'expert' | 'expert-sql';
 
 interface Contender {
-  name: 'framework' | 'baseline';
+  name: Name;
   url: string;
   child: ChildProcess;
   ask<T>(type: string): Promise<T>;
 }
 
-async function launch(name: Contender['name'], file: string, databaseUrl: string): Promise<Contender> {
+async function launch(name: Name, file: string, databaseUrl: string, env: Record<string, string> = {}): Promise<Contender> {
   // One directory per server: the tsx loader thread writes a profile of its own beside the main thread's.
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`] : [];
   const child = fork(join(projectRoot, 'bench', file), [], {
     execArgv: ['--import', 'tsx', ...profile],
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const reply = <T>() => new Promise<T>((resolve, reject) => {
@@ -83,49 +97,94 @@ async function send(c: Contender, r: BenchRequest) {
   return { status: res.status, body: await res.json() };
 }
 
-/** One request to each: both must answer 200 with the same body after the same number of queries. */
-async function verify(scenario: Scenario, r: BenchRequest, contenders: Contender[]): Promise<void> {
-  if (scenario.check === 'status') {
-    const statuses = [];
-    const fresh = () => (r.freshIdempotencyKey ? { ...r.headers, 'idempotency-key': randomUUID() } : r.headers);
-    // A first request each, so that both are counted in the steady state (as for reads below).
-    for (const c of contenders) await send(c, { ...r, headers: fresh() });
-    for (const c of contenders) {
-      const headers = fresh();
-      const before = (await c.ask<QueryLog>('queries')).queries;
-      const res = await send(c, { ...r, headers });
-      const log = await c.ask<QueryLog>('queries');
-      statuses.push(`${c.name} ${res.status} after ${log.queries - before} queries`);
-      if (process.env.BENCH_SHOW_QUERIES === '1') console.log(log.recent.slice(before - log.queries).map((q) => `    ${q.replace(/\s+/g, ' ').slice(0, 160)}`).join('\n'));
-      if (res.status >= 300) throw new Error(`${scenario.name}: the ${c.name} answered ${res.status}: ${JSON.stringify(res.body)}`);
-    }
-    console.log(`${scenario.name}: ${statuses.join(', ')}`);
-    return;
-  }
-  // A first request each, so that both compare in the steady state (e.g. an API key's last use just recorded).
-  for (const c of contenders) await send(c, r);
+/** One request, with the statements it made. */
+async function counted(c: Contender, r: BenchRequest) {
+  const before = (await c.ask<QueryLog>('queries')).queries;
+  const res = await send(c, r);
+  const log = await c.ask<QueryLog>('queries');
+  const queries = log.queries - before;
+  const statements = log.recent.slice(-queries);
+  if (SHOW_QUERIES) console.log(`  ${c.name}:\n${statements.map((q) => `    ${q.replace(/\s+/g, ' ').slice(0, 200)}`).join('\n')}`);
+  return { ...res, name: c.name, queries, statements };
+}
+
+/** Which fields of two bodies differ (top level, or under `data` item by item for lists). */
+function differing(a: Record<string, any>, b: Record<string, any>): string[] {
+  const keys = [...new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])];
+  return keys.filter((k) => !isDeepStrictEqual(a?.[k], b?.[k])).flatMap((k) => (Array.isArray(a?.[k]) && Array.isArray(b?.[k]) && k === 'data'
+    ? a[k].flatMap((x: any, i: number) => differing(x, b[k][i]).map((f) => `data[${i}].${f}`))
+    : [k]));
+}
+
+const without = (body: Record<string, any>, fields: string[]) => Object.fromEntries(Object.entries(body).filter(([k]) => !fields.includes(k)));
+/** What differs between two creates of the same request: the new row's id and the moment it was written. */
+const CREATED = ['id', 'created_at', 'updated_at'];
+
+/**
+ * After one keyed POST /payments each from the framework and the expert: both wrote the same rows (the payment, its
+ * collection job, the idempotency record), but for the new payment's id and timestamps. Returns what differs.
+ */
+async function rowsWritten(db: Knex, written: { id: string; key: string }[]): Promise<string[]> {
+  const read = async ({ id, key }: { id: string; key: string }) => {
+    const payment = await db('payments').where({ id }).first();
+    const job = await db.raw(`select t.identifier, j.payload, j.priority, j.max_attempts, j.flags, j.job_queue_id, j.run_at <= now() as due
+      from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where j.key = ?`, [`collect_payment:${id}`]);
+    const record = await db('idempotency_keys').where({ key }).first();
+    return {
+      payment: payment && without(payment, CREATED),
+      job: job.rows.map((j: Record<string, any>) => ({ ...j, payload: JSON.stringify(j.payload) === JSON.stringify({ payment_id: id }) })),
+      record: record && { ...without(record, ['key', ...CREATED, 'expires_at']), response: without(record.response, CREATED) },
+    };
+  };
+  const [a, b] = await Promise.all(written.map(read));
+  return (['payment', 'job', 'record'] as const).flatMap((table) => {
+    if (!a[table] || !b[table]) return [`${table}: missing`];
+    return differing(a[table], b[table]).map((f) => `${table}.${f}`);
+  });
+}
+
+/**
+ * One request to each side after a first one (so that each is counted in its steady state, e.g. an API key's last
+ * use just recorded): all answer 2xx; reads answer the framework's body; the same-work baseline makes as many
+ * statements as the framework. For creates (fresh Idempotency-Keys), the expert's body and rows equal the framework's
+ * but for the new id and timestamps (the same-work baseline returns its row as it is). Returns each side's statements.
+ */
+async function verify(db: Knex, scenario: Scenario, r: BenchRequest, contenders: Contender[]): Promise<Map<Name, number>> {
+  const create = scenario.check === 'status';
+  const keyed = (): BenchRequest => (r.freshIdempotencyKey ? { ...r, headers: { ...r.headers, 'idempotency-key': randomUUID() } } : r);
+  for (const c of contenders) await send(c, keyed());
   const answers = [];
+  const keys: string[] = [];
   for (const c of contenders) {
-    const before = (await c.ask<QueryLog>('queries')).queries;
-    const res = await send(c, r);
-    const log = await c.ask<QueryLog>('queries');
-    const queries = log.queries - before;
-    if (res.status !== 200) throw new Error(`${scenario.name}: the ${c.name} answered ${res.status}: ${JSON.stringify(res.body)}`);
-    answers.push({ name: c.name, body: res.body, queries, statements: log.recent.slice(-queries) });
+    const request = keyed();
+    keys.push(request.headers['idempotency-key']);
+    const res = await counted(c, request);
+    if (res.status < 200 || res.status >= 300) throw new Error(`${scenario.name}: the ${c.name} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    answers.push(res);
   }
-  const [a, b] = answers;
-  const same = isDeepStrictEqual(a.body, b.body);
-  console.log(`${scenario.name}: ${same ? 'same response' : 'DIFFERENT responses'} (${JSON.stringify(a.body).length} bytes), `
-    + `queries per request: ${a.name} ${a.queries}, ${b.name} ${b.queries}`);
-  if (!same) {
-    const keys = new Set([...Object.keys(a.body), ...Object.keys(b.body)]);
-    const differing = [...keys].filter((k) => !isDeepStrictEqual(a.body[k], b.body[k]));
-    console.log(`  WARNING: the baseline no longer matches the handler; fields differ: ${differing.join(', ')}`);
+  const [framework, ...others] = answers;
+  const verdicts = [];
+  for (const other of others) {
+    if (create && other.name === 'same-work') continue;
+    const [a, b] = create ? [without(framework.body, CREATED), without(other.body, CREATED)] : [framework.body, other.body];
+    const diff = differing(a, b);
+    verdicts.push(`${other.name} ${diff.length ? 'DIFFERENT' : 'same'}`);
+    if (diff.length) console.log(`  WARNING: the ${other.name} no longer answers what the framework does; fields differ: ${diff.join(', ')}`);
   }
-  if (a.queries !== b.queries) {
-    console.log('  WARNING: the baseline no longer makes the queries the framework makes:');
-    for (const x of answers) console.log(`  ${x.name}:\n${x.statements.map((q) => `    ${q}`).join('\n')}`);
+  for (const [i, expert] of answers.entries()) {
+    if (!create || !expert.name.startsWith('expert')) continue;
+    const diff = await rowsWritten(db, [{ id: framework.body.id, key: keys[0] }, { id: expert.body.id, key: keys[i] }]);
+    verdicts.push(`${expert.name} rows ${diff.length ? 'DIFFERENT' : 'same'}`);
+    if (diff.length) console.log(`  WARNING: the ${expert.name} no longer writes the rows the framework writes; these differ: ${diff.join(', ')}`);
   }
+  console.log(`${scenario.name}: ${answers.map((x) => x.status).join('/')}, ${create ? 'body and rows' : 'response'} (${JSON.stringify(framework.body).length} bytes): `
+    + `${verdicts.join(', ')}; statements per request: ${answers.map((x) => `${x.name} ${x.queries}`).join(', ')}`);
+  const sameWork = answers.find((x) => x.name === 'same-work');
+  if (sameWork && sameWork.queries !== framework.queries) {
+    console.log('  WARNING: the same-work baseline no longer makes the statements the framework makes:');
+    for (const x of [framework, sameWork]) console.log(`  ${x.name}:\n${x.statements.map((q) => `    ${q}`).join('\n')}`);
+  }
+  return new Map(answers.map((x) => [x.name, x.queries]));
 }
 
 interface Measurement {
@@ -138,10 +197,13 @@ interface Measurement {
   system: number;
   /** PostgreSQL's CPU time per request, µs (all its processes on this machine; null where /proc cannot tell) */
   database: number | null;
+  /** statements the server sent per request */
+  statements: number;
 }
 
 async function measure(c: Contender, r: BenchRequest, duration: number): Promise<Measurement> {
   const before = await c.ask<NodeJS.CpuUsage>('cpu');
+  const queriesBefore = (await c.ask<QueryLog>('queries')).queries;
   const databaseBefore = postgresCpuTicks();
   const fresh = r.freshIdempotencyKey
     ? { requests: [{ setupRequest: (req: Record<string, any>) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } }) }] }
@@ -149,6 +211,7 @@ async function measure(c: Contender, r: BenchRequest, duration: number): Promise
   const result = await autocannon({ url: `${c.url}${r.path}`, method: r.method, headers: r.headers, body: r.body, connections: CONNECTIONS, duration, ...fresh });
   const after = await c.ask<NodeJS.CpuUsage>('cpu');
   const databaseAfter = postgresCpuTicks();
+  const queriesAfter = (await c.ask<QueryLog>('queries')).queries;
   if (result.non2xx || result.errors || result.timeouts) {
     throw new Error(`${c.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
@@ -156,10 +219,20 @@ async function measure(c: Contender, r: BenchRequest, duration: number): Promise
   const n = result.requests.total;
   const spent = postgresCpuBetween(databaseBefore, databaseAfter);
   const database = spent === null ? null : spent / n;
-  return { rate: n / duration, cpu: cpu / n, system: (after.system - before.system) / n, database, latency: result.latency.mean };
+  return {
+    rate: n / duration, cpu: cpu / n, system: (after.system - before.system) / n, database, latency: result.latency.mean,
+    statements: (queriesAfter - queriesBefore) / n,
+  };
 }
 
-/** CPU time, in clock ticks, of each PostgreSQL process on this machine, from /proc (Linux; null elsewhere). */
+/** The bench's own PostgreSQL (an embedded server's postmaster, from its data directory); null with DATABASE_URL. */
+let postmaster: string | null = null;
+
+/**
+ * CPU time, in clock ticks, of each process of the bench's PostgreSQL, from /proc (Linux; null elsewhere): the
+ * postmaster and its children, so that other PostgreSQL servers on a shared machine (other test suites) do not
+ * count. Against DATABASE_URL's server, whose postmaster is not known here, every process named postgres counts.
+ */
 function postgresCpuTicks(): Map<string, number> | null {
   try {
     const ticks = new Map<string, number>();
@@ -174,6 +247,7 @@ function postgresCpuTicks(): Map<string, number> | null {
       const close = stat.lastIndexOf(')');
       if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
       const fields = stat.slice(close + 2).split(' ');
+      if (postmaster && pid !== postmaster && fields[1] !== postmaster) continue; // fields[1]: the parent's pid
       ticks.set(pid, Number(fields[11]) + Number(fields[12])); // utime and stime: fields 14 and 15 of proc(5)
     }
     return ticks;
@@ -201,33 +275,64 @@ interface Side {
   request: BenchRequest;
 }
 
-/** Measures two sides in alternating order; returns the headline: each side's req/s and the ratio first/second. */
-async function measureSides(sides: [Side, Side]): Promise<Measurement[][]> {
-  const runs: Measurement[][] = [[], []];
+interface Result {
+  label: string;
+  rate: number;
+  latency: number;
+  cpu: number;
+  database: number | null;
+  statements: number;
+}
+
+/** Measures the sides in alternating order (forwards, then backwards, ...); each side's means over the rounds. */
+async function measureSides(sides: Side[]): Promise<Result[]> {
+  const runs: Measurement[][] = sides.map(() => []);
+  const forwards = sides.map((_, i) => i);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) {
+    for (const i of round % 2 === 0 ? forwards : [...forwards].reverse()) {
       const { label, contender, request } = sides[i];
       await measure(contender, request, WARMUP);
       const m = await measure(contender, request, DURATION);
       runs[i].push(m);
       console.log(`  round ${round + 1} ${label.padEnd(13)} ${String(Math.round(m.rate)).padStart(6)} req/s, ${m.latency.toFixed(2)} ms mean latency, ${Math.round(m.cpu)} µs server CPU per request (${Math.round(m.system)} µs system)`
-        + (m.database === null ? '' : `, ${Math.round(m.database)} µs PostgreSQL CPU`));
+        + (m.database === null ? '' : `, ${Math.round(m.database)} µs PostgreSQL CPU`) + `, ${m.statements.toFixed(2)} statements`);
     }
   }
-  return runs;
+  return runs.map((ms, i) => ({
+    label: sides[i].label,
+    rate: mean(ms.map((m) => m.rate)),
+    latency: mean(ms.map((m) => m.latency)),
+    cpu: mean(ms.map((m) => m.cpu)),
+    database: ms.some((m) => m.database === null) ? null : mean(ms.map((m) => m.database!)),
+    statements: mean(ms.map((m) => m.statements)),
+  }));
+}
+
+const ratio = (a: Result, b: Result, target: number) =>
+  `${a.label}/${b.label} ${(a.rate / b.rate).toFixed(2)} (target >= ${target.toFixed(2)}; by server CPU ${(b.cpu / a.cpu).toFixed(2)})`;
+
+/** The headline of a scenario against both baselines: a line per side, then the two ratios. Statements per request
+ * are those of the verified request (the steady state: runs end with requests in flight). */
+async function compareAll(name: string, sides: Side[], target: number, statements: Map<Name, number>): Promise<string> {
+  const [framework, ...baselines] = (await measureSides(sides)).map((r) => ({ ...r, statements: statements.get(r.label as Name) ?? r.statements }));
+  const row = (r: Result) => `  ${r.label.padEnd(10)} ${String(Math.round(r.rate)).padStart(6)} req/s ${String(Math.round(r.cpu)).padStart(6)} µs CPU/req`
+    + `${r.database === null ? '' : ` ${String(Math.round(r.database)).padStart(6)} µs PostgreSQL/req`} ${String(r.statements).padStart(3)} statements/req`;
+  const ratios = baselines.map((b) => ratio(framework, b, b.label.startsWith('expert') ? EXPERT_TARGET : target));
+  return [`${name}:`, ...[framework, ...baselines].map(row), `  ${ratios.join(', ')}`].join('\n');
 }
 
 async function compare(name: string, sides: [Side, Side], target: number): Promise<string> {
-  const runs = await measureSides(sides);
-  const [a, b] = runs.map((ms) => ({ rate: mean(ms.map((m) => m.rate)), cpu: mean(ms.map((m) => m.cpu)) }));
-  console.log(`${name}: server CPU per request: ${sides[0].label} ${Math.round(a.cpu)} µs, ${sides[1].label} ${Math.round(b.cpu)} µs `
-    + `(${sides[1].label}/${sides[0].label} ${(b.cpu / a.cpu).toFixed(2)})\n`);
-  return `${name}: ${sides[0].label} ${Math.round(a.rate)} req/s, ${sides[1].label} ${Math.round(b.rate)} req/s, `
+  const [a, b] = await measureSides(sides);
+  console.log(`${name}: server CPU per request: ${a.label} ${Math.round(a.cpu)} µs, ${b.label} ${Math.round(b.cpu)} µs `
+    + `(${b.label}/${a.label} ${(b.cpu / a.cpu).toFixed(2)})\n`);
+  return `${name}: ${a.label} ${Math.round(a.rate)} req/s, ${b.label} ${Math.round(b.rate)} req/s, `
     + `ratio ${(a.rate / b.rate).toFixed(2)} (target >= ${target})`;
 }
 
 // One PostgreSQL for the run: DATABASE_URL's server (a fresh database on it, dropped at the end) or an embedded one.
-const server = await openServer(join(projectRoot, '.data', `pg-bench-${process.pid}`), { persistent: false, durable: false });
+const dataDir = join(projectRoot, '.data', `pg-bench-${process.pid}`);
+const server = await openServer(dataDir, { persistent: false, durable: false });
+if (!process.env.DATABASE_URL) postmaster = readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0].trim();
 const adminUrl = process.env.DATABASE_URL ? withDatabase(server.url, 'postgres') : server.url;
 const name = `bench_${randomToken(8).toLowerCase()}`;
 const databaseUrl = await ensureDatabase(adminUrl, name);
@@ -236,33 +341,41 @@ const contenders: Contender[] = [];
 const summary: string[] = [];
 try {
   await migrate(db, databaseUrl);
+  const seeding = Date.now();
   const fixture = await seed(db);
+  console.log(`seeded in ${((Date.now() - seeding) / 1000).toFixed(0)} s: ${fixture.paymentRows} payments, ${fixture.ledgerPostings} ledger postings`);
   contenders.push(await launch('framework', 'framework-server.ts', databaseUrl));
-  contenders.push(await launch('baseline', 'baseline-server.ts', databaseUrl));
-  console.log(`${CONNECTIONS} connections, ${WARMUP} s warm-up and ${DURATION} s measured per run, ${ROUNDS} rounds in alternating order\n`);
+  contenders.push(await launch('same-work', 'baseline-server.ts', databaseUrl));
+  if (EXPERT_JSON !== 'sql') contenders.push(await launch('expert', 'expert-server.ts', databaseUrl, { EXPERT_JSON: 'js' }));
+  if (EXPERT_JSON !== 'js') {
+    contenders.push(await launch(EXPERT_JSON === 'both' ? 'expert-sql' : 'expert', 'expert-server.ts', databaseUrl, { EXPERT_JSON: 'sql' }));
+  }
+  console.log(`${CONNECTIONS} connections, ${WARMUP} s warm-up and ${DURATION} s measured per run, ${ROUNDS} rounds in alternating order; `
+    + `the expert builds its JSON in ${{ js: 'JavaScript', sql: 'SQL', both: 'JavaScript (expert) and SQL (expert-sql)' }[EXPERT_JSON]}\n`);
 
   for (const scenario of selected(scenarios)) {
     const request = scenario.request(fixture);
-    await verify(scenario, request, contenders);
-    summary.push(await compare(scenario.name, [
-      { label: 'framework', contender: contenders[0], request },
-      { label: 'baseline', contender: contenders[1], request },
-    ], scenario.target ?? TARGET));
+    const statements = await verify(db, scenario, request, contenders);
+    summary.push(await compareAll(scenario.name, contenders.map((contender) => ({ label: contender.name, contender, request })),
+      scenario.target ?? TARGET, statements));
+    console.log('');
   }
   for (const scenario of selected(latencyScenarios)) {
-    const sides: [Side, Side] = [
+    const sides: Side[] = [
       { label: scenario.labels[0], contender: contenders[0], request: scenario.first(fixture) },
       { label: scenario.labels[1], contender: contenders[0], request: scenario.second(fixture) },
     ];
-    for (const side of sides) {
+    for (const [i, side] of sides.entries()) {
       const res = await send(contenders[0], side.request);
-      if (res.status !== 200 || !res.body.data?.length) throw new Error(`${scenario.name} ${side.label}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+      const wrong = res.status === 200 ? scenario.check(res.body, fixture, i as 0 | 1) : `status ${res.status}`;
+      if (wrong) throw new Error(`${scenario.name} ${side.label}: ${wrong}: ${JSON.stringify(res.body).slice(0, 300)}`);
     }
-    console.log(`${scenario.name}: ${scenario.labels.join(' vs ')} over ${fixture.paymentRows} rows`);
-    const runs = await measureSides(sides);
-    const [a, b] = runs.map((ms) => mean(ms.map((m) => m.latency)));
-    summary.push(`${scenario.name} latency: ${scenario.labels[0]} ${a.toFixed(2)} ms, ${scenario.labels[1]} ${b.toFixed(2)} ms, `
-      + `ratio ${(b / a).toFixed(2)} (target <= ${scenario.maxRatio})`);
+    console.log(`${scenario.name}: ${scenario.labels.join(' vs ')} (${scenario.describe(fixture)})`);
+    const [a, b] = await measureSides(sides);
+    summary.push(`${scenario.name}: ${a.label} ${Math.round(a.rate)} req/s, ${a.latency.toFixed(2)} ms, ${Math.round(a.cpu)} µs CPU/req; `
+      + `${b.label} ${Math.round(b.rate)} req/s, ${b.latency.toFixed(2)} ms, ${Math.round(b.cpu)} µs CPU/req; `
+      + `latency ratio ${(b.latency / a.latency).toFixed(2)} (target <= ${scenario.maxRatio}; by server CPU ${(b.cpu / a.cpu).toFixed(2)})`);
+    console.log('');
   }
   for (const scenario of selected(versionScenarios)) {
     const older = scenario.older ?? OLDEST;

@@ -1,5 +1,7 @@
 // What the benchmarks read: a platform account with an admin API key, and a connected account under it with
-// ledger postings, lifetime volume and a paid reward, so that every query of the account view returns rows.
+// ledger postings, lifetime volume and a paid reward, so that every query of the account view returns rows; a million
+// payments of that account (bought by one buyer, so that the payment view's buyer join finds a row); and a twin of
+// the connected account that differs only by its ledger history: a million postings instead of sixty.
 import type { Knex } from 'knex';
 import { insertAccount } from '../handlers/accounts/account-service.js';
 import { issueApiKey } from '../handlers/api_keys/api-key-service.js';
@@ -19,52 +21,90 @@ export interface Fixture {
   /** how many payments the connected account has, and a cursor 20 rows from the end of its newest-first list */
   paymentRows: number;
   deepCursor: string;
+  /** one of those payments, for GET /payments/{id} */
+  paymentId: string;
+  /** the connected account's twin with a long ledger: how many postings, and the balance they add up to */
+  ledgerHeavyId: string;
+  ledgerPostings: number;
+  ledgerBalance: Record<string, number>;
 }
 
 const PAYMENT_ROWS = Number(process.env.BENCH_PAYMENT_ROWS ?? 1_000_000);
+const LEDGER_POSTINGS = Number(process.env.BENCH_LEDGER_POSTINGS ?? 1_000_000);
+const BUCKETS = ['available', 'pending', 'in_transit'];
 
 /** A million payments in one statement: created a second apart, newest first in the list order. */
-async function seedPayments(db: Knex, accountId: string, rows: number): Promise<string> {
-  await db.raw(`insert into payments (id, account_id, status, billing_reason, currency, subtotal, total, usd_total, created_at, updated_at)
-    select 'pay_bench' || lpad(n::text, 10, '0'), ?, 'succeeded', 'one_time', 'usd', 1000, 1000, 1000,
+async function seedPayments(db: Knex, accountId: string, buyerId: string, rows: number): Promise<string> {
+  await db.raw(`insert into payments (id, account_id, user_id, status, billing_reason, currency, subtotal, total, usd_total, created_at, updated_at)
+    select 'pay_bench' || lpad(n::text, 10, '0'), ?, ?, 'succeeded', 'one_time', 'usd', 1000, 1000, 1000,
       date_trunc('milliseconds', now()) - make_interval(secs => n), date_trunc('milliseconds', now()) - make_interval(secs => n)
-    from generate_series(1, ?) as n`, [accountId, rows]);
+    from generate_series(1, ?) as n`, [accountId, buyerId, rows]);
   await db.raw('analyze payments');
   const deep = await db('payments').where({ account_id: accountId }).orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }])
     .offset(20).first('id', 'created_at');
   return encodeCursor(deep.created_at, deep.id);
 }
 
+/**
+ * A million postings in one statement: balanced entries of two postings each, money moving from the processor's
+ * clearing into a bucket (the buckets in turn), as the sixty postings of the connected account do. The deferred
+ * check that every entry sums to zero runs at its commit. Returns the balance they add up to, summed from the
+ * postings themselves (not from ledger_balances, which the view reads).
+ */
+async function seedLedger(db: Knex, accountId: string, postings: number): Promise<Record<string, number>> {
+  await db.raw(`insert into ledger_postings (entry_id, account_id, bucket, currency, amount)
+    select 'le_bench' || lpad(e::text, 10, '0'), ?, case when side = 1 then (array['available', 'pending', 'in_transit'])[e % 3 + 1] else 'processor_clearing' end,
+      'usd', case when side = 1 then 1 else -1 end * (100 + e % 900)
+    from generate_series(1, ?) as e, generate_series(1, 2) as side`, [accountId, Math.floor(postings / 2)]);
+  await db.raw('analyze ledger_postings');
+  const { rows } = await db.raw(`select bucket, sum(amount) as amount from ledger_postings where account_id = ? and currency = 'usd'
+    group by bucket`, [accountId]);
+  return Object.fromEntries(BUCKETS.map((b) => [b, Number(rows.find((r: { bucket: string }) => r.bucket === b)?.amount ?? 0)]));
+}
+
+/** A connected account of the platform as the view needs it: lifetime volume, a paid reward, 60 postings. */
+async function connectedAccount(trx: Knex, platformId: string, title: string, externalId: string): Promise<string> {
+  const connected = await insertAccount(trx, {
+    title, email: 'shop@example.com', country: 'GB', parentId: platformId, metadata: { external_id: externalId },
+  });
+  await trx('accounts').where({ id: connected.id }).update({ lifetime_volume_usd: 2_500_000 });
+  // 60 postings in 30 balanced entries: each moves money from the processor's clearing into a bucket.
+  await trx('ledger_postings').insert(Array.from({ length: 30 }, (_, i) => {
+    const entry = newId('le_');
+    return [
+      { entry_id: entry, account_id: connected.id, bucket: BUCKETS[i % 3], currency: 'usd', amount: 1_000 + i },
+      { entry_id: entry, account_id: connected.id, bucket: 'processor_clearing', currency: 'usd', amount: -(1_000 + i) },
+    ];
+  }).flat());
+  await trx('reward_payouts').insert({ account_id: connected.id, milestone_id: 'rwd_10k', status: 'paid', paid_at: trx.fn.now() });
+  return connected.id;
+}
+
 export async function seed(db: Knex): Promise<Fixture> {
-  return db.transaction(async (trx) => {
+  const f = await db.transaction(async (trx) => {
     const platform = await insertAccount(trx, { title: 'Bench Platform', email: 'platform@example.com', country: 'US' });
-    const connected = await insertAccount(trx, {
-      title: 'Bench Connected Shop', email: 'shop@example.com', country: 'GB', parentId: platform.id, metadata: { external_id: 'shop-1' },
-    });
+    const connectedId = await connectedAccount(trx, platform.id, 'Bench Connected Shop', 'shop-1');
+    const ledgerHeavyId = await connectedAccount(trx, platform.id, 'Bench Long Ledger Shop', 'shop-2');
     const key = await issueApiKey(trx, { accountId: platform.id, name: 'bench', role: 'admin' });
-    await trx('accounts').where({ id: connected.id }).update({ lifetime_volume_usd: 2_500_000 });
-    const buckets = ['available', 'pending', 'in_transit'];
-    // 60 postings in 30 balanced entries: each moves money from the processor's clearing into a bucket.
-    await trx('ledger_postings').insert(Array.from({ length: 30 }, (_, i) => {
-      const entry = newId('le_');
-      return [
-        { entry_id: entry, account_id: connected.id, bucket: buckets[i % 3], currency: 'usd', amount: 1_000 + i },
-        { entry_id: entry, account_id: connected.id, bucket: 'processor_clearing', currency: 'usd', amount: -(1_000 + i) },
-      ];
-    }).flat());
-    await trx('reward_payouts').insert({ account_id: connected.id, milestone_id: 'rwd_10k', status: 'paid', paid_at: trx.fn.now() });
     const productId = newId('prod_');
-    await trx('products').insert({ id: productId, account_id: connected.id, title: 'Bench course' });
+    await trx('products').insert({ id: productId, account_id: connectedId, title: 'Bench course' });
     const planId = newId('plan_');
-    await trx('plans').insert({ id: planId, account_id: connected.id, product_id: productId, plan_type: 'one_time', initial_price: 900, renewal_price: 900 });
+    await trx('plans').insert({ id: planId, account_id: connectedId, product_id: productId, plan_type: 'one_time', initial_price: 900, renewal_price: 900 });
     const buyer = await insertUser(trx, { username: 'bench_buyer', email: 'buyer@example.com', name: 'Bench Buyer' });
     const memberId = newId('mber_');
-    await trx('members').insert({ id: memberId, account_id: connected.id, user_id: buyer.id });
+    await trx('members').insert({ id: memberId, account_id: connectedId, user_id: buyer.id });
     const paymentMethodId = newId('payt_');
     await trx('payment_methods').insert({
-      id: paymentMethodId, account_id: connected.id, user_id: buyer.id, member_id: memberId, type: 'card', card_brand: 'visa',
+      id: paymentMethodId, account_id: connectedId, user_id: buyer.id, member_id: memberId, type: 'card', card_brand: 'visa',
       last4: '4242', exp_month: 12, exp_year: 2030, fingerprint: 'f'.repeat(64), test_behaviour: 'succeeds',
     });
-    return { platformId: platform.id, connectedId: connected.id, apiKey: key.secret, planId, memberId, paymentMethodId };
-  }).then(async (f) => ({ ...f, paymentRows: PAYMENT_ROWS, deepCursor: await seedPayments(db, f.connectedId, PAYMENT_ROWS) }));
+    return { platformId: platform.id, connectedId, ledgerHeavyId, apiKey: key.secret, planId, memberId, paymentMethodId, buyerId: buyer.id };
+  });
+  const { buyerId, ...fixture } = f;
+  const deepCursor = await seedPayments(db, f.connectedId, buyerId, PAYMENT_ROWS);
+  const ledgerBalance = await seedLedger(db, f.ledgerHeavyId, LEDGER_POSTINGS);
+  return {
+    ...fixture, paymentRows: PAYMENT_ROWS, deepCursor, paymentId: `pay_bench${String(Math.ceil(PAYMENT_ROWS / 2)).padStart(10, '0')}`,
+    ledgerPostings: Math.floor(LEDGER_POSTINGS / 2) * 2, ledgerBalance,
+  };
 }
