@@ -14,6 +14,7 @@ import { resolveVersion } from './versions.js';
 import { runOperation, errorBody, type OperationDefinition } from './operation.js';
 import { segmentRouter } from './segment-router.js';
 import { OPENAPI_PATH, serveOpenApi } from './openapi-documents.js';
+import { HEALTH_PATH, READY_PATH, readinessProbes } from './readiness.js';
 import { specData } from '../generated/spec-data.js';
 
 /** A route outside the API's base path: no authentication, no version; errors still get the envelope. */
@@ -32,10 +33,13 @@ export interface AppOptions {
   logger: Logger;
   extraRoutes?: ExtraRoute[];
   mounts?: Mount[];
+  /** whether the server has begun shutting down: GET /ready then answers 503 (runtime/server.ts close()) */
+  stopping?: () => boolean;
 }
 
-export function createApp({ db, operations, logger, extraRoutes = [], mounts = [] }: AppOptions): Koa {
+export function createApp({ db, operations, logger, extraRoutes = [], mounts = [], stopping = () => false }: AppOptions): Koa {
   const app = new Koa({ proxy: false });
+  const probes = readinessProbes({ db, stopping });
   const routes = segmentRouter(specData.basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db) })));
 
   app.use(async (ctx, next) => {
@@ -68,6 +72,14 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
           ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
       }
     }
+  });
+
+  // Operational routes: no credentials, no version.
+  app.use(async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path === HEALTH_PATH) return probes.health(ctx);
+    if (ctx.path === READY_PATH) return probes.ready(ctx);
+    return next();
   });
 
   app.use(async (ctx, next) => {
