@@ -15,6 +15,7 @@ import { runOperation, errorBody, type OperationDefinition } from './operation.j
 import { segmentRouter } from './segment-router.js';
 import { OPENAPI_PATH, serveOpenApi } from './openapi-documents.js';
 import { HEALTH_PATH, READY_PATH, readinessProbes } from './readiness.js';
+import { METRICS_PATH, metricsEndpoint, requestMetrics, type MetricsOptions, type RequestMetrics } from './metrics.js';
 import { specData } from '../generated/spec-data.js';
 
 /** A route outside the API's base path: no authentication, no version; errors still get the envelope. */
@@ -35,12 +36,19 @@ export interface AppOptions {
   mounts?: Mount[];
   /** whether the server has begun shutting down: GET /ready then answers 503 (runtime/server.ts close()) */
   stopping?: () => boolean;
+  /** GET /metrics: its token and how the processes' counts are gathered (runtime/metrics.ts) */
+  metrics?: MetricsOptions;
+  /** this process's request counters; made here unless the caller shares them (bin/api-process.ts, for the cluster) */
+  requestMetrics?: RequestMetrics;
 }
 
-export function createApp({ db, operations, logger, extraRoutes = [], mounts = [], stopping = () => false }: AppOptions): Koa {
+export function createApp(options: AppOptions): Koa {
+  const { db, operations, logger, extraRoutes = [], mounts = [], stopping = () => false } = options;
   const app = new Koa({ proxy: false });
   const probes = readinessProbes({ db, stopping });
-  const routes = segmentRouter(specData.basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db) })));
+  const metrics = options.requestMetrics ?? requestMetrics();
+  const serveMetrics = metricsEndpoint(db, metrics, options.metrics);
+  const routes = segmentRouter(specData.basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db), name: op.id })));
 
   app.use(async (ctx, next) => {
     const requestId = `req_${randomBytes(12).toString('base64url')}`;
@@ -67,6 +75,7 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
       if (error.status >= 500) ctx.set('x-should-retry', 'true');
       ctx.body = errorBody(error, requestId);
     } finally {
+      metrics.observe(ctx, (performance.now() - started) / 1000);
       if (logger.isLevelEnabled('info')) {
         logger.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
@@ -74,17 +83,25 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
     }
   });
 
-  // Operational routes: no credentials, no version.
+  // Operational routes: no credentials, no version; each labels its requests in the metrics by its own name.
+  const operational = new Map<string, { label: string; serve: (ctx: Context) => unknown }>([
+    [HEALTH_PATH, { label: 'health', serve: probes.health }],
+    [READY_PATH, { label: 'ready', serve: probes.ready }],
+    [METRICS_PATH, { label: 'metrics', serve: serveMetrics }],
+  ]);
   app.use(async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    if (ctx.path === HEALTH_PATH) return probes.health(ctx);
-    if (ctx.path === READY_PATH) return probes.ready(ctx);
-    return next();
+    const route = ctx.method === 'GET' || ctx.method === 'HEAD' ? operational.get(ctx.path) : undefined;
+    if (!route) return next();
+    ctx.state.operationId = route.label;
+    await route.serve(ctx);
   });
 
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith(specData.basePath)) return next();
-    if (ctx.path === OPENAPI_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD')) return serveOpenApi(ctx);
+    if (ctx.path === OPENAPI_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      ctx.state.operationId = 'openapi';
+      return serveOpenApi(ctx);
+    }
     // Routing before credentials: a path no operation has is a 404 and a method it does not answer a 405, whoever asks.
     const methods = routes.methodsAt(ctx.path);
     if (methods.length === 0) throw new ApiError(404, 'not_found', `Unrecognized request URL (${ctx.method} ${ctx.path})`);
@@ -98,6 +115,8 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
       throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; it answers ${methods.join(', ')}`,
         undefined, { Allow: allow });
     }
+    // Labelled before credentials are checked, so that refusals count under the operation asked for.
+    ctx.state.operationId = routes.routeNameAt(ctx.path, ctx.method);
     prefetchJsonBody(ctx);
     return withConnection(db, async (conn) => {
       ctx.state.db = conn;
@@ -113,7 +132,14 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
   for (const mount of mounts) app.use(mount({ db, operations }));
   if (extraRoutes.length) {
     const extra = new Router();
-    for (const route of extraRoutes) extra[route.method === 'GET' ? 'get' : 'post'](route.path, (ctx) => route.handle(ctx, db));
+    for (const route of extraRoutes) {
+      // Labelled by the route's pattern: bounded, unlike the paths people request.
+      const label = `${route.method} ${route.path}`;
+      extra[route.method === 'GET' ? 'get' : 'post'](route.path, (ctx) => {
+        ctx.state.operationId = label;
+        return route.handle(ctx, db);
+      });
+    }
     app.use(extra.routes());
   }
   return app;

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import type { TaskList } from 'graphile-worker';
 import { createApp, type ExtraRoute, type Mount } from './app.js';
+import type { MetricsOptions, RequestMetrics } from './metrics.js';
 import type { OperationDefinition } from './operation.js';
 import { randomToken } from './ids.js';
 import { startWorker, type RunningWorker } from './worker.js';
@@ -33,6 +34,10 @@ export interface ServerOptions {
    * long enough for a load balancer that polls /ready to stop sending new requests here first.
    */
   unreadyBeforeCloseMs?: number;
+  /** GET /metrics: its token (default METRICS_TOKEN; unset: no token needed) and how processes' counts are gathered */
+  metrics?: MetricsOptions;
+  /** this process's request counters, when the caller shares them (bin/api-process.ts, for the cluster) */
+  requestMetrics?: RequestMetrics;
   logger?: Logger;
 }
 
@@ -74,6 +79,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const app = createApp({
     db: options.db, operations: options.operations, logger, extraRoutes: options.extraRoutes, mounts: options.mounts,
     stopping: () => stopping,
+    metrics: { token: process.env.METRICS_TOKEN || null, ...options.metrics },
+    requestMetrics: options.requestMetrics,
   });
   const server = app.listen(options.port, options.host ?? '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
