@@ -16,6 +16,7 @@ import { segmentRouter } from './segment-router.js';
 import { OPENAPI_PATH, serveOpenApi } from './openapi-documents.js';
 import { HEALTH_PATH, READY_PATH, readinessProbes } from './readiness.js';
 import { METRICS_PATH, metricsEndpoint, requestMetrics, type MetricsOptions, type RequestMetrics } from './metrics.js';
+import { answerPreflight, checkCorsOrigin, finishCorsResponse, startCorsRequest } from './cors.js';
 import { specData } from '../generated/spec-data.js';
 
 /** A route outside the API's base path: no authentication, no version; errors still get the envelope. */
@@ -49,6 +50,9 @@ export function createApp(options: AppOptions): Koa {
   const metrics = options.requestMetrics ?? requestMetrics();
   const serveMetrics = metricsEndpoint(db, metrics, options.metrics);
   const routes = segmentRouter(specData.basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db), name: op.id })));
+  // The operations a page may call with a client id: the only ones that answer CORS (runtime/cors.ts).
+  const clientRoutes = segmentRouter(specData.basePath, operations.filter((op) => op.auth.includes('client'))
+    .map((op) => ({ method: op.method, path: op.path, handle: async () => {}, name: op.id })));
 
   app.use(async (ctx, next) => {
     const requestId = `req_${randomBytes(12).toString('base64url')}`;
@@ -75,6 +79,7 @@ export function createApp(options: AppOptions): Koa {
       if (error.status >= 500) ctx.set('x-should-retry', 'true');
       ctx.body = errorBody(error, requestId);
     } finally {
+      finishCorsResponse(ctx);
       metrics.observe(ctx, (performance.now() - started) / 1000);
       if (logger.isLevelEnabled('info')) {
         logger.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status,
@@ -108,6 +113,9 @@ export function createApp(options: AppOptions): Koa {
     if (!methods.includes(ctx.method)) {
       const allow = [...methods, 'OPTIONS'].sort().join(', ');
       if (ctx.method === 'OPTIONS') {
+        const origin = ctx.get('Origin');
+        const corsMethods = origin ? clientRoutes.methodsAt(ctx.path) : [];
+        if (corsMethods.length) answerPreflight(ctx, origin, corsMethods);
         ctx.set('Allow', allow);
         ctx.status = 204;
         return;
@@ -117,11 +125,14 @@ export function createApp(options: AppOptions): Koa {
     }
     // Labelled before credentials are checked, so that refusals count under the operation asked for.
     ctx.state.operationId = routes.routeNameAt(ctx.path, ctx.method);
+    const origin = ctx.get('Origin');
+    if (origin && clientRoutes.routeNameAt(ctx.path, ctx.method) !== undefined) startCorsRequest(ctx, origin);
     prefetchJsonBody(ctx);
     return withConnection(db, async (conn) => {
       ctx.state.db = conn;
       const principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
       ctx.state.principal = principal;
+      checkCorsOrigin(ctx, principal);
       const version = resolveVersion(ctx.get('Api-Version-Date') || undefined, principal.versionPin);
       ctx.state.version = version;
       ctx.set('Api-Version-Date', version);

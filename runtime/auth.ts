@@ -50,9 +50,12 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
     const clientId = header.trim();
     // Unknown ids are not kept: a new account's client id must work at once.
     const account = await cachesFor(db).topics.credentials.load(`client:${clientId}`,
-      async () => (await query(db, 'select id from accounts where client_id = $1', [clientId]))[0] ?? null, Boolean);
+      async () => (await query(db, 'select id, allowed_origins from accounts where client_id = $1', [clientId]))[0] ?? null, Boolean);
     if (!account) throw unauthenticated('Unknown client id');
-    return { kind: 'client', credentialId: clientId, accountId: account.id, userId: null, keyScopes: null, versionPin: null };
+    return {
+      kind: 'client', credentialId: clientId, accountId: account.id, userId: null, keyScopes: null, versionPin: null,
+      allowedOrigins: account.allowed_origins,
+    };
   }
   const secret = bearer[1];
   if (secret.startsWith('sk_')) {

@@ -12,6 +12,8 @@ export interface Principal {
   /** an API key's scopes: its inherited role's, or its explicit statements' */
   keyScopes: ScopeSet | null;
   versionPin: string | null;
+  /** a client id's account's allowed browser origins (runtime/cors.ts) */
+  allowedOrigins?: readonly string[];
 }
 
 /** A set of scopes with `*` and `prefix:*` wildcards, and explicit denials that win. */
