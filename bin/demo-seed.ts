@@ -15,7 +15,7 @@ export async function seedDemo(db: Knex) {
     const key = await issueApiKey(trx, { accountId: account.id, name: 'Demo key', role: 'admin', createdByUserId: user.id });
     const token = await issueUserToken(trx, user.id, 'Demo token');
     return {
-      accountId: account.id as string, accountTitle: account.title as string, apiKey: key.secret,
+      accountId: account.id as string, accountTitle: account.title as string, clientId: account.client_id as string, apiKey: key.secret,
       userId: user.id as string, username: user.username as string, userToken: token.secret,
     };
   });

@@ -73,6 +73,7 @@ console.log(embedded ? `Database: embedded PostgreSQL under ${EMBEDDED_DATA_DIR}
 if (demo) {
   console.log('\nA sandbox demo account was created. These secrets are shown once; keep them:');
   console.log(`  account:     ${demo.accountId} (${demo.accountTitle})`);
+  console.log(`  client id:   ${demo.clientId} (for frontends: POST /confirmation_tokens; not a secret)`);
   console.log(`  API key:     ${demo.apiKey}`);
   console.log(`  user:        ${demo.userId} (${demo.username})`);
   console.log(`  user token:  ${demo.userToken}`);
