@@ -79,7 +79,7 @@ operations:
     scopes: [company:update]
     body:
       name: { type: string, max_length: 50 }
-      size: integer
+      size: { type: integer, storage: int4 }
       metadata: { type: metadata }
     response: { type: TestWidget }
     plain: { kind: update, fields: [name, size, metadata] }
