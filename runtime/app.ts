@@ -16,6 +16,7 @@ import { segmentRouter } from './segment-router.js';
 import { OPENAPI_PATH, serveOpenApi } from './openapi-documents.js';
 import { HEALTH_PATH, READY_PATH, readinessProbes } from './readiness.js';
 import { METRICS_PATH, metricsEndpoint, requestMetrics, type MetricsOptions, type RequestMetrics } from './metrics.js';
+import type { RateLimits } from './rate-limit.js';
 import { answerPreflight, checkCorsOrigin, finishCorsResponse, startCorsRequest } from './cors.js';
 import { specData } from '../generated/spec-data.js';
 
@@ -41,6 +42,8 @@ export interface AppOptions {
   metrics?: MetricsOptions;
   /** this process's request counters; made here unless the caller shares them (bin/api-process.ts, for the cluster) */
   requestMetrics?: RequestMetrics;
+  /** request budgets per credential (runtime/rate-limit.ts); none when absent */
+  rateLimits?: RateLimits;
 }
 
 export function createApp(options: AppOptions): Koa {
@@ -133,6 +136,7 @@ export function createApp(options: AppOptions): Koa {
       const principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
       ctx.state.principal = principal;
       checkCorsOrigin(ctx, principal);
+      await options.rateLimits?.consume(ctx, principal);
       const version = resolveVersion(ctx.get('Api-Version-Date') || undefined, principal.versionPin);
       ctx.state.version = version;
       ctx.set('Api-Version-Date', version);

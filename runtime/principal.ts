@@ -14,6 +14,8 @@ export interface Principal {
   versionPin: string | null;
   /** a client id's account's allowed browser origins (runtime/cors.ts) */
   allowedOrigins?: readonly string[];
+  /** an API key's factor on the request budgets (runtime/rate-limit.ts); 1 when absent */
+  rateLimitMultiplier?: number;
 }
 
 /** A set of scopes with `*` and `prefix:*` wildcards, and explicit denials that win. */

@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino';
 import type { TaskList } from 'graphile-worker';
 import { createApp, type ExtraRoute, type Mount } from './app.js';
 import type { MetricsOptions, RequestMetrics } from './metrics.js';
+import { rateLimitOptionsFromEnv, rateLimits, type RateLimitOptions } from './rate-limit.js';
 import type { OperationDefinition } from './operation.js';
 import { randomToken } from './ids.js';
 import { startWorker, type RunningWorker } from './worker.js';
@@ -38,6 +39,8 @@ export interface ServerOptions {
   metrics?: MetricsOptions;
   /** this process's request counters, when the caller shares them (bin/api-process.ts, for the cluster) */
   requestMetrics?: RequestMetrics;
+  /** request budgets per credential: default RATE_LIMIT_MULTIPLIER and REDIS_URL (runtime/rate-limit.ts) */
+  rateLimits?: RateLimitOptions;
   logger?: Logger;
 }
 
@@ -76,11 +79,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // What requests cache in memory is dropped, in every process, when the database says it changed.
   const caches = options.databaseUrl ? startCacheListener(options.db, options.databaseUrl, logger) : null;
   let stopping = false;
+  const budgets = rateLimits(options.rateLimits ?? rateLimitOptionsFromEnv(), logger);
   const app = createApp({
     db: options.db, operations: options.operations, logger, extraRoutes: options.extraRoutes, mounts: options.mounts,
     stopping: () => stopping,
     metrics: { token: process.env.METRICS_TOKEN || null, ...options.metrics },
     requestMetrics: options.requestMetrics,
+    rateLimits: budgets,
   });
   const server = app.listen(options.port, options.host ?? '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
@@ -118,6 +123,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         });
         await worker?.stop();
         await caches?.stop();
+        await budgets.close();
       })();
       return closing;
     },
