@@ -8,18 +8,25 @@ import { operations } from '../generated/routes.js';
 import { taskList, schedule } from '../handlers/tasks.js';
 import { extraRoutes, mounts } from '../handlers/routes.js';
 import type { ApiProcessMessage } from './supervisor.js';
-import { DRAIN_LIMIT_MS, runWorkerFromEnv } from './process-settings.js';
+import { requestMetrics } from '../runtime/metrics.js';
+import { gatherAcrossCluster } from './cluster-metrics.js';
+import { DRAIN_LIMIT_MS, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv } from './process-settings.js';
 
 const send = (message: ApiProcessMessage) => process.send?.(message);
 const logger = createLogger();
 const url = process.env.DATABASE_URL!;
 const db = createKnex(url);
 const port = Number(process.env.PORT ?? 3000);
+const unreadyBeforeCloseMs = unreadyBeforeCloseMsFromEnv();
+// A scrape answered here reports every API process's requests (bin/cluster-metrics.ts).
+const metrics = requestMetrics();
+const gather = gatherAcrossCluster(metrics.registry);
 let server: RunningServer;
 try {
   server = await startServer({
     db, databaseUrl: url, operations, tasks: taskList(db), schedule, extraRoutes, mounts, port,
-    host: process.env.HOST ?? '127.0.0.1', logger, worker: runWorkerFromEnv(), liveness: livenessFromEnv(),
+    host: process.env.HOST ?? '127.0.0.1', logger, worker: runWorkerFromEnv(), liveness: livenessFromEnv(), unreadyBeforeCloseMs,
+    requestMetrics: metrics, metrics: { gather },
   });
 } catch (e) {
   const code = (e as { code?: string }).code;
@@ -38,7 +45,7 @@ async function shutdown(signal: string) {
   setTimeout(() => {
     logger.warn(`in-flight requests did not finish within ${DRAIN_LIMIT_MS / 1000} s; stopping anyway`);
     process.exit(1);
-  }, DRAIN_LIMIT_MS).unref();
+  }, unreadyBeforeCloseMs + DRAIN_LIMIT_MS).unref();
   await server.close();
   await db.destroy();
   process.exit(0);

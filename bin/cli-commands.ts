@@ -39,6 +39,7 @@ export function createAccount(db: Knex, input: AccountInput) {
     return {
       account_id: account.id as string,
       title: account.title as string,
+      client_id: account.client_id as string,
       api_key: key.secret,
       api_key_id: key.row.id as string,
       role,

@@ -41,6 +41,7 @@ const COMMANDS: Record<string, Command> = {
     print: (r) => [
       `Created account ${r.account_id} (${r.title})`,
       ...(r.owner_user_id ? [`  owner:       ${r.owner_user_id} (${r.owner_username})`] : []),
+      `  client id:   ${r.client_id} (for frontends; not a secret)`,
       `  API key:     ${r.api_key}`,
       `  API key id:  ${r.api_key_id} (role ${r.role})`,
       'The API key is shown only now; keep it.',

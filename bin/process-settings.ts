@@ -20,3 +20,13 @@ export function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): boolean 
   if (raw === 'false' || raw === '0') return false;
   throw new Error(`RUN_WORKER must be true or false, not "${env.RUN_WORKER}"`);
 }
+
+/** SHUTDOWN_UNREADY_SECONDS: how long a stopping API process keeps serving with GET /ready answering 503 before it
+ * stops accepting (default 0; behind a load balancer that polls /ready, a little over its polling interval). */
+export function unreadyBeforeCloseMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.SHUTDOWN_UNREADY_SECONDS;
+  if (raw === undefined || raw === '') return 0;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`SHUTDOWN_UNREADY_SECONDS must be a number of seconds (0 or more), not "${raw}"`);
+  return Math.round(seconds * 1000);
+}

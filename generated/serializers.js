@@ -28,32 +28,32 @@ function c_AccountPreferences_a782df57494d(v) {
   return o_1577335f6ea7(v);
 }
 
-function c_Account_0f0ab5623cc7(v) {
-  return o_044691911cc5(v);
+function c_Account_47a5f6ae8bdc(v) {
+  return o_1d3d483a2e02(v);
 }
 
-function c_Account_3b223a4e1707(v) {
-  return o_122828aea720(v);
+function c_Account_6333c89169f2(v) {
+  return o_52770f5ad484(v);
 }
 
-function c_Account_724513e6cbf8(v) {
-  return o_4302d5eb4f7f(v);
+function c_Account_756a8129ba6a(v) {
+  return o_540047bdf229(v);
 }
 
-function c_Account_7ffa47cb530d(v) {
-  return o_67ee60f9364a(v);
+function c_Account_77a282ddee6d(v) {
+  return o_1ad197598da3(v);
 }
 
-function c_Account_edb60b5dcb29(v) {
-  return o_ab4877c538cb(v);
+function c_Account_940b5ab09ce6(v) {
+  return o_271ee882ba1c(v);
 }
 
-function c_Account_edc42235dfa6(v) {
-  return o_48e21453d1b2(v);
+function c_Account_eaf5c29d8eb0(v) {
+  return o_8a1414b40d24(v);
 }
 
-function c_Account_f0f8516f347d(v) {
-  return o_6bd22305fbc1(v);
+function c_Account_fc7a942300d1(v) {
+  return o_0ea7bd143d0f(v);
 }
 
 function c_Address_2d2911263c62(v) {
@@ -268,16 +268,6 @@ function c_Webhook_f1dd68624de5(v) {
   return o_cf9edcb24f05(v);
 }
 
-function o_01f6d29981cd(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_7ffa47cb530d(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_0400ec5e0357(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -302,7 +292,41 @@ function o_0400ec5e0357(v) {
   return out + '}';
 }
 
-function o_044691911cc5(v) {
+function o_056bdeb22851(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_eaf5c29d8eb0(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_08894517108c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["agreement_version"];
+  if (x !== undefined) { out += sep + "\"agreement_version\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["printed_name"];
+  if (x !== undefined) { out += sep + "\"printed_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["accepted_at"];
+  if (x !== undefined) { out += sep + "\"accepted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_08f7641de828(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["return_url"];
+  if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_0ea7bd143d0f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
@@ -334,11 +358,13 @@ function o_044691911cc5(v) {
   x = v["blueprint_id"];
   if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["payment_controls"];
   if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
   x = v["balance"];
   if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
+  x = v["rewards"];
+  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
   x = v["economic_intelligence_ends_at"];
   if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["economic_intelligence_offers"];
@@ -353,6 +379,10 @@ function o_044691911cc5(v) {
   if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
   x = v["tax_identifiers"];
   if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
@@ -362,31 +392,43 @@ function o_044691911cc5(v) {
   return out + '}';
 }
 
-function o_08894517108c(v) {
+function o_12b92fcf32cb(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["agreement_version"];
-  if (x !== undefined) { out += sep + "\"agreement_version\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["printed_name"];
-  if (x !== undefined) { out += sep + "\"printed_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["accepted_at"];
-  if (x !== undefined) { out += sep + "\"accepted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["card"];
+  if (x !== undefined) { out += sep + "\"card\":" + c_CardSummary_3a146d11539b(x); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
-function o_08f7641de828(v) {
+function o_1577335f6ea7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["url"];
-  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["return_url"];
-  if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["ads_agreement"];
+  if (x !== undefined) { out += sep + "\"ads_agreement\":" + o_08894517108c(x); sep = ','; }
+  x = v["ads_payment_methods"];
+  if (x !== undefined) { out += sep + "\"ads_payment_methods\":" + (x === null ? 'null' : o_be3ab4792f73(x)); sep = ','; }
+  x = v["ads_reporting_currency"];
+  if (x !== undefined) { out += sep + "\"ads_reporting_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["ads_scheduling_timezone"];
+  if (x !== undefined) { out += sep + "\"ads_scheduling_timezone\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["ads_triplewhale_integration"];
+  if (x !== undefined) { out += sep + "\"ads_triplewhale_integration\":" + o_df0a0cfee775(x); sep = ','; }
+  x = v["cards_auto_top_up"];
+  if (x !== undefined) { out += sep + "\"cards_auto_top_up\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["cards_notifications"];
+  if (x !== undefined) { out += sep + "\"cards_notifications\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["dispute_fighter_enabled"];
+  if (x !== undefined) { out += sep + "\"dispute_fighter_enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["economic_intelligence"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence\":" + o_a3fa0b0eabda(x); sep = ','; }
   return out + '}';
 }
 
-function o_122828aea720(v) {
+function o_1ad197598da3(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
@@ -437,48 +479,16 @@ function o_122828aea720(v) {
   if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
   x = v["tax_identifiers"];
   if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["industry_group"];
   if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_12b92fcf32cb(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["card"];
-  if (x !== undefined) { out += sep + "\"card\":" + c_CardSummary_3a146d11539b(x); sep = ','; }
-  x = v["expires_at"];
-  if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_1577335f6ea7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["ads_agreement"];
-  if (x !== undefined) { out += sep + "\"ads_agreement\":" + o_08894517108c(x); sep = ','; }
-  x = v["ads_payment_methods"];
-  if (x !== undefined) { out += sep + "\"ads_payment_methods\":" + (x === null ? 'null' : o_be3ab4792f73(x)); sep = ','; }
-  x = v["ads_reporting_currency"];
-  if (x !== undefined) { out += sep + "\"ads_reporting_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["ads_scheduling_timezone"];
-  if (x !== undefined) { out += sep + "\"ads_scheduling_timezone\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["ads_triplewhale_integration"];
-  if (x !== undefined) { out += sep + "\"ads_triplewhale_integration\":" + o_df0a0cfee775(x); sep = ','; }
-  x = v["cards_auto_top_up"];
-  if (x !== undefined) { out += sep + "\"cards_auto_top_up\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["cards_notifications"];
-  if (x !== undefined) { out += sep + "\"cards_notifications\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["dispute_fighter_enabled"];
-  if (x !== undefined) { out += sep + "\"dispute_fighter_enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["economic_intelligence"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence\":" + o_a3fa0b0eabda(x); sep = ','; }
   return out + '}';
 }
 
@@ -508,6 +518,16 @@ function o_1b53a727d39c(v) {
   return out + '}';
 }
 
+function o_1c2b054aa98d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_47a5f6ae8bdc(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_1d3a0a5b60fe(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -519,6 +539,70 @@ function o_1d3a0a5b60fe(v) {
   if (x !== undefined) { out += sep + "\"exp_month\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   x = v["exp_year"];
   if (x !== undefined) { out += sep + "\"exp_year\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_1d3d483a2e02(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["parent_account"];
+  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_8ad9b4955348(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["industry_group"];
+  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -559,6 +643,72 @@ function o_26dad6edc9b7(v) {
   let out = '{', sep = '', x;
   x = v["undated_pending_reason"];
   if (x !== undefined) { out += sep + "\"undated_pending_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_271ee882ba1c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["parent_account"];
+  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_8ad9b4955348(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
+  x = v["rewards"];
+  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_89fd568f5ac5(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["industry_group"];
+  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -746,16 +896,6 @@ function o_39bdf28fa856(v) {
   return out + '}';
 }
 
-function o_3a951b32ba4c(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_0f0ab5623cc7(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_3b332855c5a4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -801,16 +941,6 @@ function o_3c177b470e8f(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_3c65e5fbea93(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_edb60b5dcb29(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -930,7 +1060,73 @@ function o_42c98daaaf45(v) {
   return out + '}';
 }
 
-function o_4302d5eb4f7f(v) {
+function o_448769f0b909(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_6333c89169f2(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_45340cf56a89(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_4d36bd6b1d7d(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_4a2efce74774(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_5b0d2c379aec(x)); sep = ','; }
+  x = v["return_url"];
+  if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["payment_method_type"];
+  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payment_instrument"];
+  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : o_1d3a0a5b60fe(x)); sep = ','; }
+  x = v["next_action"];
+  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_329c8a6ecdff(x)); sep = ','; }
+  x = v["client_secret"];
+  if (x !== undefined) { out += sep + "\"client_secret\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["company"];
+  if (x !== undefined) { out += sep + "\"company\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
+  x = v["checkout_configuration"];
+  if (x !== undefined) { out += sep + "\"checkout_configuration\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
+  x = v["member"];
+  if (x !== undefined) { out += sep + "\"member\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
+  x = v["payment_method"];
+  if (x !== undefined) { out += sep + "\"payment_method\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
+  x = v["error_message"];
+  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_508bef152bfb(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_f1dd68624de5(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_52770f5ad484(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
@@ -983,6 +1179,10 @@ function o_4302d5eb4f7f(v) {
   if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
   x = v["tax_identifiers"];
   if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
@@ -992,17 +1192,7 @@ function o_4302d5eb4f7f(v) {
   return out + '}';
 }
 
-function o_45340cf56a89(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_4d36bd6b1d7d(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_48e21453d1b2(v) {
+function o_540047bdf229(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
@@ -1055,56 +1245,14 @@ function o_48e21453d1b2(v) {
   if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
   x = v["tax_identifiers"];
   if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_4a2efce74774(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_5b0d2c379aec(x)); sep = ','; }
-  x = v["return_url"];
-  if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_method_type"];
-  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_instrument"];
-  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : o_1d3a0a5b60fe(x)); sep = ','; }
-  x = v["next_action"];
-  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_329c8a6ecdff(x)); sep = ','; }
-  x = v["client_secret"];
-  if (x !== undefined) { out += sep + "\"client_secret\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company"];
-  if (x !== undefined) { out += sep + "\"company\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["checkout_configuration"];
-  if (x !== undefined) { out += sep + "\"checkout_configuration\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["member"];
-  if (x !== undefined) { out += sep + "\"member\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["payment_method"];
-  if (x !== undefined) { out += sep + "\"payment_method\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["error_message"];
-  if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_508bef152bfb(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Webhook_f1dd68624de5(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -1314,68 +1462,6 @@ function o_6773fa8524d5(v) {
   return out + '}';
 }
 
-function o_67ee60f9364a(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["parent_account"];
-  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_8ad9b4955348(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
-  x = v["rewards"];
-  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["industry_group"];
-  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
 function o_6985f96c5ec6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1383,68 +1469,6 @@ function o_6985f96c5ec6(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_SetupIntent_cd365d6c3ce5(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_6bd22305fbc1(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["parent_account"];
-  if (x !== undefined) { out += sep + "\"parent_account\":" + (x === null ? 'null' : o_8ad9b4955348(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_769d56a29d57(x); sep = ','; }
-  x = v["rewards"];
-  if (x !== undefined) { out += sep + "\"rewards\":" + array(x, (x) => c_RewardMilestone_2f56c3681ce1(x)); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_89fd568f5ac5(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["industry_group"];
-  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -1542,31 +1566,11 @@ function o_77c776ba2d57(v) {
   return out + '}';
 }
 
-function o_7a05da664f2a(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_f0f8516f347d(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_7a3b6ed055ac(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Product_1688f9bc3877(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_7ba387382002(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_edc42235dfa6(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -1796,6 +1800,70 @@ function o_88857a213a29(v) {
   return out + '}';
 }
 
+function o_8a1414b40d24(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["business_type"];
+  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["industry_type"];
+  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["send_customer_emails"];
+  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["affiliate_code"];
+  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["blueprint_id"];
+  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["three_d_secure_policy"];
+  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["payment_controls"];
+  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_1c59fc616b64(x); sep = ','; }
+  x = v["economic_intelligence_ends_at"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["economic_intelligence_offers"];
+  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
+  x = v["tax_remitted_by"];
+  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["tax_type"];
+  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["product_tax_code_id"];
+  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["business_address"];
+  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
+  x = v["tax_identifiers"];
+  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
+  x = v["client_id"];
+  if (x !== undefined) { out += sep + "\"client_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["allowed_origins"];
+  if (x !== undefined) { out += sep + "\"allowed_origins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["industry_group"];
+  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["parent_account_id"];
+  if (x !== undefined) { out += sep + "\"parent_account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_8ad9b4955348(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1840,6 +1908,16 @@ function o_95f0bafd5ce6(v) {
   return out + '}';
 }
 
+function o_96b0d02500dc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_77a282ddee6d(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_96b4657909e9(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1863,6 +1941,16 @@ function o_9a078b281572(v) {
   if (x !== undefined) { out += sep + "\"auto_renew\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["price"];
   if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_9d43fcc4e217(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_756a8129ba6a(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -1951,66 +2039,6 @@ function o_a5449d7b10ee(v) {
   if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["total"];
   if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  return out + '}';
-}
-
-function o_ab4877c538cb(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["route"];
-  if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["logo_url"];
-  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["business_type"];
-  if (x !== undefined) { out += sep + "\"business_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["industry_type"];
-  if (x !== undefined) { out += sep + "\"industry_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["metadata"];
-  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
-  x = v["send_customer_emails"];
-  if (x !== undefined) { out += sep + "\"send_customer_emails\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["affiliate_code"];
-  if (x !== undefined) { out += sep + "\"affiliate_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["blueprint_id"];
-  if (x !== undefined) { out += sep + "\"blueprint_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["three_d_secure_policy"];
-  if (x !== undefined) { out += sep + "\"three_d_secure_policy\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_controls"];
-  if (x !== undefined) { out += sep + "\"payment_controls\":" + o_26dad6edc9b7(x); sep = ','; }
-  x = v["balance"];
-  if (x !== undefined) { out += sep + "\"balance\":" + c_AccountBalance_1c59fc616b64(x); sep = ','; }
-  x = v["economic_intelligence_ends_at"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["economic_intelligence_offers"];
-  if (x !== undefined) { out += sep + "\"economic_intelligence_offers\":" + array(x, (x) => c_EconomicIntelligenceOffer_5fdcc150c2be(x)); sep = ','; }
-  x = v["tax_remitted_by"];
-  if (x !== undefined) { out += sep + "\"tax_remitted_by\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["tax_type"];
-  if (x !== undefined) { out += sep + "\"tax_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_tax_code_id"];
-  if (x !== undefined) { out += sep + "\"product_tax_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["business_address"];
-  if (x !== undefined) { out += sep + "\"business_address\":" + (x === null ? 'null' : c_Address_2d2911263c62(x)); sep = ','; }
-  x = v["tax_identifiers"];
-  if (x !== undefined) { out += sep + "\"tax_identifiers\":" + array(x, (x) => c_TaxIdentifier_5c4ed1213c1c(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["industry_group"];
-  if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["parent_account_id"];
-  if (x !== undefined) { out += sep + "\"parent_account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -2226,16 +2254,6 @@ function o_cf566f9e3f70(v) {
   return out + '}';
 }
 
-function o_cf60cbaf3441(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_724513e6cbf8(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_cf9edcb24f05(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2297,6 +2315,16 @@ function o_d213f76bf2be(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_d36889d2e52c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_940b5ab09ce6(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2464,11 +2492,11 @@ function o_f75773e854f9(v) {
   return out + '}';
 }
 
-function o_fe26b2caac94(v) {
+function o_fbf0039c4781(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_3b223a4e1707(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_fc7a942300d1(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -2548,6 +2576,14 @@ function r_03782e18aa2c(v) {
   return c_Membership_63f5ef50fbfa(v);
 }
 
+function r_04eea8b4299d(v) {
+  return c_Account_940b5ab09ce6(v);
+}
+
+function r_0698502a8680(v) {
+  return c_Account_eaf5c29d8eb0(v);
+}
+
 function r_0ccd56979db3(v) {
   return o_de5d21b18dab(v);
 }
@@ -2562,10 +2598,6 @@ function r_102ee49ab033(v) {
 
 function r_14a4426f8c4b(v) {
   return c_Member_8c3c6099d10d(v);
-}
-
-function r_1ac2896554bb(v) {
-  return c_Account_3b223a4e1707(v);
 }
 
 function r_1d0ba1500547(v) {
@@ -2612,12 +2644,8 @@ function r_49ad0b9350a2(v) {
   return c_Payment_2afc32bed1ee(v);
 }
 
-function r_4c3d15bd3e95(v) {
-  return o_cf60cbaf3441(v);
-}
-
-function r_4e1b5185f16e(v) {
-  return c_Account_edb60b5dcb29(v);
+function r_4d4851eda493(v) {
+  return o_96b0d02500dc(v);
 }
 
 function r_55f8e935da01(v) {
@@ -2644,6 +2672,10 @@ function r_6687ce4840a7(v) {
   return o_d700f745f9eb(v);
 }
 
+function r_6b66a0fc5380(v) {
+  return c_Account_756a8129ba6a(v);
+}
+
 function r_6ce008ded526(v) {
   return o_7dde4d0fa738(v);
 }
@@ -2656,10 +2688,6 @@ function r_6ee67b7b3241(v) {
   return o_6773fa8524d5(v);
 }
 
-function r_705eecb25ec0(v) {
-  return o_01f6d29981cd(v);
-}
-
 function r_75d0d6d7508a(v) {
   return c_Webhook_4d36bd6b1d7d(v);
 }
@@ -2668,8 +2696,20 @@ function r_78398bcb8bea(v) {
   return o_360788b27c07(v);
 }
 
+function r_7cd1ea121265(v) {
+  return o_056bdeb22851(v);
+}
+
 function r_838fe44b7a50(v) {
   return o_6985f96c5ec6(v);
+}
+
+function r_84d255761298(v) {
+  return c_Account_6333c89169f2(v);
+}
+
+function r_86c4614eeabb(v) {
+  return o_d36889d2e52c(v);
 }
 
 function r_873c32af138f(v) {
@@ -2678,6 +2718,10 @@ function r_873c32af138f(v) {
 
 function r_88698acd00d2(v) {
   return c_Webhook_f1dd68624de5(v);
+}
+
+function r_8b113a94b7a8(v) {
+  return o_448769f0b909(v);
 }
 
 function r_8c338976784a(v) {
@@ -2692,10 +2736,6 @@ function r_8e080704dbd6(v) {
   return o_f063b887dcf7(v);
 }
 
-function r_8f5952389816(v) {
-  return c_Account_edc42235dfa6(v);
-}
-
 function r_905d3da1bce2(v) {
   return c_ConfirmationToken_d13a96a4a8cf(v);
 }
@@ -2704,8 +2744,12 @@ function r_9549e2966bd5(v) {
   return o_41641a9ce7ae(v);
 }
 
-function r_960e055784b0(v) {
-  return c_Account_7ffa47cb530d(v);
+function r_965b67a1819a(v) {
+  return o_fbf0039c4781(v);
+}
+
+function r_98496a753528(v) {
+  return c_Account_fc7a942300d1(v);
 }
 
 function r_996221a6aec1(v) {
@@ -2730,10 +2774,6 @@ function r_a83143e21bd6(v) {
 
 function r_aa4cb6aadd43(v) {
   return o_5c7e080faaa7(v);
-}
-
-function r_aca624689dcd(v) {
-  return c_Account_724513e6cbf8(v);
 }
 
 function r_acf73439b40d(v) {
@@ -2764,16 +2804,8 @@ function r_bfb778fba60f(v) {
   return o_88857a213a29(v);
 }
 
-function r_c00b90d0a7a3(v) {
-  return o_7ba387382002(v);
-}
-
 function r_c3fb51457cbd(v) {
   return o_7a3b6ed055ac(v);
-}
-
-function r_c449da053de3(v) {
-  return c_Account_0f0ab5623cc7(v);
 }
 
 function r_c5f1e694987f(v) {
@@ -2796,20 +2828,12 @@ function r_d04d4ac1ca33(v) {
   return c_Refund_9188f6f8ca75(v);
 }
 
-function r_d26faa2d701c(v) {
-  return o_3c65e5fbea93(v);
-}
-
-function r_d2bc26772f1a(v) {
-  return c_Account_f0f8516f347d(v);
+function r_d070221c5d5d(v) {
+  return c_Account_47a5f6ae8bdc(v);
 }
 
 function r_d3f8d67187b3(v) {
   return c_CheckoutConfiguration_184a49c87de9(v);
-}
-
-function r_d715c4920d71(v) {
-  return o_7a05da664f2a(v);
 }
 
 function r_d8430f1c9585(v) {
@@ -2820,16 +2844,8 @@ function r_d887b4e86e2a(v) {
   return o_e60a0649ef3e(v);
 }
 
-function r_db75087606bf(v) {
-  return o_fe26b2caac94(v);
-}
-
 function r_db9195d7fbde(v) {
   return c_User_8668a3e991d2(v);
-}
-
-function r_dc31648cb59b(v) {
-  return o_3a951b32ba4c(v);
 }
 
 function r_dfbf9804988d(v) {
@@ -2850,6 +2866,18 @@ function r_e8951c0311b9(v) {
 
 function r_ea0a9bcd70cf(v) {
   return c_Variant_2fd46cd27148(v);
+}
+
+function r_edb761bc4cae(v) {
+  return o_1c2b054aa98d(v);
+}
+
+function r_ee02a5a2fee3(v) {
+  return o_9d43fcc4e217(v);
+}
+
+function r_ee4a7aaa317a(v) {
+  return c_Account_77a282ddee6d(v);
 }
 
 function r_ee84acec5b55(v) {
@@ -2888,7 +2916,7 @@ export const serializers = {
   "checkUserAccess": { "2026-09-06": r_b5fdccb5b89f, "2026-09-02": r_b5fdccb5b89f, "2026-08-28": r_b5fdccb5b89f, "2026-08-25": r_b5fdccb5b89f, "2026-08-21": r_b5fdccb5b89f, "2026-08-14": r_b5fdccb5b89f, "2026-08-07": r_b5fdccb5b89f, "2026-07-30": r_b5fdccb5b89f, "2026-07-23": r_b5fdccb5b89f, "2026-07-22": r_b5fdccb5b89f, "2026-07-20": r_b5fdccb5b89f, "2025-01-01": r_b5fdccb5b89f },
   "confirmPaymentAction": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6 },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
-  "createAccount": { "2026-09-06": r_8f5952389816, "2026-09-02": r_d2bc26772f1a, "2026-08-28": r_aca624689dcd, "2026-08-25": r_960e055784b0, "2026-08-21": r_c449da053de3, "2026-08-14": r_c449da053de3, "2026-08-07": r_c449da053de3, "2026-07-30": r_1ac2896554bb, "2026-07-23": r_4e1b5185f16e, "2026-07-22": r_4e1b5185f16e, "2026-07-20": r_4e1b5185f16e, "2025-01-01": r_4e1b5185f16e },
+  "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "createApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
   "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "createConfirmationToken": { "2026-09-06": r_905d3da1bce2, "2026-09-02": r_905d3da1bce2, "2026-08-28": r_905d3da1bce2, "2026-08-25": r_905d3da1bce2, "2026-08-21": r_905d3da1bce2, "2026-08-14": r_905d3da1bce2, "2026-08-07": r_905d3da1bce2, "2026-07-30": r_905d3da1bce2, "2026-07-23": r_905d3da1bce2, "2026-07-22": r_905d3da1bce2, "2026-07-20": r_905d3da1bce2, "2025-01-01": r_905d3da1bce2 },
@@ -2908,7 +2936,7 @@ export const serializers = {
   "deleteWebhook": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "extendMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
-  "listAccounts": { "2026-09-06": r_c00b90d0a7a3, "2026-09-02": r_d715c4920d71, "2026-08-28": r_4c3d15bd3e95, "2026-08-25": r_705eecb25ec0, "2026-08-21": r_dc31648cb59b, "2026-08-14": r_dc31648cb59b, "2026-08-07": r_dc31648cb59b, "2026-07-30": r_db75087606bf, "2026-07-23": r_d26faa2d701c, "2026-07-22": r_d26faa2d701c, "2026-07-20": r_d26faa2d701c, "2025-01-01": r_d26faa2d701c },
+  "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
   "listApiKeys": { "2026-09-06": r_b56198079776, "2026-09-02": r_b56198079776, "2026-08-28": r_b56198079776, "2026-08-25": r_b56198079776, "2026-08-21": r_b56198079776, "2026-08-14": r_b56198079776, "2026-08-07": r_b56198079776, "2026-07-30": r_b56198079776, "2026-07-23": r_b56198079776, "2026-07-22": r_b56198079776, "2026-07-20": r_b56198079776, "2025-01-01": r_b56198079776 },
   "listCheckoutConfigurations": { "2026-09-06": r_c5f1e694987f, "2026-09-02": r_c5f1e694987f, "2026-08-28": r_c5f1e694987f, "2026-08-25": r_c5f1e694987f, "2026-08-21": r_873c32af138f, "2026-08-14": r_873c32af138f, "2026-08-07": r_873c32af138f, "2026-07-30": r_873c32af138f, "2026-07-23": r_873c32af138f, "2026-07-22": r_873c32af138f, "2026-07-20": r_cfdf89f21e43, "2025-01-01": r_cfdf89f21e43 },
   "listMembers": { "2026-09-06": r_fec72c6ee977, "2026-09-02": r_fec72c6ee977, "2026-08-28": r_fec72c6ee977, "2026-08-25": r_fec72c6ee977, "2026-08-21": r_fec72c6ee977, "2026-08-14": r_fec72c6ee977, "2026-08-07": r_fec72c6ee977, "2026-07-30": r_fec72c6ee977, "2026-07-23": r_fec72c6ee977, "2026-07-22": r_bfb778fba60f, "2026-07-20": r_bfb778fba60f, "2025-01-01": r_bfb778fba60f },
@@ -2929,11 +2957,11 @@ export const serializers = {
   "refundPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
   "removeTeamMember": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "resumeMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
-  "retrieveAccount": { "2026-09-06": r_8f5952389816, "2026-09-02": r_d2bc26772f1a, "2026-08-28": r_aca624689dcd, "2026-08-25": r_960e055784b0, "2026-08-21": r_c449da053de3, "2026-08-14": r_c449da053de3, "2026-08-07": r_c449da053de3, "2026-07-30": r_1ac2896554bb, "2026-07-23": r_4e1b5185f16e, "2026-07-22": r_4e1b5185f16e, "2026-07-20": r_4e1b5185f16e, "2025-01-01": r_4e1b5185f16e },
+  "retrieveAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
   "retrieveApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
   "retrieveCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
-  "retrieveCurrentAccount": { "2026-09-06": r_8f5952389816, "2026-09-02": r_d2bc26772f1a, "2026-08-28": r_aca624689dcd, "2026-08-25": r_960e055784b0, "2026-08-21": r_c449da053de3, "2026-08-14": r_c449da053de3, "2026-08-07": r_c449da053de3, "2026-07-30": r_1ac2896554bb, "2026-07-23": r_4e1b5185f16e, "2026-07-22": r_4e1b5185f16e, "2026-07-20": r_4e1b5185f16e, "2025-01-01": r_4e1b5185f16e },
+  "retrieveCurrentAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveMember": { "2026-09-06": r_996221a6aec1, "2026-09-02": r_996221a6aec1, "2026-08-28": r_996221a6aec1, "2026-08-25": r_996221a6aec1, "2026-08-21": r_996221a6aec1, "2026-08-14": r_996221a6aec1, "2026-08-07": r_996221a6aec1, "2026-07-30": r_996221a6aec1, "2026-07-23": r_996221a6aec1, "2026-07-22": r_14a4426f8c4b, "2026-07-20": r_14a4426f8c4b, "2025-01-01": r_14a4426f8c4b },
   "retrieveMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "retrievePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
@@ -2952,7 +2980,7 @@ export const serializers = {
   "rotateApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
   "searchUsers": { "2026-09-06": r_55f8e935da01, "2026-09-02": r_55f8e935da01, "2026-08-28": r_55f8e935da01, "2026-08-25": r_9549e2966bd5, "2026-08-21": r_9549e2966bd5, "2026-08-14": r_9549e2966bd5, "2026-08-07": r_9549e2966bd5, "2026-07-30": r_9549e2966bd5, "2026-07-23": r_9549e2966bd5, "2026-07-22": r_9549e2966bd5, "2026-07-20": r_9549e2966bd5, "2025-01-01": r_9549e2966bd5 },
   "uncancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
-  "updateAccount": { "2026-09-06": r_8f5952389816, "2026-09-02": r_d2bc26772f1a, "2026-08-28": r_aca624689dcd, "2026-08-25": r_960e055784b0, "2026-08-21": r_c449da053de3, "2026-08-14": r_c449da053de3, "2026-08-07": r_c449da053de3, "2026-07-30": r_1ac2896554bb, "2026-07-23": r_4e1b5185f16e, "2026-07-22": r_4e1b5185f16e, "2026-07-20": r_4e1b5185f16e, "2025-01-01": r_4e1b5185f16e },
+  "updateAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "updateAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
   "updateApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
   "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },

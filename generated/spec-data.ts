@@ -119,7 +119,18 @@ export const specData = {
     "conflict": 409,
     "idempotency_in_progress": 409,
     "gone": 410,
+    "rate_limited": 429,
     "api_error": 500
+  },
+  "rateLimits": {
+    "read": {
+      "requests": 100,
+      "perSeconds": 1
+    },
+    "write": {
+      "requests": 50,
+      "perSeconds": 1
+    }
   },
   "prefixes": {
     "AdsPaymentRetry": "adretry_",

@@ -134,6 +134,10 @@ export interface Account {
     product_tax_code_id: string | null;
     business_address: Address | null;
     tax_identifiers: TaxIdentifier[];
+    /** The account's client id, which frontends send as `Authorization: <client id>` to the operations that take one (confirmation tokens). Shown to the account's own API keys and to its owners and admins; null for everyone else (a parent platform's keys, other roles). */
+    client_id: string | null;
+    /** Browser origins (scheme://host[:port]) allowed to call client-id operations with this account's client id (CORS); ["*"], the default, allows any origin. A request from another origin is refused (403). */
+    allowed_origins: string[];
     created_at: string;
     updated_at: string;
 }
@@ -643,7 +647,7 @@ export type RetrieveAccountOutput = Account;
 export interface UpdateAccountInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { title?: string; email?: string; logo_url?: string | null; country?: string; metadata?: Metadata; send_customer_emails?: boolean; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required"; tax_remitted_by?: "platform" | "account" | null; tax_type?: "inclusive" | "exclusive" | null; product_tax_code_id?: string | null; business_address?: Address | null; tax_identifiers?: TaxIdentifier[]; business_type?: string | null; industry_type?: string | null };
+    body: { title?: string; email?: string; logo_url?: string | null; country?: string; metadata?: Metadata; send_customer_emails?: boolean; three_d_secure_policy?: "mandate_challenge" | "mandate_if_required" | "frictionless_if_required"; tax_remitted_by?: "platform" | "account" | null; tax_type?: "inclusive" | "exclusive" | null; product_tax_code_id?: string | null; business_address?: Address | null; tax_identifiers?: TaxIdentifier[]; allowed_origins?: string[]; business_type?: string | null; industry_type?: string | null };
 }
 
 export type UpdateAccountOutput = Account;

@@ -53,7 +53,8 @@ function operationObject(spec: ApiSpec, op: OperationSpec, date: string): JsonSc
       content: { 'application/json': { schema: responseSchema(op) } },
     },
   };
-  for (const status of [...new Set([400, 401, ...op.errors])].sort()) {
+  // Every operation may answer 429 once its caller's budget is spent (spec/api.yaml rate_limits).
+  for (const status of [...new Set([400, 401, 429, ...op.errors])].sort()) {
     responses[String(status)] = { $ref: `#/components/responses/E${status}` };
   }
   const out: JsonSchema = {

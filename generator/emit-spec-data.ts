@@ -1,4 +1,5 @@
-// The parts of the spec the runtime reads as data: versions, version flags, scopes, roles, error types, id prefixes.
+// The parts of the spec the runtime reads as data: versions, version flags, scopes, roles, error types, rate limits,
+// id prefixes.
 import type { ApiSpec } from './spec-types.js';
 
 export function emitSpecData(spec: ApiSpec): string {
@@ -13,6 +14,7 @@ export function emitSpecData(spec: ApiSpec): string {
     roles: Object.fromEntries(Object.entries(spec.roles).map(([k, v]) => [k, v.scopes])),
     userScopes: spec.user_scopes,
     errors: Object.fromEntries(Object.entries(spec.errors).map(([k, v]) => [k, v.status])),
+    rateLimits: Object.fromEntries(Object.entries(spec.rate_limits).map(([k, v]) => [k, { requests: v.requests, perSeconds: v.per_seconds }])),
     prefixes,
     events: Object.fromEntries(Object.entries(spec.events).map(([k, v]) => [k, v.schema])),
     stateMachines: Object.fromEntries(Object.entries(spec.state_machines).map(([k, m]) => [k, {

@@ -98,6 +98,7 @@ export function loadSpec(root: string): LoadedSpec {
     roles: apiData.roles,
     user_scopes: apiData.user_scopes,
     errors: apiData.errors,
+    rate_limits: apiData.rate_limits,
     components: Object.fromEntries(
       Object.entries(apiData.components as Record<string, ResourceSpec>).map(([k, v]) => [k, normaliseResource(v)]),
     ),

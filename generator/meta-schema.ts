@@ -189,7 +189,7 @@ export const apiFileSchema = {
   $id: 'api',
   type: 'object',
   additionalProperties: false,
-  required: ['info', 'scopes', 'roles', 'user_scopes', 'errors', 'components'],
+  required: ['info', 'scopes', 'roles', 'user_scopes', 'errors', 'components', 'rate_limits'],
   properties: {
     info: {
       type: 'object',
@@ -226,6 +226,20 @@ export const apiFileSchema = {
       },
     },
     components: { type: 'object', propertyNames: typeName, additionalProperties: { $ref: '#/$defs/resource' } },
+    rate_limits: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['read', 'write'],
+      description: 'request budgets per credential: read (GET) and write (every other method)',
+      properties: Object.fromEntries(['read', 'write'].map((budget) => [budget, {
+        type: 'object', additionalProperties: false, required: ['requests', 'per_seconds'],
+        properties: {
+          requests: { type: 'integer', minimum: 1 },
+          per_seconds: { type: 'integer', minimum: 1 },
+          description: { type: 'string' },
+        },
+      }])),
+    },
   },
   $defs: defs,
 };

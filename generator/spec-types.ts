@@ -196,12 +196,20 @@ export interface StateMachineSpec {
   transitions: Record<string, { from: string[]; to: string; description?: string }>;
 }
 
+export interface RateLimitSpec {
+  requests: number;
+  per_seconds: number;
+  description?: string;
+}
+
 export interface ApiSpec {
   info: { title: string; version: string; base_path: string; description?: string };
   scopes: Record<string, { description: string }>;
   roles: Record<string, RoleSpec>;
   user_scopes: string[];
   errors: Record<string, ErrorSpec>;
+  /** request budgets per credential (runtime/rate-limit.ts) */
+  rate_limits: Record<'read' | 'write', RateLimitSpec>;
   components: Record<string, ResourceSpec>;
   resources: Record<string, ResourceSpec & { area: string }>;
   operations: OperationSpec[];

@@ -14,6 +14,10 @@ import { resolveVersion } from './versions.js';
 import { runOperation, errorBody, type OperationDefinition } from './operation.js';
 import { segmentRouter } from './segment-router.js';
 import { OPENAPI_PATH, serveOpenApi } from './openapi-documents.js';
+import { HEALTH_PATH, READY_PATH, readinessProbes } from './readiness.js';
+import { METRICS_PATH, metricsEndpoint, requestMetrics, type MetricsOptions, type RequestMetrics } from './metrics.js';
+import type { RateLimits } from './rate-limit.js';
+import { answerPreflight, checkCorsOrigin, finishCorsResponse, startCorsRequest } from './cors.js';
 import { specData } from '../generated/spec-data.js';
 
 /** A route outside the API's base path: no authentication, no version; errors still get the envelope. */
@@ -32,11 +36,26 @@ export interface AppOptions {
   logger: Logger;
   extraRoutes?: ExtraRoute[];
   mounts?: Mount[];
+  /** whether the server has begun shutting down: GET /ready then answers 503 (runtime/server.ts close()) */
+  stopping?: () => boolean;
+  /** GET /metrics: its token and how the processes' counts are gathered (runtime/metrics.ts) */
+  metrics?: MetricsOptions;
+  /** this process's request counters; made here unless the caller shares them (bin/api-process.ts, for the cluster) */
+  requestMetrics?: RequestMetrics;
+  /** request budgets per credential (runtime/rate-limit.ts); none when absent */
+  rateLimits?: RateLimits;
 }
 
-export function createApp({ db, operations, logger, extraRoutes = [], mounts = [] }: AppOptions): Koa {
+export function createApp(options: AppOptions): Koa {
+  const { db, operations, logger, extraRoutes = [], mounts = [], stopping = () => false } = options;
   const app = new Koa({ proxy: false });
-  const routes = segmentRouter(specData.basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db) })));
+  const probes = readinessProbes({ db, stopping });
+  const metrics = options.requestMetrics ?? requestMetrics();
+  const serveMetrics = metricsEndpoint(db, metrics, options.metrics);
+  const routes = segmentRouter(specData.basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db), name: op.id })));
+  // The operations a page may call with a client id: the only ones that answer CORS (runtime/cors.ts).
+  const clientRoutes = segmentRouter(specData.basePath, operations.filter((op) => op.auth.includes('client'))
+    .map((op) => ({ method: op.method, path: op.path, handle: async () => {}, name: op.id })));
 
   app.use(async (ctx, next) => {
     const requestId = `req_${randomBytes(12).toString('base64url')}`;
@@ -63,6 +82,8 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
       if (error.status >= 500) ctx.set('x-should-retry', 'true');
       ctx.body = errorBody(error, requestId);
     } finally {
+      finishCorsResponse(ctx);
+      metrics.observe(ctx, (performance.now() - started) / 1000);
       if (logger.isLevelEnabled('info')) {
         logger.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
@@ -70,15 +91,34 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
     }
   });
 
+  // Operational routes: no credentials, no version; each labels its requests in the metrics by its own name.
+  const operational = new Map<string, { label: string; serve: (ctx: Context) => unknown }>([
+    [HEALTH_PATH, { label: 'health', serve: probes.health }],
+    [READY_PATH, { label: 'ready', serve: probes.ready }],
+    [METRICS_PATH, { label: 'metrics', serve: serveMetrics }],
+  ]);
+  app.use(async (ctx, next) => {
+    const route = ctx.method === 'GET' || ctx.method === 'HEAD' ? operational.get(ctx.path) : undefined;
+    if (!route) return next();
+    ctx.state.operationId = route.label;
+    await route.serve(ctx);
+  });
+
   app.use(async (ctx, next) => {
     if (!ctx.path.startsWith(specData.basePath)) return next();
-    if (ctx.path === OPENAPI_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD')) return serveOpenApi(ctx);
+    if (ctx.path === OPENAPI_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      ctx.state.operationId = 'openapi';
+      return serveOpenApi(ctx);
+    }
     // Routing before credentials: a path no operation has is a 404 and a method it does not answer a 405, whoever asks.
     const methods = routes.methodsAt(ctx.path);
     if (methods.length === 0) throw new ApiError(404, 'not_found', `Unrecognized request URL (${ctx.method} ${ctx.path})`);
     if (!methods.includes(ctx.method)) {
       const allow = [...methods, 'OPTIONS'].sort().join(', ');
       if (ctx.method === 'OPTIONS') {
+        const origin = ctx.get('Origin');
+        const corsMethods = origin ? clientRoutes.methodsAt(ctx.path) : [];
+        if (corsMethods.length) answerPreflight(ctx, origin, corsMethods);
         ctx.set('Allow', allow);
         ctx.status = 204;
         return;
@@ -86,11 +126,17 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
       throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; it answers ${methods.join(', ')}`,
         undefined, { Allow: allow });
     }
+    // Labelled before credentials are checked, so that refusals count under the operation asked for.
+    ctx.state.operationId = routes.routeNameAt(ctx.path, ctx.method);
+    const origin = ctx.get('Origin');
+    if (origin && clientRoutes.routeNameAt(ctx.path, ctx.method) !== undefined) startCorsRequest(ctx, origin);
     prefetchJsonBody(ctx);
     return withConnection(db, async (conn) => {
       ctx.state.db = conn;
       const principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
       ctx.state.principal = principal;
+      checkCorsOrigin(ctx, principal);
+      await options.rateLimits?.consume(ctx, principal);
       const version = resolveVersion(ctx.get('Api-Version-Date') || undefined, principal.versionPin);
       ctx.state.version = version;
       ctx.set('Api-Version-Date', version);
@@ -101,7 +147,14 @@ export function createApp({ db, operations, logger, extraRoutes = [], mounts = [
   for (const mount of mounts) app.use(mount({ db, operations }));
   if (extraRoutes.length) {
     const extra = new Router();
-    for (const route of extraRoutes) extra[route.method === 'GET' ? 'get' : 'post'](route.path, (ctx) => route.handle(ctx, db));
+    for (const route of extraRoutes) {
+      // Labelled by the route's pattern: bounded, unlike the paths people request.
+      const label = `${route.method} ${route.path}`;
+      extra[route.method === 'GET' ? 'get' : 'post'](route.path, (ctx) => {
+        ctx.state.operationId = label;
+        return route.handle(ctx, db);
+      });
+    }
     app.use(extra.routes());
   }
   return app;

@@ -50,9 +50,12 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
     const clientId = header.trim();
     // Unknown ids are not kept: a new account's client id must work at once.
     const account = await cachesFor(db).topics.credentials.load(`client:${clientId}`,
-      async () => (await query(db, 'select id from accounts where client_id = $1', [clientId]))[0] ?? null, Boolean);
+      async () => (await query(db, 'select id, allowed_origins from accounts where client_id = $1', [clientId]))[0] ?? null, Boolean);
     if (!account) throw unauthenticated('Unknown client id');
-    return { kind: 'client', credentialId: clientId, accountId: account.id, userId: null, keyScopes: null, versionPin: null };
+    return {
+      kind: 'client', credentialId: clientId, accountId: account.id, userId: null, keyScopes: null, versionPin: null,
+      allowedOrigins: account.allowed_origins,
+    };
   }
   const secret = bearer[1];
   if (secret.startsWith('sk_')) {
@@ -66,7 +69,10 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
     if (await touchLastUsed(db, key.id, key.last_used_at)) {
       credentials.update<ApiKeyRow>(`sk:${hash}`, (k) => ({ ...k, last_used_at: new Date().toISOString() }));
     }
-    return { kind: 'api_key', credentialId: key.id, accountId: key.account_id, userId: null, keyScopes: key.scopes, versionPin: key.versionPin };
+    return {
+      kind: 'api_key', credentialId: key.id, accountId: key.account_id, userId: null, keyScopes: key.scopes, versionPin: key.versionPin,
+      rateLimitMultiplier: key.rate_limit_multiplier,
+    };
   }
   if (secret.startsWith('utok_')) {
     const hash = hashSecret(secret);
@@ -87,17 +93,18 @@ interface ApiKeyRow {
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
+  rate_limit_multiplier: number;
   scopes: ScopeSet;
   versionPin: string | null;
 }
 
 async function loadApiKey(db: Knex, hash: string): Promise<ApiKeyRow | null> {
   const [key] = await query(db, `select id, account_id, role, statements, ip_allowlist, api_version_date, expires_at,
-    revoked_at, last_used_at from api_keys where secret_hash = $1`, [hash]);
+    revoked_at, last_used_at, rate_limit_multiplier from api_keys where secret_hash = $1`, [hash]);
   if (!key) return null;
   return {
     id: key.id, account_id: key.account_id, ip_allowlist: key.ip_allowlist, expires_at: key.expires_at,
-    revoked_at: key.revoked_at, last_used_at: key.last_used_at,
+    revoked_at: key.revoked_at, last_used_at: key.last_used_at, rate_limit_multiplier: key.rate_limit_multiplier,
     scopes: key.role ? roleScopes(key.role) : statementScopes(key.statements),
     versionPin: key.api_version_date ? formatDate(key.api_version_date) : null,
   };

@@ -78,6 +78,8 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     const db: Knex = ctx.state.db ?? pool;
     const principal: Principal = ctx.state.principal;
     const version: string = ctx.state.version;
+    // The metrics label (runtime/metrics.ts): bounded, unlike the path.
+    ctx.state.operationId = op.id;
     if (op.gone && version >= op.gone.since) {
       const successor = op.gone.successor ? `; use ${specData.basePath}${op.gone.successor}` : '';
       throw new ApiError(410, 'gone', `${ctx.method} ${ctx.path} is gone as of API version ${op.gone.since}${successor}`);
@@ -172,6 +174,7 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     }, idempotency.openingStatements(credentialId, idempotencyKey));
     if (outcome.replayed) {
       ctx.set('Idempotent-Replayed', 'true');
+      ctx.state.idempotentReplay = true;
       // A replayed error envelope names this request, like every error; the original's id goes in a header.
       const error = (outcome.body as { error?: { request_id?: string } } | null)?.error;
       if (error?.request_id) {

@@ -12,6 +12,10 @@ export interface Principal {
   /** an API key's scopes: its inherited role's, or its explicit statements' */
   keyScopes: ScopeSet | null;
   versionPin: string | null;
+  /** a client id's account's allowed browser origins (runtime/cors.ts) */
+  allowedOrigins?: readonly string[];
+  /** an API key's factor on the request budgets (runtime/rate-limit.ts); 1 when absent */
+  rateLimitMultiplier?: number;
 }
 
 /** A set of scopes with `*` and `prefix:*` wildcards, and explicit denials that win. */

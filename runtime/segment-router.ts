@@ -9,6 +9,8 @@ export interface RouteSpec {
   method: string;
   path: string;
   handle: Middleware;
+  /** the route's name (an operation id): what routeNameAt answers */
+  name?: string;
 }
 
 const firstSegment = (path: string): string => path.split('/')[1] ?? '';
@@ -17,13 +19,17 @@ export interface SegmentRouter {
   middleware: Middleware;
   /** Whether a route has this path, and the methods it answers there (empty: no route has the path). */
   methodsAt(path: string): string[];
+  /** The name of the first route answering this method at this path, if any. */
+  routeNameAt(path: string, method: string): string | undefined;
 }
 
 export function segmentRouter(prefix: string, routes: RouteSpec[]): SegmentRouter {
   const routers = new Map<string, Router>();
   // A route whose first segment is a parameter could match any segment: it goes into every router.
   const anySegment = routes.filter((r) => firstSegment(r.path).startsWith(':'));
-  const add = (router: Router, r: RouteSpec) => router[r.method.toLowerCase() as Method](r.path, r.handle);
+  const add = (router: Router, r: RouteSpec) => (r.name
+    ? router[r.method.toLowerCase() as Method](r.name, r.path, r.handle)
+    : router[r.method.toLowerCase() as Method](r.path, r.handle));
   for (const r of routes) {
     const segment = firstSegment(r.path);
     if (segment.startsWith(':')) continue;
@@ -54,6 +60,12 @@ export function segmentRouter(prefix: string, routes: RouteSpec[]): SegmentRoute
       const router = routers.get(firstSegment(tail)) ?? fallback;
       const methods = router.match(path, 'GET').path.flatMap((layer) => layer.methods);
       return [...new Set(methods)].sort();
+    },
+    routeNameAt(path, method) {
+      const tail = rest(path);
+      if (tail === null) return undefined;
+      const router = routers.get(firstSegment(tail)) ?? fallback;
+      return router.match(path, method).pathAndMethod.find((layer) => layer.name)?.name ?? undefined;
     },
   };
 }

@@ -5,6 +5,8 @@ import type { Knex } from 'knex';
 import pino, { type Logger } from 'pino';
 import type { TaskList } from 'graphile-worker';
 import { createApp, type ExtraRoute, type Mount } from './app.js';
+import type { MetricsOptions, RequestMetrics } from './metrics.js';
+import { rateLimitOptionsFromEnv, rateLimits, type RateLimitOptions } from './rate-limit.js';
 import type { OperationDefinition } from './operation.js';
 import { randomToken } from './ids.js';
 import { startWorker, type RunningWorker } from './worker.js';
@@ -28,6 +30,17 @@ export interface ServerOptions {
   worker?: boolean;
   /** the worker's heartbeat settings (runtime/worker-liveness.ts; default 10 s beats, dead after 30 s) */
   liveness?: Partial<LivenessSettings>;
+  /**
+   * How long close() keeps accepting requests, answering GET /ready with 503, before it stops accepting (default 0):
+   * long enough for a load balancer that polls /ready to stop sending new requests here first.
+   */
+  unreadyBeforeCloseMs?: number;
+  /** GET /metrics: its token (default METRICS_TOKEN; unset: no token needed) and how processes' counts are gathered */
+  metrics?: MetricsOptions;
+  /** this process's request counters, when the caller shares them (bin/api-process.ts, for the cluster) */
+  requestMetrics?: RequestMetrics;
+  /** request budgets per credential: default RATE_LIMIT_MULTIPLIER and REDIS_URL (runtime/rate-limit.ts) */
+  rateLimits?: RateLimitOptions;
   logger?: Logger;
 }
 
@@ -65,7 +78,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const logger = options.logger ?? createLogger();
   // What requests cache in memory is dropped, in every process, when the database says it changed.
   const caches = options.databaseUrl ? startCacheListener(options.db, options.databaseUrl, logger) : null;
-  const app = createApp({ db: options.db, operations: options.operations, logger, extraRoutes: options.extraRoutes, mounts: options.mounts });
+  let stopping = false;
+  const budgets = rateLimits(options.rateLimits ?? rateLimitOptionsFromEnv(), logger);
+  const app = createApp({
+    db: options.db, operations: options.operations, logger, extraRoutes: options.extraRoutes, mounts: options.mounts,
+    stopping: () => stopping,
+    metrics: { token: process.env.METRICS_TOKEN || null, ...options.metrics },
+    requestMetrics: options.requestMetrics,
+    rateLimits: budgets,
+  });
   const server = app.listen(options.port, options.host ?? '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -76,7 +97,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Once closing, responses say Connection: close and their sockets end with them; otherwise keep-alive
   // clients would hold the server open (and could send new requests) until their idle timeout.
   const inFlight = new Set<ServerResponse>();
-  let stopping = false;
   server.on('request', (_req, res: ServerResponse) => {
     if (stopping) res.shouldKeepAlive = false;
     inFlight.add(res);
@@ -95,6 +115,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // Stop accepting connections and wait for in-flight requests; idle keep-alive sockets are closed.
       closing ??= (async () => {
         stopping = true;
+        if (options.unreadyBeforeCloseMs) await new Promise((resolve) => setTimeout(resolve, options.unreadyBeforeCloseMs));
         for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
@@ -102,6 +123,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         });
         await worker?.stop();
         await caches?.stop();
+        await budgets.close();
       })();
       return closing;
     },

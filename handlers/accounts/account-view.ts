@@ -30,6 +30,19 @@ export async function pickableOffers(db: Knex, row: AccountRow, now = Date.now()
   return offersFor([...await economicIntelligenceOffers(db)] as OfferRow[], row, now);
 }
 
+/**
+ * The accounts among `ids` whose client id the caller may see: its own account for an API key, and those where a
+ * user token's user is an active owner or admin. A parent platform's key sees its connected accounts, not their ids.
+ */
+async function clientIdsShown(db: Knex, access: Access, ids: string[]): Promise<Set<string>> {
+  const p = access.principal;
+  if (p.kind === 'api_key') return new Set(ids.filter((id) => id === p.accountId));
+  if (p.kind !== 'user_token') return new Set();
+  const rows = await query(db, `select account_id from team_members
+    where user_id = $1 and account_id = any($2) and status = 'active' and role in ('owner', 'admin')`, [p.userId, ids]);
+  return new Set(rows.map((r) => r.account_id as string));
+}
+
 async function rewardsAllowed(access: Access, accountId: string): Promise<boolean> {
   return (await access.has(accountId, 'company:balance:read')) || (await access.has(accountId, 'stats:read'));
 }
@@ -72,7 +85,7 @@ export async function accountViews(db: Knex, access: Access, rows: AccountRow[],
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id as string);
   const parentIds = [...new Set(rows.map((r) => r.parent_id).filter(Boolean))];
-  const [parents, balanceOf, milestones, payouts, offers, allowed] = await gather([
+  const [parents, balanceOf, milestones, payouts, offers, allowed, clientIdShown] = await gather([
     // The view is on every account read: fixed SQL on plain pg (runtime/request-db.ts query).
     async (): Promise<AccountRow[]> => (parentIds.length ? query(db, 'select id, title, route, logo_url from accounts where id = any($1)', [parentIds]) : []),
     () => balancesOf(db, ids),
@@ -80,6 +93,7 @@ export async function accountViews(db: Knex, access: Access, rows: AccountRow[],
     async (): Promise<AccountRow[]> => query(db, 'select * from reward_payouts where account_id = any($1)', [ids]),
     async (): Promise<OfferRow[]> => [...await economicIntelligenceOffers(db)] as OfferRow[],
     () => gather(ids.map((id) => () => rewardsAllowed(access, id))),
+    () => clientIdsShown(db, access, ids),
   ] as const);
   const parentById = new Map(parents.map((p) => [p.id, p]));
   const paid = new Map(payouts.map((p) => [`${p.account_id}/${p.milestone_id}`, p.status]));
@@ -112,6 +126,8 @@ export async function accountViews(db: Knex, access: Access, rows: AccountRow[],
       product_tax_code_id: row.product_tax_code_id,
       business_address: row.business_address,
       tax_identifiers: row.tax_identifiers,
+      client_id: clientIdShown.has(row.id) ? row.client_id : null,
+      allowed_origins: row.allowed_origins,
       created_at: row.created_at,
       updated_at: row.updated_at,
     };

@@ -7,6 +7,7 @@ import { mergeMetadata } from '../../runtime/metadata.js';
 import { checkCategory } from './business-categories.js';
 import { accountView, viewOptions, type AccountRow } from './account-view.js';
 import { nowMs } from '../shared/now.js';
+import { normaliseOrigins } from '../../runtime/cors.js';
 
 type Body = UpdateAccountInput['body'];
 
@@ -26,6 +27,10 @@ function changes(row: AccountRow, body: Body): Record<string, unknown> {
   }
   if (body.tax_identifiers !== undefined && asJson(body.tax_identifiers) !== asJson(row.tax_identifiers)) {
     out.tax_identifiers = asJson(body.tax_identifiers);
+  }
+  if (body.allowed_origins !== undefined) {
+    const origins = normaliseOrigins(body.allowed_origins);
+    if (asJson(origins) !== asJson(row.allowed_origins)) out.allowed_origins = origins;
   }
   if (body.metadata !== undefined) {
     const merged = mergeMetadata(row.metadata, body.metadata);

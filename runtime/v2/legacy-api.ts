@@ -36,6 +36,8 @@ export function v2Api({ db: pool, operations, routes, settings }: V2ApiOptions):
   const dispatch = router.routes();
 
   async function serve(ctx: Context, route: V2Route): Promise<void> {
+    // The metrics label (runtime/metrics.ts): the v2 route's pattern.
+    ctx.state.operationId = `v2 ${route.method} ${route.path}`;
     const v2: V2Request = {
       params: ctx.params as Record<string, string>,
       query: ctx.query,

@@ -49,7 +49,8 @@ t('--json prints one object with every id and secret; without --owner the accoun
   const run = await w.cli('create-account', '--title', 'Json Shop', '--json');
   assert.is(run.code, 0, run.stderr);
   const out = JSON.parse(run.stdout);
-  assert.equal(Object.keys(out).sort(), ['account_id', 'api_key', 'api_key_id', 'owner_user_id', 'owner_username', 'role', 'title']);
+  assert.equal(Object.keys(out).sort(), ['account_id', 'api_key', 'api_key_id', 'client_id', 'owner_user_id', 'owner_username', 'role', 'title']);
+  assert.match(out.client_id, /^client_/);
   assert.match(out.account_id, /^biz_/);
   assert.match(out.api_key, /^sk_/);
   assert.is(out.role, 'admin');
@@ -61,6 +62,7 @@ t('--json prints one object with every id and secret; without --owner the accoun
   const me = await w.get('/accounts/me', out.api_key);
   assert.is(me.status, 200);
   assert.is(me.body.id, out.account_id);
+  assert.is(me.body.client_id, out.client_id, 'the account\'s own key sees the client id the CLI printed');
 });
 
 t('create-key --role viewer: the key reads the account but may not update it', async () => {

@@ -1,0 +1,135 @@
+// GET /metrics in the Prometheus text format (prom-client). Each process counts its own requests in its own registry;
+// what the database knows (background jobs, webhook deliveries) is read once per scrape by the process that answers
+// it. Under `npm start` with several API processes, the answering process asks the primary for the sum over every
+// API process (bin/cluster-metrics.ts), so a scrape that lands on any of them sees the whole server.
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { Context } from 'koa';
+import type { Knex } from 'knex';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { unauthenticated } from './errors.js';
+
+export const METRICS_PATH = '/metrics';
+
+/** The label of a request that no operation or route answered: never its raw path, which callers choose. */
+export const UNKNOWN_OPERATION = 'unknown';
+
+export interface MetricsOptions {
+  /** when set, GET /metrics needs `Authorization: Bearer <token>` (METRICS_TOKEN) */
+  token?: string | null;
+  /** the request metrics of every process serving this port, as Prometheus text; default this process's own */
+  gather?: (local: Registry) => Promise<string>;
+}
+
+const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
+const JOB_STATES = ['queued', 'scheduled', 'running', 'failed'] as const;
+const DELIVERY_STATUSES = ['pending', 'sending', 'succeeded', 'failed'] as const;
+
+/** The counters every request moves; one set per app, so that several apps in one process (tests) do not collide. */
+export function requestMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'Requests answered, by operation id (or route), resolved API version and status class.',
+    labelNames: ['operation', 'version', 'status_class'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to its response being ready, by operation id (or route).',
+    labelNames: ['operation'] as const,
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const replays = new Counter({
+    name: 'http_idempotent_replays_total',
+    help: 'Responses replayed for a repeated Idempotency-Key (Idempotent-Replayed: true), by operation id.',
+    labelNames: ['operation'] as const,
+    registers: [registry],
+  });
+  const rateLimited = new Counter({
+    name: 'http_rate_limited_total',
+    help: 'Requests refused with 429 rate_limited, by budget (read or write).',
+    labelNames: ['budget'] as const,
+    registers: [registry],
+  });
+
+  return {
+    registry,
+    /** Called once per request when its response is ready; labels come from what the request reached. */
+    observe(ctx: Context, seconds: number): void {
+      const operation: string = ctx.state.operationId ?? UNKNOWN_OPERATION;
+      const statusClass = STATUS_CLASSES[Math.floor(ctx.status / 100) - 1] ?? 'other';
+      requests.inc({ operation, version: ctx.state.version ?? 'none', status_class: statusClass });
+      duration.observe({ operation }, seconds);
+      if (ctx.state.idempotentReplay) replays.inc({ operation });
+      if (ctx.state.rateLimitedBudget) rateLimited.inc({ budget: ctx.state.rateLimitedBudget });
+    },
+  };
+}
+
+export type RequestMetrics = ReturnType<typeof requestMetrics>;
+
+/** Gauges read from the database at scrape time: the same in every process, so read once, by the answering one. */
+function databaseMetrics(db: Knex) {
+  const registry = new Registry();
+  const jobs = new Gauge({
+    name: 'background_jobs',
+    help: 'graphile-worker jobs by state: queued (due, waiting for a worker), scheduled (due later, retries included), '
+      + 'running (locked by a worker) and failed (out of attempts, kept for inspection).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+  });
+  const oldest = new Gauge({
+    name: 'background_jobs_oldest_queued_age_seconds',
+    help: 'How long the oldest due job has waited for a worker (0 when none waits).',
+    registers: [registry],
+  });
+  const deliveries = new Gauge({
+    name: 'webhook_deliveries',
+    help: 'Webhook deliveries by status: pending (waiting or retrying), sending, succeeded, failed (gave up after the last retry).',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  return {
+    registry,
+    async refresh(): Promise<void> {
+      const { rows: [j] } = await db.raw(`select
+          count(*) filter (where locked_at is null and attempts < max_attempts and run_at <= now())::int as queued,
+          count(*) filter (where locked_at is null and attempts < max_attempts and run_at > now())::int as scheduled,
+          count(*) filter (where locked_at is not null)::int as running,
+          count(*) filter (where locked_at is null and attempts >= max_attempts)::int as failed,
+          coalesce(extract(epoch from now() - min(run_at)
+            filter (where locked_at is null and attempts < max_attempts and run_at <= now())), 0)::float8 as oldest
+        from graphile_worker.jobs`);
+      for (const state of JOB_STATES) jobs.set({ state }, j[state]);
+      oldest.set(j.oldest);
+      const { rows } = await db.raw('select status, count(*)::int as n from webhook_deliveries group by status');
+      const byStatus = new Map<string, number>(rows.map((r: { status: string; n: number }) => [r.status, r.n]));
+      for (const status of DELIVERY_STATUSES) deliveries.set({ status }, byStatus.get(status) ?? 0);
+    },
+  };
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Compares digests, so the comparison takes the same time whatever the token sent. */
+function tokenMatches(header: string, token: string): boolean {
+  const sent = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? '';
+  return timingSafeEqual(digest(sent), digest(token));
+}
+
+export function metricsEndpoint(db: Knex, local: RequestMetrics, options: MetricsOptions = {}) {
+  const fromDatabase = databaseMetrics(db);
+  const gather = options.gather ?? ((registry: Registry) => registry.metrics());
+  return async (ctx: Context): Promise<void> => {
+    if (options.token && !tokenMatches(ctx.get('Authorization'), options.token)) {
+      throw unauthenticated('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
+    }
+    const processes = await gather(local.registry);
+    await fromDatabase.refresh();
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = local.registry.contentType;
+    ctx.body = `${processes.trimEnd()}\n\n${await fromDatabase.registry.metrics()}`;
+  };
+}
