@@ -62,8 +62,10 @@ try {
     // A parent that forked `npm start` (the multi-process tests) hears of every API process, replacements included.
     onListening: (pid, served) => process.send?.({ type: 'api-listening', pid, url: served }),
   });
-  base = `${await supervisor.ready}/api/v1`;
+  const origin = await supervisor.ready;
+  base = `${origin}/api/v1`;
   console.log(`\nCommerce Platform API listening on ${base}`);
+  console.log(`Documentation: ${origin}/docs (changelog: ${origin}/docs/changelog); health: ${origin}/health, ${origin}/ready; metrics: ${origin}/metrics`);
   console.log(`Processes: ${count} API process${count === 1 ? '' : 'es'}${runWorker ? ', each with a background worker' : ' (RUN_WORKER=false: no background worker; run `npm run worker`)'}`);
 } catch (e) {
   console.error(e instanceof Error ? e.message : e);

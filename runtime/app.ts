@@ -17,6 +17,7 @@ import { OPENAPI_PATH, serveOpenApi } from './openapi-documents.js';
 import { HEALTH_PATH, READY_PATH, readinessProbes } from './readiness.js';
 import { METRICS_PATH, metricsEndpoint, requestMetrics, type MetricsOptions, type RequestMetrics } from './metrics.js';
 import type { RateLimits } from './rate-limit.js';
+import { DOCS_PATH, serveDocs } from './docs/docs-routes.js';
 import { answerPreflight, checkCorsOrigin, finishCorsResponse, startCorsRequest } from './cors.js';
 import { specData } from '../generated/spec-data.js';
 
@@ -99,7 +100,13 @@ export function createApp(options: AppOptions): Koa {
   ]);
   app.use(async (ctx, next) => {
     const route = ctx.method === 'GET' || ctx.method === 'HEAD' ? operational.get(ctx.path) : undefined;
-    if (!route) return next();
+    if (!route) {
+      if (!ctx.path.startsWith(DOCS_PATH)) return next();
+      ctx.state.operationId = 'docs';
+      if (await serveDocs(ctx)) return;
+      delete ctx.state.operationId; // another route's, such as the v2 migration guide
+      return next();
+    }
     ctx.state.operationId = route.label;
     await route.serve(ctx);
   });

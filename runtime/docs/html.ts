@@ -1,0 +1,42 @@
+// The little HTML the documentation pages need: escaping, and the frame every page shares.
+export const escapeHtml = (s: unknown): string => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export const DOCS_NAV = [
+  ['/docs', 'API reference'],
+  ['/docs/changelog', 'Changelog'],
+  ['/docs/v2-migration', 'v2 migration guide'],
+] as const;
+
+export function page(title: string, body: string, head = ''): string {
+  const nav = DOCS_NAV.map(([href, label]) => `<a href="${href}">${label}</a>`).join(' · ');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
+<style>
+  body { margin: 0; font: 15px/1.5 system-ui, sans-serif; color: #222; }
+  nav.docs { padding: 10px 20px; background: #1b1b1b; color: #ccc; }
+  nav.docs a { color: #fff; text-decoration: none; margin-right: 4px; }
+  main.docs { max-width: 980px; margin: 0 auto; padding: 10px 20px 60px; }
+  .badge { display: inline-block; font-size: 12px; padding: 0 6px; border-radius: 4px; margin-right: 6px; }
+  .breaking { background: #fde2e1; color: #a40000; }
+  .additive { background: #e3f5e1; color: #1d6b12; }
+  .pending { background: #eee; color: #555; }
+  .migration { background: #e4ecfb; color: #1c3f94; }
+  code { background: #f3f3f3; padding: 0 3px; border-radius: 3px; }
+  section.version { border-top: 1px solid #ddd; margin-top: 24px; }
+  form.compare { background: #f7f7f7; padding: 12px; border-radius: 6px; }
+  table.crossing td { padding: 2px 8px; vertical-align: top; }
+</style>
+${head}
+</head>
+<body>
+<nav class="docs">${nav}</nav>
+${body}
+</body>
+</html>
+`;
+}
