@@ -228,7 +228,7 @@ const ACCOUNT_FROM = `from api_keys k left join ${VISIBLE('$2')} left join accou
 const ACCOUNT_JS = `select ${KEY}, a.id, a.title, a.email, a.route, a.logo_url, a.country, a.status, a.business_type, a.industry_type,
     a.metadata, a.send_customer_emails, a.affiliate_code, a.blueprint_id, a.three_d_secure_policy, a.undated_pending_reason,
     a.lifetime_volume_usd, a.economic_intelligence_ends_at, a.tax_remitted_by, a.tax_type, a.product_tax_code_id, a.business_address,
-    a.tax_identifiers, a.created_at, a.updated_at,
+    a.tax_identifiers, a.client_id, a.allowed_origins, a.created_at, a.updated_at,
     pa.id as parent_id, pa.title as parent_title, pa.route as parent_route, pa.logo_url as parent_logo_url,
     (select json_object_agg(b.bucket, b.amount) from ledger_balances b where b.account_id = a.id and b.currency = 'usd') as balances,
     (select json_agg(json_build_array(m.id, m.title, m.threshold_usd, rp.status) order by m.threshold_usd)
@@ -293,6 +293,8 @@ async function retrieveAccount(req: FastifyRequest<{ Params: { id: string } }>, 
     blueprint_id: row.blueprint_id,
     three_d_secure_policy: row.three_d_secure_policy,
     payment_controls: { undated_pending_reason: row.undated_pending_reason },
+    client_id: row.id === row.key_account_id ? row.client_id : null,
+    allowed_origins: row.allowed_origins,
     balance: { available: balance('available'), pending: balance('pending'), in_transit: balance('in_transit') },
     rewards: rewardsShown
       ? (row.milestones ?? []).map(([mid, title, threshold, payout]: [string, string, number, string | null]) => {
