@@ -29,7 +29,7 @@ export interface ExtraRoute {
 }
 
 /** Middleware serving another API beside the Current one (the v2 legacy API), over the same operations. */
-export type Mount = (served: { db: Knex; operations: OperationDefinition[] }) => Middleware;
+export type Mount = (served: { db: Knex; operations: OperationDefinition[]; rateLimits?: RateLimits }) => Middleware;
 
 export interface AppOptions {
   db: Knex;
@@ -151,7 +151,7 @@ export function createApp(options: AppOptions): Koa {
     });
   });
   app.use(routes.middleware);
-  for (const mount of mounts) app.use(mount({ db, operations }));
+  for (const mount of mounts) app.use(mount({ db, operations, rateLimits: options.rateLimits }));
   if (extraRoutes.length) {
     const extra = new Router();
     for (const route of extraRoutes) {
