@@ -1,5 +1,6 @@
-// The Koa application: request id, one log line per request, the error envelope, authentication,
-// version resolution, then the generated operations.
+// The Koa application: request id, one log line per request, the error envelope and request metrics; the routes
+// without credentials (health, readiness, metrics, the documentation site, the OpenAPI documents); then routing,
+// CORS for client-id operations, authentication, rate limits, version resolution and the generated operations.
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Knex } from 'knex';
