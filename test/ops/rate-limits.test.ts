@@ -11,6 +11,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
 import { startServer, type RunningServer } from '../../runtime/server.js';
 import { operations } from '../../generated/routes.js';
+import { mounts } from '../../handlers/routes.js';
 import { specData } from '../../generated/spec-data.js';
 import { projectRoot } from '../../bin/paths.js';
 import { randomToken } from '../../runtime/ids.js';
@@ -28,7 +29,7 @@ const WRITES = Math.round(specData.rateLimits.write.requests * SMALL);
 const WINDOW = specData.rateLimits.read.perSeconds;
 
 async function limitedServer(rateLimits: { multiplier: number; redisUrl?: string | null; keyPrefix?: string }): Promise<RunningServer> {
-  return startServer({ db: app.db, databaseUrl: '', operations, tasks: {}, port: 0, worker: false, logger: pino({ level: 'silent' }), rateLimits });
+  return startServer({ db: app.db, databaseUrl: '', operations, mounts, tasks: {}, port: 0, worker: false, logger: pino({ level: 'silent' }), rateLimits });
 }
 
 const get = (base: string, path: string, key: string) =>
@@ -73,6 +74,10 @@ t('a burst beyond the read budget gets 429 rate_limited with Retry-After; the bu
     assert.is(write.status, 200);
     const other = await makeKey(app.db, { accountId: o.accountId, role: 'admin' });
     assert.is((await get(server.url, `/accounts/${o.accountId}`, other.secret)).status, 200);
+    // The v2 API spends the same budget: it is no way around it.
+    const v2 = await fetch(`${server.url}/api/v2/company`, { headers: { authorization: `Bearer ${o.key}` } });
+    assert.is(v2.status, 429);
+    assert.ok(v2.headers.get('retry-after'));
 
     await new Promise((r) => setTimeout(r, retryAfter * 1000 + 50));
     const after = await get(server.url, `/accounts/${o.accountId}`, o.key);
