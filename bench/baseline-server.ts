@@ -129,9 +129,6 @@ async function account(key: Key, id: string) {
     blueprint_id: row.blueprint_id,
     three_d_secure_policy: row.three_d_secure_policy,
     payment_controls: { undated_pending_reason: row.undated_pending_reason },
-    // The client id is shown to the account's own API keys only (of API keys).
-    client_id: row.id === key.account_id ? row.client_id : null,
-    allowed_origins: row.allowed_origins,
     balance: { available: sum('available'), pending: sum('pending'), in_transit: sum('in_transit') },
     rewards: rewardsVisible
       ? milestones.map((m) => {
