@@ -1,5 +1,6 @@
 // Rows that other areas will create through their own endpoints (balances, saved cards) and the worker's queue.
 import type { Knex } from 'knex';
+import { until } from '../helpers/poll.js';
 import { newId } from '../../runtime/ids.js';
 
 export async function makeBalance(db: Knex, input: { accountId: string; kind: 'business' | 'personal' | 'cards'; title?: string | null; userId?: string }) {
@@ -27,12 +28,5 @@ export async function eventsOf(db: Knex, accountId: string, type: string) {
   return db('events').where({ account_id: accountId, type }).orderBy('created_at');
 }
 
-export async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for the worker');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export const waitFor = <T>(probe: () => Promise<T>, timeoutMs = 10_000) =>
+  until(probe, 'the worker', { timeoutMs, everyMs: 100 });

@@ -2,6 +2,7 @@
 // (bin/start.ts with its cluster of API processes), forked so that a test can SIGKILL them; and the row-lock probe
 // the crash tests use to hold a process at a known point.
 import { fork, type ChildProcess } from 'node:child_process';
+import { until } from './poll.js';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
@@ -138,16 +139,11 @@ export async function holdRowLock(db: Knex, table: string, id: string) {
   await trx(table).where({ id }).forUpdate().first('id');
   const [{ pid }] = (await trx.raw('select pg_backend_pid() as pid')).rows;
   return {
-    async waitForWaiters(n = 1, timeoutMs = 30_000): Promise<number[]> {
-      const started = Date.now();
-      for (;;) {
-        const { rows } = await db.raw(`select pid from pg_stat_activity
-          where wait_event_type = 'Lock' and ? = any(pg_blocking_pids(pid))`, [pid]);
-        if (rows.length >= n) return rows.map((r: { pid: number }) => r.pid);
-        if (Date.now() - started > timeoutMs) throw new Error(`no process waited on the lock of ${table} ${id}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
+    waitForWaiters: (n = 1, timeoutMs = 30_000): Promise<number[]> => until(async () => {
+      const { rows } = await db.raw(`select pid from pg_stat_activity
+        where wait_event_type = 'Lock' and ? = any(pg_blocking_pids(pid))`, [pid]);
+      return rows.length >= n ? rows.map((r: { pid: number }) => r.pid) : null;
+    }, `a process waiting on the lock of ${table} ${id}`, { timeoutMs, everyMs: 20 }),
     release: () => trx.rollback(),
   };
 }

@@ -2,6 +2,7 @@
 // tests. Products, plans, tokens and methods are inserted directly (their own areas are built in parallel);
 // memberships go through createMembership, the service payments use.
 import type { Knex } from 'knex';
+import { until } from '../helpers/poll.js';
 import { newId } from '../../runtime/ids.js';
 import { createMembership } from '../../handlers/memberships/membership-service.js';
 
@@ -59,14 +60,7 @@ export async function makePaymentMethod(db: Knex, accountId: string, options: { 
 }
 
 /** Polls until `check` returns something, for work done by the worker. */
-export async function waitFor<T>(check: () => Promise<T | null | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error('timed out waiting for background work');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export const waitFor = <T>(check: () => Promise<T>, timeoutMs = 10_000) =>
+  until(check, 'background work', { timeoutMs, everyMs: 50 });
 
 export const eventsOf = (db: Knex, type: string) => db('events').where({ type }).orderBy('created_at', 'asc');

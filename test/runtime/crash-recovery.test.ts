@@ -3,6 +3,7 @@
 // restart the work finishes exactly once. Each test prints its recovery time: from the restarted process being
 // ready to the final state (and from the kill). Liveness settings are short (test/helpers/processes.ts).
 import { suite } from 'uvu';
+import { until as poll } from '../helpers/poll.js';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeUser } from '../helpers/fixtures.js';
@@ -29,15 +30,7 @@ async function stop(w: WorkerProcess, signal: NodeJS.Signals) {
   running.splice(running.indexOf(w), 1);
 }
 
-async function until<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 30_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = <T>(probe: () => Promise<T>, what: string, timeoutMs = 30_000) => poll(probe, what, { timeoutMs });
 
 const FINAL = ['succeeded', 'failed', 'canceled', 'refunded', 'partially_refunded'];
 const statusOf = async (id: string) => (await app.db('payments').where({ id }).first('status')).status as string;

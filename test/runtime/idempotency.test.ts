@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
 import { lockKey } from '../../runtime/idempotency.js';
+import { holdRowLock } from '../helpers/processes.js';
 import { assertError, send } from './envelope.js';
 import { startEchoServer } from './echo-operation.js';
 
@@ -16,16 +17,6 @@ t.before(async () => {
   o = await makeOwner(app.db);
 });
 t.after(async () => { await app.close(); });
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const uniqueKey = () => `idem-${Date.now()}-${n++}`;
 const connected = async () => Number((await app.db('accounts').where({ parent_id: o.accountId }).count({ n: '*' }))[0].n);
@@ -80,18 +71,16 @@ t('a request whose database connection dies inside its transaction leaves the ke
   const key = uniqueKey();
   const body = { email: 'cut@example.com', title: 'Cut Off' };
   // The test locks the parent account's row; the create blocks on it inside its transaction, holding the key.
-  const holder = await app.db.transaction();
+  const lock = await holdRowLock(app.db, 'accounts', o.accountId);
   let pending: ReturnType<typeof create> | undefined;
   try {
-    await holder.raw('select id from accounts where id = ? for update', [o.accountId]);
     pending = create(key, body);
-    const blocked = await waitFor(async () => (await app.db.raw(
-      "select pid from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%accounts%' and pid <> pg_backend_pid()")).rows[0]?.pid);
+    const [blocked] = await lock.waitForWaiters(1, 10_000);
     // While it runs, a duplicate is told so.
     assertError(await create(key, body), 409, 'idempotency_in_progress');
     await app.db.raw('select pg_terminate_backend(?)', [blocked]);
   } finally {
-    await holder.rollback();
+    await lock.release();
   }
   const cut = await pending!;
   assert.ok(cut.status >= 500, `the cut-off request fails: ${cut.status}`);

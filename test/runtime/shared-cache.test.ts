@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { projectRoot } from '../../bin/paths.js';
+import { until as poll } from '../helpers/poll.js';
 
 const t = suite('runtime: caches shared by every process');
 let app: TestApp;
@@ -33,26 +34,18 @@ t.after(async () => {
 
 /** Both processes' listeners are connected (each caches nothing until its listener is). */
 async function listening(): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const { rows } = await app.db.raw("select count(*)::int as n from pg_stat_activity where application_name = 'cache-invalidation-listener' and datname = current_database()");
-    if (rows[0].n >= 2) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('the cache listeners did not connect');
+  await poll(async () => (await app.db.raw("select count(*)::int as n from pg_stat_activity where application_name = 'cache-invalidation-listener' and datname = current_database()")).rows[0].n >= 2,
+    'both cache listeners to connect', { timeoutMs: 5000 });
 }
 
 const status = async (base: string, path: string, secret: string) =>
   (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${secret}` } })).status;
 
-/** Polls until the request's status is `want`; returns how long that took. */
-async function until(want: number, probe: () => Promise<number>, limitMs = 1000): Promise<number> {
+/** Polls until the request's status is `want` (within a second); returns how long that took. */
+async function until(want: number, probe: () => Promise<number>, timeoutMs = 1000): Promise<number> {
   const started = Date.now();
-  for (;;) {
-    const got = await probe();
-    if (got === want) return Date.now() - started;
-    if (Date.now() - started > limitMs) throw new Error(`still ${got} after ${limitMs} ms (wanted ${want})`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await poll(async () => (await probe()) === want, `status ${want}`, { timeoutMs, everyMs: 10 });
+  return Date.now() - started;
 }
 
 t('a key is cached: with the notification switched off, a revocation by SQL goes unseen (the TTL is the safety net)', async () => {

@@ -1,5 +1,6 @@
 // A webhook receiver on loopback that verifies Standard Webhooks signatures, as an integrator's server would.
 import { createServer, type Server } from 'node:http';
+import { until as poll } from '../helpers/poll.js';
 import { verify } from '../../handlers/webhooks/delivery/signature.js';
 
 export interface Received {
@@ -44,12 +45,5 @@ export async function startReceiver(): Promise<Receiver> {
   });
 }
 
-export async function until<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export const until = <T>(probe: () => T | Promise<T>, what: string, timeoutMs = 15_000) =>
+  poll(probe, what, { timeoutMs, everyMs: 50 });
