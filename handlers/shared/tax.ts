@@ -21,16 +21,13 @@ export interface TaxResult {
   total: Money;
 }
 
-/** Basis points of the buyer's country from tax_rates; countries not recorded there are not taxed. */
-export const taxRateBasisPoints = (db: Knex, country: string): Promise<number> => taxRateOf(db, country);
-
 /** Exclusive tax, rounded half up to the minor unit in integer arithmetic (no floats on money). */
 export function taxOn(amount: number, basisPoints: number): number {
   return Number((BigInt(amount) * BigInt(basisPoints) + 5000n) / 10000n);
 }
 
 export async function calculateTax(db: Knex, input: TaxInput): Promise<TaxResult> {
-  const bp = await taxRateBasisPoints(db, input.country);
+  const bp = await taxRateOf(db, input.country);
   const tax = taxOn(input.amount, bp);
   return {
     country: input.country.toUpperCase(),
