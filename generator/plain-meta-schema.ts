@@ -23,6 +23,7 @@ const columnForm = {
     sql: { type: 'string', minLength: 1 },
     value: {},
     code: { type: 'string', pattern: '^[a-z_]+/[a-z0-9-]+#[a-zA-Z][a-zA-Z0-9]*$' },
+    caller: { const: true },
     join: identifier,
     on: identifier,
     columns: { $ref: '#/$defs/tableColumns' },

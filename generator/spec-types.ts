@@ -80,8 +80,12 @@ export interface ColumnForm {
   sql?: string;
   /** a constant (null: a field reads never show, such as a secret) */
   value?: unknown;
-  /** module#export under handlers/: a function of the row, for what only code can say */
+  /** module#export under handlers/: a function of the row, for what only code can say; with `sql`, the row
+   * carries that expression's value as `$<field>` for the function to read */
   code?: string;
+  /** the caller decides this field (what its credential may see): the generated view leaves it out and the
+   * resource's handlers add it; with `sql`, the statement still reads what they need, as `$<field>` */
+  caller?: true;
   /** an object field read from a joined table (its fields are that table's columns) */
   join?: string;
   /** with join: the column of this table holding the joined row's id */

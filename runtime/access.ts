@@ -35,12 +35,24 @@ export class Access {
       if (!row || (row.id !== p.accountId && row.parent_id !== p.accountId)) return null;
       return p.keyScopes ?? ScopeSet.none;
     }
-    // A team member of an account also acts on that account's connected accounts.
-    const rows = await visibility.load(`member:${p.userId}:${accountId}`, () => query(this.db, `select tm.role, tm.permissions
-      from team_members tm join accounts a on tm.account_id = a.id or tm.account_id = a.parent_id
-      where a.id = $1 and tm.user_id = $2 and tm.status = 'active'`, [accountId, p.userId]));
+    const rows = await this.memberRows(accountId);
     if (rows.length === 0) return null;
     return rows.reduce((acc: ScopeSet, r) => acc.union(roleScopes(r.role, r.permissions)), ScopeSet.none);
+  }
+
+  /** A user's active team memberships giving it the account: on the account itself, or on its parent (a team member
+   * of an account also acts on that account's connected accounts). Cached per process like the scopes. */
+  private memberRows(accountId: string): Promise<{ account_id: string; role: string; permissions: string[] }[]> {
+    const userId = this.principal.userId!;
+    return cachesFor(this.db).topics.visibility.load(`member:${userId}:${accountId}`, () => query(this.db, `select tm.account_id,
+      tm.role, tm.permissions from team_members tm join accounts a on tm.account_id = a.id or tm.account_id = a.parent_id
+      where a.id = $1 and tm.user_id = $2 and tm.status = 'active'`, [accountId, userId]));
+  }
+
+  /** Whether a user token's user holds one of `roles` on the account itself (not through its parent). */
+  async holdsRoleOn(accountId: string, roles: readonly string[]): Promise<boolean> {
+    if (this.principal.kind !== 'user_token') return false;
+    return (await this.memberRows(accountId)).some((m) => m.account_id === accountId && roles.includes(m.role));
   }
 
   /** 404 when the account is not visible; 403 when a scope is missing. */

@@ -10,9 +10,10 @@ import { readRow, type Row, type StoredResource } from './plain/stored-resource.
 /** A row of the caller's own (a buyer's membership, a user's own team membership) and what that gives it. */
 export interface OwnRows<R> {
   isOwn(row: R): boolean;
-  /** 'pass': the caller's own rows need no scope on their account; an error: what the caller gets for its own row
-   * on an account it cannot see, instead of a 404 (it knows the row exists) */
-  own: 'pass' | ApiError;
+  /** 'pass': the caller's own rows need no scope on their account; else the error the caller gets for its own row
+   * on an account it cannot see, instead of a 404 (it knows the row exists), made only when it is raised (an
+   * error captures a stack trace, which a read that succeeds should not pay for) */
+  own: 'pass' | (() => ApiError);
 }
 
 /** What a 404 names: "No such <noun>: '<id>'", with `param` (default id). */
@@ -30,7 +31,7 @@ export async function requireOwned<R extends { account_id: string }>(access: Acc
   if (own && ownRows!.own === 'pass') return row!;
   const held = row ? await access.scopesOn(row.account_id) : null;
   if (!row || !held) {
-    if (own) throw ownRows!.own as ApiError;
+    if (own) throw (ownRows!.own as () => ApiError)();
     throw notFound(wanted.noun, wanted.id, wanted.param ?? 'id');
   }
   const missing = scopes.filter((s) => !held.has(s));

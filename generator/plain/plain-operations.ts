@@ -64,6 +64,9 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
     problem(['plain'], `needs the table ${named} is stored in; declare resources.${named}.table`, true);
     return null;
   }
+  if (resource.callerFields.length && plain.kind !== 'delete') {
+    problem(['plain'], `cannot answer ${named}: its fields ${resource.callerFields.join(', ')} are the caller's (caller: true), which a handler adds`, true);
+  }
   if (plain.kind !== 'list' && !/\/\{id\}$/.test(op.path)) problem(['path'], `must end with {id}: a plain ${plain.kind} finds its ${named} by id`);
   if (plain.kind !== 'list' && op.account) problem(['account'], `is not taken by a plain ${plain.kind}: the account is the ${named}'s own`, true);
   if (op.scopes.length === 0) problem(['plain'], 'needs scopes: a plain operation checks them on the object\'s account', true);

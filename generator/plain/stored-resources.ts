@@ -32,6 +32,8 @@ export interface StoredModel {
   fields: Record<string, FieldTarget | null>;
   /** object fields read from a joined table: their alias */
   relations: Record<string, string>;
+  /** fields the caller decides (`caller: true`), left out of the view for handlers to add */
+  callerFields: string[];
   resource: ResourceSpec & { area: string };
 }
 
@@ -71,7 +73,7 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
   const model: StoredModel = {
     name, area: resource.area, table: table.name, resource, columns: '', from: '', live: null, bareRows: true, view: '',
     noun: table.noun ?? (resource.object ?? name).replace(/_/g, ' '),
-    codeImports: new Map(), helpers: new Set(), fields: {}, relations: {},
+    codeImports: new Map(), helpers: new Set(), fields: {}, relations: {}, callerFields: [],
   };
   const problem = (path: (string | number)[], message: string, key = false) =>
     problems.push(`${node(path, key)}: resources.${name}.table.${path.join('.')} ${message}`);
@@ -93,8 +95,11 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
   /** TypeScript reading field `field` (of type f) from a row of the table; `top` registers where it lives. */
   function read(field: string, f: FieldSpec, columnSpec: ColumnSpec | undefined, path: (string | number)[], top: boolean): string {
     const form = formOf(columnSpec);
-    const forms = (['sql', 'value', 'code', 'join'] as const).filter((k) => k in form);
+    // sql may feed code or a caller field: the expression is read, the function or the handler makes the field.
+    const forms = (['sql', 'value', 'code', 'caller', 'join'] as const).filter((k) => k in form)
+      .filter((k, _, all) => !(k === 'sql' && (all.includes('code') || all.includes('caller'))));
     if (forms.length > 1) problem(path, `has ${forms.join(' and ')}; a field is read one way`);
+    if (form.caller && !top) problem([...path, 'caller'], 'is for a resource\'s own fields; a handler adds a whole field');
     const inner = objectFields(spec, f);
     if (form.columns && !inner) problem([...path, 'columns'], `maps the fields of ${field}, which is not an object`);
     if (form.currency && f.type !== 'money') problem([...path, 'currency'], `names a currency column, but ${field} is not money`);
@@ -105,7 +110,18 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
       register(null);
       return tsLiteral(form.value ?? null);
     }
+    const selected = (sql: string) => {
+      selects.push(`(${sql}) as ${quoted(`$${field}`)}`);
+      model.bareRows = false;
+    };
+    if (form.caller) {
+      if (form.sql) selected(form.sql);
+      model.callerFields.push(field);
+      register(null);
+      return '';
+    }
     if (form.code) {
+      if (form.sql) selected(form.sql);
       const [module, fn] = form.code.split('#');
       if (!model.codeImports.has(module)) model.codeImports.set(module, new Set());
       model.codeImports.get(module)!.add(fn);
@@ -160,14 +176,19 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
     return guarded(form, f, path, converted(f, access(column), model.helpers));
   }
 
-  const parts = Object.entries(resource.fields).map(([field, f]) =>
-    `${property(field)}: ${read(field, f, table.columns?.[field], ['columns', field], true)}`);
-  model.view = `(row: Row): T.${name} => ({\n      ${parts.join(',\n      ')},\n    })`;
+  const parts = Object.entries(resource.fields).map(([field, f]) => [field, read(field, f, table.columns?.[field], ['columns', field], true)])
+    .filter(([field]) => !model.callerFields.includes(field)).map(([field, expr]) => `${property(field)}: ${expr}`);
+  model.view = `(row: Row): ${viewType(model)} => ({\n      ${parts.join(',\n      ')},\n    })`;
   model.columns = selects.join(', ');
   model.from = [T, ...joins].join(' ');
   model.live = table.soft_delete ? `${T}.${quoted(table.soft_delete)} is null` : null;
   return model;
 }
+
+/** The view's TypeScript type: the resource, less the fields its handlers add for the caller. */
+export const viewType = (model: StoredModel): string => (model.callerFields.length
+  ? `Omit<T.${model.name}, ${model.callerFields.map((f) => tsString(f)).join(' | ')}>`
+  : `T.${model.name}`);
 
 /** Every resource with a table, by name. */
 export function storedModels(spec: ApiSpec, at: Locator, problems: string[]): Record<string, StoredModel> {

@@ -5,7 +5,7 @@ import { forbidden, invalid } from '../../runtime/errors.js';
 import { externalIdOf, insertAccount } from './account-service.js';
 import { mergeMetadata } from '../../runtime/metadata.js';
 import { queueSiteDeployment } from './account-sites.js';
-import { accountView, viewOptions } from './account-view.js';
+import { loadAccountView, viewOptions } from './account-view.js';
 
 type Body = CreateAccountInput['body'];
 
@@ -58,7 +58,7 @@ export const createAccount: Handler<'createAccount'> = async ({ body }, ctx) => 
   });
   if (body.blueprint_id) await queueSiteDeployment(ctx, row.id, body.blueprint_id);
   // The new account exists only in this transaction, so the caller's access to it is looked up there too.
-  const view = await accountView(ctx.db, new Access(ctx.db, ctx.principal), row, viewOptions(ctx));
+  const view = (await loadAccountView(ctx.db, new Access(ctx.db, ctx.principal), row.id, viewOptions(ctx)))!;
   await ctx.emit('account.created', row.id, view);
   return view;
 };

@@ -4,6 +4,8 @@ import type { ListAccountsInput } from '../../generated/types.js';
 import { forbidden } from '../../runtime/errors.js';
 import { paginate } from '../../runtime/pagination.js';
 import { accountViews, viewOptions } from './account-view.js';
+import { selectRows, type Row } from '../../runtime/plain/stored-resource.js';
+import { resources } from '../../generated/resources.js';
 import { likeContaining } from '../../runtime/filters.js';
 
 type Query = ListAccountsInput['query'];
@@ -21,7 +23,7 @@ async function requireVolumeAccess(ctx: HandlerContext, query: Query, matched: K
   if (p.kind !== 'user_token') return ctx.access.require(p.accountId!, ['stats:read']);
   const holding = ctx.db('accounts').select('id');
   await ctx.access.whereHolds(holding, 'id', 'stats:read');
-  const without = await matched.clone().whereNotIn('id', holding).first('id');
+  const without = await matched.clone().whereNotIn('accounts.id', holding).first();
   if (without) {
     throw forbidden(`Ordering or filtering by volume needs the stats:read permission on every listed account; ${without.id} lacks it `
       + '(narrow the list, or pass parent_account_id)');
@@ -34,25 +36,26 @@ export const listAccounts: Handler<'listAccounts'> = async ({ query }, ctx) => {
   if (query.parent_account_id) await ctx.access.require(query.parent_account_id, ['payout:account:read'], 'parent_account_id');
 
   // Accounts the caller may list: where it holds company:balance:read (an API key without it was refused already).
-  const q = ctx.db('accounts');
-  await ctx.access.whereHolds(q, 'id', 'company:balance:read');
-  if (query.parent_account_id) q.where('parent_id', query.parent_account_id);
-  if (query.status) q.where('status', query.status);
+  const q = selectRows(ctx.db, resources.Account);
+  await ctx.access.whereHolds(q, 'accounts.id', 'company:balance:read');
+  if (query.parent_account_id) q.where('accounts.parent_id', query.parent_account_id);
+  if (query.status) q.where('accounts.status', query.status);
   if (query.query) {
     const text = query.query;
-    q.where((w) => w.whereRaw(`lower(title) like lower(?) escape '\\'`, [likeContaining(text)]).orWhere('id', text));
+    q.where((w) => w.whereRaw(`lower(accounts.title) like lower(?) escape '\\'`, [likeContaining(text)]).orWhere('accounts.id', text));
   }
-  if (query.created_after) q.where('created_at', '>', query.created_after);
-  if (query.created_before) q.where('created_at', '<', query.created_before);
+  if (query.created_after) q.where('accounts.created_at', '>', query.created_after);
+  if (query.created_before) q.where('accounts.created_at', '<', query.created_before);
   await requireVolumeAccess(ctx, query, q);
   // Bounds are dollars and the column is cents: multiply in numeric so 0.29 means exactly 29 cents.
-  if (query.volume_min !== undefined) q.whereRaw('lifetime_volume_usd >= ?::numeric * 100', [String(query.volume_min)]);
-  if (query.volume_max !== undefined) q.whereRaw('lifetime_volume_usd <= ?::numeric * 100', [String(query.volume_max)]);
+  if (query.volume_min !== undefined) q.whereRaw('accounts.lifetime_volume_usd >= ?::numeric * 100', [String(query.volume_min)]);
+  if (query.volume_max !== undefined) q.whereRaw('accounts.lifetime_volume_usd <= ?::numeric * 100', [String(query.volume_max)]);
 
-  const { rows, page_info } = await paginate(q, query, {
+  const { rows, page_info } = await paginate<Row>(q, query, {
     defaultSize: ctx.defaultPageSize,
     direction: query.direction,
-    sortColumn: sort === 'volume' ? 'lifetime_volume_usd' : 'created_at',
+    sortColumn: sort === 'volume' ? 'accounts.lifetime_volume_usd' : 'accounts.created_at',
+    idColumn: 'accounts.id',
     sortKind: sort === 'volume' ? 'integer' : 'timestamp',
   });
   return { data: await accountViews(ctx.db, ctx.access, rows, viewOptions(ctx)), page_info };

@@ -5,7 +5,9 @@ import { notFound } from '../../runtime/errors.js';
 import { duplicateExternalId, externalIdOf, isUniqueViolation, EXTERNAL_ID_CONSTRAINT } from './account-service.js';
 import { mergeMetadata } from '../../runtime/metadata.js';
 import { checkCategory } from './business-categories.js';
-import { accountView, viewOptions, type AccountRow } from './account-view.js';
+import { accountViews, loadAccountView, viewOptions, type AccountRow } from './account-view.js';
+import { readRow } from '../../runtime/plain/stored-resource.js';
+import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
 import { normaliseOrigins } from '../../runtime/cors.js';
 
@@ -52,26 +54,24 @@ async function checkExternalIdFree(ctx: HandlerContext, row: AccountRow, externa
 /** PATCH /accounts/{id}: the runtime has already checked the account is visible and company:update is held. */
 export const updateAccount: Handler<'updateAccount'> = async ({ path, body }, ctx) => {
   // Locked so concurrent updates merge metadata onto each other's result instead of losing keys.
-  const row = await ctx.db('accounts').where({ id: path.id }).forUpdate().first();
+  const row = await readRow(ctx.db, resources.Account, path.id, true);
   if (!row) throw notFound('account', path.id, 'id');
   if (body.three_d_secure_policy === 'mandate_challenge') await checkChallengeAllowed(ctx.db, row);
   // Only callers pinned before 2026-09-06 can send these: the newest version's validator refuses them.
   if (body.business_type !== undefined) await checkCategory(ctx.db, 'business_type', body.business_type);
   if (body.industry_type !== undefined) await checkCategory(ctx.db, 'industry_type', body.industry_type);
   const update = changes(row, body);
-  if (Object.keys(update).length === 0) return accountView(ctx.db, ctx.access, row, viewOptions(ctx));
+  if (Object.keys(update).length === 0) return (await accountViews(ctx.db, ctx.access, [row], viewOptions(ctx)))[0];
 
   if ('external_id' in update) await checkExternalIdFree(ctx, row, update.external_id as string | null);
-  let updated: AccountRow;
   try {
-    [updated] = await ctx.db('accounts').where({ id: row.id })
-      .update({ ...update, updated_at: nowMs(ctx.db) }).returning('*');
+    await ctx.db('accounts').where({ id: row.id }).update({ ...update, updated_at: nowMs(ctx.db) });
   } catch (e) {
     // A sibling committed the same external id after the check above.
     if (isUniqueViolation(e, EXTERNAL_ID_CONSTRAINT)) throw duplicateExternalId(update.external_id as string);
     throw e;
   }
-  const view = await accountView(ctx.db, ctx.access, updated, viewOptions(ctx));
+  const view = (await loadAccountView(ctx.db, ctx.access, row.id, viewOptions(ctx)))!;
   await ctx.emit('account.updated', row.id, view);
   return view;
 };

@@ -16,7 +16,7 @@ export const buyerReads = (ctx: HandlerContext): OwnRows<Row> => ({ isOwn: isBuy
 /** A buyer cannot change their own row: a 403 (they know it exists), not a 404, on an account they cannot see. */
 export const buyerCannotManage = (ctx: HandlerContext, what: string, scope: string): OwnRows<Row> => ({
   isOwn: isBuyer(ctx),
-  own: forbidden(`A buyer cannot change their own ${what}; the account's ${scope} permission is needed`),
+  own: () => forbidden(`A buyer cannot change their own ${what}; the account's ${scope} permission is needed`),
 });
 
 /**

@@ -53,7 +53,5 @@ export const createPayment: Handler<'createPayment'> = async ({ body }, ctx) => 
   ]);
   if (!waitsOnBuyer) await ctx.addJob(COLLECT_PAYMENT, { payment_id: id }, { jobKey: `${COLLECT_PAYMENT}:${id}` });
   // The response is the row just written with the buyer already at hand: no second read.
-  return paymentView({
-    ...row, buyer_username: source.buyer.username, buyer_name: source.buyer.name, buyer_picture: source.buyer.profile_picture_url,
-  });
+  return paymentView(row, source.buyer);
 };

@@ -1,16 +1,19 @@
-// One payment for an operation on /payments/{id}: invisible accounts' payments do not exist for the caller (404),
-// visible ones need the scope on their account (403). The buyer's own token is refused, not hidden: the payment
-// is theirs, but native payment reads are not served to buyers (403).
+// One payment for an operation on /payments/{id}, read with its buyer in one statement (the declared Payment):
+// invisible accounts' payments do not exist for the caller (404), visible ones need the scope on their account
+// (403). The buyer's own token is refused, not hidden: the payment is theirs, but native payment reads are not
+// served to buyers (403).
 import { forbidden } from '../../runtime/errors.js';
 import type { HandlerContext } from '../../runtime/handler.js';
-import { requireOwned } from '../../runtime/ownership.js';
+import { loadOwned, type OwnRows } from '../../runtime/ownership.js';
+import type { Row } from '../../runtime/plain/stored-resource.js';
+import { resources } from '../../generated/resources.js';
 import type { PaymentRow } from './payment-view.js';
 
+const buyersOwn = (ctx: HandlerContext): OwnRows<Row> => ({
+  isOwn: (r) => ctx.principal.kind === 'user_token' && r.user_id === ctx.principal.userId,
+  own: () => forbidden("Native payment reads are not served to the buyer's own token; the selling account's credentials read payments"),
+});
+
 export async function findPayment(ctx: HandlerContext, id: string, scope: string, options: { lock?: boolean } = {}): Promise<PaymentRow> {
-  const query = ctx.db('payments').where({ id }).first();
-  const row: PaymentRow | undefined = options.lock ? await query.forUpdate() : await query;
-  return requireOwned(ctx.access, row, [scope], { noun: 'payment', id }, {
-    isOwn: (r) => ctx.principal.kind === 'user_token' && r.user_id === ctx.principal.userId,
-    own: forbidden("Native payment reads are not served to the buyer's own token; the selling account's credentials read payments"),
-  });
+  return loadOwned(ctx, resources.Payment, id, [scope], { forUpdate: options.lock, ownRows: buyersOwn(ctx) }) as Promise<PaymentRow>;
 }

@@ -2,7 +2,8 @@ import type { Handler } from '../../runtime/handler.js';
 import { paginate } from '../../runtime/pagination.js';
 import { whereEqual } from '../../runtime/filters.js';
 import { whereOwned } from '../../runtime/ownership.js';
-import { paymentRows, paymentView, type PaymentRow } from './payment-view.js';
+import { selectRows, type Row } from '../../runtime/plain/stored-resource.js';
+import { resources } from '../../generated/resources.js';
 
 // A buyer's own token is not served for native payment reads (seed, Authentication point 6).
 const NOT_FOR_BUYERS = "Reading payments needs payment:basic:read on an account (a team member's token or the account's API key); a buyer's own token is not served";
@@ -18,29 +19,30 @@ function cycles(reason: string | string[] | undefined): string | string[] | unde
 
 /** GET /payments: one account's payments (checked by the runtime) or those of every account readable. */
 export const listPayments: Handler<'listPayments'> = async ({ query }, ctx) => {
-  const q = paymentRows(ctx.db);
-  await whereOwned(ctx.access, q, 'p.account_id', 'payment:basic:read', query.account_id, NOT_FOR_BUYERS);
+  const q = selectRows(ctx.db, resources.Payment);
+  await whereOwned(ctx.access, q, 'payments.account_id', 'payment:basic:read', query.account_id, NOT_FOR_BUYERS);
   whereEqual(q, { ...query, billing_reason: cycles(query.billing_reason), billing_reasons: cycles(query.billing_reasons) }, {
-    status: 'p.status', statuses: 'p.status', substatuses: 'p.status',
-    billing_reason: 'p.billing_reason', billing_reasons: 'p.billing_reason',
-    currency: 'p.currency', currencies: 'p.currency',
-    plan_id: 'p.plan_id', plan_ids: 'p.plan_id',
-    product_id: 'p.product_id', product_ids: 'p.product_id',
-    checkout_configuration_ids: 'p.checkout_configuration_id',
-    membership_id: 'p.membership_id', member_id: 'p.member_id', user_id: 'p.user_id',
+    status: 'payments.status', statuses: 'payments.status', substatuses: 'payments.status',
+    billing_reason: 'payments.billing_reason', billing_reasons: 'payments.billing_reason',
+    currency: 'payments.currency', currencies: 'payments.currency',
+    plan_id: 'payments.plan_id', plan_ids: 'payments.plan_id',
+    product_id: 'payments.product_id', product_ids: 'payments.product_id',
+    checkout_configuration_ids: 'payments.checkout_configuration_id',
+    membership_id: 'payments.membership_id', member_id: 'payments.member_id', user_id: 'payments.user_id',
   });
-  if (query.include_free === false) q.where('p.total', '>', 0);
-  if (query.created_after) q.where('p.created_at', '>', query.created_after);
-  if (query.created_before) q.where('p.created_at', '<', query.created_before);
-  if (query.updated_after) q.where('p.updated_at', '>', query.updated_after);
-  if (query.updated_before) q.where('p.updated_at', '<', query.updated_before);
+  if (query.include_free === false) q.where('payments.total', '>', 0);
+  if (query.created_after) q.where('payments.created_at', '>', query.created_after);
+  if (query.created_before) q.where('payments.created_at', '<', query.created_before);
+  if (query.updated_after) q.where('payments.updated_at', '>', query.updated_after);
+  if (query.updated_before) q.where('payments.updated_at', '<', query.updated_before);
   if (query.query) {
     const like = `%${escapeLike(query.query.toLowerCase())}%`;
-    q.where((w) => w.whereRaw('lower(u.username) like ?', [like]).orWhereRaw('lower(u.name) like ?', [like])
-      .orWhereRaw('lower(u.email) like ?', [like]));
+    q.where((w) => w.whereRaw('lower("user".username) like ?', [like]).orWhereRaw('lower("user".name) like ?', [like])
+      .orWhereRaw('lower("user".email) like ?', [like]));
   }
-  const { rows, page_info } = await paginate<PaymentRow>(q, query, {
-    defaultSize: ctx.defaultPageSize, sortColumn: 'p.created_at', idColumn: 'p.id',
+  const { rows, page_info } = await paginate<Row>(q, query, {
+    defaultSize: ctx.defaultPageSize, sortColumn: 'payments.created_at', idColumn: 'payments.id',
   });
-  return { data: rows.map((r) => paymentView(r, { list: true })), page_info };
+  // List rows never show when the funds settled (the seed: retrieve only).
+  return { data: rows.map((r) => ({ ...resources.Payment.view(r), settlement_time_at: null })), page_info };
 };

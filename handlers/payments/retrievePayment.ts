@@ -1,9 +1,7 @@
 import type { Handler } from '../../runtime/handler.js';
+import { resources } from '../../generated/resources.js';
 import { findPayment } from './find-payment.js';
-import { loadPaymentView } from './payment-view.js';
 
-/** GET /payments/{id} */
-export const retrievePayment: Handler<'retrievePayment'> = async ({ path }, ctx) => {
-  await findPayment(ctx, path.id, 'payment:basic:read');
-  return loadPaymentView(ctx.db, path.id);
-};
+/** GET /payments/{id}: one statement reads the payment with its buyer; the access check is the caller's cache. */
+export const retrievePayment: Handler<'retrievePayment'> = async ({ path }, ctx) =>
+  resources.Payment.view(await findPayment(ctx, path.id, 'payment:basic:read'));
