@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Context, Middleware } from 'koa';
 import { ApiError } from './errors.js';
-import { randomBytes } from 'node:crypto';
+import { newRequestId } from './ids.js';
 import { authenticate } from './auth.js';
 import { withConnection } from './request-db.js';
 import { prefetchJsonBody } from './body.js';
@@ -60,7 +60,7 @@ export function createApp(options: AppOptions): Koa {
     .map((op) => ({ method: op.method, path: op.path, handle: async () => {}, name: op.id })));
 
   app.use(async (ctx, next) => {
-    const requestId = `req_${randomBytes(12).toString('base64url')}`;
+    const requestId = newRequestId();
     const started = performance.now();
     ctx.state.requestId = requestId;
     ctx.set('Request-Id', requestId);
@@ -69,7 +69,8 @@ export function createApp(options: AppOptions): Koa {
       const serialize: ((body: unknown) => string) | undefined = ctx.state.serialize;
       if (serialize && ctx.status < 300 && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body)) {
         ctx.body = serialize(ctx.body);
-        ctx.type = 'application/json';
+        // Set directly: ctx.type looks the type up in the MIME database on every response.
+        ctx.set('Content-Type', 'application/json; charset=utf-8');
       }
       if (ctx.body === undefined && ctx.status === 404) {
         const absent = ctx.state.absentAtVersion;
