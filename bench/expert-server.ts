@@ -230,7 +230,8 @@ const ACCOUNT_JS = `select ${KEY}, a.id, a.title, a.email, a.route, a.logo_url, 
     a.lifetime_volume_usd, a.economic_intelligence_ends_at, a.tax_remitted_by, a.tax_type, a.product_tax_code_id, a.business_address,
     a.tax_identifiers, a.client_id, a.allowed_origins, a.created_at, a.updated_at,
     pa.id as parent_id, pa.title as parent_title, pa.route as parent_route, pa.logo_url as parent_logo_url,
-    (select json_object_agg(b.bucket, b.amount) from ledger_balances b where b.account_id = a.id and b.currency = 'usd') as balances,
+    (select json_object_agg(b.bucket, b.amount) from ledger_accounts l join ledger_balances b on b.ledger_id = l.id
+      where l.account_id = a.id and l.kind = 'business' and b.currency = 'usd') as balances,
     (select json_agg(json_build_array(m.id, m.title, m.threshold_usd, rp.status) order by m.threshold_usd)
       from reward_milestones m left join reward_payouts rp on rp.account_id = a.id and rp.milestone_id = m.id) as milestones,
     case when ${OFFERS_HIDDEN} then null else (select json_agg(json_build_array(o.key, o.duration, o.duration_unit, o.auto_renew,
@@ -251,7 +252,8 @@ const ACCOUNT_SQL = `select ${KEY}, a.id,
           'available', ${sqlMoney("coalesce(sum(b.amount) filter (where b.bucket = 'available'), 0)")},
           'pending', ${sqlMoney("coalesce(sum(b.amount) filter (where b.bucket = 'pending'), 0)")},
           'in_transit', ${sqlMoney("coalesce(sum(b.amount) filter (where b.bucket = 'in_transit'), 0)")})
-        from ledger_balances b where b.account_id = a.id and b.currency = 'usd'),
+        from ledger_accounts l join ledger_balances b on b.ledger_id = l.id
+        where l.account_id = a.id and l.kind = 'business' and b.currency = 'usd'),
       'economic_intelligence_ends_at', ${sqlTime('a.economic_intelligence_ends_at')},
       'economic_intelligence_offers', case when ${OFFERS_HIDDEN} then '[]'::json
         else coalesce((select json_agg(json_build_object('key', o.key, 'duration', o.duration, 'duration_unit', o.duration_unit,

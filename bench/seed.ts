@@ -8,6 +8,7 @@ import { issueApiKey } from '../handlers/api_keys/api-key-service.js';
 import { newId } from '../runtime/ids.js';
 import { insertUser } from '../handlers/users/user-service.js';
 import { encodeCursor } from '../runtime/pagination.js';
+import { ledgerOf } from '../handlers/ledger/ledgers.js';
 
 export interface Fixture {
   platformId: string;
@@ -52,13 +53,14 @@ async function seedPayments(db: Knex, accountId: string, buyerId: string, rows: 
  * postings themselves (not from ledger_balances, which the view reads).
  */
 async function seedLedger(db: Knex, accountId: string, postings: number): Promise<Record<string, number>> {
-  await db.raw(`insert into ledger_postings (entry_id, account_id, bucket, currency, amount)
+  const ledger = await ledgerOf(db, accountId);
+  await db.raw(`insert into ledger_postings (entry_id, ledger_id, bucket, currency, amount)
     select 'le_bench' || lpad(e::text, 10, '0'), ?, case when side = 1 then (array['available', 'pending', 'in_transit'])[e % 3 + 1] else 'processor_clearing' end,
       'usd', case when side = 1 then 1 else -1 end * (100 + e % 900)
     from generate_series(1, ?) as e, generate_series(1, 2) as side`, [accountId, Math.floor(postings / 2)]);
   await db.raw('analyze ledger_postings');
-  const { rows } = await db.raw(`select bucket, sum(amount) as amount from ledger_postings where account_id = ? and currency = 'usd'
-    group by bucket`, [accountId]);
+  const { rows } = await db.raw(`select bucket, sum(amount) as amount from ledger_postings where ledger_id = ? and currency = 'usd'
+    group by bucket`, [ledger]);
   return Object.fromEntries(BUCKETS.map((b) => [b, Number(rows.find((r: { bucket: string }) => r.bucket === b)?.amount ?? 0)]));
 }
 
@@ -69,11 +71,12 @@ async function connectedAccount(trx: Knex, platformId: string, title: string, ex
   });
   await trx('accounts').where({ id: connected.id }).update({ lifetime_volume_usd: 2_500_000 });
   // 60 postings in 30 balanced entries: each moves money from the processor's clearing into a bucket.
+  const ledger = await ledgerOf(trx, connected.id);
   await trx('ledger_postings').insert(Array.from({ length: 30 }, (_, i) => {
     const entry = newId('le_');
     return [
-      { entry_id: entry, account_id: connected.id, bucket: BUCKETS[i % 3], currency: 'usd', amount: 1_000 + i },
-      { entry_id: entry, account_id: connected.id, bucket: 'processor_clearing', currency: 'usd', amount: -(1_000 + i) },
+      { entry_id: entry, ledger_id: ledger, bucket: BUCKETS[i % 3], currency: 'usd', amount: 1_000 + i },
+      { entry_id: entry, ledger_id: ledger, bucket: 'processor_clearing', currency: 'usd', amount: -(1_000 + i) },
     ];
   }).flat());
   await trx('reward_payouts').insert({ account_id: connected.id, milestone_id: 'rwd_10k', status: 'paid', paid_at: trx.fn.now() });

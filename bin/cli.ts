@@ -103,7 +103,7 @@ const COMMANDS: Record<string, Command> = {
 
 function ledgerProblems(r: LedgerReport): string {
   const lines = [`the ledger does not hold (${r.mismatches.length} balances differ from their postings, ${r.unbalancedEntries.length} entries do not sum to zero):`];
-  for (const m of r.mismatches.slice(0, 20)) lines.push(`  ${m.account_id} ${m.currency} ${m.bucket}: balance ${m.balance}, postings sum to ${m.postings}`);
+  for (const m of r.mismatches.slice(0, 20)) lines.push(`  ${m.ledger_id} ${m.currency} ${m.bucket}: balance ${m.balance}, postings sum to ${m.postings}`);
   for (const e of r.unbalancedEntries.slice(0, 20)) lines.push(`  entry ${e.entry_id} sums to ${e.sum}`);
   return lines.join('\n');
 }

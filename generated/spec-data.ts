@@ -116,6 +116,7 @@ export const specData = {
     "not_found": 404,
     "method_not_allowed": 405,
     "invalid_state": 400,
+    "insufficient_funds": 400,
     "conflict": 409,
     "idempotency_in_progress": 409,
     "gone": 410,

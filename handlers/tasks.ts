@@ -8,6 +8,7 @@ import { setupIntentTasks } from './setup_intents/tasks.js';
 import { webhookDeliveryTasks } from './webhooks/delivery/tasks.js';
 import { paymentTasks } from './payments/tasks.js';
 import { SWEEP_TASK } from './webhooks/delivery/sweep-task.js';
+import { CLEAR_DUE_FUNDS, clearDueFundsTask } from './ledger/clearing.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -17,9 +18,11 @@ export function taskList(db: Knex): TaskList {
     ...setupIntentTasks(db),
     ...webhookDeliveryTasks(db),
     ...paymentTasks(db),
+    [CLEAR_DUE_FUNDS]: clearDueFundsTask(db),
   };
 }
 
-/** Scheduled work: the webhook sweep, a safety net for deliveries whose job is gone, every minute. (Jobs of a worker
- * that died need nothing here: runtime/worker-liveness.ts releases them for every task.) */
-export const schedule = { crontab: [`* * * * * ${SWEEP_TASK}`], onStart: [] };
+/** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, and the clearing
+ * of settled payments' funds. (Jobs of a worker that died need nothing here: runtime/worker-liveness.ts releases
+ * them for every task.) */
+export const schedule = { crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`], onStart: [] };

@@ -17,8 +17,8 @@ function testFiles(dir: string): string[] {
   });
 }
 
-const filter = process.argv[2];
-const files = testFiles(join(projectRoot, 'test')).filter((f) => !filter || f.includes(filter));
+const filters = process.argv.slice(2);
+const files = testFiles(join(projectRoot, 'test')).filter((f) => filters.length === 0 || filters.some((text) => f.includes(text)));
 
 // With DATABASE_URL, its server hosts a fresh template (and per-file clones) for this run only.
 const server = await openServer(join(projectRoot, '.data', `pg-test-${process.pid}`), { persistent: false, durable: false });

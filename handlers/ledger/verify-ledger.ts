@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 
 export interface BalanceMismatch {
-  account_id: string;
+  ledger_id: string;
   currency: string;
   bucket: string;
   /** the materialised balance (0 when the row is missing) */
@@ -22,10 +22,10 @@ export interface LedgerReport {
 
 export async function verifyLedger(db: Knex): Promise<LedgerReport> {
   const mismatches = await db.raw(`
-    with sums as (select account_id, currency, bucket, sum(amount) as total from ledger_postings group by 1, 2, 3)
-    select coalesce(b.account_id, s.account_id) as account_id, coalesce(b.currency, s.currency) as currency,
+    with sums as (select ledger_id, currency, bucket, sum(amount) as total from ledger_postings group by 1, 2, 3)
+    select coalesce(b.ledger_id, s.ledger_id) as ledger_id, coalesce(b.currency, s.currency) as currency,
       coalesce(b.bucket, s.bucket) as bucket, coalesce(b.amount, 0) as balance, coalesce(s.total, 0) as postings
-    from ledger_balances b full join sums s using (account_id, currency, bucket)
+    from ledger_balances b full join sums s using (ledger_id, currency, bucket)
     where coalesce(b.amount, 0) <> coalesce(s.total, 0)
     order by 1, 2, 3`);
   const unbalanced = await db.raw(`select entry_id, sum(amount) as sum from ledger_postings group by entry_id

@@ -1,22 +1,24 @@
-// Double-entry postings for payments and refunds, on the selling account. Every movement's postings share an
-// entry_id and sum to zero: what the buyer paid arrives in processor_clearing (owed by the processor), the fees go
-// to the fees bucket, and the rest is the account's pending balance.
+// Double-entry postings for payments and refunds, on the selling account's business ledger. What the buyer paid
+// arrives in processor_clearing (owed by the processor), the fees go to the fees bucket, and the rest is pending
+// until it clears (handlers/ledger/clearing.ts makes it available).
 import type { Knex } from 'knex';
+import { ledgerOf } from '../ledger/ledgers.js';
+import { postEntry } from '../ledger/post.js';
 
 export async function postPaymentSettled(db: Knex, payment: { id: string; account_id: string; currency: string; total: number }, fees: number): Promise<void> {
-  const entry = `${payment.id}:settled`;
-  const posting = (bucket: string, amount: number) =>
-    ({ entry_id: entry, account_id: payment.account_id, bucket, currency: payment.currency, amount });
-  await db('ledger_postings').insert([
-    posting('processor_clearing', -payment.total),
-    posting('fees', fees),
-    posting('pending', payment.total - fees),
+  const ledger = await ledgerOf(db, payment.account_id);
+  await postEntry(db, `${payment.id}:settled`, payment.currency, [
+    { ledger, bucket: 'processor_clearing', amount: -payment.total },
+    { ledger, bucket: 'fees', amount: fees },
+    { ledger, bucket: 'pending', amount: payment.total - fees },
   ]);
 }
 
-/** A refund takes the amount back out of the pending balance (fees are not returned). */
+/** A refund takes the amount back out of the pending balance (fees are not returned); pending may go negative. */
 export async function postRefund(db: Knex, refund: { id: string; account_id: string; currency: string; amount: number }): Promise<void> {
-  const posting = (bucket: string, amount: number) =>
-    ({ entry_id: refund.id, account_id: refund.account_id, bucket, currency: refund.currency, amount });
-  await db('ledger_postings').insert([posting('pending', -refund.amount), posting('processor_clearing', refund.amount)]);
+  const ledger = await ledgerOf(db, refund.account_id);
+  await postEntry(db, refund.id, refund.currency, [
+    { ledger, bucket: 'pending', amount: -refund.amount },
+    { ledger, bucket: 'processor_clearing', amount: refund.amount },
+  ]);
 }

@@ -5,6 +5,7 @@ import { HEAD_VERSION } from '../../runtime/versions.js';
 import { makeOwner, makeUser, makeAccount } from '../helpers/fixtures.js';
 import { encodeCursor } from '../../runtime/pagination.js';
 import { accountAt, ids, joinTeam, keyWith, minute } from './support.js';
+import { insertPostings } from '../helpers/ledger.js';
 
 const t = suite('GET /accounts');
 let app: TestApp;
@@ -458,7 +459,7 @@ t('rewards on listed accounts reflect lifetime volume', async () => {
 t('a listed account shows its ledger balance buckets', async () => {
   const p = await platformWithChildren(0);
   const child = await makeAccount(app.db, { parentId: p.accountId });
-  await app.db('ledger_postings').insert([
+  await insertPostings(app.db, [
     { entry_id: 'e1', account_id: child.id, bucket: 'available', currency: 'usd', amount: 1500 },
     { entry_id: 'e1', account_id: child.id, bucket: 'pending', currency: 'usd', amount: 250 },
     { entry_id: 'e1', account_id: child.id, bucket: 'processor_clearing', currency: 'usd', amount: -1750 },

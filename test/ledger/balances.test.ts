@@ -7,14 +7,16 @@ import { makeAccount } from '../helpers/fixtures.js';
 import { runCli } from '../cli/cli-helpers.js';
 import { makeSeller, makeVariant, pay, settleRefunds, VERSION } from '../payments/payment-fixtures.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
+import { ledgerOf } from '../../handlers/ledger/ledgers.js';
+import { balanceRowsOf } from '../helpers/ledger.js';
 
 const t = suite('ledger: materialised balances');
 let app: TestApp;
 t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
-const balances = async (accountId: string) => Object.fromEntries((await app.db('ledger_balances')
-  .where({ account_id: accountId, currency: 'usd' })).map((r) => [r.bucket, Number(r.amount)]));
+const balances = async (accountId: string) => Object.fromEntries((await balanceRowsOf(app.db, accountId)
+  .where({ currency: 'usd' })).map((r) => [r.bucket, Number(r.amount)]));
 const failure = async (work: () => Promise<unknown>): Promise<string> => {
   try {
     await work();
@@ -45,39 +47,42 @@ t('a payment and its refund move the balances the account shows, and the ledger 
 
 t('an entry whose postings do not sum to zero is refused when its transaction commits, and nothing moves', async () => {
   const account = await makeAccount(app.db);
+  const ledger = await ledgerOf(app.db, account.id);
   const message = await failure(() => app.db.transaction(async (trx) => {
     await trx('ledger_postings').insert([
-      { entry_id: 'lopsided', account_id: account.id, bucket: 'available', currency: 'usd', amount: 500 },
-      { entry_id: 'lopsided', account_id: account.id, bucket: 'processor_clearing', currency: 'usd', amount: -499 },
+      { entry_id: 'lopsided', ledger_id: ledger, bucket: 'available', currency: 'usd', amount: 500 },
+      { entry_id: 'lopsided', ledger_id: ledger, bucket: 'processor_clearing', currency: 'usd', amount: -499 },
     ]);
   }));
-  assert.match(message, 'ledger entry lopsided does not balance: its postings sum to 1');
+  assert.match(message, 'ledger entry lopsided does not balance in usd: its postings sum to 1');
   assert.equal(await balances(account.id), {});
   assert.is((await app.db('ledger_postings').where({ entry_id: 'lopsided' })).length, 0);
 });
 
 t('history is append-only: postings cannot be changed or deleted, nor balances written by hand', async () => {
   const account = await makeAccount(app.db);
+  const ledger = await ledgerOf(app.db, account.id);
   await app.db('ledger_postings').insert([
-    { entry_id: 'fixed', account_id: account.id, bucket: 'available', currency: 'usd', amount: 70 },
-    { entry_id: 'fixed', account_id: account.id, bucket: 'processor_clearing', currency: 'usd', amount: -70 },
+    { entry_id: 'fixed', ledger_id: ledger, bucket: 'available', currency: 'usd', amount: 70 },
+    { entry_id: 'fixed', ledger_id: ledger, bucket: 'processor_clearing', currency: 'usd', amount: -70 },
   ]);
   assert.match(await failure(() => app.db('ledger_postings').where({ entry_id: 'fixed' }).update({ amount: 1 })), 'append-only');
   assert.match(await failure(() => app.db('ledger_postings').where({ entry_id: 'fixed' }).delete()), 'append-only');
   const byHand = 'ledger balances move only with ledger postings';
-  assert.match(await failure(() => app.db('ledger_balances').where({ account_id: account.id }).update({ amount: 1_000_000 })), byHand);
-  assert.match(await failure(() => app.db('ledger_balances').where({ account_id: account.id }).delete()), byHand);
-  assert.match(await failure(() => app.db('ledger_balances').insert({ account_id: account.id, currency: 'eur', bucket: 'available', amount: 5 })), byHand);
+  assert.match(await failure(() => app.db('ledger_balances').where({ ledger_id: ledger }).update({ amount: 1_000_000 })), byHand);
+  assert.match(await failure(() => app.db('ledger_balances').where({ ledger_id: ledger }).delete()), byHand);
+  assert.match(await failure(() => app.db('ledger_balances').insert({ ledger_id: ledger, currency: 'eur', bucket: 'available', amount: 5 })), byHand);
   assert.equal(await balances(account.id), { available: 70, processor_clearing: -70 });
 });
 
 t('a long history: 20,000 postings in one statement leave exact balances, and the account view reads them', async () => {
   const account = await makeAccount(app.db);
+  const ledger = await ledgerOf(app.db, account.id);
   // 10,000 balanced entries of 1..10,000 cents each, into available (odd) or pending (even).
-  await app.db.raw(`insert into ledger_postings (entry_id, account_id, bucket, currency, amount)
+  await app.db.raw(`insert into ledger_postings (entry_id, ledger_id, bucket, currency, amount)
     select 'bulk' || n, ?, case when n % 2 = 1 then 'available' else 'pending' end, 'usd', n from generate_series(1, 10000) n
     union all
-    select 'bulk' || n, ?, 'processor_clearing', 'usd', -n from generate_series(1, 10000) n`, [account.id, account.id]);
+    select 'bulk' || n, ?, 'processor_clearing', 'usd', -n from generate_series(1, 10000) n`, [ledger, ledger]);
   const odd = 5000 * 5000; // 1 + 3 + ... + 9999
   const even = 5000 * 5001; // 2 + 4 + ... + 10000
   assert.equal(await balances(account.id), { available: odd, pending: even, processor_clearing: -(odd + even) });
@@ -92,14 +97,15 @@ t('npm run cli -- verify-ledger says the ledger holds, and exits 1 naming a bala
   assert.match(ok.stdout, /The ledger holds: \d+ balances equal their postings; \d+ entries each sum to zero\./);
   // Drift can only be made by switching the guard off, as a broken migration or a manual fix would.
   const account = await makeAccount(app.db);
+  const ledger = await ledgerOf(app.db, account.id);
   await app.db.transaction(async (trx) => {
     await trx.raw('alter table ledger_balances disable trigger ledger_balances_follow_postings');
-    await trx('ledger_balances').insert({ account_id: account.id, currency: 'usd', bucket: 'available', amount: 42 });
+    await trx('ledger_balances').insert({ ledger_id: ledger, currency: 'usd', bucket: 'available', amount: 42 });
     await trx.raw('alter table ledger_balances enable trigger ledger_balances_follow_postings');
   });
   const bad = await runCli(['verify-ledger'], env);
   assert.is(bad.code, 1);
-  assert.match(bad.stderr, `${account.id} usd available: balance 42, postings sum to 0`);
+  assert.match(bad.stderr, `${ledger} usd available: balance 42, postings sum to 0`);
 });
 
 t.run();

@@ -5,6 +5,7 @@ import { makeOwner, makeUser } from '../helpers/fixtures.js';
 import {
   CARDS, collect, get, jobsOf, makeSavedMethod, makeSeller, makeToken, makeVariant, pay, usd, VERSION, viewerKey,
 } from './payment-fixtures.js';
+import { postingsOf } from '../helpers/ledger.js';
 
 const t = suite('POST /payments');
 let app: TestApp;
@@ -65,7 +66,7 @@ t('collection succeeds: fees, ledger, member, membership and events in one go', 
   assert.is(membership.license_key, null);
   const days = (Date.parse(membership.current_period_end) - Date.parse(membership.current_period_start)) / 86_400_000;
   assert.is(Math.round(days), 30);
-  const postings = await app.db('ledger_postings').where({ account_id: s.accountId });
+  const postings = await postingsOf(app.db, s.accountId);
   assert.is(postings.length, 3);
   assert.is(new Set(postings.map((r) => r.entry_id)).size, 1);
   assert.is(postings.reduce((n, r) => n + Number(r.amount), 0), 0);
@@ -79,7 +80,7 @@ t('collection succeeds: fees, ledger, member, membership and events in one go', 
   assert.is(succeeded.data.status, 'succeeded');
   // A second run of the task changes nothing.
   await collect(app, id);
-  assert.is((await app.db('ledger_postings').where({ account_id: s.accountId })).length, 3);
+  assert.is((await postingsOf(app.db, s.accountId)).length, 3);
 });
 
 t('a declined card fails with its code and a payment.failed event; insufficient funds likewise', async () => {
@@ -95,7 +96,7 @@ t('a declined card fails with its code and a payment.failed event; insufficient 
   const events = await app.db('events').where({ account_id: s.accountId, type: 'payment.failed' });
   assert.is(events.length, 2);
   assert.is((await app.db('members').where({ account_id: s.accountId })).length, 0, 'no member for a failed payment');
-  assert.is((await app.db('ledger_postings').where({ account_id: s.accountId })).length, 0);
+  assert.is((await postingsOf(app.db, s.accountId)).length, 0);
 });
 
 t('tax is added by the buyer country; usd_total converts other currencies', async () => {

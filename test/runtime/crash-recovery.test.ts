@@ -10,6 +10,7 @@ import { makeUser } from '../helpers/fixtures.js';
 import { holdRowLock, killPid, startApiCluster, startWorkerProcess, type WorkerProcess } from '../helpers/processes.js';
 import { CARDS, makePromo, makeSeller, makeToken, makeVariant, pay, VERSION } from '../payments/payment-fixtures.js';
 import { randomToken } from '../../runtime/ids.js';
+import { postingsOf } from '../helpers/ledger.js';
 
 const t = suite('runtime: crash recovery');
 let app: TestApp;
@@ -36,7 +37,7 @@ const FINAL = ['succeeded', 'failed', 'canceled', 'refunded', 'partially_refunde
 const statusOf = async (id: string) => (await app.db('payments').where({ id }).first('status')).status as string;
 const jobsFor = async (key: string) => Number((await app.db('graphile_worker.jobs').where({ key }).count({ n: '*' }))[0].n);
 const ledgerSum = async (accountId: string) =>
-  Number((await app.db('ledger_postings').where({ account_id: accountId }).sum({ n: 'amount' }))[0].n ?? 0);
+  Number((await postingsOf(app.db, accountId).sum({ n: 'amount' }))[0].n ?? 0);
 
 /** Kills `w` while its `n` jobs wait on the locks, releases the locks, starts another worker and times recovery. */
 async function crashAndRecover(w: WorkerProcess, locks: Awaited<ReturnType<typeof holdRowLock>>[], done: () => Promise<boolean>, what: string) {
@@ -76,7 +77,7 @@ t('(a) collect_payment killed mid-task: after a restart each payment ends once; 
   assert.is(await statusOf(bad.id), 'failed');
   assert.equal(await stockAndRedemptions(), [4, 1], 'the success keeps its unit and redemption; the failure gives them back once');
   // Charged once: one settlement entry, one pair of fees, one event per outcome.
-  const postings = await app.db('ledger_postings').where({ account_id: s.accountId });
+  const postings = await postingsOf(app.db, s.accountId);
   assert.equal(postings.map((p) => p.entry_id), [`${ok.id}:settled`, `${ok.id}:settled`, `${ok.id}:settled`]);
   assert.is(await ledgerSum(s.accountId), 0);
   assert.is((await app.db('payment_fees').where({ payment_id: ok.id })).length, 2);

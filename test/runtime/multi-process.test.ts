@@ -10,6 +10,7 @@ import { killPid, startApiCluster, startWorkerProcess, type ApiCluster, type Wor
 import { startReceiver, until, type Receiver } from '../webhooks/receiver.js';
 import { CARDS, makeSeller, makeToken, pay, VERSION } from '../payments/payment-fixtures.js';
 import { randomToken } from '../../runtime/ids.js';
+import { postingsOf } from '../helpers/ledger.js';
 
 const t = suite('runtime: several API and worker processes on one database');
 let app: TestApp;
@@ -174,15 +175,15 @@ t('a burst across 2 API processes and 2 workers, one of each SIGKILLed mid-burst
 
   // Every ledger balances: each entry sums to zero, and the pending balance is what the payments and refunds say.
   for (const s of sellers) {
-    const unbalanced = await app.db('ledger_postings').where({ account_id: s.accountId }).groupBy('entry_id')
+    const unbalanced = await postingsOf(app.db, s.accountId).groupBy('entry_id')
       .havingRaw('sum(amount) <> 0').select('entry_id');
     assert.equal(unbalanced, []);
-    const pending = Number((await app.db('ledger_postings').where({ account_id: s.accountId, bucket: 'pending' }).sum({ n: 'amount' }))[0].n);
+    const pending = Number((await postingsOf(app.db, s.accountId).where({ bucket: 'pending' }).sum({ n: 'amount' }))[0].n);
     const charged = await app.db('payments').where({ account_id: s.accountId }).whereIn('status', ['succeeded', 'partially_refunded', 'refunded'])
       .select(app.db.raw('coalesce(sum(total - fee_amount), 0) as net'), app.db.raw('count(*) as n')).first();
     const refundedSum = Number((await app.db('refunds').where({ account_id: s.accountId, status: 'succeeded' }).sum({ n: 'amount' }))[0].n);
     assert.is(pending, Number(charged.net) - refundedSum);
-    const settlements = await app.db('ledger_postings').where({ account_id: s.accountId }).where('entry_id', 'like', '%:settled').countDistinct({ n: 'entry_id' });
+    const settlements = await postingsOf(app.db, s.accountId).where('entry_id', 'like', '%:settled').countDistinct({ n: 'entry_id' });
     assert.is(Number(settlements[0].n), Number(charged.n), 'one settlement per charged payment');
   }
 

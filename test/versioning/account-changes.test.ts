@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner, makeAccount } from '../helpers/fixtures.js';
 import { renderAt } from '../../runtime/render.js';
+import { insertPostings } from '../helpers/ledger.js';
 
 const t = suite('versioning: account changes');
 let app: TestApp;
@@ -119,7 +120,7 @@ t('#1 and #27 business categories are writable before 2026-09-06 only, with old 
 });
 
 t('#42 pending includes in_transit before 2026-08-07', async () => {
-  await app.db('ledger_postings').insert([
+  await insertPostings(app.db, [
     { entry_id: 'e1', account_id: owner.accountId, bucket: 'pending', currency: 'usd', amount: 1000 },
     { entry_id: 'e1', account_id: owner.accountId, bucket: 'in_transit', currency: 'usd', amount: 250 },
     { entry_id: 'e1', account_id: owner.accountId, bucket: 'processor_clearing', currency: 'usd', amount: -1250 },

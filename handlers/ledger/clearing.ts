@@ -1,0 +1,41 @@
+// Settled payments' funds clear after the clearing period (the processor's delay): each payment's net amount, less
+// what was refunded meanwhile, moves from pending to available, once. A sweep every minute clears what is due, so
+// settling a payment costs no extra statement. An account whose funds are held without a date
+// (payment_controls.undated_pending_reason: compliance review, KYC, ...) keeps them pending; the sweep skips it
+// until the reason is lifted, then clears everything due.
+import type { Knex } from 'knex';
+import type { Task } from 'graphile-worker';
+import { ledgerOf } from './ledgers.js';
+import { postEntry } from './post.js';
+
+export const CLEAR_DUE_FUNDS = 'clear_due_funds';
+
+/** Seconds between settlement and clearing. */
+export const clearingSeconds = () => Number(process.env.FUNDS_CLEARING_SECONDS ?? 2 * 24 * 3600);
+const BATCH = 500;
+
+/** Clears up to one batch of due payments; returns how many it cleared (the sweep repeats while a batch is full). */
+export async function clearDueFunds(db: Knex): Promise<number> {
+  return db.transaction(async (trx) => {
+    const due = await trx('payments as p').join('accounts as a', 'a.id', 'p.account_id')
+      .whereNull('p.funds_cleared_at').whereNotNull('p.settlement_time_at')
+      .where('p.settlement_time_at', '<=', trx.raw(`now() - make_interval(secs => ?)`, [clearingSeconds()]))
+      .whereNull('a.undated_pending_reason')
+      .orderBy('p.settlement_time_at').limit(BATCH).forUpdate('p').skipLocked()
+      .select('p.id', 'p.account_id', 'p.currency', 'p.total', 'p.fee_amount', 'p.refunded_amount');
+    for (const payment of due) {
+      const amount = Math.max(0, Number(payment.total) - Number(payment.fee_amount) - Number(payment.refunded_amount));
+      const ledger = await ledgerOf(trx, payment.account_id);
+      await postEntry(trx, `${payment.id}:cleared`, payment.currency, [
+        { ledger, bucket: 'pending', amount: -amount },
+        { ledger, bucket: 'available', amount },
+      ]);
+    }
+    if (due.length) await trx('payments').whereIn('id', due.map((p) => p.id)).update({ funds_cleared_at: trx.fn.now() });
+    return due.length;
+  });
+}
+
+export const clearDueFundsTask = (db: Knex): Task => async () => {
+  while ((await clearDueFunds(db)) === BATCH);
+};

@@ -1,0 +1,28 @@
+// An account's business ledger as tests read it: postings and balances are keyed by the ledger (ldgr_), not the account.
+import type { Knex } from 'knex';
+import { ledgerOf } from '../../handlers/ledger/ledgers.js';
+import { postEntry } from '../../handlers/ledger/post.js';
+import { newId } from '../../runtime/ids.js';
+
+const businessLedger = (db: Knex, accountId: string) =>
+  db('ledger_accounts').select('id').where({ account_id: accountId, kind: 'business' });
+
+export const postingsOf = (db: Knex, accountId: string) => db('ledger_postings').whereIn('ledger_id', businessLedger(db, accountId));
+export const balanceRowsOf = (db: Knex, accountId: string) => db('ledger_balances').whereIn('ledger_id', businessLedger(db, accountId));
+
+/** Postings written as a test states them, by account: each account's business ledger takes its rows. */
+export async function insertPostings(db: Knex, rows: { entry_id: string; account_id: string; bucket: string; currency: string; amount: number }[]) {
+  const ledgers = new Map<string, string>();
+  for (const r of rows) if (!ledgers.has(r.account_id)) ledgers.set(r.account_id, await ledgerOf(db, r.account_id));
+  await db('ledger_postings').insert(rows.map(({ account_id, ...r }) => ({ ...r, ledger_id: ledgers.get(account_id) })));
+}
+
+/** Money arriving on a side's available balance from outside (as a cleared payment would), in one balanced entry. */
+export async function fundBalance(db: Knex, side: string, amount: number, currency = 'usd'): Promise<string> {
+  const ledger = await ledgerOf(db, side);
+  await postEntry(db, newId('le_fund_'), currency, [
+    { ledger, bucket: 'processor_clearing', amount: -amount },
+    { ledger, bucket: 'available', amount },
+  ]);
+  return ledger;
+}
