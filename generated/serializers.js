@@ -100,6 +100,14 @@ function c_ConfirmationToken_d13a96a4a8cf(v) {
   return o_12b92fcf32cb(v);
 }
 
+function c_CurrencyBalance_5165abc19c9d(v) {
+  return o_c0017f5a5586(v);
+}
+
+function c_CurrencyBalance_783b07d90004(v) {
+  return o_7a01d23f7271(v);
+}
+
 function c_Deleted_d24ef5be4d13(v) {
   return o_b91e8f69b0e8(v);
 }
@@ -228,12 +236,28 @@ function c_UserAccess_6b3f2b41781b(v) {
   return o_2c39d6fd26b4(v);
 }
 
-function c_User_8668a3e991d2(v) {
-  return o_9f786a38a94f(v);
+function c_UserBalance_3eca161a916a(v) {
+  return o_0595d9ee1c08(v);
 }
 
-function c_User_bfe2a85aea95(v) {
-  return o_6f81190587e7(v);
+function c_UserBalance_9ca57da5425c(v) {
+  return o_53509e2d5c77(v);
+}
+
+function c_User_345daa32a90b(v) {
+  return o_1ba73323ce3d(v);
+}
+
+function c_User_63556d3eea17(v) {
+  return o_19c386ea583b(v);
+}
+
+function c_User_b4f93805de63(v) {
+  return o_74334a3b4c0d(v);
+}
+
+function c_User_e07cd541d116(v) {
+  return o_a70f20605a3f(v);
 }
 
 function c_Variant_17009bf965ca(v) {
@@ -299,6 +323,18 @@ function o_056bdeb22851(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Account_eaf5c29d8eb0(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_0595d9ee1c08(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["available"];
+  if (x !== undefined) { out += sep + "\"available\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["currencies"];
+  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_CurrencyBalance_783b07d90004(x)); sep = ','; }
   return out + '}';
 }
 
@@ -428,6 +464,34 @@ function o_1577335f6ea7(v) {
   return out + '}';
 }
 
+function o_19c386ea583b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["bio"];
+  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["profile_picture"];
+  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["city"];
+  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + (x === null ? 'null' : c_UserBalance_3eca161a916a(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_1ad197598da3(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -518,6 +582,32 @@ function o_1b53a727d39c(v) {
   return out + '}';
 }
 
+function o_1ba73323ce3d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["bio"];
+  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["profile_picture"];
+  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["city"];
+  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + (x === null ? 'null' : c_UserBalance_9ca57da5425c(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_1c2b054aa98d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -603,6 +693,16 @@ function o_1d3d483a2e02(v) {
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["industry_group"];
   if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_2189e04c950b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_b4f93805de63(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -984,16 +1084,6 @@ function o_3ff868f3c20f(v) {
   return out + '}';
 }
 
-function o_41641a9ce7ae(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_8668a3e991d2(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_42c98daaaf45(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1189,6 +1279,20 @@ function o_52770f5ad484(v) {
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["industry_group"];
   if (x !== undefined) { out += sep + "\"industry_group\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_53509e2d5c77(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["available"];
+  if (x !== undefined) { out += sep + "\"available\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["in_transit"];
+  if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["currencies"];
+  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_CurrencyBalance_5165abc19c9d(x)); sep = ','; }
   return out + '}';
 }
 
@@ -1510,30 +1614,6 @@ function o_6d1b1e3b3f91(v) {
   return out + '}';
 }
 
-function o_6f81190587e7(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["bio"];
-  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["profile_picture"];
-  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["city"];
-  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_7073f2bfb7d6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1558,11 +1638,71 @@ function o_70fb9fc2fae1(v) {
   return out + '}';
 }
 
+function o_74334a3b4c0d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["bio"];
+  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["profile_picture"];
+  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["city"];
+  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + (x === null ? 'null' : c_UserBalance_9ca57da5425c(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_77c776ba2d57(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
   if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_7880f5ab0973(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["symbol"];
+  if (x !== undefined) { out += sep + "\"symbol\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["balance"];
+  if (x !== undefined) { out += sep + "\"balance\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["value_usd"];
+  if (x !== undefined) { out += sep + "\"value_usd\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["price_usd"];
+  if (x !== undefined) { out += sep + "\"price_usd\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["icon_url"];
+  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["breakdown"];
+  if (x !== undefined) { out += sep + "\"breakdown\":" + o_91ba46c4636f(x); sep = ','; }
+  return out + '}';
+}
+
+function o_7a01d23f7271(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["available"];
+  if (x !== undefined) { out += sep + "\"available\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   return out + '}';
 }
 
@@ -1878,6 +2018,16 @@ function o_8ad9b4955348(v) {
   return out + '}';
 }
 
+function o_91ba46c4636f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["available"];
+  if (x !== undefined) { out += sep + "\"available\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_920196757c08(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1954,29 +2104,13 @@ function o_9d43fcc4e217(v) {
   return out + '}';
 }
 
-function o_9f786a38a94f(v) {
+function o_9fae1041c880(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["username"];
-  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["bio"];
-  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["profile_picture"];
-  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["city"];
-  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["country"];
-  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["email"];
-  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["social_accounts"];
-  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_345daa32a90b(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2039,6 +2173,36 @@ function o_a5449d7b10ee(v) {
   if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["total"];
   if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_a70f20605a3f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["bio"];
+  if (x !== undefined) { out += sep + "\"bio\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["profile_picture"];
+  if (x !== undefined) { out += sep + "\"profile_picture\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["city"];
+  if (x !== undefined) { out += sep + "\"city\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["country"];
+  if (x !== undefined) { out += sep + "\"country\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["total_usd"];
+  if (x !== undefined) { out += sep + "\"total_usd\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["balances"];
+  if (x !== undefined) { out += sep + "\"balances\":" + (x === null ? 'null' : array(x, (x) => o_7880f5ab0973(x))); sep = ','; }
   return out + '}';
 }
 
@@ -2191,6 +2355,20 @@ function o_be3ab4792f73(v) {
   if (x !== undefined) { out += sep + "\"primary\":" + (x === null ? 'null' : c_AdsPaymentMethod_7e6fbe832ea3(x)); sep = ','; }
   x = v["backup"];
   if (x !== undefined) { out += sep + "\"backup\":" + (x === null ? 'null' : c_AdsPaymentMethod_7e6fbe832ea3(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_c0017f5a5586(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["available"];
+  if (x !== undefined) { out += sep + "\"available\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["in_transit"];
+  if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   return out + '}';
 }
 
@@ -2384,6 +2562,16 @@ function o_df0a0cfee775(v) {
   return out + '}';
 }
 
+function o_df633f7164de(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_63556d3eea17(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_e474163eec56(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2404,11 +2592,11 @@ function o_e60a0649ef3e(v) {
   return out + '}';
 }
 
-function o_e7806a89c1eb(v) {
+function o_e93cc5cb2a78(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_bfe2a85aea95(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_e07cd541d116(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -2572,6 +2760,10 @@ function o_fee4c6f2eb27(v) {
   return out + '}';
 }
 
+function r_02ba5c1668ad(v) {
+  return o_2189e04c950b(v);
+}
+
 function r_03782e18aa2c(v) {
   return c_Membership_63f5ef50fbfa(v);
 }
@@ -2582,6 +2774,10 @@ function r_04eea8b4299d(v) {
 
 function r_0698502a8680(v) {
   return c_Account_eaf5c29d8eb0(v);
+}
+
+function r_0bccf0d9c297(v) {
+  return c_User_63556d3eea17(v);
 }
 
 function r_0ccd56979db3(v) {
@@ -2624,6 +2820,10 @@ function r_36eeb3a259b5(v) {
   return c_Payment_806e1fc08cdb(v);
 }
 
+function r_37a500c789ac(v) {
+  return c_User_b4f93805de63(v);
+}
+
 function r_38a2fbe95bc8(v) {
   return c_Variant_f3b84615b732(v);
 }
@@ -2646,10 +2846,6 @@ function r_49ad0b9350a2(v) {
 
 function r_4d4851eda493(v) {
   return o_96b0d02500dc(v);
-}
-
-function r_55f8e935da01(v) {
-  return o_e7806a89c1eb(v);
 }
 
 function r_598035228c5f(v) {
@@ -2686,6 +2882,10 @@ function r_6dd4d03563f8(v) {
 
 function r_6ee67b7b3241(v) {
   return o_6773fa8524d5(v);
+}
+
+function r_6eeb29d20cad(v) {
+  return c_User_e07cd541d116(v);
 }
 
 function r_75d0d6d7508a(v) {
@@ -2740,10 +2940,6 @@ function r_905d3da1bce2(v) {
   return c_ConfirmationToken_d13a96a4a8cf(v);
 }
 
-function r_9549e2966bd5(v) {
-  return o_41641a9ce7ae(v);
-}
-
 function r_965b67a1819a(v) {
   return o_fbf0039c4781(v);
 }
@@ -2766,6 +2962,10 @@ function r_a619e331e513(v) {
 
 function r_a75a3137590b(v) {
   return c_SetupIntent_cd365d6c3ce5(v);
+}
+
+function r_a78a68c4632e(v) {
+  return o_df633f7164de(v);
 }
 
 function r_a83143e21bd6(v) {
@@ -2808,6 +3008,10 @@ function r_c3fb51457cbd(v) {
   return o_7a3b6ed055ac(v);
 }
 
+function r_c4c0c541eea6(v) {
+  return o_9fae1041c880(v);
+}
+
 function r_c5f1e694987f(v) {
   return o_5edfb8294d15(v);
 }
@@ -2840,12 +3044,12 @@ function r_d8430f1c9585(v) {
   return c_Product_1688f9bc3877(v);
 }
 
-function r_d887b4e86e2a(v) {
-  return o_e60a0649ef3e(v);
+function r_d8653166c51d(v) {
+  return o_e93cc5cb2a78(v);
 }
 
-function r_db9195d7fbde(v) {
-  return c_User_8668a3e991d2(v);
+function r_d887b4e86e2a(v) {
+  return o_e60a0649ef3e(v);
 }
 
 function r_dfbf9804988d(v) {
@@ -2858,10 +3062,6 @@ function r_e2c5cc2c8e38(v) {
 
 function r_e32089e3c27a(v) {
   return o_45340cf56a89(v);
-}
-
-function r_e8951c0311b9(v) {
-  return c_User_bfe2a85aea95(v);
 }
 
 function r_ea0a9bcd70cf(v) {
@@ -2894,6 +3094,10 @@ function r_ee9def59387b(v) {
 
 function r_f05f4424b4aa(v) {
   return c_Variant_17009bf965ca(v);
+}
+
+function r_f1341b21c892(v) {
+  return c_User_345daa32a90b(v);
 }
 
 function r_fabad38a2578(v) {
@@ -2971,14 +3175,14 @@ export const serializers = {
   "retrieveRefund": { "2026-09-06": r_acf73439b40d, "2026-09-02": r_acf73439b40d, "2026-08-28": r_acf73439b40d, "2026-08-25": r_acf73439b40d, "2026-08-21": r_acf73439b40d, "2026-08-14": r_d04d4ac1ca33, "2026-08-07": r_d04d4ac1ca33, "2026-07-30": r_d04d4ac1ca33, "2026-07-23": r_d04d4ac1ca33, "2026-07-22": r_d04d4ac1ca33, "2026-07-20": r_d04d4ac1ca33, "2025-01-01": r_d04d4ac1ca33 },
   "retrieveSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "retrieveTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
-  "retrieveUser": { "2026-09-06": r_e8951c0311b9, "2026-09-02": r_e8951c0311b9, "2026-08-28": r_e8951c0311b9, "2026-08-25": r_db9195d7fbde, "2026-08-21": r_db9195d7fbde, "2026-08-14": r_db9195d7fbde, "2026-08-07": r_db9195d7fbde, "2026-07-30": r_db9195d7fbde, "2026-07-23": r_db9195d7fbde, "2026-07-22": r_db9195d7fbde, "2026-07-20": r_db9195d7fbde, "2025-01-01": r_db9195d7fbde },
+  "retrieveUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_37a500c789ac, "2026-08-21": r_37a500c789ac, "2026-08-14": r_37a500c789ac, "2026-08-07": r_37a500c789ac, "2026-07-30": r_0bccf0d9c297, "2026-07-23": r_0bccf0d9c297, "2026-07-22": r_0bccf0d9c297, "2026-07-20": r_6eeb29d20cad, "2025-01-01": r_6eeb29d20cad },
   "retrieveVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "retrieveWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "retryAdsPayment": { "2026-09-06": r_2e1dcaa809a8, "2026-09-02": r_2e1dcaa809a8, "2026-08-28": r_2e1dcaa809a8, "2026-08-25": r_2e1dcaa809a8, "2026-08-21": r_2e1dcaa809a8, "2026-08-14": r_2e1dcaa809a8, "2026-08-07": r_2e1dcaa809a8, "2026-07-30": r_2e1dcaa809a8, "2026-07-23": r_2e1dcaa809a8, "2026-07-22": r_2e1dcaa809a8, "2026-07-20": r_2e1dcaa809a8, "2025-01-01": r_2e1dcaa809a8 },
   "retryPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
   "revokeApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
   "rotateApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
-  "searchUsers": { "2026-09-06": r_55f8e935da01, "2026-09-02": r_55f8e935da01, "2026-08-28": r_55f8e935da01, "2026-08-25": r_9549e2966bd5, "2026-08-21": r_9549e2966bd5, "2026-08-14": r_9549e2966bd5, "2026-08-07": r_9549e2966bd5, "2026-07-30": r_9549e2966bd5, "2026-07-23": r_9549e2966bd5, "2026-07-22": r_9549e2966bd5, "2026-07-20": r_9549e2966bd5, "2025-01-01": r_9549e2966bd5 },
+  "searchUsers": { "2026-09-06": r_c4c0c541eea6, "2026-09-02": r_c4c0c541eea6, "2026-08-28": r_c4c0c541eea6, "2026-08-25": r_02ba5c1668ad, "2026-08-21": r_02ba5c1668ad, "2026-08-14": r_02ba5c1668ad, "2026-08-07": r_02ba5c1668ad, "2026-07-30": r_a78a68c4632e, "2026-07-23": r_a78a68c4632e, "2026-07-22": r_a78a68c4632e, "2026-07-20": r_d8653166c51d, "2025-01-01": r_d8653166c51d },
   "uncancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "updateAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
@@ -2987,7 +3191,7 @@ export const serializers = {
   "updatePlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "updateProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "updateTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
-  "updateUser": { "2026-09-06": r_e8951c0311b9, "2026-09-02": r_e8951c0311b9, "2026-08-28": r_e8951c0311b9, "2026-08-25": r_db9195d7fbde, "2026-08-21": r_db9195d7fbde, "2026-08-14": r_db9195d7fbde, "2026-08-07": r_db9195d7fbde, "2026-07-30": r_db9195d7fbde, "2026-07-23": r_db9195d7fbde, "2026-07-22": r_db9195d7fbde, "2026-07-20": r_db9195d7fbde, "2025-01-01": r_db9195d7fbde },
+  "updateUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_37a500c789ac, "2026-08-21": r_37a500c789ac, "2026-08-14": r_37a500c789ac, "2026-08-07": r_37a500c789ac, "2026-07-30": r_0bccf0d9c297, "2026-07-23": r_0bccf0d9c297, "2026-07-22": r_0bccf0d9c297, "2026-07-20": r_6eeb29d20cad, "2025-01-01": r_6eeb29d20cad },
   "updateVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "updateWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "voidPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },

@@ -12,6 +12,7 @@ import * as promoCodeLegacyCreate from '../handlers/versions/promoCodeLegacyCrea
 import * as promoCodeLegacyDiscount from '../handlers/versions/promoCodeLegacyDiscount.js';
 import * as refundDecimalAmount from '../handlers/versions/refundDecimalAmount.js';
 import * as setupIntentEmbeddedReferences from '../handlers/versions/setupIntentEmbeddedReferences.js';
+import * as userBalancesFlat from '../handlers/versions/userBalancesFlat.js';
 
 function down_Account_step_2026_09_06(o: any): any {
   o.industry_group ??= o.industry_type ?? null;
@@ -132,9 +133,27 @@ function down_AccountBalance_step_2026_08_07(o: any): any {
   return o;
 }
 
+function down_CurrencyBalance_step_2026_08_07(o: any): any {
+  o = balancePendingCombined.down(o);
+  delete o.in_transit;
+  return o;
+}
+
 function down_PromoCode_step_2026_08_07(o: any): any {
   o = promoCodeLegacyDiscount.down(o);
   { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
+  return o;
+}
+
+function down_User_step_2026_08_07(o: any): any {
+  if (o.balance) o.balance = down_UserBalance_step_2026_08_07(o.balance);
+  return o;
+}
+
+function down_UserBalance_step_2026_08_07(o: any): any {
+  if (Array.isArray(o.currencies)) o.currencies = o.currencies.map(down_CurrencyBalance_step_2026_08_07);
+  o = balancePendingCombined.down(o);
+  delete o.in_transit;
   return o;
 }
 
@@ -176,6 +195,11 @@ function down_Deleted_step_2026_07_22(o: any): any {
 
 function down_Product_step_2026_07_22(o: any): any {
   { const p = o; if (p && "account" in p) { p.company = p.account; delete p.account; } }
+  return o;
+}
+
+function down_User_step_2026_07_22(o: any): any {
+  o = userBalancesFlat.down(o);
   return o;
 }
 
@@ -609,6 +633,11 @@ export function down_CheckoutConfiguration_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_CurrencyBalance_2026_07_30(o: any): any {
+  o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
 export function down_EconomicIntelligenceOffer_2026_07_30(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
@@ -648,6 +677,12 @@ export function down_SetupIntent_2026_07_30(o: any): any {
 
 export function down_User_2026_07_30(o: any): any {
   o = down_User_step_2026_08_28(o);
+  o = down_User_step_2026_08_07(o);
+  return o;
+}
+
+export function down_UserBalance_2026_07_30(o: any): any {
+  o = down_UserBalance_step_2026_08_07(o);
   return o;
 }
 
@@ -767,6 +802,11 @@ export function down_CheckoutConfiguration_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_CurrencyBalance_2026_07_23(o: any): any {
+  o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
 export function down_EconomicIntelligenceOffer_2026_07_23(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
@@ -806,6 +846,12 @@ export function down_SetupIntent_2026_07_23(o: any): any {
 
 export function down_User_2026_07_23(o: any): any {
   o = down_User_step_2026_08_28(o);
+  o = down_User_step_2026_08_07(o);
+  return o;
+}
+
+export function down_UserBalance_2026_07_23(o: any): any {
+  o = down_UserBalance_step_2026_08_07(o);
   return o;
 }
 
@@ -925,6 +971,11 @@ export function down_CheckoutConfiguration_2026_07_22(o: any): any {
   return o;
 }
 
+export function down_CurrencyBalance_2026_07_22(o: any): any {
+  o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
 export function down_EconomicIntelligenceOffer_2026_07_22(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
@@ -974,6 +1025,12 @@ export function down_SetupIntent_2026_07_22(o: any): any {
 
 export function down_User_2026_07_22(o: any): any {
   o = down_User_step_2026_08_28(o);
+  o = down_User_step_2026_08_07(o);
+  return o;
+}
+
+export function down_UserBalance_2026_07_22(o: any): any {
+  o = down_UserBalance_step_2026_08_07(o);
   return o;
 }
 
@@ -1110,6 +1167,11 @@ export function down_CheckoutConfiguration_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_CurrencyBalance_2026_07_20(o: any): any {
+  o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
 export function down_Deleted_2026_07_20(o: any): any {
   o = down_Deleted_step_2026_07_22(o);
   return o;
@@ -1169,6 +1231,13 @@ export function down_SetupIntent_2026_07_20(o: any): any {
 
 export function down_User_2026_07_20(o: any): any {
   o = down_User_step_2026_08_28(o);
+  o = down_User_step_2026_08_07(o);
+  o = down_User_step_2026_07_22(o);
+  return o;
+}
+
+export function down_UserBalance_2026_07_20(o: any): any {
+  o = down_UserBalance_step_2026_08_07(o);
   return o;
 }
 
@@ -1338,6 +1407,11 @@ export function down_CheckoutConfiguration_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_CurrencyBalance_2025_01_01(o: any): any {
+  o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
 export function down_Deleted_2025_01_01(o: any): any {
   o = down_Deleted_step_2026_07_22(o);
   return o;
@@ -1397,6 +1471,13 @@ export function down_SetupIntent_2025_01_01(o: any): any {
 
 export function down_User_2025_01_01(o: any): any {
   o = down_User_step_2026_08_28(o);
+  o = down_User_step_2026_08_07(o);
+  o = down_User_step_2026_07_22(o);
+  return o;
+}
+
+export function down_UserBalance_2025_01_01(o: any): any {
+  o = down_UserBalance_step_2026_08_07(o);
   return o;
 }
 
@@ -1546,6 +1627,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   AccountBalance: { "2026-07-30": down_AccountBalance_2026_07_30, "2026-07-23": down_AccountBalance_2026_07_23, "2026-07-22": down_AccountBalance_2026_07_22, "2026-07-20": down_AccountBalance_2026_07_20, "2025-01-01": down_AccountBalance_2025_01_01 },
   AccountPreferences: { "2026-08-21": down_AccountPreferences_2026_08_21, "2026-08-14": down_AccountPreferences_2026_08_14, "2026-08-07": down_AccountPreferences_2026_08_07, "2026-07-30": down_AccountPreferences_2026_07_30, "2026-07-23": down_AccountPreferences_2026_07_23, "2026-07-22": down_AccountPreferences_2026_07_22, "2026-07-20": down_AccountPreferences_2026_07_20, "2025-01-01": down_AccountPreferences_2025_01_01 },
   CheckoutConfiguration: { "2026-08-21": down_CheckoutConfiguration_2026_08_21, "2026-08-14": down_CheckoutConfiguration_2026_08_14, "2026-08-07": down_CheckoutConfiguration_2026_08_07, "2026-07-30": down_CheckoutConfiguration_2026_07_30, "2026-07-23": down_CheckoutConfiguration_2026_07_23, "2026-07-22": down_CheckoutConfiguration_2026_07_22, "2026-07-20": down_CheckoutConfiguration_2026_07_20, "2025-01-01": down_CheckoutConfiguration_2025_01_01 },
+  CurrencyBalance: { "2026-07-30": down_CurrencyBalance_2026_07_30, "2026-07-23": down_CurrencyBalance_2026_07_23, "2026-07-22": down_CurrencyBalance_2026_07_22, "2026-07-20": down_CurrencyBalance_2026_07_20, "2025-01-01": down_CurrencyBalance_2025_01_01 },
   Deleted: { "2026-07-20": down_Deleted_2026_07_20, "2025-01-01": down_Deleted_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-22": down_EconomicIntelligenceOffer_2026_07_22, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
   Member: { "2026-07-22": down_Member_2026_07_22, "2026-07-20": down_Member_2026_07_20, "2025-01-01": down_Member_2025_01_01 },
@@ -1558,6 +1640,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Refund: { "2026-08-14": down_Refund_2026_08_14, "2026-08-07": down_Refund_2026_08_07, "2026-07-30": down_Refund_2026_07_30, "2026-07-23": down_Refund_2026_07_23, "2026-07-22": down_Refund_2026_07_22, "2026-07-20": down_Refund_2026_07_20, "2025-01-01": down_Refund_2025_01_01 },
   SetupIntent: { "2026-08-21": down_SetupIntent_2026_08_21, "2026-08-14": down_SetupIntent_2026_08_14, "2026-08-07": down_SetupIntent_2026_08_07, "2026-07-30": down_SetupIntent_2026_07_30, "2026-07-23": down_SetupIntent_2026_07_23, "2026-07-22": down_SetupIntent_2026_07_22, "2026-07-20": down_SetupIntent_2026_07_20, "2025-01-01": down_SetupIntent_2025_01_01 },
   User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-22": down_User_2026_07_22, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
+  UserBalance: { "2026-07-30": down_UserBalance_2026_07_30, "2026-07-23": down_UserBalance_2026_07_23, "2026-07-22": down_UserBalance_2026_07_22, "2026-07-20": down_UserBalance_2026_07_20, "2025-01-01": down_UserBalance_2025_01_01 },
   Variant: { "2026-08-21": down_Variant_2026_08_21, "2026-08-14": down_Variant_2026_08_14, "2026-08-07": down_Variant_2026_08_07, "2026-07-30": down_Variant_2026_07_30, "2026-07-23": down_Variant_2026_07_23, "2026-07-22": down_Variant_2026_07_22, "2026-07-20": down_Variant_2026_07_20, "2025-01-01": down_Variant_2025_01_01 },
   Webhook: { "2026-08-07": down_Webhook_2026_08_07, "2026-07-30": down_Webhook_2026_07_30, "2026-07-23": down_Webhook_2026_07_23, "2026-07-22": down_Webhook_2026_07_22, "2026-07-20": down_Webhook_2026_07_20, "2025-01-01": down_Webhook_2025_01_01 },
 };

@@ -492,7 +492,30 @@ export interface User {
     country: string | null;
     /** The user's e-mail; null unless the caller is that user (their own user token). */
     email: string | null;
+    /** The user's personal wallet (a balance, ldgr_); null unless the caller is that user (their own user token). */
+    balance: UserBalance | null;
     created_at: string;
+}
+
+/** A personal wallet's breakdown in USD, and every currency it holds. */
+export interface UserBalance {
+    /** Funds that can be paid out or transferred. */
+    available: Money;
+    /** Funds still clearing. */
+    pending: Money;
+    /** Funds on their way to a payout destination. */
+    in_transit: Money;
+    /** One breakdown per currency the wallet holds, USD first. */
+    currencies: CurrencyBalance[];
+}
+
+/** A wallet's breakdown in one currency. */
+export interface CurrencyBalance {
+    /** Lowercase ISO 4217 code. */
+    currency: string;
+    available: Money;
+    pending: Money;
+    in_transit: Money;
 }
 
 /** What a user may do on an account, product or experience. */

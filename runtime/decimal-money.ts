@@ -30,3 +30,12 @@ export function minorUnits(value: number | string, decimals: number): number | n
   if (minor > BigInt(Number.MAX_SAFE_INTEGER)) return null;
   return (m[1] ? -1 : 1) * Number(minor);
 }
+
+/** A money object's amount as exact decimal text in the major unit: 1043 with 2 decimals -> "10.43", -5 -> "-0.05".
+ * Built from the integer's digits, never by float division. */
+export function decimalText(m: { amount: number; decimals: number }): string {
+  const digits = Math.abs(m.amount).toString().padStart(m.decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - m.decimals);
+  const fraction = m.decimals > 0 ? `.${digits.slice(digits.length - m.decimals)}` : '';
+  return `${m.amount < 0 ? '-' : ''}${whole}${fraction}`;
+}

@@ -1,10 +1,10 @@
 import type { Handler } from '../../runtime/handler.js';
 import { notFound } from '../../runtime/errors.js';
-import { userView } from './user-view.js';
+import { userFor } from './user-view.js';
 
 /** GET /users/{id}: profiles are public to any authenticated caller. */
 export const retrieveUser: Handler<'retrieveUser'> = async ({ path }, ctx) => {
   const row = await ctx.db('users').where({ id: path.id }).first();
   if (!row) throw notFound('user', path.id, 'id');
-  return userView(row, ctx.principal);
+  return userFor(ctx.db, row, ctx.principal);
 };

@@ -1,6 +1,6 @@
 import type { Handler } from '../../runtime/handler.js';
 import { paginate } from '../../runtime/pagination.js';
-import { userView, type UserRow } from './user-view.js';
+import { userFor, type UserRow } from './user-view.js';
 
 /** The query as a LIKE prefix pattern in which the caller's % and _ (and the escape itself) match literally. */
 const likePrefix = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -17,5 +17,7 @@ export const searchUsers: Handler<'searchUsers'> = async ({ query }, ctx) => {
   const { rows, page_info } = await paginate<UserRow & { id: string }>(q, query, {
     sortColumn: 'username', sortKind: 'text', direction: 'asc', defaultSize: ctx.defaultPageSize,
   });
-  return { data: rows.map((r) => userView(r, ctx.principal)), page_info };
+  const data = [];
+  for (const row of rows) data.push(await userFor(ctx.db, row, ctx.principal)); // only the caller's own row reads more
+  return { data, page_info };
 };

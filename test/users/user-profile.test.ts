@@ -19,7 +19,8 @@ t('retrieve: another user sees the public profile without the e-mail', async () 
   const res = await call('GET', `/users/${alice.id}`, { token: bob.token });
   assert.is(res.status, 200);
   assert.equal(Object.keys(res.body).sort(),
-    ['bio', 'city', 'country', 'created_at', 'email', 'id', 'name', 'profile_picture', 'username']);
+    ['balance', 'bio', 'city', 'country', 'created_at', 'email', 'id', 'name', 'profile_picture', 'username']);
+  assert.is(res.body.balance, null);
   assert.is(res.body.id, alice.id);
   assert.is(res.body.username, 'alice_pub');
   assert.is(res.body.name, 'alice_pub');
