@@ -6,6 +6,7 @@ import { day, num } from '../runtime/plain/read.js';
 import { balanceOf } from '../handlers/accounts/account-fields.js';
 import { apiKeyPermissions, apiKeyStatus } from '../handlers/api_keys/api-key-fields.js';
 import { configurationPurchaseUrl, variantPurchaseUrl } from '../handlers/checkout_configurations/purchase-url.js';
+import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
 import { amountAfterFees, usdTotal } from '../handlers/payments/payment-fields.js';
 
 /** Resources whose spec names their table (resources.<Name>.table). */
@@ -99,6 +100,27 @@ export const resources = {
       updated_at: row.updated_at,
     }),
   } satisfies StoredResource<T.CheckoutConfiguration>,
+  LedgerAccount: {
+    name: 'LedgerAccount',
+    noun: 'balance',
+    table: 'ledger_accounts',
+    columns: '"ledger_accounts".*, (select json_agg(json_build_array(b.currency, b.bucket, b.amount)) from ledger_balances b where b.ledger_id = ledger_accounts.id and b.bucket in (\'available\', \'pending\', \'in_transit\')) as "$balances", "payment_controls"."undated_pending_reason" as "payment_controls.undated_pending_reason"',
+    from: '"ledger_accounts" left join "accounts" as "payment_controls" on "payment_controls"."id" = "ledger_accounts"."account_id"',
+    live: null,
+    byId: 'select "ledger_accounts".*, (select json_agg(json_build_array(b.currency, b.bucket, b.amount)) from ledger_balances b where b.ledger_id = ledger_accounts.id and b.bucket in (\'available\', \'pending\', \'in_transit\')) as "$balances", "payment_controls"."undated_pending_reason" as "payment_controls.undated_pending_reason" from "ledger_accounts" left join "accounts" as "payment_controls" on "payment_controls"."id" = "ledger_accounts"."account_id" where "ledger_accounts"."id" = $1',
+    byIdForUpdate: 'select "ledger_accounts".*, (select json_agg(json_build_array(b.currency, b.bucket, b.amount)) from ledger_balances b where b.ledger_id = ledger_accounts.id and b.bucket in (\'available\', \'pending\', \'in_transit\')) as "$balances", "payment_controls"."undated_pending_reason" as "payment_controls.undated_pending_reason" from "ledger_accounts" left join "accounts" as "payment_controls" on "payment_controls"."id" = "ledger_accounts"."account_id" where "ledger_accounts"."id" = $1 for update of "ledger_accounts"',
+    bareRows: false,
+    view: (row: Row): T.LedgerAccount => ({
+      id: row.id,
+      kind: row.kind,
+      account_id: row.account_id,
+      user_id: row.user_id,
+      title: row.title,
+      balances: currencyBalancesOf(row),
+      payment_controls: row.account_id === null ? null : { undated_pending_reason: row['payment_controls.undated_pending_reason'] },
+      created_at: row.created_at,
+    }),
+  } satisfies StoredResource<T.LedgerAccount>,
   Member: {
     name: 'Member',
     noun: 'member',

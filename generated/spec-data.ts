@@ -139,6 +139,7 @@ export const specData = {
     "ApiKey": "apik_",
     "CheckoutConfiguration": "chcfg_",
     "ConfirmationToken": "ctok_",
+    "LedgerAccount": "ldgr_",
     "Member": "mber_",
     "Membership": "mem_",
     "PaymentMethod": "payt_",

@@ -139,6 +139,11 @@ function down_CurrencyBalance_step_2026_08_07(o: any): any {
   return o;
 }
 
+function down_LedgerAccount_step_2026_08_07(o: any): any {
+  if (Array.isArray(o.balances)) o.balances = o.balances.map(down_CurrencyBalance_step_2026_08_07);
+  return o;
+}
+
 function down_PromoCode_step_2026_08_07(o: any): any {
   o = promoCodeLegacyDiscount.down(o);
   { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
@@ -644,6 +649,11 @@ export function down_EconomicIntelligenceOffer_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_LedgerAccount_2026_07_30(o: any): any {
+  o = down_LedgerAccount_step_2026_08_07(o);
+  return o;
+}
+
 export function down_Payment_2026_07_30(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -813,6 +823,11 @@ export function down_EconomicIntelligenceOffer_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_LedgerAccount_2026_07_23(o: any): any {
+  o = down_LedgerAccount_step_2026_08_07(o);
+  return o;
+}
+
 export function down_Payment_2026_07_23(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -979,6 +994,11 @@ export function down_CurrencyBalance_2026_07_22(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_22(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_LedgerAccount_2026_07_22(o: any): any {
+  o = down_LedgerAccount_step_2026_08_07(o);
   return o;
 }
 
@@ -1180,6 +1200,11 @@ export function down_Deleted_2026_07_20(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_20(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_LedgerAccount_2026_07_20(o: any): any {
+  o = down_LedgerAccount_step_2026_08_07(o);
   return o;
 }
 
@@ -1423,6 +1448,11 @@ export function down_EconomicIntelligenceOffer_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_LedgerAccount_2025_01_01(o: any): any {
+  o = down_LedgerAccount_step_2026_08_07(o);
+  return o;
+}
+
 export function down_Member_2025_01_01(o: any): any {
   o = down_Member_step_2026_07_23(o);
   return o;
@@ -1630,6 +1660,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   CurrencyBalance: { "2026-07-30": down_CurrencyBalance_2026_07_30, "2026-07-23": down_CurrencyBalance_2026_07_23, "2026-07-22": down_CurrencyBalance_2026_07_22, "2026-07-20": down_CurrencyBalance_2026_07_20, "2025-01-01": down_CurrencyBalance_2025_01_01 },
   Deleted: { "2026-07-20": down_Deleted_2026_07_20, "2025-01-01": down_Deleted_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-22": down_EconomicIntelligenceOffer_2026_07_22, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
+  LedgerAccount: { "2026-07-30": down_LedgerAccount_2026_07_30, "2026-07-23": down_LedgerAccount_2026_07_23, "2026-07-22": down_LedgerAccount_2026_07_22, "2026-07-20": down_LedgerAccount_2026_07_20, "2025-01-01": down_LedgerAccount_2025_01_01 },
   Member: { "2026-07-22": down_Member_2026_07_22, "2026-07-20": down_Member_2026_07_20, "2025-01-01": down_Member_2025_01_01 },
   Membership: { "2026-07-22": down_Membership_2026_07_22, "2026-07-20": down_Membership_2026_07_20, "2025-01-01": down_Membership_2025_01_01 },
   Payment: { "2026-09-02": down_Payment_2026_09_02, "2026-08-28": down_Payment_2026_08_28, "2026-08-25": down_Payment_2026_08_25, "2026-08-21": down_Payment_2026_08_21, "2026-08-14": down_Payment_2026_08_14, "2026-08-07": down_Payment_2026_08_07, "2026-07-30": down_Payment_2026_07_30, "2026-07-23": down_Payment_2026_07_23, "2026-07-22": down_Payment_2026_07_22, "2026-07-20": down_Payment_2026_07_20, "2025-01-01": down_Payment_2025_01_01 },

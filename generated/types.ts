@@ -254,6 +254,23 @@ export interface CardSummary {
     exp_year: number;
 }
 
+/** A balance on the platform's side, in every currency it holds. */
+export interface LedgerAccount {
+    id: string;
+    /** business: an account's balance; personal: a user's wallet; cards: an account's cards balance. */
+    kind: "business" | "personal" | "cards";
+    /** The owning account; null for a personal wallet. */
+    account_id: string | null;
+    /** The owning user of a personal wallet; null otherwise. */
+    user_id: string | null;
+    title: string | null;
+    /** One breakdown per currency it holds, USD first (USD always). */
+    balances: CurrencyBalance[];
+    /** The owning account's controls; null for a personal wallet. */
+    payment_controls: { undated_pending_reason: "compliance_review" | "withdrawals_disabled" | "kyc_incomplete" | "pending_information_request" | null } | null;
+    created_at: string;
+}
+
 export interface Member {
     id: string;
     account_id: string;
@@ -782,6 +799,15 @@ export interface CreateConfirmationTokenInput {
 }
 
 export type CreateConfirmationTokenOutput = ConfirmationToken;
+
+/** GET /ledger_accounts/{id}: Retrieve a balance */
+export interface RetrieveLedgerAccountInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveLedgerAccountOutput = LedgerAccount;
 
 /** GET /members: List members */
 export interface ListMembersInput {
@@ -1415,6 +1441,7 @@ export interface Operations {
     retrieveCheckoutConfiguration: { input: RetrieveCheckoutConfigurationInput; output: RetrieveCheckoutConfigurationOutput };
     deleteCheckoutConfiguration: { input: DeleteCheckoutConfigurationInput; output: DeleteCheckoutConfigurationOutput };
     createConfirmationToken: { input: CreateConfirmationTokenInput; output: CreateConfirmationTokenOutput };
+    retrieveLedgerAccount: { input: RetrieveLedgerAccountInput; output: RetrieveLedgerAccountOutput };
     listMembers: { input: ListMembersInput; output: ListMembersOutput };
     retrieveMember: { input: RetrieveMemberInput; output: RetrieveMemberOutput };
     listMemberships: { input: ListMembershipsInput; output: ListMembershipsOutput };

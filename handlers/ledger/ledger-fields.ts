@@ -1,0 +1,16 @@
+// LedgerAccount fields only code can say (spec/areas/ledgers.yaml), from the row's statement.
+import type { CurrencyBalance } from '../../generated/types.js';
+import { money } from '../../runtime/money.js';
+
+type Row = Record<string, any>;
+
+/** `$balances`: [currency, bucket, amount] triples (null without postings) -> one breakdown per currency, USD first
+ * and always present. */
+export function currencyBalancesOf(row: Row): CurrencyBalance[] {
+  const triples: [string, string, number | string][] = row.$balances ?? [];
+  const currencies = [...new Set(['usd', ...triples.map(([c]) => c).sort()])];
+  return currencies.map((currency) => {
+    const of = (bucket: string) => money(Number(triples.find(([c, b]) => c === currency && b === bucket)?.[2] ?? 0), currency);
+    return { currency, available: of('available'), pending: of('pending'), in_transit: of('in_transit') };
+  });
+}
