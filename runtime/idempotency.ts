@@ -7,6 +7,7 @@
 // written in the same transaction as the request's own writes. So a crash at any point leaves the key either done,
 // with the response of the writes that committed, or free for an immediate retry; nothing waits for an expiry.
 import { createHash } from 'node:crypto';
+import pg from 'pg';
 import type { Knex } from 'knex';
 import { ApiError, invalid } from './errors.js';
 import { query, rollbackToSavepoint } from './request-db.js';
@@ -40,34 +41,34 @@ export function lockKey(credentialId: string, key: string): bigint {
 }
 
 const SAVEPOINT = 'idempotent_request';
+const { escapeLiteral } = pg;
 
 /**
  * The statements that open a keyed request's transaction (sent with its BEGIN in one round trip): try the key's
- * lock, then mark where the request's own work starts, so a refused request's writes can be undone while the record
- * of its refusal commits. The lock key is a number we computed, never client text, so it is safe as a literal.
+ * lock, read the key's stored response, then mark where the request's own work starts, so a refused request's
+ * writes can be undone while the record of its refusal commits. Each statement of a multi-statement query takes its
+ * own snapshot, so the read, coming after the lock, sees the commit of a request that released it. The lock key is a
+ * number we computed; the credential id and the client's key text are quoted as literals by pg's escapeLiteral
+ * (the one round trip admits no parameters).
  */
 export function openingStatements(credentialId: string, key: string): string[] {
-  return [`select pg_try_advisory_xact_lock(${lockKey(credentialId, key)}) as locked`, `SAVEPOINT ${SAVEPOINT}`];
+  return [
+    `select pg_try_advisory_xact_lock(${lockKey(credentialId, key)}) as locked`,
+    `select request_hash, status_code, response from idempotency_keys
+      where credential_id = ${escapeLiteral(credentialId)} and key = ${escapeLiteral(key)} and state = 'done' and expires_at > now()`,
+    `SAVEPOINT ${SAVEPOINT}`,
+  ];
 }
 
 /**
  * Given the opening statements' rows, in the request's transaction: the stored response to replay, or null when this
  * request is to run. Throws 409 while another request holds the key, 400 when the key was used for another request.
  */
-export async function claim(
-  db: Knex,
-  opened: any[][],
-  credentialId: string,
-  key: string,
-  hash: string,
-): Promise<StoredResponse | null> {
+export function claim(opened: any[][], hash: string): StoredResponse | null {
   if (!opened[0]?.[0]?.locked) {
     throw new ApiError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry later');
   }
-  // Read after taking the lock (its own statement, so its snapshot includes a commit that released the lock).
-  // Fixed SQL on plain pg: this runs on every keyed create (runtime/request-db.ts query).
-  const [row] = await query(db, `select request_hash, status_code, response from idempotency_keys
-    where credential_id = $1 and key = $2 and state = 'done' and expires_at > now()`, [credentialId, key]);
+  const row = opened[1]?.[0];
   if (!row) return null;
   if (row.request_hash !== hash) {
     throw new ApiError(400, 'idempotency_error',

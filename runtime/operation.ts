@@ -156,7 +156,7 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     const credentialId = principal.credentialId;
     const hash = idempotency.requestHash(op.id, path, body);
     const outcome = await inTransaction(db, async (trx, opened): Promise<idempotency.StoredResponse & { replayed: boolean }> => {
-      const replay = await idempotency.claim(trx, opened, credentialId, idempotencyKey, hash);
+      const replay = idempotency.claim(opened, hash);
       if (replay) return { ...replay, replayed: true };
       let response: idempotency.StoredResponse;
       try {

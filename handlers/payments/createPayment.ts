@@ -1,6 +1,7 @@
 import type { Handler } from '../../runtime/handler.js';
 import { newId } from '../../runtime/ids.js';
 import { query } from '../../runtime/request-db.js';
+import { addJobExpression, jobParams } from '../../runtime/jobs.js';
 import { effectivePolicy, needsAuthentication, toUsd, type ThreeDSecurePolicy } from '../processor/processor.js';
 import { newAuthenticationLink } from '../sandbox/authentication-link.js';
 import { COLLECT_PAYMENT } from './collection.js';
@@ -9,14 +10,17 @@ import { resolveSource } from './payment-source.js';
 import { priceOf } from './pricing.js';
 import { paymentView, type PaymentRow } from './payment-view.js';
 
-// Fixed SQL on plain pg (runtime/request-db.ts query): the write of every charge.
-const INSERT_PAYMENT = `insert into payments (id, account_id, plan_id, product_id, member_id, user_id, payment_method_id,
-    confirmation_token_id, status, billing_reason, currency, subtotal, tax_amount, total, usd_total, capture, off_session,
-    return_url, three_d_secure_policy, authentication, next_action, payment_instrument, promo_code_id, discount_amount,
-    stock_held, save_payment_method, authentication_token)
-  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
-    $25, $26, $27)
-  returning *`;
+// Fixed SQL on plain pg (runtime/request-db.ts query): the write of every charge, queueing its collection in the same
+// statement unless the buyer must act first ($28).
+const INSERT_PAYMENT = `with inserted as (
+    insert into payments (id, account_id, plan_id, product_id, member_id, user_id, payment_method_id,
+      confirmation_token_id, status, billing_reason, currency, subtotal, tax_amount, total, usd_total, capture, off_session,
+      return_url, three_d_secure_policy, authentication, next_action, payment_instrument, promo_code_id, discount_amount,
+      stock_held, save_payment_method, authentication_token)
+    values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
+      $25, $26, $27)
+    returning *)
+  select inserted.*, (select (${addJobExpression(29)}).id where $28::boolean) as "$collection_job" from inserted`;
 
 /**
  * POST /payments: prices the charge (with its promo code's discount), takes what the payment holds (the promo
@@ -50,8 +54,8 @@ export const createPayment: Handler<'createPayment'> = async ({ body }, ctx) => 
     link ? JSON.stringify({ type: 'redirect_to_url', redirect_to_url: { url: link.url, return_url: body.return_url ?? null } }) : null,
     JSON.stringify(source.instrument),
     price.promoCodeId, price.discount, stockHeld, body.save_payment_method, link?.token ?? null,
+    !waitsOnBuyer, ...jobParams(COLLECT_PAYMENT, { payment_id: id }, { jobKey: `${COLLECT_PAYMENT}:${id}` }),
   ]);
-  if (!waitsOnBuyer) await ctx.addJob(COLLECT_PAYMENT, { payment_id: id }, { jobKey: `${COLLECT_PAYMENT}:${id}` });
   // The response is the row just written with the buyer already at hand: no second read.
   return paymentView(row, source.buyer);
 };

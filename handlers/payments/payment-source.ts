@@ -4,13 +4,25 @@ import { invalid, notFound } from '../../runtime/errors.js';
 import type { HandlerContext } from '../../runtime/handler.js';
 import { query } from '../../runtime/request-db.js';
 import type { CardBehaviour } from '../processor/cards.js';
-import { nowMs } from '../shared/now.js';
 
 const MEMBER_WITH_METHOD = `select m.id, m.user_id, u.username, u.name, u.profile_picture_url, pm.id as method_id, pm.card_brand, pm.last4,
     pm.exp_month, pm.exp_year, pm.test_behaviour
   from members m join users u on u.id = m.user_id
   left join payment_methods pm on pm.member_id = m.id and pm.account_id = m.account_id and pm.id = $3
   where m.id = $1 and m.account_id = $2`;
+
+// One statement spends a confirmation token: locks it, reads the buyer, and marks it used only when every rule holds
+// (the account's, unused, unexpired, a buyer that exists); the rows say which rule failed otherwise. A concurrent
+// spender waits on the lock and then sees the token used.
+const SPEND_TOKEN = `with token as (select * from confirmation_tokens where id = $1 for update),
+    buyer as (select id, username, name, profile_picture_url from users where id = $2),
+    spent as (update confirmation_tokens c set used_at = date_trunc('milliseconds', now()) from token
+      where c.id = token.id and token.account_id = $3 and token.used_at is null and token.expires_at > now()
+        and exists (select 1 from buyer)
+      returning c.id)
+  select token.*, token.expires_at <= now() as expired, buyer.id as "buyer.id", buyer.username as "buyer.username",
+    buyer.name as "buyer.name", buyer.profile_picture_url as "buyer.profile_picture_url"
+  from token left join buyer on true`;
 
 export interface PaymentSource {
   confirmationTokenId: string | null;
@@ -71,14 +83,13 @@ export async function resolveSource(ctx: HandlerContext, body: SourceInput): Pro
 }
 
 async function fromToken(db: Knex, accountId: string, tokenId: string, userId?: string): Promise<PaymentSource> {
-  const token = await db('confirmation_tokens').where({ id: tokenId }).forUpdate().first();
+  const [token] = await query(db, SPEND_TOKEN, [tokenId, userId ?? null, accountId]);
   if (!token || token.account_id !== accountId) throw notFound('confirmation token', tokenId, 'confirmation_token');
   if (token.used_at) throw invalid('This confirmation token has already been used; collect the card again for a new one', 'confirmation_token');
-  if (Date.parse(token.expires_at) <= Date.now()) throw invalid('This confirmation token has expired; collect the card again for a new one', 'confirmation_token');
+  if (token.expired) throw invalid('This confirmation token has expired; collect the card again for a new one', 'confirmation_token');
   if (!userId) throw invalid('A confirmation token payment needs user_id, the buyer', 'user_id');
-  const user = await db('users').where({ id: userId }).first('id', 'username', 'name', 'profile_picture_url');
-  if (!user) throw notFound('user', userId, 'user_id');
-  await db('confirmation_tokens').where({ id: tokenId }).update({ used_at: nowMs(db) });
+  if (!token['buyer.id']) throw notFound('user', userId, 'user_id');
+  const user = { id: token['buyer.id'], username: token['buyer.username'], name: token['buyer.name'], profile_picture_url: token['buyer.profile_picture_url'] };
   return {
     confirmationTokenId: token.id,
     paymentMethodId: null,
