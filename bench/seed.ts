@@ -57,7 +57,7 @@ async function seedLedger(db: Knex, accountId: string, postings: number): Promis
   await db.raw(`insert into ledger_postings (entry_id, ledger_id, bucket, currency, amount)
     select 'le_bench' || lpad(e::text, 10, '0'), ?, case when side = 1 then (array['available', 'pending', 'in_transit'])[e % 3 + 1] else 'processor_clearing' end,
       'usd', case when side = 1 then 1 else -1 end * (100 + e % 900)
-    from generate_series(1, ?) as e, generate_series(1, 2) as side`, [accountId, Math.floor(postings / 2)]);
+    from generate_series(1, ?) as e, generate_series(1, 2) as side`, [ledger, Math.floor(postings / 2)]);
   await db.raw('analyze ledger_postings');
   const { rows } = await db.raw(`select bucket, sum(amount) as amount from ledger_postings where ledger_id = ? and currency = 'usd'
     group by bucket`, [ledger]);

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Knex } from 'knex';
 import { ApiError, invalid } from './errors.js';
-import { query, rollbackToSavepoint } from './request-db.js';
+import { atCommit, rollbackToSavepoint } from './request-db.js';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
@@ -77,14 +77,16 @@ export function claim(opened: any[][], hash: string): StoredResponse | null {
   return { status: row.status_code, body: row.response };
 }
 
-/** Records the response in the request's transaction, replacing an expired record of the key. */
+/** Records the response in the request's transaction, replacing an expired record of the key; sent with the COMMIT
+ * (runtime/request-db.ts atCommit), its values quoted as literals. */
 export async function complete(db: Knex, credentialId: string, key: string, operationId: string, hash: string,
   response: StoredResponse): Promise<void> {
-  await query(db, `insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, status_code, response, expires_at)
-    values ($1, $2, $3, $4, 'done', $5, $6, now() + interval '${IDEMPOTENCY_TTL_HOURS} hours')
+  const values = [credentialId, key, operationId, hash].map(escapeLiteral).join(', ');
+  await atCommit(db, `insert into idempotency_keys (credential_id, key, operation_id, request_hash, state, status_code, response, expires_at)
+    values (${values}, 'done', ${Number(response.status)}, ${escapeLiteral(JSON.stringify(response.body))}::jsonb,
+      now() + interval '${IDEMPOTENCY_TTL_HOURS} hours')
     on conflict (credential_id, key) do update set operation_id = excluded.operation_id, request_hash = excluded.request_hash,
-      state = 'done', status_code = excluded.status_code, response = excluded.response, expires_at = excluded.expires_at, updated_at = now()`,
-  [credentialId, key, operationId, hash, response.status, JSON.stringify(response.body)]);
+      state = 'done', status_code = excluded.status_code, response = excluded.response, expires_at = excluded.expires_at, updated_at = now()`);
 }
 
 /** Undoes a refused request's writes, keeping the key's lock, so its refusal can be recorded and committed. */

@@ -92,9 +92,12 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
   const begun = await conn.query(['BEGIN', ...opening].join('; '), []);
   // A multi-statement simple query answers with one result per statement.
   const opened = opening.length ? (begun as unknown as { rows: any[] }[]).slice(1).map((r) => r.rows) : [];
-  let result: T;
+  const pending = conn as Connection & { [AT_COMMIT]?: string[] };
   try {
-    result = await work(db, opened);
+    const result = await work(db, opened);
+    // A failing statement among these skips the COMMIT after it; the catch below rolls back.
+    await conn.query([...(pending[AT_COMMIT] ?? []), 'COMMIT'].join('; '), []);
+    return result;
   } catch (e) {
     try {
       await conn.query('ROLLBACK', []);
@@ -103,9 +106,25 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
       (conn as unknown as { __knex__disposed?: unknown }).__knex__disposed = e;
     }
     throw e;
+  } finally {
+    delete pending[AT_COMMIT];
   }
-  await conn.query('COMMIT', []);
-  return result;
+}
+
+const AT_COMMIT = Symbol('statements sent with COMMIT');
+
+/**
+ * A write whose result nobody reads, sent with the transaction's COMMIT in one round trip on the request's
+ * connection (run at once elsewhere). A simple query admits no parameters: the statement's values must be literals
+ * quoted by pg's escapeLiteral. If it fails, the transaction rolls back with it.
+ */
+export async function atCommit(db: Knex, statement: string): Promise<void> {
+  const conn = (db as unknown as Record<symbol, (Connection & { [AT_COMMIT]?: string[] }) | undefined>)[RAW_CLIENT];
+  if (!conn) {
+    await db.raw(statement);
+    return;
+  }
+  (conn[AT_COMMIT] ??= []).push(statement);
 }
 
 /** Undoes the transaction's work since `SAVEPOINT name`, keeping what came before. */
