@@ -25,6 +25,7 @@ export const specData = {
   },
   "scopes": [
     "company:balance:read",
+    "payout:create",
     "company:basic:read",
     "company:update",
     "company:create",
@@ -144,6 +145,9 @@ export const specData = {
     "Membership": "mem_",
     "PaymentMethod": "payt_",
     "Payment": "pay_",
+    "SupportedPayoutMethod": "podst_",
+    "PayoutMethod": "potk_",
+    "Payout": "wdrl_",
     "Product": "prod_",
     "PromoCode": "promo_",
     "Refund": "rfnd_",
@@ -172,6 +176,14 @@ export const specData = {
     "membership.extended": "Membership",
     "payment.succeeded": "Payment",
     "payment.failed": "Payment",
+    "payout.created": "Payout",
+    "payout.in_review": "Payout",
+    "payout.processing": "Payout",
+    "payout.completed": "Payout",
+    "payout.failed": "Payout",
+    "payout.denied": "Payout",
+    "payout.canceled": "Payout",
+    "payout.reversed": "Payout",
     "product.created": "Product",
     "product.updated": "Product",
     "product.deleted": "Product",
@@ -330,6 +342,55 @@ export const specData = {
             "partially_refunded"
           ],
           "to": "refunded"
+        }
+      }
+    },
+    "Payout": {
+      "field": "status",
+      "transitions": {
+        "review": {
+          "from": [
+            "requested"
+          ],
+          "to": "in_review"
+        },
+        "process": {
+          "from": [
+            "requested",
+            "in_review"
+          ],
+          "to": "processing"
+        },
+        "deny": {
+          "from": [
+            "in_review"
+          ],
+          "to": "denied"
+        },
+        "cancel": {
+          "from": [
+            "requested",
+            "in_review"
+          ],
+          "to": "canceled"
+        },
+        "complete": {
+          "from": [
+            "processing"
+          ],
+          "to": "completed"
+        },
+        "fail": {
+          "from": [
+            "processing"
+          ],
+          "to": "failed"
+        },
+        "reverse": {
+          "from": [
+            "completed"
+          ],
+          "to": "reversed"
         }
       }
     },

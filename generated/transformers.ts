@@ -7,6 +7,11 @@ import * as eiOfferDurationDays from '../handlers/versions/eiOfferDurationDays.j
 import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeekly.js';
 import * as membershipCancellationMode from '../handlers/versions/membershipCancellationMode.js';
 import * as paymentDecimalAmount from '../handlers/versions/paymentDecimalAmount.js';
+import * as payoutLegacyRequest from '../handlers/versions/payoutLegacyRequest.js';
+import * as payoutLegacyToken from '../handlers/versions/payoutLegacyToken.js';
+import * as payoutMethodDestination from '../handlers/versions/payoutMethodDestination.js';
+import * as payoutMethodQuoteArrival from '../handlers/versions/payoutMethodQuoteArrival.js';
+import * as payoutStatusV1 from '../handlers/versions/payoutStatusV1.js';
 import * as permissionsWithoutTrading from '../handlers/versions/permissionsWithoutTrading.js';
 import * as promoCodeLegacyCreate from '../handlers/versions/promoCodeLegacyCreate.js';
 import * as promoCodeLegacyDiscount from '../handlers/versions/promoCodeLegacyDiscount.js';
@@ -33,6 +38,18 @@ function down_Account_step_2026_09_02(o: any): any {
 
 function down_EconomicIntelligenceOffer_step_2026_09_02(o: any): any {
   delete o.auto_renew;
+  return o;
+}
+
+function down_Payout_step_2026_09_02(o: any): any {
+  if (o.payout_method) o.payout_method = down_PayoutMethod_step_2026_09_02(o.payout_method);
+  return o;
+}
+
+function down_PayoutMethod_step_2026_09_02(o: any): any {
+  delete o.first_name;
+  delete o.last_name;
+  delete o.country;
   return o;
 }
 
@@ -109,6 +126,11 @@ function down_PaymentFee_step_2026_08_21(o: any): any {
   return o;
 }
 
+function down_Payout_step_2026_08_21(o: any): any {
+  o = payoutStatusV1.down(o);
+  return o;
+}
+
 function down_Refund_step_2026_08_21(o: any): any {
   o.currency ??= o.amount?.currency ?? null;
   { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); } { const p = o; if (p && p.original_amount && typeof p.original_amount === 'object') p.original_amount = decimalAmount(p.original_amount); }
@@ -171,6 +193,30 @@ function down_Webhook_step_2026_08_07(o: any): any {
 function down_Account_step_2026_07_30(o: any): any {
   o.parent_account_id ??= o.parent_account?.id ?? null;
   delete o.parent_account;
+  return o;
+}
+
+function down_Payout_step_2026_07_30(o: any): any {
+  if (o.payout_method) o.payout_method = down_PayoutMethod_step_2026_07_30(o.payout_method);
+  o = payoutLegacyToken.down(o);
+  return o;
+}
+
+function down_PayoutMethod_step_2026_07_30(o: any): any {
+  if (o.quote) o.quote = down_PayoutQuote_step_2026_07_30(o.quote);
+  o = payoutMethodDestination.down(o);
+  o = payoutMethodQuoteArrival.down(o);
+  return o;
+}
+
+function down_PayoutQuote_step_2026_07_30(o: any): any {
+  if (o.standard) o.standard = down_PayoutQuoteSpeed_step_2026_07_30(o.standard);
+  if (o.instant) o.instant = down_PayoutQuoteSpeed_step_2026_07_30(o.instant);
+  return o;
+}
+
+function down_PayoutQuoteSpeed_step_2026_07_30(o: any): any {
+  o.estimated_arrival ??= null;
   return o;
 }
 
@@ -239,6 +285,16 @@ export function down_Payment_2026_08_28(o: any): any {
   return o;
 }
 
+export function down_Payout_2026_08_28(o: any): any {
+  o = down_Payout_step_2026_09_02(o);
+  return o;
+}
+
+export function down_PayoutMethod_2026_08_28(o: any): any {
+  o = down_PayoutMethod_step_2026_09_02(o);
+  return o;
+}
+
 export function down_Account_2026_08_25(o: any): any {
   o = down_Account_step_2026_09_06(o);
   o = down_Account_step_2026_09_02(o);
@@ -254,6 +310,16 @@ export function down_EconomicIntelligenceOffer_2026_08_25(o: any): any {
 
 export function down_Payment_2026_08_25(o: any): any {
   o = down_Payment_step_2026_09_06(o);
+  return o;
+}
+
+export function down_Payout_2026_08_25(o: any): any {
+  o = down_Payout_step_2026_09_02(o);
+  return o;
+}
+
+export function down_PayoutMethod_2026_08_25(o: any): any {
+  o = down_PayoutMethod_step_2026_09_02(o);
   return o;
 }
 
@@ -298,6 +364,16 @@ export function down_EconomicIntelligenceOffer_2026_08_21(o: any): any {
 
 export function down_Payment_2026_08_21(o: any): any {
   o = down_Payment_step_2026_09_06(o);
+  return o;
+}
+
+export function down_Payout_2026_08_21(o: any): any {
+  o = down_Payout_step_2026_09_02(o);
+  return o;
+}
+
+export function down_PayoutMethod_2026_08_21(o: any): any {
+  o = down_PayoutMethod_step_2026_09_02(o);
   return o;
 }
 
@@ -395,6 +471,17 @@ export function down_PaymentFee_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_Payout_2026_08_14(o: any): any {
+  o = down_Payout_step_2026_09_02(o);
+  o = down_Payout_step_2026_08_21(o);
+  return o;
+}
+
+export function down_PayoutMethod_2026_08_14(o: any): any {
+  o = down_PayoutMethod_step_2026_09_02(o);
+  return o;
+}
+
 export function down_PermissionList_2026_08_14(o: any): any {
   o = down_PermissionList_step_2026_08_28(o);
   return o;
@@ -448,6 +535,10 @@ export function up_listPayments_2026_08_14(input: any): void {
 
 export function up_refundPayment_2026_08_14(input: any): void {
   refundDecimalAmount.up(input);
+}
+
+export function up_createPayout_2026_08_14(input: any): void {
+  payoutLegacyRequest.up(input);
 }
 
 export function up_listRefunds_2026_08_14(input: any): void {
@@ -513,6 +604,17 @@ export function down_PaymentFee_2026_08_07(o: any): any {
   return o;
 }
 
+export function down_Payout_2026_08_07(o: any): any {
+  o = down_Payout_step_2026_09_02(o);
+  o = down_Payout_step_2026_08_21(o);
+  return o;
+}
+
+export function down_PayoutMethod_2026_08_07(o: any): any {
+  o = down_PayoutMethod_step_2026_09_02(o);
+  return o;
+}
+
 export function down_PermissionList_2026_08_07(o: any): any {
   o = down_PermissionList_step_2026_08_28(o);
   return o;
@@ -571,6 +673,10 @@ export function up_listPayments_2026_08_07(input: any): void {
 
 export function up_refundPayment_2026_08_07(input: any): void {
   refundDecimalAmount.up(input);
+}
+
+export function up_createPayout_2026_08_07(input: any): void {
+  payoutLegacyRequest.up(input);
 }
 
 export function up_listRefunds_2026_08_07(input: any): void {
@@ -665,6 +771,17 @@ export function down_PaymentFee_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_Payout_2026_07_30(o: any): any {
+  o = down_Payout_step_2026_09_02(o);
+  o = down_Payout_step_2026_08_21(o);
+  return o;
+}
+
+export function down_PayoutMethod_2026_07_30(o: any): any {
+  o = down_PayoutMethod_step_2026_09_02(o);
+  return o;
+}
+
 export function down_PermissionList_2026_07_30(o: any): any {
   o = down_PermissionList_step_2026_08_28(o);
   return o;
@@ -735,6 +852,10 @@ export function up_listPayments_2026_07_30(input: any): void {
 
 export function up_refundPayment_2026_07_30(input: any): void {
   refundDecimalAmount.up(input);
+}
+
+export function up_createPayout_2026_07_30(input: any): void {
+  payoutLegacyRequest.up(input);
 }
 
 export function up_listPromoCodes_2026_07_30(input: any): void {
@@ -839,6 +960,29 @@ export function down_PaymentFee_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_Payout_2026_07_23(o: any): any {
+  o = down_Payout_step_2026_09_02(o);
+  o = down_Payout_step_2026_08_21(o);
+  o = down_Payout_step_2026_07_30(o);
+  return o;
+}
+
+export function down_PayoutMethod_2026_07_23(o: any): any {
+  o = down_PayoutMethod_step_2026_09_02(o);
+  o = down_PayoutMethod_step_2026_07_30(o);
+  return o;
+}
+
+export function down_PayoutQuote_2026_07_23(o: any): any {
+  o = down_PayoutQuote_step_2026_07_30(o);
+  return o;
+}
+
+export function down_PayoutQuoteSpeed_2026_07_23(o: any): any {
+  o = down_PayoutQuoteSpeed_step_2026_07_30(o);
+  return o;
+}
+
 export function down_PermissionList_2026_07_23(o: any): any {
   o = down_PermissionList_step_2026_08_28(o);
   return o;
@@ -909,6 +1053,14 @@ export function up_listPayments_2026_07_23(input: any): void {
 
 export function up_refundPayment_2026_07_23(input: any): void {
   refundDecimalAmount.up(input);
+}
+
+export function up_createPayoutMethod_2026_07_23(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "destination_id" in b) { b["supported_payout_method_id"] = b["destination_id"]; delete b["destination_id"]; } }
+}
+
+export function up_createPayout_2026_07_23(input: any): void {
+  payoutLegacyRequest.up(input);
 }
 
 export function up_listPromoCodes_2026_07_23(input: any): void {
@@ -1023,6 +1175,29 @@ export function down_PaymentFee_2026_07_22(o: any): any {
   return o;
 }
 
+export function down_Payout_2026_07_22(o: any): any {
+  o = down_Payout_step_2026_09_02(o);
+  o = down_Payout_step_2026_08_21(o);
+  o = down_Payout_step_2026_07_30(o);
+  return o;
+}
+
+export function down_PayoutMethod_2026_07_22(o: any): any {
+  o = down_PayoutMethod_step_2026_09_02(o);
+  o = down_PayoutMethod_step_2026_07_30(o);
+  return o;
+}
+
+export function down_PayoutQuote_2026_07_22(o: any): any {
+  o = down_PayoutQuote_step_2026_07_30(o);
+  return o;
+}
+
+export function down_PayoutQuoteSpeed_2026_07_22(o: any): any {
+  o = down_PayoutQuoteSpeed_step_2026_07_30(o);
+  return o;
+}
+
 export function down_PermissionList_2026_07_22(o: any): any {
   o = down_PermissionList_step_2026_08_28(o);
   return o;
@@ -1109,6 +1284,14 @@ export function up_listPayments_2026_07_22(input: any): void {
 
 export function up_refundPayment_2026_07_22(input: any): void {
   refundDecimalAmount.up(input);
+}
+
+export function up_createPayoutMethod_2026_07_22(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "destination_id" in b) { b["supported_payout_method_id"] = b["destination_id"]; delete b["destination_id"]; } }
+}
+
+export function up_createPayout_2026_07_22(input: any): void {
+  payoutLegacyRequest.up(input);
 }
 
 export function up_listPromoCodes_2026_07_22(input: any): void {
@@ -1229,6 +1412,29 @@ export function down_PaymentFee_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_Payout_2026_07_20(o: any): any {
+  o = down_Payout_step_2026_09_02(o);
+  o = down_Payout_step_2026_08_21(o);
+  o = down_Payout_step_2026_07_30(o);
+  return o;
+}
+
+export function down_PayoutMethod_2026_07_20(o: any): any {
+  o = down_PayoutMethod_step_2026_09_02(o);
+  o = down_PayoutMethod_step_2026_07_30(o);
+  return o;
+}
+
+export function down_PayoutQuote_2026_07_20(o: any): any {
+  o = down_PayoutQuote_step_2026_07_30(o);
+  return o;
+}
+
+export function down_PayoutQuoteSpeed_2026_07_20(o: any): any {
+  o = down_PayoutQuoteSpeed_step_2026_07_30(o);
+  return o;
+}
+
 export function down_PermissionList_2026_07_20(o: any): any {
   o = down_PermissionList_step_2026_08_28(o);
   return o;
@@ -1332,6 +1538,14 @@ export function up_listPayments_2026_07_20(input: any): void {
 
 export function up_refundPayment_2026_07_20(input: any): void {
   refundDecimalAmount.up(input);
+}
+
+export function up_createPayoutMethod_2026_07_20(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "destination_id" in b) { b["supported_payout_method_id"] = b["destination_id"]; delete b["destination_id"]; } }
+}
+
+export function up_createPayout_2026_07_20(input: any): void {
+  payoutLegacyRequest.up(input);
 }
 
 export function up_listProducts_2026_07_20(input: any): void {
@@ -1474,6 +1688,29 @@ export function down_PaymentFee_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_Payout_2025_01_01(o: any): any {
+  o = down_Payout_step_2026_09_02(o);
+  o = down_Payout_step_2026_08_21(o);
+  o = down_Payout_step_2026_07_30(o);
+  return o;
+}
+
+export function down_PayoutMethod_2025_01_01(o: any): any {
+  o = down_PayoutMethod_step_2026_09_02(o);
+  o = down_PayoutMethod_step_2026_07_30(o);
+  return o;
+}
+
+export function down_PayoutQuote_2025_01_01(o: any): any {
+  o = down_PayoutQuote_step_2026_07_30(o);
+  return o;
+}
+
+export function down_PayoutQuoteSpeed_2025_01_01(o: any): any {
+  o = down_PayoutQuoteSpeed_step_2026_07_30(o);
+  return o;
+}
+
 export function down_PermissionList_2025_01_01(o: any): any {
   o = down_PermissionList_step_2026_08_28(o);
   return o;
@@ -1579,6 +1816,14 @@ export function up_refundPayment_2025_01_01(input: any): void {
   refundDecimalAmount.up(input);
 }
 
+export function up_createPayoutMethod_2025_01_01(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "destination_id" in b) { b["supported_payout_method_id"] = b["destination_id"]; delete b["destination_id"]; } }
+}
+
+export function up_createPayout_2025_01_01(input: any): void {
+  payoutLegacyRequest.up(input);
+}
+
 export function up_listProducts_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -1665,6 +1910,10 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Membership: { "2026-07-22": down_Membership_2026_07_22, "2026-07-20": down_Membership_2026_07_20, "2025-01-01": down_Membership_2025_01_01 },
   Payment: { "2026-09-02": down_Payment_2026_09_02, "2026-08-28": down_Payment_2026_08_28, "2026-08-25": down_Payment_2026_08_25, "2026-08-21": down_Payment_2026_08_21, "2026-08-14": down_Payment_2026_08_14, "2026-08-07": down_Payment_2026_08_07, "2026-07-30": down_Payment_2026_07_30, "2026-07-23": down_Payment_2026_07_23, "2026-07-22": down_Payment_2026_07_22, "2026-07-20": down_Payment_2026_07_20, "2025-01-01": down_Payment_2025_01_01 },
   PaymentFee: { "2026-08-14": down_PaymentFee_2026_08_14, "2026-08-07": down_PaymentFee_2026_08_07, "2026-07-30": down_PaymentFee_2026_07_30, "2026-07-23": down_PaymentFee_2026_07_23, "2026-07-22": down_PaymentFee_2026_07_22, "2026-07-20": down_PaymentFee_2026_07_20, "2025-01-01": down_PaymentFee_2025_01_01 },
+  Payout: { "2026-08-28": down_Payout_2026_08_28, "2026-08-25": down_Payout_2026_08_25, "2026-08-21": down_Payout_2026_08_21, "2026-08-14": down_Payout_2026_08_14, "2026-08-07": down_Payout_2026_08_07, "2026-07-30": down_Payout_2026_07_30, "2026-07-23": down_Payout_2026_07_23, "2026-07-22": down_Payout_2026_07_22, "2026-07-20": down_Payout_2026_07_20, "2025-01-01": down_Payout_2025_01_01 },
+  PayoutMethod: { "2026-08-28": down_PayoutMethod_2026_08_28, "2026-08-25": down_PayoutMethod_2026_08_25, "2026-08-21": down_PayoutMethod_2026_08_21, "2026-08-14": down_PayoutMethod_2026_08_14, "2026-08-07": down_PayoutMethod_2026_08_07, "2026-07-30": down_PayoutMethod_2026_07_30, "2026-07-23": down_PayoutMethod_2026_07_23, "2026-07-22": down_PayoutMethod_2026_07_22, "2026-07-20": down_PayoutMethod_2026_07_20, "2025-01-01": down_PayoutMethod_2025_01_01 },
+  PayoutQuote: { "2026-07-23": down_PayoutQuote_2026_07_23, "2026-07-22": down_PayoutQuote_2026_07_22, "2026-07-20": down_PayoutQuote_2026_07_20, "2025-01-01": down_PayoutQuote_2025_01_01 },
+  PayoutQuoteSpeed: { "2026-07-23": down_PayoutQuoteSpeed_2026_07_23, "2026-07-22": down_PayoutQuoteSpeed_2026_07_22, "2026-07-20": down_PayoutQuoteSpeed_2026_07_20, "2025-01-01": down_PayoutQuoteSpeed_2025_01_01 },
   PermissionList: { "2026-08-25": down_PermissionList_2026_08_25, "2026-08-21": down_PermissionList_2026_08_21, "2026-08-14": down_PermissionList_2026_08_14, "2026-08-07": down_PermissionList_2026_08_07, "2026-07-30": down_PermissionList_2026_07_30, "2026-07-23": down_PermissionList_2026_07_23, "2026-07-22": down_PermissionList_2026_07_22, "2026-07-20": down_PermissionList_2026_07_20, "2025-01-01": down_PermissionList_2025_01_01 },
   Product: { "2026-07-20": down_Product_2026_07_20, "2025-01-01": down_Product_2025_01_01 },
   PromoCode: { "2026-07-30": down_PromoCode_2026_07_30, "2026-07-23": down_PromoCode_2026_07_23, "2026-07-22": down_PromoCode_2026_07_22, "2026-07-20": down_PromoCode_2026_07_20, "2025-01-01": down_PromoCode_2025_01_01 },
@@ -1681,6 +1930,8 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   cancelMembership: { "2026-07-22": up_cancelMembership_2026_07_22, "2026-07-20": up_cancelMembership_2026_07_20, "2025-01-01": up_cancelMembership_2025_01_01 },
   createCheckoutConfiguration: { "2026-08-21": up_createCheckoutConfiguration_2026_08_21, "2026-08-14": up_createCheckoutConfiguration_2026_08_14, "2026-08-07": up_createCheckoutConfiguration_2026_08_07, "2026-07-30": up_createCheckoutConfiguration_2026_07_30, "2026-07-23": up_createCheckoutConfiguration_2026_07_23, "2026-07-22": up_createCheckoutConfiguration_2026_07_22, "2026-07-20": up_createCheckoutConfiguration_2026_07_20, "2025-01-01": up_createCheckoutConfiguration_2025_01_01 },
   createPayment: { "2026-08-14": up_createPayment_2026_08_14, "2026-08-07": up_createPayment_2026_08_07, "2026-07-30": up_createPayment_2026_07_30, "2026-07-23": up_createPayment_2026_07_23, "2026-07-22": up_createPayment_2026_07_22, "2026-07-20": up_createPayment_2026_07_20, "2025-01-01": up_createPayment_2025_01_01 },
+  createPayout: { "2026-08-14": up_createPayout_2026_08_14, "2026-08-07": up_createPayout_2026_08_07, "2026-07-30": up_createPayout_2026_07_30, "2026-07-23": up_createPayout_2026_07_23, "2026-07-22": up_createPayout_2026_07_22, "2026-07-20": up_createPayout_2026_07_20, "2025-01-01": up_createPayout_2025_01_01 },
+  createPayoutMethod: { "2026-07-23": up_createPayoutMethod_2026_07_23, "2026-07-22": up_createPayoutMethod_2026_07_22, "2026-07-20": up_createPayoutMethod_2026_07_20, "2025-01-01": up_createPayoutMethod_2025_01_01 },
   createPlan: { "2026-08-21": up_createPlan_2026_08_21, "2026-08-14": up_createPlan_2026_08_14, "2026-08-07": up_createPlan_2026_08_07, "2026-07-30": up_createPlan_2026_07_30, "2026-07-23": up_createPlan_2026_07_23, "2026-07-22": up_createPlan_2026_07_22, "2026-07-20": up_createPlan_2026_07_20, "2025-01-01": up_createPlan_2025_01_01 },
   createProduct: { "2026-07-20": up_createProduct_2026_07_20, "2025-01-01": up_createProduct_2025_01_01 },
   createPromoCode: { "2026-07-30": up_createPromoCode_2026_07_30, "2026-07-23": up_createPromoCode_2026_07_23, "2026-07-22": up_createPromoCode_2026_07_22, "2026-07-20": up_createPromoCode_2026_07_20, "2025-01-01": up_createPromoCode_2025_01_01 },

@@ -391,6 +391,156 @@ export interface PaymentQuote {
     total: Money;
 }
 
+/** What a payout to this method costs at one speed, taken from the payout's amount. */
+export interface FeeStructure {
+    /** A decimal percentage of the amount ("1.5"). */
+    percentage: string;
+    /** A fixed part, a decimal string in the currency's major unit. */
+    fixed_amount: string;
+    /** The fixed part's currency. */
+    currency: string;
+}
+
+/** A value per payout speed; null where the method does not offer that speed. */
+export interface PayoutSpeeds {
+    standard: FeeStructure | null;
+    instant: FeeStructure | null;
+}
+
+/** When a payout requested now would arrive, per speed; null where the method does not offer it. */
+export interface ArrivalEstimates {
+    standard: string | null;
+    instant: string | null;
+}
+
+/** A rail the sandbox can pay out over. */
+export interface SupportedPayoutMethod {
+    id: string;
+    object: "supported_payout_method";
+    name: string;
+    delivery_type: "bank_account" | "debit_card" | "digital_wallet" | "crypto" | "bill_pay";
+    /** ISO 3166-1 alpha-2 codes it delivers to; empty: any country. */
+    countries: string[];
+    /** The currency it delivers. */
+    currency: string;
+    supports_standard_delivery: boolean;
+    supports_instant_delivery: boolean;
+    fee_structure: PayoutSpeeds;
+    /** The smallest payout, a decimal string. */
+    min_amount: string;
+    /** The largest payout, a decimal string. */
+    max_amount: string;
+}
+
+export interface PayoutQuoteSpeed {
+    /** A decimal string. */
+    fee_amount: string;
+    /** What arrives, a decimal string. */
+    net_amount: string;
+}
+
+/** What a payout of `amount` to this method would cost and deliver. */
+export interface PayoutQuote {
+    /** The quoted amount, a decimal string. */
+    amount: string;
+    currency: string;
+    exchange_rate: number;
+    /** A decimal string. */
+    min_limit: string;
+    /** A decimal string. */
+    max_limit: string;
+    standard: PayoutQuoteSpeed | null;
+    instant: PayoutQuoteSpeed | null;
+}
+
+/** A destination an account or user saved to receive payouts. */
+export interface PayoutMethod {
+    id: string;
+    object: "payout_method";
+    account_id: string | null;
+    /** The owning user; null for an account's method. */
+    user_id: string | null;
+    supported_payout_method: SupportedPayoutMethod;
+    nickname: string;
+    is_default: boolean;
+    status: "created" | "active" | "broken";
+    destination_currency: string;
+    /** The destination's last four characters, masked ("••6789"). */
+    account_reference: string;
+    institution_name: string | null;
+    /** Bill pay: the recipient's first name (a recipient method has no user_id). */
+    first_name: string | null;
+    /** Bill pay: the recipient's last name. */
+    last_name: string | null;
+    /** Bill pay: the recipient's country. */
+    country: string | null;
+    fee_structure: PayoutSpeeds;
+    estimated_arrival: ArrivalEstimates;
+    /** With the list's amount: what a payout of it would cost. */
+    quote: PayoutQuote | null;
+    created_at: string;
+}
+
+export interface PayoutFailure {
+    /** The rail's code (ACH return codes such as R01, R03). */
+    return_code: string;
+    message: string;
+    /** When the amount came back to the balance. */
+    funds_returned_at: string | null;
+}
+
+/** Money leaving a balance for a payout method. */
+export interface Payout {
+    id: string;
+    object: "payout";
+    account_id: string | null;
+    user_id: string | null;
+    status: "requested" | "in_review" | "processing" | "completed" | "reversed" | "canceled" | "failed" | "denied";
+    /** Why the payout is where it is, in words. */
+    status_detail: string | null;
+    speed: "standard" | "instant";
+    currency: string;
+    /** Taken from the balance, a decimal string in the currency's major unit. */
+    amount: string;
+    /** The rail's fee, taken from amount. */
+    fee_amount: string;
+    /** The platform's markup on the fee (none in the sandbox). */
+    markup_fee: string;
+    /** amount - fee_amount. */
+    net_amount: string;
+    destination_currency: string;
+    /** What arrives, in destination_currency. */
+    destination_amount: string;
+    exchange_rate: number;
+    payout_method: PayoutMethod;
+    /** Stablecoin payouts: the on-chain request. */
+    payout_request_id: string | null;
+    estimated_arrival: string | null;
+    failure: PayoutFailure | null;
+    created_at: string;
+    updated_at: string;
+}
+
+/** A payout in the retired withdrawal shape (GET /withdrawals/{id}). */
+export interface Withdrawal {
+    id: string;
+    amount: number;
+    currency: string;
+    fee_amount: number;
+    fee_type: "exclusive" | "inclusive" | null;
+    markup_fee: number;
+    speed: "standard" | "instant";
+    status: "requested" | "awaiting_payment" | "in_transit" | "completed" | "failed" | "canceled" | "denied";
+    error_code: string | null;
+    error_message: string | null;
+    estimated_availability: string | null;
+    ledger_account: { id: string; company_id: string | null };
+    payout_request_id: string | null;
+    payout_token: { id: string; created_at: string; destination_currency_code: string; nickname: string | null; payer_name: string | null } | null;
+    trace_code: string | null;
+    created_at: string;
+}
+
 /** One scope of the catalogue and whether the caller holds it on the resource. */
 export interface Permission {
     /** A scope such as stats:read or crypto_wallet:trade. */
@@ -1007,6 +1157,78 @@ export interface CreatePaymentQuoteInput {
 
 export type CreatePaymentQuoteOutput = PaymentQuote;
 
+/** GET /payouts/supported_methods: List supported payout methods */
+export interface ListSupportedPayoutMethodsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; country?: string };
+    body: undefined;
+}
+
+export type ListSupportedPayoutMethodsOutput = Page<SupportedPayoutMethod>;
+
+/** POST /payouts/methods: Save a payout method */
+export interface CreatePayoutMethodInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id?: string; user_id?: string; supported_payout_method_id: string; nickname: string; destination_currency?: string; is_default?: boolean; fields: { account_number: string; routing_number?: string; institution_name?: string }; recipient?: { first_name: string; last_name: string; country: string } };
+}
+
+export type CreatePayoutMethodOutput = PayoutMethod;
+
+/** GET /payouts/methods: List payout methods */
+export interface ListPayoutMethodsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; user_id?: string; status?: "created" | "active" | "broken"; amount?: string; include_available?: boolean };
+    body: undefined;
+}
+
+export type ListPayoutMethodsOutput = Page<PayoutMethod>;
+
+/** POST /payouts: Request a payout */
+export interface CreatePayoutInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id?: string; user_id?: string; payout_method_id: string; amount: string; currency?: string; speed: "standard" | "instant"; idempotency_key?: string };
+}
+
+export type CreatePayoutOutput = Payout;
+
+/** GET /payouts: List payouts */
+export interface ListPayoutsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; user_id?: string; currency?: string; status?: "requested" | "in_review" | "processing" | "completed" | "reversed" | "canceled" | "failed" | "denied" };
+    body: undefined;
+}
+
+export type ListPayoutsOutput = Page<Payout>;
+
+/** GET /payouts/{id}: Retrieve a payout */
+export interface RetrievePayoutInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrievePayoutOutput = Payout;
+
+/** POST /payouts/{id}/cancel: Cancel a payout */
+export interface CancelPayoutInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type CancelPayoutOutput = Payout;
+
+/** GET /withdrawals/{id}: Retrieve a withdrawal (a payout in the legacy shape) */
+export interface RetrieveWithdrawalInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveWithdrawalOutput = Withdrawal;
+
 /** GET /permissions: List the caller's permissions on a resource */
 export interface ListPermissionsInput {
     path: Record<string, never>;
@@ -1380,7 +1602,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -1407,7 +1629,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -1464,6 +1686,14 @@ export interface Operations {
     generatePaymentPdf: { input: GeneratePaymentPdfInput; output: GeneratePaymentPdfOutput };
     listPaymentFees: { input: ListPaymentFeesInput; output: ListPaymentFeesOutput };
     createPaymentQuote: { input: CreatePaymentQuoteInput; output: CreatePaymentQuoteOutput };
+    listSupportedPayoutMethods: { input: ListSupportedPayoutMethodsInput; output: ListSupportedPayoutMethodsOutput };
+    createPayoutMethod: { input: CreatePayoutMethodInput; output: CreatePayoutMethodOutput };
+    listPayoutMethods: { input: ListPayoutMethodsInput; output: ListPayoutMethodsOutput };
+    createPayout: { input: CreatePayoutInput; output: CreatePayoutOutput };
+    listPayouts: { input: ListPayoutsInput; output: ListPayoutsOutput };
+    retrievePayout: { input: RetrievePayoutInput; output: RetrievePayoutOutput };
+    cancelPayout: { input: CancelPayoutInput; output: CancelPayoutOutput };
+    retrieveWithdrawal: { input: RetrieveWithdrawalInput; output: RetrieveWithdrawalOutput };
     listPermissions: { input: ListPermissionsInput; output: ListPermissionsOutput };
     listProducts: { input: ListProductsInput; output: ListProductsOutput };
     createProduct: { input: CreateProductInput; output: CreateProductOutput };

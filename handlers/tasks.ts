@@ -7,6 +7,7 @@ import { membershipTasks } from './memberships/tasks.js';
 import { setupIntentTasks } from './setup_intents/tasks.js';
 import { webhookDeliveryTasks } from './webhooks/delivery/tasks.js';
 import { paymentTasks } from './payments/tasks.js';
+import { payoutTasks } from './payouts/tasks.js';
 import { SWEEP_TASK } from './webhooks/delivery/sweep-task.js';
 import { CLEAR_DUE_FUNDS, clearDueFundsTask } from './ledger/clearing.js';
 
@@ -18,6 +19,7 @@ export function taskList(db: Knex): TaskList {
     ...setupIntentTasks(db),
     ...webhookDeliveryTasks(db),
     ...paymentTasks(db),
+    ...payoutTasks(db),
     [CLEAR_DUE_FUNDS]: clearDueFundsTask(db),
   };
 }

@@ -118,7 +118,8 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     const names = validators.olderNames;
     await checkScopes(op, access, input).catch((e) => { throw inCallersNames(e, names); });
 
-    const idempotencyKey = op.idempotent ? ctx.get('Idempotency-Key') : '';
+    // An older version's request may carry the key in its body; its upgrade puts it here (the header wins).
+    const idempotencyKey = op.idempotent ? ctx.get('Idempotency-Key') || (input as { idempotencyKey?: string }).idempotencyKey || '' : '';
     if (idempotencyKey) idempotency.checkKey(idempotencyKey);
 
     const context = (conn: Knex): HandlerContext => ({

@@ -117,3 +117,27 @@ export async function paginate<Row extends { id: string }>(
     },
   };
 }
+
+/** A page of a short list already in memory, in its order (reference tables): cursors carry the position and id,
+ * so pages behave as the database's do. */
+export function paginateArray<Item extends { id: string }>(items: Item[], args: PageArgs, defaultSize: number): { data: Item[]; page_info: PageInfo } {
+  if (args.first !== undefined && args.last !== undefined) throw invalid('Pass either first or last, not both', 'last');
+  const size = args.last ?? args.first ?? defaultSize;
+  let from = 0;
+  let to = items.length;
+  if (args.after) from = Number(decodeCursor(args.after, 'after', 'integer')[0]) + 1;
+  if (args.before) to = Math.min(to, Number(decodeCursor(args.before, 'before', 'integer')[0]));
+  const start = args.last !== undefined ? Math.max(from, to - size) : from;
+  const end = Math.min(to, start + size);
+  const data = items.slice(start, Math.max(start, end));
+  const cursor = (i: number) => encodeCursor(i, items[i].id);
+  return {
+    data,
+    page_info: {
+      start_cursor: data.length ? cursor(start) : null,
+      end_cursor: data.length ? cursor(start + data.length - 1) : null,
+      has_next_page: start + data.length < items.length,
+      has_previous_page: start > 0,
+    },
+  };
+}

@@ -18,11 +18,21 @@ function ownerOf(side: Side): Owner {
   throw new Error(`no ledger side is named '${side}'`);
 }
 
-// A ledger is never deleted nor given to another owner, so a committed one can be remembered for good. One this
-// transaction has just made is not remembered: the transaction may yet roll back.
-const committed = new LRUCache<Side, string>({ max: 50_000 });
+// A ledger is never deleted nor given to another owner, so a committed one can be remembered for good, per database
+// (a process may serve several: the tests do). One this transaction has just made is not remembered: the
+// transaction may yet roll back.
+const byDatabase = new WeakMap<object, LRUCache<Side, string>>();
+
+function cacheOf(db: Knex): LRUCache<Side, string> {
+  // Keyed by the connection settings, the one object a pool's knex client shares with its transactions' clients.
+  const settings = (db.client as { connectionSettings: object }).connectionSettings;
+  let cache = byDatabase.get(settings);
+  if (!cache) byDatabase.set(settings, (cache = new LRUCache<Side, string>({ max: 50_000 })));
+  return cache;
+}
 
 export async function ledgerOf(db: Knex, side: Side): Promise<string> {
+  const committed = cacheOf(db);
   const known = committed.get(side);
   if (known) return known;
   const owner = ownerOf(side);

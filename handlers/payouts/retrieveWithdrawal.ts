@@ -1,0 +1,7 @@
+import type { Handler } from '../../runtime/handler.js';
+import { findPayout } from './find-payout.js';
+import { withdrawalView } from './withdrawal-view.js';
+
+/** GET /withdrawals/{id}: a payout in the retired withdrawal shape (the list and create are gone; this still answers). */
+export const retrieveWithdrawal: Handler<'retrieveWithdrawal'> = async ({ path }, ctx) =>
+  withdrawalView(await findPayout(ctx, path.id, 'payout:account:read', { noun: 'withdrawal' }));

@@ -1,0 +1,55 @@
+// Payouts at older pins: float money and the earlier status words before status v2 (#40), the body idempotency
+// key, payout_token before 2026-07-30 (#48), and GET /withdrawals/{id} in the legacy shape.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestApp, type TestApp } from '../helpers/harness.js';
+import { available, payoutOwner, settle, VERSION } from './payout-fixtures.js';
+
+const t = suite('payouts at older pins');
+let app: TestApp;
+t.before(async () => { app = await startTestApp(); });
+t.after(async () => { await app.close(); });
+
+t('#40 before 2026-08-21: a number amount, the key in the body, float money and the older status words', async () => {
+  const o = await payoutOwner(app, 100_000);
+  const body = { account_id: o.accountId, payout_method_id: o.methodId, amount: 25.5, speed: 'instant', idempotency_key: 'old-key-1' };
+  const res = await app.request('POST', '/payouts', { token: o.key, version: '2026-08-14', body });
+  assert.is(res.status, 201, JSON.stringify(res.body));
+  assert.equal([res.body.amount, res.body.fee_amount, res.body.net_amount, res.body.status, 'status_detail' in res.body], [25.5, 0.51, 24.99, 'requested', false]);
+  const retry = await app.request('POST', '/payouts', { token: o.key, version: '2026-08-14', body });
+  assert.equal([retry.status, retry.headers.get('idempotent-replayed'), retry.body.id], [201, 'true', res.body.id]);
+  assert.is(await available(app, o.ledger), 100_000 - 2_550);
+  await settle(app, res.body.id);
+  const later = await app.request('GET', `/payouts/${res.body.id}`, { token: o.key, version: '2026-08-14' });
+  assert.equal([later.body.status, later.body.amount], ['completed', 25.5]);
+  const head = await app.request('GET', `/payouts/${res.body.id}`, { token: o.key, version: VERSION });
+  assert.equal([head.body.status, head.body.amount, head.body.payout_method.id], ['completed', '25.50', o.methodId]);
+  const tooPrecise = await app.request('POST', '/payouts', { token: o.key, version: '2026-08-14', body: { ...body, amount: 1.005, idempotency_key: 'old-key-2' } });
+  assert.equal([tooPrecise.status, tooPrecise.body.error.param], [400, 'amount']);
+});
+
+t('#48 before 2026-07-30: the method is payout_token with its payout_destination', async () => {
+  const o = await payoutOwner(app, 100_000);
+  const res = await app.request('POST', '/payouts', { token: o.key, version: '2026-07-20', body: { account_id: o.accountId, payout_method_id: o.methodId, amount: 10 } });
+  assert.is(res.status, 201, JSON.stringify(res.body));
+  assert.equal(['payout_method' in res.body, res.body.payout_token.id, res.body.payout_token.payout_destination.delivery_type], [false, o.methodId, 'bank_account']);
+  assert.is(res.body.amount, 10);
+});
+
+t('GET /withdrawals/{id}: a payout in the legacy withdrawal shape, at every version; the list and create are gone', async () => {
+  const o = await payoutOwner(app, 100_000);
+  const p = (await app.request('POST', '/payouts', { token: o.key, version: VERSION, body: { account_id: o.accountId, payout_method_id: o.methodId, amount: '40.00' } })).body;
+  await settle(app, p.id);
+  for (const version of [VERSION, '2026-07-20']) {
+    const w = await app.request('GET', `/withdrawals/${p.id}`, { token: o.key, version });
+    assert.is(w.status, 200, JSON.stringify(w.body));
+    assert.equal([w.body.id, w.body.amount, w.body.fee_amount, w.body.status, w.body.fee_type, w.body.ledger_account], [p.id, 40, 0, 'completed', 'inclusive', { id: o.ledger, company_id: o.accountId }]);
+    assert.is(w.body.payout_token.id, o.methodId);
+    assert.match(w.body.trace_code, /^TRC/);
+  }
+  const gone = await app.request('GET', '/withdrawals', { token: o.key, version: VERSION });
+  assert.equal([gone.status, gone.body.error.type], [410, 'gone']);
+  assert.is((await app.request('GET', '/withdrawals/wdrl_nothing', { token: o.key, version: VERSION })).status, 404);
+});
+
+t.run();
