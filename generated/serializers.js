@@ -304,6 +304,18 @@ function c_TeamMember_f1b19617cc14(v) {
   return o_5870c2dc518f(v);
 }
 
+function c_TransferParty_935aeab7c8f6(v) {
+  return o_93593f3e19e7(v);
+}
+
+function c_Transfer_7d3fcca311f0(v) {
+  return o_7a85c02f7278(v);
+}
+
+function c_Transfer_c59a3a4771cb(v) {
+  return o_f289e1b1bd09(v);
+}
+
 function c_UserAccess_6b3f2b41781b(v) {
   return o_2c39d6fd26b4(v);
 }
@@ -1270,6 +1282,24 @@ function o_3c7163610b25(v) {
   return out + '}';
 }
 
+function o_3e29d5662fb2(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["typename"];
+  if (x !== undefined) { out += sep + "\"typename\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_3f7fe7e48dd2(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2112,6 +2142,46 @@ function o_7a3b6ed055ac(v) {
   return out + '}';
 }
 
+function o_7a85c02f7278(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + any(x); sep = ','; }
+  x = v["origin"];
+  if (x !== undefined) { out += sep + "\"origin\":" + o_3e29d5662fb2(x); sep = ','; }
+  x = v["origin_ledger_account_id"];
+  if (x !== undefined) { out += sep + "\"origin_ledger_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["destination"];
+  if (x !== undefined) { out += sep + "\"destination\":" + (x === null ? 'null' : o_3e29d5662fb2(x)); sep = ','; }
+  x = v["destination_ledger_account_id"];
+  if (x !== undefined) { out += sep + "\"destination_ledger_account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["claim_url"];
+  if (x !== undefined) { out += sep + "\"claim_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["redeemable_count"];
+  if (x !== undefined) { out += sep + "\"redeemable_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["notes"];
+  if (x !== undefined) { out += sep + "\"notes\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + (x === null ? 'null' : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["fee_amount"];
+  if (x !== undefined) { out += sep + "\"fee_amount\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + o_3e29d5662fb2(x); sep = ','; }
+  return out + '}';
+}
+
 function o_7bb26e3cc3c4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2504,6 +2574,22 @@ function o_920196757c08(v) {
   return out + '}';
 }
 
+function o_93593f3e19e7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["logo_url"];
+  if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_95f0bafd5ce6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2563,6 +2649,16 @@ function o_9b0cbdbac52a(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PayoutMethod_28e30d0a41ac(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_9b857bfd78d2(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Transfer_7d3fcca311f0(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -3052,6 +3148,16 @@ function o_cbcdbed19afc(v) {
   return out + '}';
 }
 
+function o_cd11eb285300(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Transfer_c59a3a4771cb(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_cecb83f5a069(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3386,6 +3492,54 @@ function o_f2633e5b113c(v) {
   return out + '}';
 }
 
+function o_f289e1b1bd09(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["fee"];
+  if (x !== undefined) { out += sep + "\"fee\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["origin"];
+  if (x !== undefined) { out += sep + "\"origin\":" + c_TransferParty_935aeab7c8f6(x); sep = ','; }
+  x = v["origin_ledger_account_id"];
+  if (x !== undefined) { out += sep + "\"origin_ledger_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["destination"];
+  if (x !== undefined) { out += sep + "\"destination\":" + (x === null ? 'null' : c_TransferParty_935aeab7c8f6(x)); sep = ','; }
+  x = v["destination_ledger_account_id"];
+  if (x !== undefined) { out += sep + "\"destination_ledger_account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["claim_link_id"];
+  if (x !== undefined) { out += sep + "\"claim_link_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["claim_url"];
+  if (x !== undefined) { out += sep + "\"claim_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["redeemable_count"];
+  if (x !== undefined) { out += sep + "\"redeemable_count\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["claimed_count"];
+  if (x !== undefined) { out += sep + "\"claimed_count\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["notes"];
+  if (x !== undefined) { out += sep + "\"notes\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
+  x = v["tracking_url"];
+  if (x !== undefined) { out += sep + "\"tracking_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["failed_at"];
+  if (x !== undefined) { out += sep + "\"failed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["funds_returned_at"];
+  if (x !== undefined) { out += sep + "\"funds_returned_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f56886d0c13e(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3572,6 +3726,10 @@ function r_3f7e650e2814(v) {
   return c_Product_68aa8d643a6a(v);
 }
 
+function r_4245930ed0e7(v) {
+  return c_Transfer_c59a3a4771cb(v);
+}
+
 function r_43704787a143(v) {
   return o_3c7163610b25(v);
 }
@@ -3648,6 +3806,10 @@ function r_75d0d6d7508a(v) {
   return c_Webhook_4d36bd6b1d7d(v);
 }
 
+function r_7771ed9eca0e(v) {
+  return o_cd11eb285300(v);
+}
+
 function r_78398bcb8bea(v) {
   return o_360788b27c07(v);
 }
@@ -3712,6 +3874,10 @@ function r_996221a6aec1(v) {
   return c_Member_313e32d7b692(v);
 }
 
+function r_9f14d06ee171(v) {
+  return c_Transfer_7d3fcca311f0(v);
+}
+
 function r_a41c645690db(v) {
   return o_2aa284cf9b56(v);
 }
@@ -3750,6 +3916,10 @@ function r_ada875773305(v) {
 
 function r_aeb02dc320ab(v) {
   return c_TaxCalculation_a370ccab9587(v);
+}
+
+function r_b3c2bd7ee90c(v) {
+  return o_9b857bfd78d2(v);
 }
 
 function r_b56198079776(v) {
@@ -3913,8 +4083,10 @@ export const serializers = {
   "calculateVariantTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
   "cancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "cancelPayout": { "2026-09-06": r_caf3d94203b3, "2026-09-02": r_caf3d94203b3, "2026-08-28": r_04ee614cb07f, "2026-08-25": r_04ee614cb07f, "2026-08-21": r_04ee614cb07f, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
+  "cancelTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "capturePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6 },
   "checkUserAccess": { "2026-09-06": r_b5fdccb5b89f, "2026-09-02": r_b5fdccb5b89f, "2026-08-28": r_b5fdccb5b89f, "2026-08-25": r_b5fdccb5b89f, "2026-08-21": r_b5fdccb5b89f, "2026-08-14": r_b5fdccb5b89f, "2026-08-07": r_b5fdccb5b89f, "2026-07-30": r_b5fdccb5b89f, "2026-07-23": r_b5fdccb5b89f, "2026-07-22": r_b5fdccb5b89f, "2026-07-20": r_b5fdccb5b89f, "2025-01-01": r_b5fdccb5b89f },
+  "claimTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "confirmPaymentAction": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6 },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
@@ -3929,6 +4101,7 @@ export const serializers = {
   "createProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "createPromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "createSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
+  "createTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "createVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "createWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "deactivatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
@@ -3956,6 +4129,7 @@ export const serializers = {
   "listSetupIntents": { "2026-09-06": r_838fe44b7a50, "2026-09-02": r_838fe44b7a50, "2026-08-28": r_838fe44b7a50, "2026-08-25": r_838fe44b7a50, "2026-08-21": r_aa4cb6aadd43, "2026-08-14": r_aa4cb6aadd43, "2026-08-07": r_aa4cb6aadd43, "2026-07-30": r_aa4cb6aadd43, "2026-07-23": r_aa4cb6aadd43, "2026-07-22": r_aa4cb6aadd43, "2026-07-20": r_aa4cb6aadd43, "2025-01-01": r_aa4cb6aadd43 },
   "listSupportedPayoutMethods": { "2026-09-06": r_f69bdc330e9b, "2026-09-02": r_f69bdc330e9b, "2026-08-28": r_f69bdc330e9b, "2026-08-25": r_f69bdc330e9b, "2026-08-21": r_f69bdc330e9b, "2026-08-14": r_f69bdc330e9b, "2026-08-07": r_f69bdc330e9b, "2026-07-30": r_f69bdc330e9b },
   "listTeamMembers": { "2026-09-06": r_6687ce4840a7, "2026-09-02": r_6687ce4840a7, "2026-08-28": r_6687ce4840a7, "2026-08-25": r_6687ce4840a7, "2026-08-21": r_6687ce4840a7, "2026-08-14": r_6687ce4840a7, "2026-08-07": r_6687ce4840a7, "2026-07-30": r_6687ce4840a7, "2026-07-23": r_6687ce4840a7, "2026-07-22": r_6687ce4840a7, "2026-07-20": r_6687ce4840a7, "2025-01-01": r_6687ce4840a7 },
+  "listTransfers": { "2026-09-06": r_7771ed9eca0e, "2026-09-02": r_b3c2bd7ee90c, "2026-08-28": r_b3c2bd7ee90c, "2026-08-25": r_b3c2bd7ee90c, "2026-08-21": r_b3c2bd7ee90c, "2026-08-14": r_b3c2bd7ee90c, "2026-08-07": r_b3c2bd7ee90c, "2026-07-30": r_b3c2bd7ee90c, "2026-07-23": r_b3c2bd7ee90c, "2026-07-22": r_b3c2bd7ee90c, "2026-07-20": r_b3c2bd7ee90c, "2025-01-01": r_b3c2bd7ee90c },
   "listVariants": { "2026-09-06": r_6ce008ded526, "2026-09-02": r_6ce008ded526, "2026-08-28": r_6ce008ded526, "2026-08-25": r_6ce008ded526, "2026-08-21": r_0ccd56979db3, "2026-08-14": r_0ccd56979db3, "2026-08-07": r_0ccd56979db3, "2026-07-30": r_0ccd56979db3, "2026-07-23": r_0ccd56979db3, "2026-07-22": r_0ccd56979db3, "2026-07-20": r_598035228c5f, "2025-01-01": r_598035228c5f },
   "listWebhookDeliveries": { "2026-09-06": r_8e080704dbd6, "2026-09-02": r_8e080704dbd6, "2026-08-28": r_8e080704dbd6, "2026-08-25": r_8e080704dbd6, "2026-08-21": r_8e080704dbd6, "2026-08-14": r_8e080704dbd6, "2026-08-07": r_8e080704dbd6, "2026-07-30": r_8e080704dbd6, "2026-07-23": r_8e080704dbd6, "2026-07-22": r_8e080704dbd6, "2026-07-20": r_8e080704dbd6, "2025-01-01": r_8e080704dbd6 },
   "listWebhooks": { "2026-09-06": r_e32089e3c27a, "2026-09-02": r_e32089e3c27a, "2026-08-28": r_e32089e3c27a, "2026-08-25": r_e32089e3c27a, "2026-08-21": r_e32089e3c27a, "2026-08-14": r_e32089e3c27a, "2026-08-07": r_ee8710d75ba0, "2026-07-30": r_8cdf9f930b92, "2026-07-23": r_8cdf9f930b92, "2026-07-22": r_8cdf9f930b92, "2026-07-20": r_8cdf9f930b92, "2025-01-01": r_8cdf9f930b92 },
@@ -3979,6 +4153,7 @@ export const serializers = {
   "retrieveRefund": { "2026-09-06": r_acf73439b40d, "2026-09-02": r_acf73439b40d, "2026-08-28": r_acf73439b40d, "2026-08-25": r_acf73439b40d, "2026-08-21": r_acf73439b40d, "2026-08-14": r_d04d4ac1ca33, "2026-08-07": r_d04d4ac1ca33, "2026-07-30": r_d04d4ac1ca33, "2026-07-23": r_d04d4ac1ca33, "2026-07-22": r_d04d4ac1ca33, "2026-07-20": r_d04d4ac1ca33, "2025-01-01": r_d04d4ac1ca33 },
   "retrieveSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "retrieveTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
+  "retrieveTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "retrieveUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_37a500c789ac, "2026-08-21": r_37a500c789ac, "2026-08-14": r_37a500c789ac, "2026-08-07": r_37a500c789ac, "2026-07-30": r_0bccf0d9c297, "2026-07-23": r_0bccf0d9c297, "2026-07-22": r_0bccf0d9c297, "2026-07-20": r_6eeb29d20cad, "2025-01-01": r_6eeb29d20cad },
   "retrieveVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "retrieveWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },

@@ -34,6 +34,7 @@ export const specData = {
     "company:preferences:update",
     "stats:read",
     "payout:account:read",
+    "payout:transfer_funds",
     "payment:charge",
     "payment:basic:read",
     "plan:create",
@@ -153,6 +154,7 @@ export const specData = {
     "Refund": "rfnd_",
     "SetupIntent": "seti_",
     "TeamMember": "tmem_",
+    "Transfer": "xfer_",
     "User": "user_",
     "Variant": "plan_",
     "WebhookDelivery": "whdl_",
@@ -199,6 +201,10 @@ export const specData = {
     "team_member.accepted": "TeamMember",
     "team_member.updated": "TeamMember",
     "team_member.deleted": "TeamMember",
+    "transfer.created": "Transfer",
+    "transfer.claimed": "Transfer",
+    "transfer.expired": "Transfer",
+    "transfer.canceled": "Transfer",
     "plan.created": "Variant",
     "plan.updated": "Variant",
     "plan.deleted": "Variant"
@@ -481,6 +487,35 @@ export const specData = {
             "invited"
           ],
           "to": "active"
+        }
+      }
+    },
+    "Transfer": {
+      "field": "status",
+      "transitions": {
+        "claim": {
+          "from": [
+            "pending"
+          ],
+          "to": "pending"
+        },
+        "claim_last": {
+          "from": [
+            "pending"
+          ],
+          "to": "claimed"
+        },
+        "expire": {
+          "from": [
+            "pending"
+          ],
+          "to": "expired"
+        },
+        "cancel": {
+          "from": [
+            "pending"
+          ],
+          "to": "canceled"
         }
       }
     }

@@ -17,6 +17,8 @@ import * as promoCodeLegacyCreate from '../handlers/versions/promoCodeLegacyCrea
 import * as promoCodeLegacyDiscount from '../handlers/versions/promoCodeLegacyDiscount.js';
 import * as refundDecimalAmount from '../handlers/versions/refundDecimalAmount.js';
 import * as setupIntentEmbeddedReferences from '../handlers/versions/setupIntentEmbeddedReferences.js';
+import * as transferDecimalAmount from '../handlers/versions/transferDecimalAmount.js';
+import * as transferLegacyShape from '../handlers/versions/transferLegacyShape.js';
 import * as userBalancesFlat from '../handlers/versions/userBalancesFlat.js';
 
 function down_Account_step_2026_09_06(o: any): any {
@@ -26,6 +28,11 @@ function down_Account_step_2026_09_06(o: any): any {
 
 function down_Payment_step_2026_09_06(o: any): any {
   o.pdf_url ??= null;
+  return o;
+}
+
+function down_Transfer_step_2026_09_06(o: any): any {
+  o = transferLegacyShape.down(o);
   return o;
 }
 
@@ -269,6 +276,17 @@ export function down_Payment_2026_09_02(o: any): any {
   return o;
 }
 
+export function down_Transfer_2026_09_02(o: any): any {
+  o = down_Transfer_step_2026_09_06(o);
+  return o;
+}
+
+export function up_createTransfer_2026_09_02(input: any): void {
+  if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
+  { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
+  transferDecimalAmount.up(input);
+}
+
 export function down_Account_2026_08_28(o: any): any {
   o = down_Account_step_2026_09_06(o);
   o = down_Account_step_2026_09_02(o);
@@ -293,6 +311,17 @@ export function down_Payout_2026_08_28(o: any): any {
 export function down_PayoutMethod_2026_08_28(o: any): any {
   o = down_PayoutMethod_step_2026_09_02(o);
   return o;
+}
+
+export function down_Transfer_2026_08_28(o: any): any {
+  o = down_Transfer_step_2026_09_06(o);
+  return o;
+}
+
+export function up_createTransfer_2026_08_28(input: any): void {
+  if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
+  { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
+  transferDecimalAmount.up(input);
 }
 
 export function down_Account_2026_08_25(o: any): any {
@@ -328,6 +357,11 @@ export function down_PermissionList_2026_08_25(o: any): any {
   return o;
 }
 
+export function down_Transfer_2026_08_25(o: any): any {
+  o = down_Transfer_step_2026_09_06(o);
+  return o;
+}
+
 export function down_User_2026_08_25(o: any): any {
   o = down_User_step_2026_08_28(o);
   return o;
@@ -336,6 +370,12 @@ export function down_User_2026_08_25(o: any): any {
 export function up_updateAccountPreferences_2026_08_25(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "economic_intelligence_duration_days" in b) { b["economic_intelligence_duration_key"] = b["economic_intelligence_duration_days"]; delete b["economic_intelligence_duration_days"]; } }
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["economic_intelligence_duration_key"] !== undefined) b["economic_intelligence_duration_key"] = Array.isArray(b["economic_intelligence_duration_key"]) ? [...new Set(b["economic_intelligence_duration_key"].flatMap(one))] : one(b["economic_intelligence_duration_key"]); }
+}
+
+export function up_createTransfer_2026_08_25(input: any): void {
+  if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
+  { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
+  transferDecimalAmount.up(input);
 }
 
 export function down_Account_2026_08_21(o: any): any {
@@ -387,6 +427,11 @@ export function down_SetupIntent_2026_08_21(o: any): any {
   return o;
 }
 
+export function down_Transfer_2026_08_21(o: any): any {
+  o = down_Transfer_step_2026_09_06(o);
+  return o;
+}
+
 export function down_User_2026_08_21(o: any): any {
   o = down_User_step_2026_08_28(o);
   return o;
@@ -418,6 +463,12 @@ export function up_createSetupIntent_2026_08_21(input: any): void {
 
 export function up_listSetupIntents_2026_08_21(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createTransfer_2026_08_21(input: any): void {
+  if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
+  { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
+  transferDecimalAmount.up(input);
 }
 
 export function up_createVariant_2026_08_21(input: any): void {
@@ -497,6 +548,11 @@ export function down_SetupIntent_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_Transfer_2026_08_14(o: any): any {
+  o = down_Transfer_step_2026_09_06(o);
+  return o;
+}
+
 export function down_User_2026_08_14(o: any): any {
   o = down_User_step_2026_08_28(o);
   return o;
@@ -551,6 +607,12 @@ export function up_createSetupIntent_2026_08_14(input: any): void {
 
 export function up_listSetupIntents_2026_08_14(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createTransfer_2026_08_14(input: any): void {
+  if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
+  { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
+  transferDecimalAmount.up(input);
 }
 
 export function up_createVariant_2026_08_14(input: any): void {
@@ -630,6 +692,11 @@ export function down_SetupIntent_2026_08_07(o: any): any {
   return o;
 }
 
+export function down_Transfer_2026_08_07(o: any): any {
+  o = down_Transfer_step_2026_09_06(o);
+  return o;
+}
+
 export function down_User_2026_08_07(o: any): any {
   o = down_User_step_2026_08_28(o);
   return o;
@@ -689,6 +756,12 @@ export function up_createSetupIntent_2026_08_07(input: any): void {
 
 export function up_listSetupIntents_2026_08_07(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createTransfer_2026_08_07(input: any): void {
+  if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
+  { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
+  transferDecimalAmount.up(input);
 }
 
 export function up_createVariant_2026_08_07(input: any): void {
@@ -802,6 +875,11 @@ export function down_SetupIntent_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_Transfer_2026_07_30(o: any): any {
+  o = down_Transfer_step_2026_09_06(o);
+  return o;
+}
+
 export function down_User_2026_07_30(o: any): any {
   o = down_User_step_2026_08_28(o);
   o = down_User_step_2026_08_07(o);
@@ -877,6 +955,12 @@ export function up_createSetupIntent_2026_07_30(input: any): void {
 
 export function up_listSetupIntents_2026_07_30(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createTransfer_2026_07_30(input: any): void {
+  if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
+  { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
+  transferDecimalAmount.up(input);
 }
 
 export function up_createVariant_2026_07_30(input: any): void {
@@ -1003,6 +1087,11 @@ export function down_SetupIntent_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_Transfer_2026_07_23(o: any): any {
+  o = down_Transfer_step_2026_09_06(o);
+  return o;
+}
+
 export function down_User_2026_07_23(o: any): any {
   o = down_User_step_2026_08_28(o);
   o = down_User_step_2026_08_07(o);
@@ -1082,6 +1171,12 @@ export function up_createSetupIntent_2026_07_23(input: any): void {
 
 export function up_listSetupIntents_2026_07_23(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createTransfer_2026_07_23(input: any): void {
+  if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
+  { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
+  transferDecimalAmount.up(input);
 }
 
 export function up_createVariant_2026_07_23(input: any): void {
@@ -1218,6 +1313,11 @@ export function down_SetupIntent_2026_07_22(o: any): any {
   return o;
 }
 
+export function down_Transfer_2026_07_22(o: any): any {
+  o = down_Transfer_step_2026_09_06(o);
+  return o;
+}
+
 export function down_User_2026_07_22(o: any): any {
   o = down_User_step_2026_08_28(o);
   o = down_User_step_2026_08_07(o);
@@ -1313,6 +1413,12 @@ export function up_createSetupIntent_2026_07_22(input: any): void {
 
 export function up_listSetupIntents_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createTransfer_2026_07_22(input: any): void {
+  if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
+  { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
+  transferDecimalAmount.up(input);
 }
 
 export function up_createVariant_2026_07_22(input: any): void {
@@ -1460,6 +1566,11 @@ export function down_SetupIntent_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_Transfer_2026_07_20(o: any): any {
+  o = down_Transfer_step_2026_09_06(o);
+  return o;
+}
+
 export function down_User_2026_07_20(o: any): any {
   o = down_User_step_2026_08_28(o);
   o = down_User_step_2026_08_07(o);
@@ -1575,6 +1686,12 @@ export function up_createSetupIntent_2026_07_20(input: any): void {
 
 export function up_listSetupIntents_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createTransfer_2026_07_20(input: any): void {
+  if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
+  { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
+  transferDecimalAmount.up(input);
 }
 
 export function up_searchUsers_2026_07_20(input: any): void {
@@ -1736,6 +1853,11 @@ export function down_SetupIntent_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_Transfer_2025_01_01(o: any): any {
+  o = down_Transfer_step_2026_09_06(o);
+  return o;
+}
+
 export function down_User_2025_01_01(o: any): any {
   o = down_User_step_2026_08_28(o);
   o = down_User_step_2026_08_07(o);
@@ -1853,6 +1975,12 @@ export function up_listSetupIntents_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_createTransfer_2025_01_01(input: any): void {
+  if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
+  { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
+  transferDecimalAmount.up(input);
+}
+
 export function up_searchUsers_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -1919,6 +2047,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   PromoCode: { "2026-07-30": down_PromoCode_2026_07_30, "2026-07-23": down_PromoCode_2026_07_23, "2026-07-22": down_PromoCode_2026_07_22, "2026-07-20": down_PromoCode_2026_07_20, "2025-01-01": down_PromoCode_2025_01_01 },
   Refund: { "2026-08-14": down_Refund_2026_08_14, "2026-08-07": down_Refund_2026_08_07, "2026-07-30": down_Refund_2026_07_30, "2026-07-23": down_Refund_2026_07_23, "2026-07-22": down_Refund_2026_07_22, "2026-07-20": down_Refund_2026_07_20, "2025-01-01": down_Refund_2025_01_01 },
   SetupIntent: { "2026-08-21": down_SetupIntent_2026_08_21, "2026-08-14": down_SetupIntent_2026_08_14, "2026-08-07": down_SetupIntent_2026_08_07, "2026-07-30": down_SetupIntent_2026_07_30, "2026-07-23": down_SetupIntent_2026_07_23, "2026-07-22": down_SetupIntent_2026_07_22, "2026-07-20": down_SetupIntent_2026_07_20, "2025-01-01": down_SetupIntent_2025_01_01 },
+  Transfer: { "2026-09-02": down_Transfer_2026_09_02, "2026-08-28": down_Transfer_2026_08_28, "2026-08-25": down_Transfer_2026_08_25, "2026-08-21": down_Transfer_2026_08_21, "2026-08-14": down_Transfer_2026_08_14, "2026-08-07": down_Transfer_2026_08_07, "2026-07-30": down_Transfer_2026_07_30, "2026-07-23": down_Transfer_2026_07_23, "2026-07-22": down_Transfer_2026_07_22, "2026-07-20": down_Transfer_2026_07_20, "2025-01-01": down_Transfer_2025_01_01 },
   User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-22": down_User_2026_07_22, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
   UserBalance: { "2026-07-30": down_UserBalance_2026_07_30, "2026-07-23": down_UserBalance_2026_07_23, "2026-07-22": down_UserBalance_2026_07_22, "2026-07-20": down_UserBalance_2026_07_20, "2025-01-01": down_UserBalance_2025_01_01 },
   Variant: { "2026-08-21": down_Variant_2026_08_21, "2026-08-14": down_Variant_2026_08_14, "2026-08-07": down_Variant_2026_08_07, "2026-07-30": down_Variant_2026_07_30, "2026-07-23": down_Variant_2026_07_23, "2026-07-22": down_Variant_2026_07_22, "2026-07-20": down_Variant_2026_07_20, "2025-01-01": down_Variant_2025_01_01 },
@@ -1936,6 +2065,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   createProduct: { "2026-07-20": up_createProduct_2026_07_20, "2025-01-01": up_createProduct_2025_01_01 },
   createPromoCode: { "2026-07-30": up_createPromoCode_2026_07_30, "2026-07-23": up_createPromoCode_2026_07_23, "2026-07-22": up_createPromoCode_2026_07_22, "2026-07-20": up_createPromoCode_2026_07_20, "2025-01-01": up_createPromoCode_2025_01_01 },
   createSetupIntent: { "2026-08-21": up_createSetupIntent_2026_08_21, "2026-08-14": up_createSetupIntent_2026_08_14, "2026-08-07": up_createSetupIntent_2026_08_07, "2026-07-30": up_createSetupIntent_2026_07_30, "2026-07-23": up_createSetupIntent_2026_07_23, "2026-07-22": up_createSetupIntent_2026_07_22, "2026-07-20": up_createSetupIntent_2026_07_20, "2025-01-01": up_createSetupIntent_2025_01_01 },
+  createTransfer: { "2026-09-02": up_createTransfer_2026_09_02, "2026-08-28": up_createTransfer_2026_08_28, "2026-08-25": up_createTransfer_2026_08_25, "2026-08-21": up_createTransfer_2026_08_21, "2026-08-14": up_createTransfer_2026_08_14, "2026-08-07": up_createTransfer_2026_08_07, "2026-07-30": up_createTransfer_2026_07_30, "2026-07-23": up_createTransfer_2026_07_23, "2026-07-22": up_createTransfer_2026_07_22, "2026-07-20": up_createTransfer_2026_07_20, "2025-01-01": up_createTransfer_2025_01_01 },
   createVariant: { "2026-08-21": up_createVariant_2026_08_21, "2026-08-14": up_createVariant_2026_08_14, "2026-08-07": up_createVariant_2026_08_07, "2026-07-30": up_createVariant_2026_07_30, "2026-07-23": up_createVariant_2026_07_23, "2026-07-22": up_createVariant_2026_07_22, "2026-07-20": up_createVariant_2026_07_20, "2025-01-01": up_createVariant_2025_01_01 },
   createWebhook: { "2026-08-07": up_createWebhook_2026_08_07, "2026-07-30": up_createWebhook_2026_07_30, "2026-07-23": up_createWebhook_2026_07_23, "2026-07-22": up_createWebhook_2026_07_22, "2026-07-20": up_createWebhook_2026_07_20, "2025-01-01": up_createWebhook_2025_01_01 },
   extendMembership: { "2026-07-22": up_extendMembership_2026_07_22, "2026-07-20": up_extendMembership_2026_07_20, "2025-01-01": up_extendMembership_2025_01_01 },

@@ -645,6 +645,58 @@ export interface TeamMember {
     created_at: string;
 }
 
+/** One side of a transfer, as its profile. */
+export interface TransferParty {
+    /** The account (biz_) or user (user_). */
+    id: string;
+    /** The account's title, or the user's name (else username). */
+    name: string | null;
+    /** The account's logo, or the user's profile picture. */
+    logo_url: string | null;
+    /** The account's URL slug; null for a user. */
+    route: string | null;
+    /** The user's username; null for an account. */
+    username: string | null;
+}
+
+export interface Transfer {
+    id: string;
+    type: "balance" | "claim_link";
+    /** Balance transfers: completed. Claim links: pending while shares remain, then claimed, expired or canceled. */
+    status: "completed" | "pending" | "claimed" | "expired" | "canceled";
+    /** What the destination receives; for a claim link, each share. */
+    amount: Money;
+    /** Paid by the origin on top of amount; for a claim link, per share. */
+    fee: Money;
+    origin: TransferParty;
+    /** The balance (ldgr_) the money left. */
+    origin_ledger_account_id: string;
+    /** Who receives it; for a claim link, the invited user, else null. */
+    destination: TransferParty | null;
+    /** The balance (ldgr_) credited; null for claim links. */
+    destination_ledger_account_id: string | null;
+    /** For a claim (a balance transfer made by claiming), the claim link (xfer_) claimed. */
+    claim_link_id: string | null;
+    /** Claim links, for their origin's side (and the invited user): <PUBLIC_BASE_URL>/claim/<code>, whose code claims a share (POST /transfers/{id}/claim). Null otherwise. */
+    claim_url: string | null;
+    /** Claim links: how many shares (claims) it holds. */
+    redeemable_count: number | null;
+    /** Claim links: how many shares were claimed. */
+    claimed_count: number | null;
+    /** Claim links: when what is unclaimed goes back. */
+    expires_at: string | null;
+    notes: string | null;
+    metadata: Metadata;
+    /** A page showing the transfer's status without credentials: <PUBLIC_BASE_URL>/transfers/track/<token>. */
+    tracking_url: string;
+    /** When a claim link ended with shares unclaimed (expired or canceled). */
+    failed_at: string | null;
+    /** When what a claim link still held went back to its origin. */
+    funds_returned_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
 /** A person's public profile. `email` is shown only to the user themself. */
 export interface User {
     id: string;
@@ -1445,6 +1497,51 @@ export interface AcceptTeamInvitationInput {
 
 export type AcceptTeamInvitationOutput = TeamMember;
 
+/** POST /transfers: Move money to another balance, or create a claim link */
+export interface CreateTransferInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { type: "balance" | "claim_link"; origin_id: string; destination_id?: string; amount: number; currency: string; expires_at?: string; redeemable_count?: number; notes?: string | null; metadata?: Metadata | null; idempotence_key?: string | null };
+}
+
+export type CreateTransferOutput = Transfer;
+
+/** GET /transfers: List transfers */
+export interface ListTransfersInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; origin_id?: string; destination_id?: string; created_after?: string; created_before?: string; order: "created_at" | "amount"; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListTransfersOutput = Page<Transfer>;
+
+/** GET /transfers/{id}: Retrieve a transfer */
+export interface RetrieveTransferInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveTransferOutput = Transfer;
+
+/** POST /transfers/{id}/claim: Claim a share of a claim link into your personal wallet */
+export interface ClaimTransferInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { code?: string };
+}
+
+export type ClaimTransferOutput = Transfer;
+
+/** POST /transfers/{id}/cancel: Cancel a claim link */
+export interface CancelTransferInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type CancelTransferOutput = Transfer;
+
 /** GET /users/{id}: Retrieve a user */
 export interface RetrieveUserInput {
     path: { id: string };
@@ -1602,7 +1699,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -1629,7 +1726,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -1718,6 +1815,11 @@ export interface Operations {
     updateTeamMember: { input: UpdateTeamMemberInput; output: UpdateTeamMemberOutput };
     removeTeamMember: { input: RemoveTeamMemberInput; output: RemoveTeamMemberOutput };
     acceptTeamInvitation: { input: AcceptTeamInvitationInput; output: AcceptTeamInvitationOutput };
+    createTransfer: { input: CreateTransferInput; output: CreateTransferOutput };
+    listTransfers: { input: ListTransfersInput; output: ListTransfersOutput };
+    retrieveTransfer: { input: RetrieveTransferInput; output: RetrieveTransferOutput };
+    claimTransfer: { input: ClaimTransferInput; output: ClaimTransferOutput };
+    cancelTransfer: { input: CancelTransferInput; output: CancelTransferOutput };
     retrieveUser: { input: RetrieveUserInput; output: RetrieveUserOutput };
     searchUsers: { input: SearchUsersInput; output: SearchUsersOutput };
     updateUser: { input: UpdateUserInput; output: UpdateUserOutput };

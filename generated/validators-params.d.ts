@@ -10,6 +10,7 @@ export declare const query_10a9affb17bb: CompiledValidator;
 export declare const query_13c30e0a0b99: CompiledValidator;
 export declare const query_1647df013e02: CompiledValidator;
 export declare const query_1a3338b1dfa9: CompiledValidator;
+export declare const query_1ac4ce7eb00b: CompiledValidator;
 export declare const query_32062bdb9024: CompiledValidator;
 export declare const query_3334c001aea4: CompiledValidator;
 export declare const query_3dd3d2244d13: CompiledValidator;

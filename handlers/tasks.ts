@@ -8,6 +8,7 @@ import { setupIntentTasks } from './setup_intents/tasks.js';
 import { webhookDeliveryTasks } from './webhooks/delivery/tasks.js';
 import { paymentTasks } from './payments/tasks.js';
 import { payoutTasks } from './payouts/tasks.js';
+import { transferTasks } from './transfers/claim-links.js';
 import { SWEEP_TASK } from './webhooks/delivery/sweep-task.js';
 import { CLEAR_DUE_FUNDS, clearDueFundsTask } from './ledger/clearing.js';
 
@@ -21,6 +22,7 @@ export function taskList(db: Knex): TaskList {
     ...paymentTasks(db),
     ...payoutTasks(db),
     [CLEAR_DUE_FUNDS]: clearDueFundsTask(db),
+    ...transferTasks(db),
   };
 }
 

@@ -91,11 +91,29 @@ export class Access {
       query.whereIn(column, this.visibleAccountIds());
       return 1;
     }
-    const memberships = await this.db('team_members').where({ user_id: p.userId!, status: 'active' })
-      .select('account_id', 'role', 'permissions');
-    const granting = memberships.filter((m) => roleScopes(m.role, m.permissions).has(scope)).map((m) => m.account_id as string);
+    const granting = await this.grantingAccounts(scope);
     query.whereIn(column, this.db('accounts').select('id').whereIn('id', granting).orWhereIn('parent_id', granting));
     return granting.length;
+  }
+
+  /** The accounts on which a user's active roles grant `scope` directly (their connected accounts inherit it). */
+  private async grantingAccounts(scope: string): Promise<string[]> {
+    const memberships = await this.db('team_members').where({ user_id: this.principal.userId!, status: 'active' })
+      .select('account_id', 'role', 'permissions');
+    return memberships.filter((m) => roleScopes(m.role, m.permissions).has(scope)).map((m) => m.account_id as string);
+  }
+
+  /** The ids of every account on which the principal holds `scope`, for statements that visit them one by one. */
+  async accountsHolding(scope: string): Promise<string[]> {
+    const p = this.principal;
+    if (p.kind !== 'user_token') {
+      if (!p.keyScopes?.has(scope)) return [];
+      return (await this.visibleAccountIds()).map((r: { id: string }) => r.id);
+    }
+    const granting = await this.grantingAccounts(scope);
+    if (granting.length === 0) return [];
+    const rows = await this.db('accounts').select('id').whereIn('id', granting).orWhereIn('parent_id', granting);
+    return rows.map((r: { id: string }) => r.id);
   }
 
   /** A subquery of the ids of every account the principal can see. */

@@ -72,11 +72,17 @@ export function decodeCursor(cursor: string, param: 'after' | 'before', kind: So
   return [value, parsed[1]];
 }
 
-export async function paginate<Row extends { id: string }>(
-  query: Knex.QueryBuilder,
-  args: PageArgs,
-  options: PageOptions<Row>,
-): Promise<{ rows: Row[]; page_info: PageInfo }> {
+/** One page's bounds, for a statement built by hand: the keyset conditions (knex `?` bindings) every branch of it
+ * applies, the order and limit each applies, and what turns the rows fetched that way into the page. */
+export interface PageWindow<Row> {
+  where: { sql: string; bindings: (string | number)[] }[];
+  order: 'asc' | 'desc';
+  /** the page size plus one, which tells whether there is more */
+  limit: number;
+  finish(fetched: Row[]): { rows: Row[]; page_info: PageInfo };
+}
+
+export function pageWindow<Row extends { id: string }>(args: PageArgs, options: PageOptions<Row>): PageWindow<Row> {
   if (args.first !== undefined && args.last !== undefined) throw invalid('Pass either first or last, not both', 'last');
   const sort = options.sortColumn ?? 'created_at';
   const idCol = options.idColumn ?? 'id';
@@ -85,7 +91,7 @@ export async function paginate<Row extends { id: string }>(
   const fromEnd = args.last !== undefined;
   const size = args.last ?? args.first ?? options.defaultSize;
 
-  const q = query.clone();
+  const where: PageWindow<Row>['where'] = [];
   // Rows "after" a cursor come later in the list's order; with desc that means smaller keys.
   const kind = options.sortKind ?? 'timestamp';
   // An integer cursor is compared as bigint: a safe integer may exceed an int4 sort column (promo redemptions),
@@ -93,29 +99,46 @@ export async function paginate<Row extends { id: string }>(
   const value = kind === 'integer' ? '?::bigint' : '?';
   if (args.after) {
     const [v, id] = decodeCursor(args.after, 'after', kind);
-    q.whereRaw(`(${sort}, ${idCol}) ${desc ? '<' : '>'} (${value}, ?)`, [v, id]);
+    where.push({ sql: `(${sort}, ${idCol}) ${desc ? '<' : '>'} (${value}, ?)`, bindings: [v, id] });
   }
   if (args.before) {
     const [v, id] = decodeCursor(args.before, 'before', kind);
-    q.whereRaw(`(${sort}, ${idCol}) ${desc ? '>' : '<'} (${value}, ?)`, [v, id]);
+    where.push({ sql: `(${sort}, ${idCol}) ${desc ? '>' : '<'} (${value}, ?)`, bindings: [v, id] });
   }
   const forward = fromEnd ? !desc : desc;
-  q.orderBy([{ column: sort, order: forward ? 'desc' : 'asc' }, { column: idCol, order: forward ? 'desc' : 'asc' }]);
-  q.limit(size + 1);
-  const fetched: Row[] = await q;
-  const more = fetched.length > size;
-  const rows = fetched.slice(0, size);
-  if (fromEnd) rows.reverse();
   const cursor = (row: Row | undefined) => (row ? encodeCursor(sortValue(row), row.id) : null);
   return {
-    rows,
-    page_info: {
-      start_cursor: cursor(rows[0]),
-      end_cursor: cursor(rows[rows.length - 1]),
-      has_next_page: fromEnd ? !!args.before : more,
-      has_previous_page: fromEnd ? more : !!args.after,
+    where,
+    order: forward ? 'desc' : 'asc',
+    limit: size + 1,
+    finish(fetched) {
+      const more = fetched.length > size;
+      const rows = fetched.slice(0, size);
+      if (fromEnd) rows.reverse();
+      return {
+        rows,
+        page_info: {
+          start_cursor: cursor(rows[0]),
+          end_cursor: cursor(rows[rows.length - 1]),
+          has_next_page: fromEnd ? !!args.before : more,
+          has_previous_page: fromEnd ? more : !!args.after,
+        },
+      };
     },
   };
+}
+
+export async function paginate<Row extends { id: string }>(
+  query: Knex.QueryBuilder,
+  args: PageArgs,
+  options: PageOptions<Row>,
+): Promise<{ rows: Row[]; page_info: PageInfo }> {
+  const window = pageWindow(args, options);
+  const q = query.clone();
+  for (const { sql, bindings } of window.where) q.whereRaw(sql, bindings);
+  q.orderBy([{ column: options.sortColumn ?? 'created_at', order: window.order }, { column: options.idColumn ?? 'id', order: window.order }]);
+  q.limit(window.limit);
+  return window.finish(await q);
 }
 
 /** A page of a short list already in memory, in its order (reference tables): cursors carry the position and id,

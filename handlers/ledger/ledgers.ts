@@ -1,7 +1,6 @@
 // Which balance (ldgr_) holds a side's money: an account's business ledger, a user's personal wallet, or the
 // platform's own. Each is made on first use, once (a unique index per owner and kind decides races).
 import type { Knex } from 'knex';
-import { LRUCache } from 'lru-cache';
 import { query } from '../../runtime/request-db.js';
 import { newId } from '../../runtime/ids.js';
 
@@ -18,32 +17,22 @@ function ownerOf(side: Side): Owner {
   throw new Error(`no ledger side is named '${side}'`);
 }
 
-// A ledger is never deleted nor given to another owner, so a committed one can be remembered for good, per database
-// (a process may serve several: the tests do). One this transaction has just made is not remembered: the
-// transaction may yet roll back.
-const byDatabase = new WeakMap<object, LRUCache<Side, string>>();
+const FIND = (kind: string, account: string, user: string) =>
+  `select id from ledger_accounts where kind = ${kind} and account_id is not distinct from ${account} and user_id is not distinct from ${user}`;
 
-function cacheOf(db: Knex): LRUCache<Side, string> {
-  // Keyed by the connection settings, the one object a pool's knex client shares with its transactions' clients.
-  const settings = (db.client as { connectionSettings: object }).connectionSettings;
-  let cache = byDatabase.get(settings);
-  if (!cache) byDatabase.set(settings, (cache = new LRUCache<Side, string>({ max: 50_000 })));
-  return cache;
-}
-
+/**
+ * One statement in the common case: make the ledger, or read the one there is. (A ledger made by a transaction that
+ * commits after this statement began is not in its snapshot: then a second read finds it.) Not cached in the
+ * process: a ledger read inside a transaction may be that transaction's own, which a rollback takes away.
+ */
 export async function ledgerOf(db: Knex, side: Side): Promise<string> {
-  const committed = cacheOf(db);
-  const known = committed.get(side);
-  if (known) return known;
   const owner = ownerOf(side);
-  const made = await query<{ id: string }>(db,
-    `insert into ledger_accounts (id, account_id, user_id, kind) values ($1, $2, $3, $4)
-     on conflict ${owner.conflict} do nothing returning id`,
-    [newId('ldgr_'), owner.account_id, owner.user_id, owner.kind]);
-  if (made[0]) return made[0].id;
-  const [existing] = await query<{ id: string }>(db,
-    `select id from ledger_accounts where kind = $1 and account_id is not distinct from $2 and user_id is not distinct from $3`,
-    [owner.kind, owner.account_id, owner.user_id]);
-  committed.set(side, existing.id);
+  const [row] = await query<{ id: string }>(db,
+    `with made as (insert into ledger_accounts (id, kind, account_id, user_id) values ($1, $2, $3, $4)
+       on conflict ${owner.conflict} do nothing returning id)
+     select id from made union all (${FIND('$2', '$3', '$4')}) limit 1`,
+    [newId('ldgr_'), owner.kind, owner.account_id, owner.user_id]);
+  if (row) return row.id;
+  const [existing] = await query<{ id: string }>(db, FIND('$1', '$2', '$3'), [owner.kind, owner.account_id, owner.user_id]);
   return existing.id;
 }

@@ -15,7 +15,14 @@ export const insufficientFunds = (param = 'amount') =>
   new ApiError(400, 'insufficient_funds', 'The balance does not cover this amount.', param);
 
 export async function postEntry(db: Knex, entryId: string, currency: string, postings: Posting[], param = 'amount'): Promise<void> {
-  const moving = postings.filter((p) => p.amount !== 0);
+  // An entry posts to each bucket once (a unique index): postings naming the same bucket are summed.
+  const summed = new Map<string, Posting>();
+  for (const p of postings) {
+    const key = `${p.ledger}\u0000${p.bucket}`;
+    const seen = summed.get(key);
+    summed.set(key, seen ? { ...seen, amount: seen.amount + p.amount } : { ...p });
+  }
+  const moving = [...summed.values()].filter((p) => p.amount !== 0);
   if (moving.some((p) => !Number.isSafeInteger(p.amount))) throw new Error(`ledger entry ${entryId}: amounts must be integers in minor units`);
   if (moving.reduce((sum, p) => sum + p.amount, 0) !== 0) throw new Error(`ledger entry ${entryId} does not balance`);
   if (moving.length === 0) return;

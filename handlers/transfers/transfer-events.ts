@@ -1,0 +1,12 @@
+// A transfer's events go to each business account it touches (a personal wallet has no webhooks); a transfer
+// between wallets is still recorded, with no account.
+import type { EventType } from '../../generated/spec-data.js';
+import type { Transfer } from '../../generated/types.js';
+import type { Effects } from '../../runtime/effects.js';
+import { isWallet } from './transfer-access.js';
+
+export async function emitToSides(fx: Effects, type: EventType, view: Transfer): Promise<void> {
+  const accounts = [...new Set([view.origin.id, view.destination?.id].filter((id): id is string => !!id && !isWallet(id)))];
+  if (accounts.length === 0) return fx.emit(type, null, view);
+  for (const account of accounts) await fx.emit(type, account, view);
+}

@@ -1,0 +1,74 @@
+// transfers rows, joined with both sides' profiles in the same statement, -> the Transfer resource.
+import type { Knex } from 'knex';
+import type { Transfer, TransferParty } from '../../generated/types.js';
+import { money } from '../../runtime/money.js';
+import { query } from '../../runtime/request-db.js';
+import { publicBaseUrl } from '../shared/public-url.js';
+
+export type TransferRow = Record<string, any> & {
+  id: string; type: 'balance' | 'claim_link'; status: Transfer['status']; origin_id: string; destination_id: string | null;
+  origin_ledger_id: string; currency: string; amount: number; fee: number;
+};
+
+/** Where the public pages live, outside the API prefix (handlers/transfers/transfer-pages.ts). */
+export const CLAIM_PATH = '/claim';
+export const TRACKING_PATH = '/transfers/track';
+
+// A side is an account or a user: one of each pair of joins finds it (ids are prefixed, so never both).
+const PROFILE_COLUMNS = ['o', 'd'].map((side) => `${side}a.title as ${side}_title, ${side}a.logo_url as ${side}_logo_url,
+  ${side}a.route as ${side}_route, ${side}u.name as ${side}_name, ${side}u.username as ${side}_username,
+  ${side}u.profile_picture_url as ${side}_picture`).join(',\n  ');
+
+/** The from clause reading transfer rows of `source` (a table or a subquery) as t, with both profiles. */
+export const transferFrom = (source = 'transfers') => `${source} t
+  left join accounts oa on oa.id = t.origin_id left join users ou on ou.id = t.origin_id
+  left join accounts da on da.id = t.destination_id left join users du on du.id = t.destination_id`;
+export const TRANSFER_COLUMNS = `t.*, ${PROFILE_COLUMNS}`;
+
+const BY_ID = `select ${TRANSFER_COLUMNS} from ${transferFrom()} where t.id = $1`;
+
+export async function readTransferRow(db: Knex, id: string): Promise<TransferRow | undefined> {
+  return (await query<TransferRow>(db, BY_ID, [id]))[0];
+}
+
+export async function loadTransferView(db: Knex, id: string): Promise<Transfer> {
+  const row = await readTransferRow(db, id);
+  if (!row) throw new Error(`transfer ${id} vanished after it was written`);
+  return transferView(row);
+}
+
+function party(row: TransferRow, side: 'o' | 'd', id: string | null): TransferParty | null {
+  if (id === null) return null;
+  if (id.startsWith('user_')) {
+    return { id, name: row[`${side}_name`] ?? row[`${side}_username`], logo_url: row[`${side}_picture`], route: null, username: row[`${side}_username`] };
+  }
+  return { id, name: row[`${side}_title`], logo_url: row[`${side}_logo_url`], route: row[`${side}_route`], username: null };
+}
+
+export function transferView(row: TransferRow): Transfer {
+  const m = (amount: number | string) => money(Number(amount), row.currency);
+  const link = row.type === 'claim_link';
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    amount: m(row.amount),
+    fee: m(row.fee),
+    origin: party(row, 'o', row.origin_id)!,
+    origin_ledger_account_id: row.origin_ledger_id,
+    destination: party(row, 'd', row.destination_id),
+    destination_ledger_account_id: row.destination_ledger_id,
+    claim_link_id: row.claim_link_id,
+    claim_url: link ? `${publicBaseUrl()}${CLAIM_PATH}/${row.claim_code}` : null,
+    redeemable_count: link ? row.redeemable_count : null,
+    claimed_count: link ? row.claimed_count : null,
+    expires_at: row.expires_at,
+    notes: row.notes,
+    metadata: row.metadata,
+    tracking_url: `${publicBaseUrl()}${TRACKING_PATH}/${row.tracking_token}`,
+    failed_at: row.failed_at,
+    funds_returned_at: row.funds_returned_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
