@@ -1,0 +1,156 @@
+// A property of the whole money path: random sequences of payments, refunds, clearing, payouts (with failures,
+// reversals and cancels) and transfers, run a few at a time concurrently, with retried idempotency keys, leave a
+// ledger where every balance equals the sum of its postings, every entry balances per currency, no spendable bucket
+// is below zero, nothing was created twice under a retried key, and no request failed with a 5xx.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import fc from 'fast-check';
+import { startTestApp, type TestApp } from '../helpers/harness.js';
+import { makeUser } from '../helpers/fixtures.js';
+import { makeSeller, makeVariant, pay, settleRefunds, CARDS, VERSION } from '../payments/payment-fixtures.js';
+import { saveMethod } from '../payouts/payout-fixtures.js';
+import { clearDueFunds } from '../../handlers/ledger/clearing.js';
+import { stepPayout, TEST_DESTINATIONS } from '../../handlers/payout_rail/rail.js';
+import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
+import { fundBalance } from '../helpers/ledger.js';
+
+const t = suite('money: a property of random concurrent movements');
+let app: TestApp;
+t.before(async () => { app = await startTestApp(); });
+t.after(async () => { await app.close(); });
+
+type Seller = Awaited<ReturnType<typeof makeSeller>> & { planIds: string[]; methods: string[] };
+
+type Command =
+  | { kind: 'pay'; seller: number; plan: number; declined: boolean }
+  | { kind: 'refund'; seller: number; pick: number; cents: number }
+  | { kind: 'clear' }
+  | { kind: 'payout'; seller: number; method: number; cents: number; retried: boolean }
+  | { kind: 'rail'; pick: number }
+  | { kind: 'cancel'; pick: number }
+  | { kind: 'transfer'; from: number; to: number; cents: number; retried: boolean };
+
+const SELLERS = 3;
+const command: fc.Arbitrary<Command> = fc.oneof(
+  fc.record({ kind: fc.constant('pay' as const), seller: fc.nat(SELLERS - 1), plan: fc.nat(2), declined: fc.boolean() }),
+  fc.record({ kind: fc.constant('refund' as const), seller: fc.nat(SELLERS - 1), pick: fc.nat(), cents: fc.integer({ min: 1, max: 3_000 }) }),
+  fc.constant({ kind: 'clear' as const }),
+  fc.record({ kind: fc.constant('payout' as const), seller: fc.nat(SELLERS - 1), method: fc.nat(2), cents: fc.integer({ min: 100, max: 4_000 }), retried: fc.boolean() }),
+  fc.record({ kind: fc.constant('rail' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('transfer' as const), from: fc.nat(SELLERS - 1), to: fc.nat(SELLERS), cents: fc.integer({ min: 1, max: 3_000 }), retried: fc.boolean() }),
+);
+
+const dollars = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+
+async function makeWorld() {
+  const sellers: Seller[] = [];
+  for (let i = 0; i < SELLERS; i++) {
+    const s = await makeSeller(app.db);
+    await app.db('accounts').where({ id: s.accountId }).update({ created_at: app.db.raw("now() - interval '2 days'") });
+    const planIds = [];
+    for (const price of [1_000, 2_500, 4_000]) planIds.push((await makeVariant(app.db, s.accountId, { price })).id);
+    const methods = [];
+    for (const number of ['123456789', TEST_DESTINATIONS.fails, TEST_DESTINATIONS.reversed]) {
+      methods.push((await saveMethod(app, s.key, { account_id: s.accountId }, number)).id as string);
+    }
+    await fundBalance(app.db, s.accountId, 5_000); // something to spend before the first payment clears
+    sellers.push({ ...s, planIds, methods });
+  }
+  const user = await makeUser(app.db);
+  return { sellers, user };
+}
+
+t('balances equal their postings, floors hold and retried keys create once, whatever runs concurrently', async () => {
+  const world = await makeWorld();
+  const serverErrors: string[] = [];
+  const keysSent = new Map<string, string>(); // idempotency key -> the kind it created
+  let keyNo = 0;
+  const check = (what: string, res: { status: number; body: unknown }) => {
+    if (res.status >= 500) serverErrors.push(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res;
+  };
+  const payments = async (accountId: string) => (await app.db('payments').where({ account_id: accountId, status: 'succeeded' }).select('id', 'total')).map((p) => p.id as string);
+  const openPayouts = async () => (await app.db('payouts').whereIn('status', ['requested', 'in_review', 'processing', 'completed']).whereNull('failure_code').select('id')).map((p) => p.id as string);
+
+  const run = async (c: Command): Promise<void> => {
+    const s = world.sellers[(c as { seller?: number }).seller ?? 0];
+    switch (c.kind) {
+      case 'pay':
+        await pay(app, s, { plan_id: s.planIds[c.plan], country: 'US' }, { card: c.declined ? CARDS.declined : CARDS.succeeds });
+        return;
+      case 'refund': {
+        const ids = await payments(s.accountId);
+        if (!ids.length) return;
+        const id = ids[c.pick % ids.length];
+        check('refund', await app.request('POST', `/payments/${id}/refund`, { token: s.key, version: VERSION, body: { partial_amount: c.cents } }));
+        await settleRefunds(app, id);
+        return;
+      }
+      case 'clear':
+        await app.db('payments').whereNull('funds_cleared_at').whereNotNull('settlement_time_at')
+          .update({ settlement_time_at: app.db.raw("settlement_time_at - interval '3 days'") });
+        await clearDueFunds(app.db);
+        return;
+      case 'payout': {
+        const key = `payout-${++keyNo}`;
+        keysSent.set(key, 'payout');
+        const send = () => app.request('POST', '/payouts', { token: s.key, version: VERSION, headers: { 'Idempotency-Key': key },
+          body: { account_id: s.accountId, payout_method_id: s.methods[c.method], amount: dollars(c.cents) } });
+        const sent = await Promise.all(c.retried ? [send(), send()] : [send()]);
+        sent.forEach((r) => check('payout', r));
+        return;
+      }
+      case 'rail': {
+        const ids = await openPayouts();
+        if (ids.length) await stepPayout(app.db, ids[c.pick % ids.length]);
+        return;
+      }
+      case 'cancel': {
+        const ids = await openPayouts();
+        if (!ids.length) return;
+        const p = await app.db('payouts').where({ id: ids[c.pick % ids.length] }).first('id', 'account_id');
+        const owner = world.sellers.find((x) => x.accountId === p.account_id)!;
+        check('cancel', await app.request('POST', `/payouts/${p.id}/cancel`, { token: owner.key, version: VERSION }));
+        return;
+      }
+      case 'transfer': {
+        const from = world.sellers[c.from];
+        const to = c.to < SELLERS ? world.sellers[c.to].accountId : world.user.id;
+        if (to === from.accountId) return;
+        const key = `transfer-${++keyNo}`;
+        keysSent.set(key, 'transfer');
+        const send = () => app.request('POST', '/transfers', { token: from.key, version: VERSION, headers: { 'Idempotency-Key': key },
+          body: { type: 'balance', origin_id: from.accountId, destination_id: to, amount: c.cents } });
+        const sent = await Promise.all(c.retried ? [send(), send()] : [send()]);
+        sent.forEach((r) => check('transfer', r));
+        return;
+      }
+    }
+  };
+
+  await fc.assert(fc.asyncProperty(fc.array(command, { minLength: 6, maxLength: 20 }), async (commands) => {
+    for (let i = 0; i < commands.length; i += 4) await Promise.all(commands.slice(i, i + 4).map(run));
+    const report = await verifyLedger(app.db);
+    assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
+    const below = await app.db('ledger_balances').whereIn('bucket', ['available', 'in_transit', 'held']).where('amount', '<', 0);
+    assert.equal(below, []);
+    assert.equal(serverErrors, []);
+    // A retried key made at most one payout or transfer: one stored response per key, and one row per stored 2xx.
+    const stored = await app.db('idempotency_keys').whereIn('key', [...keysSent.keys()]).select('key', 'status_code', 'response');
+    const payoutIds = stored.filter((r) => r.status_code === 201 && keysSent.get(r.key) === 'payout').map((r) => r.response.id);
+    assert.is(new Set(payoutIds).size, payoutIds.length);
+    assert.is(Number((await app.db('payouts').whereIn('account_id', world.sellers.map((x) => x.accountId)).count({ n: '*' }))[0].n), payoutIds.length);
+    const transferIds = stored.filter((r) => r.status_code === 201 && keysSent.get(r.key) === 'transfer').map((r) => r.response.id);
+    assert.is(Number((await app.db('transfers').whereIn('id', transferIds).count({ n: '*' }))[0].n), transferIds.length);
+  }), { numRuns: Number(process.env.MONEY_RUNS ?? 15) });
+  // The runs moved money every way (a property that never reached the ledger would pass vacuously).
+  const count = async (table: string, where: Record<string, unknown> = {}) => Number((await app.db(table).where(where).count({ n: '*' }))[0].n);
+  const settled = Number((await app.db('payments').whereNotNull('settlement_time_at').count({ n: '*' }))[0].n);
+  const seen = { payments: settled, refunds: await count('refunds', { status: 'succeeded' }),
+    payouts: await count('payouts'), transfers: await count('transfers') };
+  console.log(`  money property: ${JSON.stringify(seen)}`);
+  for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} happened`);
+});
+
+t.run();
