@@ -22,6 +22,10 @@ export interface Scenario {
    * each (creates, whose bodies differ by id: the expert's must equal the framework's but for id and timestamps, and
    * so must the rows it writes; the same-work baseline writes the same rows but answers its row as it is) */
   check?: 'response' | 'status';
+  /** the baselines it is measured against, when not both (a create the same-work baseline does not serve) */
+  baselines?: ('same-work' | 'expert')[];
+  /** for creates: the rows the expert writes are compared with the framework's (POST /payments) */
+  compareRows?: boolean;
 }
 
 const auth = (f: Fixture) => ({ authorization: `Bearer ${f.apiKey}`, accept: 'application/json' });
@@ -57,6 +61,22 @@ export const scenarios: Scenario[] = [
       path: '/api/v1/payments',
       headers: { ...auth(f), 'content-type': 'application/json' },
       body: JSON.stringify({ account_id: f.connectedId, member_id: f.memberId, payment_method_id: f.paymentMethodId, plan_id: f.planId }),
+      freshIdempotencyKey: true,
+    }),
+    compareRows: true,
+  },
+  {
+    // A payout of 10.00 from the connected account to its saved bank account, with an Idempotency-Key: the payout,
+    // its reservation (two postings moving the materialised balance), the rail's job, the payout.created event with
+    // its dispatch job and the idempotency record, in one transaction. Against the expert only.
+    name: 'POST /payouts',
+    check: 'status',
+    baselines: ['expert'],
+    request: (f) => ({
+      method: 'POST',
+      path: '/api/v1/payouts',
+      headers: { ...auth(f), 'content-type': 'application/json' },
+      body: JSON.stringify({ account_id: f.connectedId, payout_method_id: f.payoutMethodId, amount: '10.00' }),
       freshIdempotencyKey: true,
     }),
   },

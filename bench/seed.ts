@@ -9,6 +9,7 @@ import { newId } from '../runtime/ids.js';
 import { insertUser } from '../handlers/users/user-service.js';
 import { encodeCursor } from '../runtime/pagination.js';
 import { ledgerOf } from '../handlers/ledger/ledgers.js';
+import { postEntry } from '../handlers/ledger/post.js';
 
 export interface Fixture {
   platformId: string;
@@ -19,6 +20,8 @@ export interface Fixture {
   planId: string;
   memberId: string;
   paymentMethodId: string;
+  /** a saved payout method of the connected account (a US bank account), whose balance covers every payout the bench asks */
+  payoutMethodId: string;
   /** how many payments the connected account has, and a cursor 20 rows from the end of its newest-first list */
   paymentRows: number;
   deepCursor: string;
@@ -101,7 +104,12 @@ export async function seed(db: Knex): Promise<Fixture> {
       id: paymentMethodId, account_id: connectedId, user_id: buyer.id, member_id: memberId, type: 'card', card_brand: 'visa',
       last4: '4242', exp_month: 12, exp_year: 2030, fingerprint: 'f'.repeat(64), test_behaviour: 'succeeds',
     });
-    return { platformId: platform.id, connectedId, ledgerHeavyId, apiKey: key.secret, planId, memberId, paymentMethodId, buyerId: buyer.id };
+    const payoutMethodId = newId('potk_');
+    await trx('payout_methods').insert({ id: payoutMethodId, account_id: connectedId, supported_payout_method_id: 'podst_us_ach', nickname: 'Bench bank',
+      is_default: true, destination_currency: 'usd', destination_number: '000123456789', routing_number: '110000000' });
+    const ledger = await ledgerOf(trx, connectedId);
+    await postEntry(trx, newId('le_'), 'usd', [{ ledger, bucket: 'processor_clearing', amount: -1e13 }, { ledger, bucket: 'available', amount: 1e13 }]);
+    return { platformId: platform.id, connectedId, ledgerHeavyId, apiKey: key.secret, planId, memberId, paymentMethodId, payoutMethodId, buyerId: buyer.id };
   });
   const { buyerId, ...fixture } = f;
   const deepCursor = await seedPayments(db, f.connectedId, buyerId, PAYMENT_ROWS);

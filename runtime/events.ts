@@ -1,15 +1,20 @@
 // The outbox: events are rows written in the same transaction as the change that caused them.
 import type { Knex } from 'knex';
 import { newId } from './ids.js';
-import { addJob } from './jobs.js';
+import { addJobExpression, jobParams } from './jobs.js';
+import { query } from './request-db.js';
 import type { EventType } from '../generated/spec-data.js';
+
+// One statement: the event and the job that delivers it (fixed SQL on plain pg: every write that emits runs it).
+const RECORD_EVENT = `with event as (insert into events (id, type, account_id, data) values ($1, $2, $3, $4::jsonb) returning id)
+  select (${addJobExpression(5)}).id from event`;
 
 /** Only names in the areas' events catalogues type-check; `data` is the newest shape of the event's schema. */
 export async function recordEvent(db: Knex, type: EventType, accountId: string | null, data: unknown): Promise<void> {
   const id = newId('evt_');
-  await db('events').insert({ id, type, account_id: accountId, data: JSON.stringify(data) });
   // Delivery starts from a job committed with the event: no event is lost between the write and its fan-out.
-  await addJob(db, DISPATCH_EVENT_TASK, { event_id: id }, { jobKey: `dispatch:${id}` });
+  await query(db, RECORD_EVENT, [id, type, accountId, JSON.stringify(data),
+    ...jobParams(DISPATCH_EVENT_TASK, { event_id: id }, { jobKey: `dispatch:${id}` })]);
 }
 
 /** The task that fans an event out to its subscribers (handlers/webhooks/delivery). */

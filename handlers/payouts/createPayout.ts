@@ -1,13 +1,32 @@
 import type { Handler } from '../../runtime/handler.js';
 import { ApiError, invalid, notFound } from '../../runtime/errors.js';
 import { newId, randomToken } from '../../runtime/ids.js';
+import { query } from '../../runtime/request-db.js';
+import { addJobExpression, jobParams } from '../../runtime/jobs.js';
 import { ledgerOf } from '../ledger/ledgers.js';
 import { ownerOf } from './payout-owner.js';
 import { arrivalsOf, offers, railOf } from './rails.js';
 import { feeOf, formatAmount, parseAmount } from './payout-money.js';
 import { reservePayout } from './payout-ledger.js';
 import { payoutView } from './payout-view.js';
-import { queueStep } from '../payout_rail/rail.js';
+import { PAYOUT_RAIL_STEP } from '../payout_rail/rail.js';
+
+// Fixed SQL on plain pg (runtime/request-db.ts query). The method with what its owner's payouts need: the account's
+// controls and the owner's ledger (null before the owner's first movement).
+const METHOD_WITH_OWNER = `select to_jsonb(m) as method, a.undated_pending_reason, coalesce(la.id, lu.id) as ledger_id
+  from payout_methods m
+  left join accounts a on a.id = m.account_id
+  left join ledger_accounts la on la.account_id = m.account_id and la.kind = 'business'
+  left join ledger_accounts lu on lu.user_id = m.user_id and lu.kind = 'personal'
+  where m.id = $1`;
+
+// The payout, handed to the rail in the same statement ($19...: its job).
+const INSERT_PAYOUT = `with inserted as (
+    insert into payouts (id, account_id, user_id, ledger_id, payout_method_id, status, status_detail, speed, currency, amount,
+      fee_amount, markup_fee, net_amount, destination_currency, destination_amount, exchange_rate, payout_request_id, estimated_arrival_at)
+    values ($1, $2, $3, $4, $5, 'requested', $6, $7, $8, $9, $10, 0, $11, $12, $13, $14, $15, $16)
+    returning *)
+  select inserted.*, (select (${addJobExpression(17)}).id) as "$rail_job" from inserted`;
 
 /**
  * POST /payouts: checks the method (the owner's, active, offering the speed, in its currency), the amount (within
@@ -17,7 +36,8 @@ import { queueStep } from '../payout_rail/rail.js';
  */
 export const createPayout: Handler<'createPayout'> = async ({ body }, ctx) => {
   const owner = ownerOf(ctx, body);
-  const method = await ctx.db('payout_methods').where({ id: body.payout_method_id }).first();
+  const [found] = await query(ctx.db, METHOD_WITH_OWNER, [body.payout_method_id]);
+  const method = found?.method;
   const ownersMethod = method && (owner.account_id ? method.account_id === owner.account_id : method.user_id === owner.user_id);
   if (!ownersMethod) throw notFound('payout method', body.payout_method_id, 'payout_method_id');
   if (method.status !== 'active') throw invalid(`The payout method ${method.id} is ${method.status}; save it again`, 'payout_method_id');
@@ -34,24 +54,19 @@ export const createPayout: Handler<'createPayout'> = async ({ body }, ctx) => {
   }
   const fee = feeOf(amount, rail[`${speed}_fee_bps`], Number(rail[`${speed}_fee_fixed`]));
   if (fee >= amount) throw invalid(`amount must exceed the ${formatAmount(fee, currency)} ${currency} fee`, 'amount');
-  if (owner.account_id) {
-    const account = await ctx.db('accounts').where({ id: owner.account_id }).first('undated_pending_reason');
-    if (account?.undated_pending_reason) {
-      throw new ApiError(400, 'invalid_state', `Payouts from ${owner.account_id} are blocked: ${account.undated_pending_reason.replaceAll('_', ' ')}`,
-        'payment_controls.undated_pending_reason');
-    }
+  if (found.undated_pending_reason) {
+    throw new ApiError(400, 'invalid_state', `Payouts from ${owner.account_id} are blocked: ${found.undated_pending_reason.replaceAll('_', ' ')}`,
+      'payment_controls.undated_pending_reason');
   }
   const id = newId('wdrl_');
-  const [row] = await ctx.db('payouts').insert({
-    id, account_id: owner.account_id, user_id: owner.user_id, ledger_id: await ledgerOf(ctx.db, owner.side),
-    payout_method_id: method.id, status: 'requested', status_detail: 'Requested; the amount is reserved.', speed, currency,
-    amount, fee_amount: fee, markup_fee: 0, net_amount: amount - fee, destination_currency: rail.currency, destination_amount: amount - fee,
-    exchange_rate: '1', payout_request_id: rail.delivery_type === 'crypto' ? `poreq_${randomToken(16)}` : null,
-    estimated_arrival_at: arrivalsOf(rail)[speed],
-  }).returning('*');
+  const [row] = await query(ctx.db, INSERT_PAYOUT, [
+    id, owner.account_id, owner.user_id, found.ledger_id ?? await ledgerOf(ctx.db, owner.side), method.id,
+    'Requested; the amount is reserved.', speed, currency, amount, fee, amount - fee, rail.currency, amount - fee, '1',
+    rail.delivery_type === 'crypto' ? `poreq_${randomToken(16)}` : null, arrivalsOf(rail)[speed],
+    ...jobParams(PAYOUT_RAIL_STEP, { payout_id: id }, { jobKey: `${PAYOUT_RAIL_STEP}:${id}` }),
+  ]);
   await reservePayout(ctx.db, row);
   const view = await payoutView(ctx.db, { ...row, $method: method });
   await ctx.emit('payout.created', owner.account_id, view);
-  await queueStep(ctx.db, id);
   return view;
 };

@@ -7,10 +7,12 @@ import { isSelf } from '../users/user-view.js';
 
 export interface Owner { account_id: string | null; user_id: string | null; side: string }
 
-/** Exactly one of account_id or user_id; with neither, a user token means its own user. */
+/** Exactly one of account_id or user_id; with neither, an API key means its own account (whose scopes the runtime
+ * checked as the key's), a user token its own user. */
 export function ownerOf(ctx: HandlerContext, ids: { account_id?: string; user_id?: string }): Owner {
   if (ids.account_id && ids.user_id) throw invalid('Send account_id or user_id, not both', 'user_id');
-  if (ids.account_id) return { account_id: ids.account_id, user_id: null, side: ids.account_id };
+  const accountId = ids.account_id ?? (!ids.user_id && ctx.principal.kind === 'api_key' ? ctx.principal.accountId : null);
+  if (accountId) return { account_id: accountId, user_id: null, side: accountId };
   const userId = ids.user_id ?? (ctx.principal.kind === 'user_token' ? ctx.principal.userId : undefined);
   if (!userId) throw invalid('Name the owner: account_id (an account) or user_id (your own wallet)', 'account_id');
   if (!isSelf(ctx.principal, userId)) throw forbidden('A personal wallet is reachable only with its user\'s own token');

@@ -109,6 +109,9 @@ t('no operation answers a 5xx, every 4xx is the envelope, and no refused request
       return 599;
     }
   }, ({ req, headers }, status, changes) => {
+    // A refusal under an idempotency key is stored to be replayed (older pins take the key in the body too).
+    const keyed = typeof req.body === 'string' && req.body.includes('"idempotency_key"');
+    if (keyed && changes.every((c) => c.startsWith('public.idempotency_keys'))) return;
     failures.push(`${headers['api-version-date']} refused but wrote rows (${changes.join('; ')}): ${describeExchange(
       { method: req.method, url: req.target, body: req.body, label: req.label }, { status, text: '', headers: new Headers() })}`);
   });

@@ -115,13 +115,15 @@ t('rules: a blocked account, another owner\'s method, a speed or currency the ra
     [{ ...base, amount: '0.50' }, 400, 'invalid_request', 'amount'],
     [{ ...base, amount: '10.001' }, 400, 'invalid_request', 'amount'],
     [{ ...base, amount: 10 }, 400, 'invalid_request', 'amount'],
-    [{ ...base, account_id: undefined, user_id: undefined }, 400, 'invalid_request', 'account_id'],
+    [{ ...base, user_id: o.owner.id }, 400, 'invalid_request', 'user_id'],
     [{ ...base, idempotency_key: 'k1' }, 400, 'invalid_request', 'idempotency_key'],
   ];
   for (const [body, status, type, param] of cases) {
     const res = await post(o.key, body);
     assert.equal([res.status, res.body.error?.type, res.body.error?.param], [status, type, param], JSON.stringify(body));
   }
+  const implicit = await post(o.key, { payout_method_id: o.methodId, amount: '10.00' });
+  assert.equal([implicit.status, implicit.body.account_id], [201, o.accountId], 'an API key without account_id pays out from its own account');
   const card = await saveMethod(app, o.key, { account_id: o.accountId }, '4000056655665556', 'podst_debit_card');
   const standard = await post(o.key, { ...base, payout_method_id: card.id, speed: 'standard' });
   assert.equal([standard.status, standard.body.error.param], [400, 'speed']);
