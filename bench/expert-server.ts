@@ -684,7 +684,7 @@ async function createPayout(req: FastifyRequest<{ Body: Record<string, any> }>, 
         account_reference: `••${method.destination_number.slice(-4)}`, institution_name: method.institution_name,
         first_name: method.recipient_first_name, last_name: method.recipient_last_name, country: method.recipient_country,
         fee_structure: fees, estimated_arrival: arrivals, quote: null, created_at: new Date(method.created_at).toISOString() },
-      payout_request_id: null, estimated_arrival: arrival, failure: null, created_at: now.toISOString(), updated_at: now.toISOString(),
+      payout_request_id: null, conversion_request_id: null, estimated_arrival: arrival, failure: null, created_at: now.toISOString(), updated_at: now.toISOString(),
     };
     const text = JSON.stringify(view);
     try {

@@ -515,6 +515,8 @@ export interface Payout {
     payout_method: PayoutMethod;
     /** Stablecoin payouts: the on-chain request. */
     payout_request_id: string | null;
+    /** A stablecoin payout requested at a version before 2026-08-21 was a stablecoin conversion request: its cofr_ id, which GET /payouts/{id} also takes (older pins show it as the id). */
+    conversion_request_id: string | null;
     estimated_arrival: string | null;
     failure: PayoutFailure | null;
     created_at: string;
@@ -1240,7 +1242,7 @@ export type ListPayoutMethodsOutput = Page<PayoutMethod>;
 export interface CreatePayoutInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; user_id?: string; payout_method_id: string; amount: string; currency?: string; speed: "standard" | "instant"; idempotency_key?: string };
+    body: { account_id?: string; user_id?: string; payout_method_id: string; amount: string; currency?: string; speed: "standard" | "instant"; idempotency_key?: string; conversion_request?: boolean };
 }
 
 export type CreatePayoutOutput = Payout;

@@ -105,6 +105,7 @@ export async function up(knex: Knex): Promise<void> {
     money(t, 'destination_amount').notNullable();
     t.text('exchange_rate').notNullable().defaultTo('1'); // an exact decimal
     t.text('payout_request_id').nullable();
+    t.text('conversion_request_id').nullable().unique(); // cofr_
     t.text('failure_code').nullable();
     t.text('failure_message').nullable();
     timestamp(t, 'funds_returned_at').nullable();

@@ -23,10 +23,11 @@ const METHOD_WITH_OWNER = `select to_jsonb(m) as method, a.undated_pending_reaso
 // The payout, handed to the rail in the same statement ($19...: its job).
 const INSERT_PAYOUT = `with inserted as (
     insert into payouts (id, account_id, user_id, ledger_id, payout_method_id, status, status_detail, speed, currency, amount,
-      fee_amount, markup_fee, net_amount, destination_currency, destination_amount, exchange_rate, payout_request_id, estimated_arrival_at)
-    values ($1, $2, $3, $4, $5, 'requested', $6, $7, $8, $9, $10, 0, $11, $12, $13, $14, $15, $16)
+      fee_amount, markup_fee, net_amount, destination_currency, destination_amount, exchange_rate, payout_request_id, estimated_arrival_at,
+      conversion_request_id)
+    values ($1, $2, $3, $4, $5, 'requested', $6, $7, $8, $9, $10, 0, $11, $12, $13, $14, $15, $16, $17)
     returning *)
-  select inserted.*, (select (${addJobExpression(17)}).id) as "$rail_job" from inserted`;
+  select inserted.*, (select (${addJobExpression(18)}).id) as "$rail_job" from inserted`;
 
 /**
  * POST /payouts: checks the method (the owner's, active, offering the speed, in its currency), the amount (within
@@ -63,6 +64,7 @@ export const createPayout: Handler<'createPayout'> = async ({ body }, ctx) => {
     id, owner.account_id, owner.user_id, found.ledger_id ?? await ledgerOf(ctx.db, owner.side), method.id,
     'Requested; the amount is reserved.', speed, currency, amount, fee, amount - fee, rail.currency, amount - fee, '1',
     rail.delivery_type === 'crypto' ? `poreq_${randomToken(16)}` : null, arrivalsOf(rail)[speed],
+    rail.delivery_type === 'crypto' && body.conversion_request ? newId('cofr_') : null,
     ...jobParams(PAYOUT_RAIL_STEP, { payout_id: id }, { jobKey: `${PAYOUT_RAIL_STEP}:${id}` }),
   ]);
   await reservePayout(ctx.db, row);

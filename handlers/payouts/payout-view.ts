@@ -12,7 +12,9 @@ export type PayoutRow = Record<string, any>;
 export const PAYOUT_WITH_METHOD = `select p.*, to_jsonb(m) as "$method" from payouts p join payout_methods m on m.id = p.payout_method_id`;
 
 export async function findPayoutRow(db: Knex, id: string, lock = false): Promise<PayoutRow | undefined> {
-  return (await query(db, `${PAYOUT_WITH_METHOD} where p.id = $1${lock ? ' for update of p' : ''}`, [id]))[0];
+  // A cofr_ id names the stablecoin conversion request a payout was before status v2.
+  const column = id.startsWith('cofr_') ? 'conversion_request_id' : 'id';
+  return (await query(db, `${PAYOUT_WITH_METHOD} where p.${column} = $1${lock ? ' for update of p' : ''}`, [id]))[0];
 }
 
 export async function payoutView(db: Knex, row: PayoutRow): Promise<Payout> {
@@ -37,6 +39,7 @@ export async function payoutView(db: Knex, row: PayoutRow): Promise<Payout> {
     exchange_rate: Number(row.exchange_rate),
     payout_method: payoutMethodView(method, rail),
     payout_request_id: row.payout_request_id,
+    conversion_request_id: row.conversion_request_id,
     estimated_arrival: row.estimated_arrival_at,
     failure: row.failure_code === null ? null
       : { return_code: row.failure_code, message: row.failure_message, funds_returned_at: row.funds_returned_at },

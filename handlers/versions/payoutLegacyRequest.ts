@@ -6,4 +6,6 @@ export function up(input: { body: Record<string, unknown>; idempotencyKey?: stri
   if (typeof amount === 'number') input.body.amount = String(amount);
   if (typeof key === 'string') input.idempotencyKey = key;
   delete input.body.idempotency_key;
+  // A stablecoin payout requested before status v2 is a stablecoin conversion request (cofr_).
+  input.body.conversion_request = true;
 }

@@ -8,5 +8,8 @@ export function down(payout: any): any {
   }
   payout.status = LEGACY_STATUS[payout.status] ?? payout.status;
   delete payout.status_detail;
+  // A stablecoin payout requested before status v2 is shown as the conversion request it was.
+  if (payout.conversion_request_id) payout.id = payout.conversion_request_id;
+  delete payout.conversion_request_id;
   return payout;
 }

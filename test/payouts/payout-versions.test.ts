@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { available, payoutOwner, settle, VERSION } from './payout-fixtures.js';
+import { available, payoutOwner, saveMethod, settle, VERSION } from './payout-fixtures.js';
 
 const t = suite('payouts at older pins');
 let app: TestApp;
@@ -34,6 +34,24 @@ t('#48 before 2026-07-30: the method is payout_token with its payout_destination
   assert.is(res.status, 201, JSON.stringify(res.body));
   assert.equal(['payout_method' in res.body, res.body.payout_token.id, res.body.payout_token.payout_destination.delivery_type], [false, o.methodId, 'bank_account']);
   assert.is(res.body.amount, 10);
+});
+
+t('#40 a stablecoin payout requested before status v2 is a conversion request: cofr_ at older pins, either id reads it', async () => {
+  const o = await payoutOwner(app, 100_000);
+  const usdc = await saveMethod(app, o.key, { account_id: o.accountId }, '0x52908400098527886E0F7030069857D2E4169EE7', 'podst_usdc');
+  const old = await app.request('POST', '/payouts', { token: o.key, version: '2026-08-14', body: { account_id: o.accountId, payout_method_id: usdc.id, amount: 50, speed: 'instant' } });
+  assert.is(old.status, 201, JSON.stringify(old.body));
+  assert.match(old.body.id, /^cofr_/);
+  assert.match(old.body.payout_request_id, /^poreq_/);
+  const again = await app.request('GET', `/payouts/${old.body.id}`, { token: o.key, version: '2026-08-14' });
+  assert.equal([again.status, again.body.id], [200, old.body.id]);
+  const head = await app.request('GET', `/payouts/${old.body.id}`, { token: o.key, version: VERSION });
+  assert.match(head.body.id, /^wdrl_/);
+  assert.is(head.body.conversion_request_id, old.body.id);
+  const now = await app.request('POST', '/payouts', { token: o.key, version: VERSION, body: { account_id: o.accountId, payout_method_id: usdc.id, amount: '50.00', speed: 'instant' } });
+  assert.equal([now.body.conversion_request_id, now.body.id.startsWith('wdrl_')], [null, true]);
+  const bank = await app.request('POST', '/payouts', { token: o.key, version: '2026-08-14', body: { account_id: o.accountId, payout_method_id: o.methodId, amount: 5 } });
+  assert.match(bank.body.id, /^wdrl_/, 'only stablecoin payouts were conversion requests');
 });
 
 t('GET /withdrawals/{id}: a payout in the legacy withdrawal shape, at every version; the list and create are gone', async () => {
