@@ -32,7 +32,14 @@ export async function migrate(db: Knex, connectionString: string): Promise<void>
  * start: graphile-worker's own migrations may redefine the function without the setting.
  */
 async function planAddJobsPerCall(db: Knex): Promise<void> {
-  await db.raw('alter function graphile_worker.add_jobs(graphile_worker.job_spec[], boolean) set plan_cache_mode = force_custom_plan');
+  // Processes starting together (a CLI beside a server) would otherwise alter the function at once, and PostgreSQL
+  // refuses the second ("tuple concurrently updated"): one at a time, and only when the setting is missing.
+  await db.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', ['graphile_worker.add_jobs plan_cache_mode']);
+    const { rows } = await trx.raw(`select coalesce('plan_cache_mode=force_custom_plan' = any(proconfig), false) as set from pg_proc
+      where oid = 'graphile_worker.add_jobs(graphile_worker.job_spec[], boolean)'::regprocedure`);
+    if (!rows[0]?.set) await trx.raw('alter function graphile_worker.add_jobs(graphile_worker.job_spec[], boolean) set plan_cache_mode = force_custom_plan');
+  });
 }
 
 /** Migrations of this code not yet applied to the database (a process that does not migrate checks this). */
