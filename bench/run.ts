@@ -24,6 +24,7 @@ import { projectRoot } from '../bin/paths.js';
 import { seed } from './seed.js';
 import { scenarios, versionScenarios, latencyScenarios, type BenchRequest, type Scenario } from './scenarios.js';
 import { specData } from '../generated/spec-data.js';
+import { operations } from '../generated/routes.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
@@ -36,6 +37,7 @@ const EXPERT_TARGET = 0.8;
 /** BENCH_ONLY=<text>: only the scenarios whose name contains it */
 const ONLY = process.env.BENCH_ONLY ?? '';
 const selected = <T extends { name: string }>(list: T[]) => list.filter((x) => x.name.includes(ONLY));
+const ROUTING = 'routing by operations mounted';
 const VERSION_TARGET = 0.9;
 const HEAD = specData.versions[0];
 const OLDEST = specData.versions[specData.versions.length - 1];
@@ -44,7 +46,7 @@ const SHOW_QUERIES = process.env.BENCH_SHOW_QUERIES === '1';
 /** BENCH_EXPERT_JSON: js (default) or sql, where the expert builds its responses; both: two experts, one each */
 const EXPERT_JSON = (['sql', 'both'] as const).find((x) => x === process.env.BENCH_EXPERT_JSON) ?? 'js';
 
-type Name = 'framework' | 'same-work' | 'expert' | 'expert-sql';
+type Name = 'framework' | 'same-work' | 'expert' | 'expert-sql' | 'framework-300';
 
 interface Contender {
   name: Name;
@@ -387,6 +389,26 @@ try {
     summary.push(`${scenario.name}: ${a.label} ${Math.round(a.rate)} req/s, ${a.latency.toFixed(2)} ms, ${Math.round(a.cpu)} µs CPU/req; `
       + `${b.label} ${Math.round(b.rate)} req/s, ${b.latency.toFixed(2)} ms, ${Math.round(b.cpu)} µs CPU/req; `
       + `latency ratio ${(b.latency / a.latency).toFixed(2)} (target <= ${scenario.maxRatio}; by server CPU ${(b.cpu / a.cpu).toFixed(2)})`);
+    console.log('');
+  }
+  if (selected([{ name: ROUTING }]).length) {
+    // Routing cost against the number of operations: the same GET /accounts/{id} on the real server and on one with
+    // synthetic operations mounted up to 300 (bench/framework-server.ts BENCH_MOUNTED_OPERATIONS).
+    const many = await launch('framework-300', 'framework-server.ts', databaseUrl, { BENCH_MOUNTED_OPERATIONS: '300' });
+    contenders.push(many);
+    const request = scenarios[0].request(fixture);
+    for (const c of [contenders[0], many]) {
+      const res = await send(c, request);
+      if (res.status !== 200) throw new Error(`${ROUTING}: the ${c.name} answered ${res.status}`);
+    }
+    console.log(`${ROUTING}: GET /accounts/{id} with ${operations.length} operations mounted against 300`);
+    const [few, lots] = await measureSides([
+      { label: `${operations.length} operations`, contender: contenders[0], request },
+      { label: '300 operations', contender: many, request },
+    ]);
+    summary.push(`${ROUTING}: ${few.label} ${Math.round(few.rate)} req/s, ${Math.round(few.cpu)} µs CPU/req; ${lots.label} `
+      + `${Math.round(lots.rate)} req/s, ${Math.round(lots.cpu)} µs CPU/req; cost ratio ${(few.rate / lots.rate).toFixed(2)} `
+      + `(target <= 1.05; by server CPU ${(lots.cpu / few.cpu).toFixed(2)})`);
     console.log('');
   }
   for (const scenario of selected(versionScenarios)) {
