@@ -13,7 +13,7 @@ import { startServer, type RunningServer } from '../../runtime/server.js';
 import { operations } from '../../generated/routes.js';
 import { mounts } from '../../handlers/routes.js';
 import { specData } from '../../generated/spec-data.js';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 import { randomToken } from '../../runtime/ids.js';
 
 const HEAD = '2026-09-06';
