@@ -48,6 +48,7 @@ export const listCards = plainList<'listCards'>(resources.Card, {
   accountColumn: 'cards.account_id',
   filters: [
     { param: 'cardholder_id', test: 'equal', sql: ['"cards"."cardholder_id"'] },
+    { param: 'user_id', test: 'equal', sql: ['"cards"."user_id"'] },
     { param: 'status', test: 'equal', sql: ['"cards"."status"'] },
   ],
   sorts: { created_at: { column: 'cards.created_at', kind: 'timestamp' } },

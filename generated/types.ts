@@ -1040,7 +1040,7 @@ export type CreateCardOutput = Card;
 /** GET /cards: List cards */
 export interface ListCardsInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; cardholder_id?: string; status?: "active" | "frozen" | "canceled" };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; cardholder_id?: string; user_id?: string; status?: "active" | "frozen" | "canceled" };
     body: undefined;
 }
 

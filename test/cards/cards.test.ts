@@ -112,6 +112,8 @@ t('lists: cards by status and cardholder, cardholders by user, keyset pages', as
   assert.equal(page2.body.data.map((c: any) => c.id), [c1.id]);
   const byHolder = await app.request('GET', '/cards', { token: o.key, version: VERSION, query: { cardholder_id: c1.cardholder_id } });
   assert.is(byHolder.body.data.length, 3);
+  const byUser = await app.request('GET', '/cards', { token: o.key, version: VERSION, query: { account_id: o.accountId, user_id: o.owner.id, status: 'active' } });
+  assert.equal(byUser.body.data.map((c: any) => c.id), [c3.id, c1.id]);
   const holders = await app.request('GET', '/cardholders', { token: o.key, version: VERSION, query: { account_id: o.accountId, user_id: o.owner.id } });
   assert.equal(holders.body.data.map((h: any) => h.id), [c1.cardholder_id]);
   const badStatus = await app.request('GET', '/cards', { token: o.key, version: VERSION, query: { status: 'lost' } });
