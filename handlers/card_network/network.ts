@@ -14,6 +14,7 @@ import { query } from '../../runtime/request-db.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
 import { findCardsLedger, postAuthorized, postReversed, postSettled } from '../cards/cards-ledger.js';
+import { notifyCardTransaction } from '../cards/card-notifications.js';
 
 export const CARD_NETWORK_STEP = 'card_network_step';
 
@@ -56,6 +57,7 @@ export async function authorize(db: Knex, card: Row, purchase: Purchase): Promis
     await addJob(db, CARD_NETWORK_STEP, { card_transaction_id: row.id },
       { jobKey: `${CARD_NETWORK_STEP}:${row.id}`, runAt: after(SETTLE_SECONDS) });
   }
+  await notifyCardTransaction(db, row as Parameters<typeof notifyCardTransaction>[1]);
   return row;
 }
 

@@ -5,11 +5,13 @@ import { resources } from '../../generated/resources.js';
 import { loadPreferences } from '../account_preferences/preferences-store.js';
 import { cardsLedgerOf } from './cards-ledger.js';
 import { cardholderFor, newCardFacts } from './card-issuing.js';
+import { notifyCardholderOnboarding } from './card-notifications.js';
 
 /**
  * POST /cards: refused while the account's cards_notifications preference is false (the seed's rule); else the
  * card goes to assigned_user_id (default: the caller's own user, or the account's owner for an API key), whose
- * cardholder is made with their first card, and the account's cards balance is opened if it has none.
+ * cardholder is made with their first card (and told so in their notifications), and the account's cards balance
+ * is opened if it has none.
  */
 export const createCard: Handler<'createCard'> = async ({ body }, ctx) => {
   const accountId = body.account_id;
@@ -27,6 +29,7 @@ export const createCard: Handler<'createCard'> = async ({ body }, ctx) => {
     id: newId('icrd_'), account_id: accountId, cardholder_id: holder.row.id, user_id: userId, name: body.name ?? null,
     status: 'active', ...newCardFacts(),
   }).returning('*');
+  if (holder.made) await notifyCardholderOnboarding(ctx.db, holder.row as { id: string; account_id: string; user_id: string }, row.id);
   const view = resources.Card.view(row);
   await ctx.emit('card.created', accountId, view);
   return view;

@@ -115,6 +115,20 @@ t('another account\'s card is 404; bad input is a 400 naming the field', async (
   assert.is((await app.db('card_transactions').where({ account_id: a.accountId })).length, 0);
 });
 
+t('cards_notifications: the cardholder hears of purchases while it is on, not after it is turned off; onboarding always', async () => {
+  const o = await cardOwner(app, { cards: 5_000 });
+  const notes = async () => (await app.db('notifications').where({ user_id: o.owner.id }).orderBy('created_at').select('type', 'data'))
+    .map((n) => [n.type, n.data.status ?? null]);
+  assert.equal(await notes(), [['cardholder_onboarding', null]]);
+  await authorizePurchase(app, o.key, { card_id: o.card.id, amount: 100 });
+  await authorizePurchase(app, o.key, { card_id: o.card.id, amount: 100_000 });
+  assert.equal(await notes(), [['cardholder_onboarding', null], ['card_transaction', 'pending'], ['card_transaction', 'declined']]);
+  await app.request('PATCH', `/accounts/${o.accountId}/preferences`, { token: o.key, version: VERSION, body: { cards_notifications: false } });
+  const quiet = await authorizePurchase(app, o.key, { card_id: o.card.id, amount: 100 });
+  assert.is(quiet.body.status, 'pending', 'cards keep working');
+  assert.is((await notes()).length, 3);
+});
+
 t('the worker settles an authorisation in the background', async () => {
   const worker = await startTestApp({ worker: true });
   const previous = process.env.CARD_NETWORK_SECONDS;
