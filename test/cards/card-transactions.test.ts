@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
 import { stepCardTransaction } from '../../handlers/card_network/network.js';
+import { renderAt } from '../../runtime/render.js';
 import { authorizePurchase, cardOwner, requestCard, VERSION } from './card-fixtures.js';
 
 const OLDER = '2026-07-20';
@@ -76,6 +77,10 @@ t(`before entry 49 (${OLDER}): company_id and decimal amounts; the list is owned
   assert.equal([head.status, head.body.error?.param], [400, 'company_id']);
   const latest = await app.request('GET', `/card_transactions/${res.body.id}`, { token: o.key, version: VERSION });
   assert.equal([latest.body.account_id, latest.body.amount], [o.accountId, { amount: 1_043, currency: 'usd', decimals: 2, display_decimals: 2 }]);
+  // A webhook subscription pinned before entry 49 receives card_transaction.* events in the older shape.
+  const event = await app.db('events').where({ type: 'card_transaction.created' }).whereRaw("data->>'id' = ?", [res.body.id]).first();
+  const old = renderAt('CardTransaction', event.data, OLDER) as Record<string, unknown>;
+  assert.equal([old.company_id, old.amount, 'account_id' in old], [o.accountId, 10.43, false]);
 });
 
 t.run();
