@@ -14,6 +14,10 @@ import { postEntry } from '../ledger/post.js';
 export const CARDS_CURRENCY = 'usd';
 
 const FIND = `select id from ledger_accounts where kind = 'cards' and account_id = $1`;
+const MAKE_OR_FIND = `with made as (
+    insert into ledger_accounts (id, kind, account_id, title) values ($2, 'cards', $1, 'Cards balance')
+    on conflict (account_id) where kind = 'cards' do nothing returning id)
+  select id from made union all (${FIND}) limit 1`;
 
 /** The account's cards balance, if it has one. */
 export async function findCardsLedger(db: Knex, accountId: string): Promise<string | null> {
@@ -21,12 +25,10 @@ export async function findCardsLedger(db: Knex, accountId: string): Promise<stri
   return row?.id ?? null;
 }
 
-/** The account's cards balance, opened on first use, once (the unique index ledger_accounts_cards settles races). */
+/** The account's cards balance, opened on first use, once (the unique index ledger_accounts_cards settles races;
+ * a balance made by a transaction that commits after this statement began is found by a second read). */
 export async function cardsLedgerOf(db: Knex, accountId: string): Promise<string> {
-  const [row] = await query<{ id: string }>(db,
-    `with made as (insert into ledger_accounts (id, kind, account_id, title) values ($1, 'cards', $2, 'Cards balance')
-       on conflict (account_id) where kind = 'cards' do nothing returning id)
-     select id from made union all (${FIND.replace('$1', '$2')}) limit 1`, [newId('ldgr_'), accountId]);
+  const [row] = await query<{ id: string }>(db, MAKE_OR_FIND, [accountId, newId('ldgr_')]);
   return row?.id ?? (await findCardsLedger(db, accountId))!;
 }
 

@@ -30,6 +30,14 @@ t('a card is issued active to the owner, with a cardholder and a cards balance m
   assert.is(event.account_id, o.accountId);
 });
 
+t('concurrent first cards make one cardholder and one cards balance', async () => {
+  const o = await makeOwner(app.db);
+  const cards = await Promise.all([1, 2, 3, 4].map(() => requestCard(app, o.key, { account_id: o.accountId })));
+  assert.is(new Set(cards.map((c) => c.cardholder_id)).size, 1);
+  assert.is((await app.db('ledger_accounts').where({ account_id: o.accountId, kind: 'cards' })).length, 1);
+  assert.is((await app.db('notifications').where({ user_id: o.owner.id, type: 'cardholder_onboarding' })).length, 1);
+});
+
 t('requesting a card is refused while cards_notifications is false, and allowed again once it is true', async () => {
   const o = await makeOwner(app.db);
   const off = await app.request('PATCH', `/accounts/${o.accountId}/preferences`, { token: o.key, version: VERSION, body: { cards_notifications: false } });
