@@ -38,8 +38,26 @@ export const ROW_TYPES: [string, string, string, string][] = [
   ['le_', '*', '*', 'adjustment'],
 ];
 
-const bucketSums = (source: string) => REPORT_BUCKETS
-  .map((b) => `coalesce(sum(${source}.amount) filter (where ${source}.bucket = '${b}'), 0)`).join(', ');
+/**
+ * Postings of `source` summed per (ledger,) UTC day, currency and row type. They are first grouped by what their
+ * type depends on (the entry id's prefix and step, and the payout for wdrl_ entries), and one sample entry of each
+ * group is classified: a batch of a million postings of one kind classifies one entry, not a million. An entry is
+ * counted once per ledger it moved.
+ */
+export const classified = (source: string, ledger: string) => `
+  with e as (
+    select ledger_id, entry_id, currency, min(created_at) as created_at,
+      ${REPORT_BUCKETS.map((b) => `coalesce(sum(amount) filter (where bucket = '${b}'), 0) as ${b}`).join(', ')}
+    from ${source} group by ledger_id, entry_id, currency),
+  g as (
+    select ${ledger}(created_at at time zone 'UTC')::date as day, currency,
+      left(entry_id, strpos(entry_id, '_')) as prefix, case when strpos(entry_id, ':') > 0 then substr(entry_id, strpos(entry_id, ':') + 1) else '' end as step,
+      case when entry_id like 'wdrl\\_%' then split_part(entry_id, ':', 1) else '' end as resource,
+      min(entry_id) as sample, count(*) as entries, ${REPORT_BUCKETS.map((b) => `sum(${b}) as ${b}`).join(', ')}
+    from e group by ${ledger ? '1, 2, 3, 4, 5, 6' : '1, 2, 3, 4, 5'})
+  select ${ledger}g.day, g.currency, t.row_type, sum(g.entries)::bigint, ${REPORT_BUCKETS.map((b) => `sum(g.${b})::bigint`).join(', ')}
+  from g join ledger_row_types_of(array(select distinct sample from g)) t on t.entry_id = g.sample
+  group by ${ledger}g.day, g.currency, t.row_type`;
 
 /** The balance upsert of migrations/200_ledgers.ts, in key order (concurrent batches lock balance rows in one
  * order), then the day totals' upsert, in key order too. */
@@ -61,10 +79,8 @@ const applyPostings = (withTotals: boolean) => `
         using errcode = 'check_violation', constraint = 'ledger_balances_floor';
     end if;
     ${withTotals ? `insert into ledger_daily_totals as d (ledger_id, day, currency, row_type, entries, ${REPORT_BUCKETS.join(', ')})
-      select p.ledger_id, (p.created_at at time zone 'UTC')::date, p.currency, t.row_type, count(distinct p.entry_id), ${bucketSums('p')}
-      from new_postings p
-      join ledger_row_types_of((select array_agg(distinct entry_id) from new_postings)) t on t.entry_id = p.entry_id
-      group by 1, 2, 3, 4 order by 1, 2, 3, 4
+      ${classified('new_postings', 'ledger_id, ')}
+      order by 1, 2, 3, 4
       on conflict (ledger_id, day, currency, row_type) do update set entries = d.entries + excluded.entries,
         ${REPORT_BUCKETS.map((b) => `${b} = d.${b} + excluded.${b}`).join(', ')};` : ''}
     return null;
@@ -115,10 +131,7 @@ export async function up(knex: Knex): Promise<void> {
 
   // The totals of the postings already made.
   await knex.raw(`insert into ledger_daily_totals (ledger_id, day, currency, row_type, entries, ${REPORT_BUCKETS.join(', ')})
-    select p.ledger_id, (p.created_at at time zone 'UTC')::date, p.currency, t.row_type, count(distinct p.entry_id), ${bucketSums('p')}
-    from ledger_postings p
-    join ledger_row_types_of((select array_agg(distinct entry_id) from ledger_postings)) t on t.entry_id = p.entry_id
-    group by 1, 2, 3, 4`);
+    ${classified('ledger_postings', 'ledger_id, ')}`);
 
   // Like balances, the totals move only with postings.
   await knex.raw(`create function ledger_daily_totals_refuse_change() returns trigger language plpgsql as $$

@@ -7,6 +7,8 @@ import type { FinancialReportCurrency, FinancialReportRow } from '../../generate
 import { invalid } from '../../runtime/errors.js';
 import { money } from '../../runtime/money.js';
 import { query } from '../../runtime/request-db.js';
+// The same grouping and classification the posting trigger files postings with.
+import { classified } from '../../migrations/260_ledger_daily_totals.js';
 
 const DAY_MS = 86_400_000;
 const BUCKETS = ['available', 'pending', 'in_transit', 'held', 'fees'] as const;
@@ -41,8 +43,6 @@ export function windowParts(fromText: string, toText: string): WindowParts {
   return { wholeFrom: isoDay(wholeFrom), wholeTo: isoDay(wholeTo), partial: [[iso(from), iso(wholeFrom)], [iso(wholeTo), iso(to)]] };
 }
 
-const SUMS = BUCKETS.map((b) => `coalesce(sum(p.amount) filter (where p.bucket = '${b}'), 0) as ${b}`).join(', ');
-
 /**
  * The window's rows per UTC day, currency and row type ($1 account, $2/$3 whole days, $4-$7 the partial ranges,
  * $8 a currency or null). An entry is counted once per ledger it moved, as the daily totals count it.
@@ -54,28 +54,25 @@ const ROWS = `
     from ledgers l join ledger_daily_totals d on d.ledger_id = l.id and d.day >= $2::date and d.day < $3::date
     where $8::text is null or d.currency = $8),
   postings as (
-    select p.* from ledgers l join ledger_postings p on p.ledger_id = l.id and p.created_at >= $4::timestamptz and p.created_at < $5::timestamptz
-    union all
-    select p.* from ledgers l join ledger_postings p on p.ledger_id = l.id and p.created_at >= $6::timestamptz and p.created_at < $7::timestamptz),
-  part as (
-    select (p.created_at at time zone 'UTC')::date as day, p.currency, t.row_type,
-      count(distinct p.ledger_id || ':' || p.entry_id) as entries, ${SUMS}
-    from postings p join ledger_row_types_of((select array_agg(distinct entry_id) from postings)) t on t.entry_id = p.entry_id
-    where $8::text is null or p.currency = $8
-    group by 1, 2, 3),
+    select p.* from (
+      select p.* from ledgers l join ledger_postings p on p.ledger_id = l.id and p.created_at >= $4::timestamptz and p.created_at < $5::timestamptz
+      union all
+      select p.* from ledgers l join ledger_postings p on p.ledger_id = l.id and p.created_at >= $6::timestamptz and p.created_at < $7::timestamptz) p
+    where $8::text is null or p.currency = $8),
+  part as (${classified('postings', '')}),
   rows as (select * from whole union all select * from part)`;
 
 const TOTALS = BUCKETS.map((b) => `sum(${b})::text as ${b}`).join(', ');
 
 /** The window's totals per currency and row type. */
-const REPORT = `with ${ROWS}
+export const REPORT_SQL = `with ${ROWS}
   select ''::text as day, currency, row_type, sum(entries)::text as entries, ${TOTALS} from rows group by currency, row_type`;
 
 export function windowValues(accountId: string, parts: WindowParts, currency: string | undefined): unknown[] {
   return [accountId, parts.wholeFrom, parts.wholeTo, ...parts.partial.flat(), currency ?? null];
 }
 
-export const reportRows = (db: Knex, values: unknown[]): Promise<DayRow[]> => query<DayRow>(db, REPORT, values);
+export const reportRows = (db: Knex, values: unknown[]): Promise<DayRow[]> => query<DayRow>(db, REPORT_SQL, values);
 
 /** The rows of the first `limit` days with entries in `order`, strictly between the days $9 and $10 when given. */
 const dayRowsSql = (order: 'asc' | 'desc') => `with ${ROWS},
