@@ -12,6 +12,7 @@ import { saveMethod } from '../payouts/payout-fixtures.js';
 import { clearDueFunds } from '../../handlers/ledger/clearing.js';
 import { stepPayout, TEST_DESTINATIONS } from '../../handlers/payout_rail/rail.js';
 import { fundBalance } from '../helpers/ledger.js';
+import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { report, row } from './report-fixtures.js';
 
 const t = suite('financial reports: totals equal the ledger');
@@ -156,6 +157,7 @@ t('every account\'s report equals its postings\' sums, per currency and row type
         assert.equal(body.currencies, await fromPostings(s.accountId, from, to), `${s.accountId} ${from} ${to}`);
       }
     }
+    assert.equal((await verifyLedger(app.db)).dailyTotalMismatches, [], 'every day\'s totals equal its postings');
   }), { numRuns: Number(process.env.REPORT_RUNS ?? 8) });
   // The runs moved money every way the report classifies (else the property would pass vacuously).
   const types = (await app.db('ledger_daily_totals').distinct('row_type')).map((r) => r.row_type as string).sort();

@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner } from '../helpers/fixtures.js';
+import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { breakdown, money, postAt, report, row, VERSION, type Query } from './report-fixtures.js';
 
 const t = suite('financial reports');
@@ -114,6 +115,20 @@ t('an account the caller cannot see is a 404; without company:balance:read a 403
     assert.is((await app.request('GET', path, { token: shop.token, version: VERSION, query: q })).status, 200, `${path}: the owner's user token`);
     assert.is((await app.request('GET', path, { version: VERSION, query: q })).status, 401, path);
   }
+});
+
+t('daily totals move only with postings, and verify-ledger finds a day that drifted', async () => {
+  const [{ ledger_id: ledger }] = await app.db('ledger_accounts').where({ account_id: shop.accountId }).select('id as ledger_id');
+  const refused = await app.db('ledger_daily_totals').where({ ledger_id: ledger }).update({ fees: 1 }).then(() => 'written', (e: Error) => e.message);
+  assert.match(refused, 'move only with ledger postings');
+  assert.equal((await verifyLedger(app.db)).dailyTotalMismatches, []);
+  await app.db.raw('alter table ledger_daily_totals disable trigger user');
+  try {
+    await app.db('ledger_daily_totals').where({ ledger_id: ledger, day: '2026-03-02', row_type: 'payment' }).update({ fees: 1 });
+  } finally {
+    await app.db.raw('alter table ledger_daily_totals enable trigger user');
+  }
+  assert.equal((await verifyLedger(app.db)).dailyTotalMismatches, [{ ledger_id: ledger, day: '2026-03-02', currency: 'usd' }]);
 });
 
 t.run();
