@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { FinancialReportCurrency, FinancialReportRow } from '../../generated/types.js';
 import { invalid } from '../../runtime/errors.js';
+import { parseInstant } from '../../runtime/instant.js';
 import { money } from '../../runtime/money.js';
 import { query } from '../../runtime/request-db.js';
 // The same grouping and classification the posting trigger files postings with.
@@ -30,12 +31,15 @@ export interface WindowParts {
   partial: [string, string][];
 }
 
+/** A validated timestamp input in milliseconds (runtime/instant.ts reads every offset form the validator lets in). */
+export const instant = (text: string): number => parseInstant(text) ?? Number.NaN;
+
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function windowParts(fromText: string, toText: string): WindowParts {
-  const from = Date.parse(fromText);
-  const to = Date.parse(toText);
+  const from = instant(fromText);
+  const to = instant(toText);
   if (!(to > from)) throw invalid('to must be after from', 'to');
   const wholeFrom = Math.ceil(from / DAY_MS) * DAY_MS;
   const wholeTo = Math.floor(to / DAY_MS) * DAY_MS;
@@ -78,7 +82,7 @@ export const reportRows = (db: Knex, values: unknown[]): Promise<DayRow[]> => qu
 const dayRowsSql = (order: 'asc' | 'desc') => `with ${ROWS},
   days as (select day from rows where ($9::date is null or day > $9::date) and ($10::date is null or day < $10::date)
     group by day order by day ${order} limit $11)
-  select r.day::text as day, r.currency, r.row_type, sum(r.entries)::text as entries, ${TOTALS}
+  select to_char(r.day, 'YYYY-MM-DD') as day, r.currency, r.row_type, sum(r.entries)::text as entries, ${TOTALS}
   from rows r where r.day in (select day from days) group by r.day, r.currency, r.row_type order by r.day ${order}`;
 const DAY_ROWS = { asc: dayRowsSql('asc'), desc: dayRowsSql('desc') };
 

@@ -1,5 +1,5 @@
 import type { Handler } from '../../runtime/handler.js';
-import { currenciesOf, reportRows, windowParts, windowValues } from './report-rows.js';
+import { currenciesOf, instant, reportRows, windowParts, windowValues } from './report-rows.js';
 
 /** GET /financial_reports: an account's ledgers summed per currency and row type over [from, to). The runtime has
  * checked the account (404 when invisible, 403 without company:balance:read). */
@@ -9,8 +9,8 @@ export const retrieveFinancialReport: Handler<'retrieveFinancialReport'> = async
   return {
     object: 'financial_report',
     account_id: query.account_id,
-    from: new Date(query.from).toISOString(),
-    to: new Date(query.to).toISOString(),
+    from: new Date(instant(query.from)).toISOString(),
+    to: new Date(instant(query.to)).toISOString(),
     currencies: currenciesOf(rows),
   };
 };

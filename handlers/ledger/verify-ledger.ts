@@ -41,7 +41,7 @@ export async function verifyLedger(db: Knex): Promise<LedgerReport> {
     p as (select ledger_id, (created_at at time zone 'UTC')::date as day, currency, count(distinct entry_id) as entries,
       ${REPORT_BUCKETS.map((b) => `coalesce(sum(amount) filter (where bucket = '${b}'), 0) as ${b}`).join(', ')}
       from ledger_postings group by 1, 2, 3)
-    select coalesce(t.ledger_id, p.ledger_id) as ledger_id, coalesce(t.day, p.day)::text as day, coalesce(t.currency, p.currency) as currency
+    select coalesce(t.ledger_id, p.ledger_id) as ledger_id, to_char(coalesce(t.day, p.day), 'YYYY-MM-DD') as day, coalesce(t.currency, p.currency) as currency
     from t full join p using (ledger_id, day, currency)
     where ${columns.map((c) => `coalesce(t.${c}, 0) <> coalesce(p.${c}, 0)`).join(' or ')}
     order by 1, 2, 3`);

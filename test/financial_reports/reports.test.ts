@@ -37,6 +37,8 @@ t('a window with partial first and last days: per currency and row type, from in
       rows: [row('adjustment', 1, { available: 1000 }), row('payment', 2, { pending: 4750, fees: 250 }), row('refund', 1, { pending: -500 })],
     }],
   });
+  const offsets = await report(app, shop.key, window('2026-03-01T12:00:00+02', '2026-03-03T10:30:00+0100'));
+  assert.equal([offsets.from, offsets.to, offsets.currencies], [body.from, body.to, body.currencies], 'every offset form');
   const before = await report(app, shop.key, window('2026-03-01T10:00:00.001Z', '2026-03-03T08:00:00Z'));
   assert.equal(before.currencies[0].rows.map((r: any) => r.type), ['payment'], 'le_a1 is before from; rfnd_r1 is at to (exclusive)');
 });
