@@ -17,7 +17,8 @@ function cursorDay(cursor: string | undefined, param: 'after' | 'before'): strin
 
 /**
  * GET /financial_reports/breakdown: the report per UTC day with entries, keyset pages of days (oldest first by
- * default). Only the page's days are summed; the days before the cursor are never read.
+ * default). A page reads the window's daily totals (a row per day and row type) and its partial days' postings, as
+ * the report does, and sums only its own days: its cost follows the window, never the account's history.
  */
 export const listFinancialReportBreakdown: Handler<'listFinancialReportBreakdown'> = async ({ query }, ctx) => {
   const parts = windowParts(query.from, query.to);
