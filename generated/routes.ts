@@ -21,6 +21,8 @@ import { createCardTopUp } from "../handlers/cards/createCardTopUp.js";
 import { updateCard } from "../handlers/cards/updateCard.js";
 import { createCheckoutConfiguration } from "../handlers/checkout_configurations/createCheckoutConfiguration.js";
 import { createConfirmationToken } from "../handlers/confirmation_tokens/createConfirmationToken.js";
+import { listFinancialReportBreakdown } from "../handlers/financial_reports/listFinancialReportBreakdown.js";
+import { retrieveFinancialReport } from "../handlers/financial_reports/retrieveFinancialReport.js";
 import { retrieveLedgerAccount } from "../handlers/ledger/retrieveLedgerAccount.js";
 import { cancelMembership } from "../handlers/memberships/cancelMembership.js";
 import { extendMembership } from "../handlers/memberships/extendMembership.js";
@@ -532,6 +534,36 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null } },
     handler: createConfirmationToken,
+  },
+  {
+    id: "retrieveFinancialReport",
+    method: "GET",
+    path: "/financial_reports",
+    auth: ["api_key", "user_token"],
+    scopes: ["company:balance:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_b2342941e359, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_b2342941e359, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_b2342941e359, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_b2342941e359, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_b2342941e359, body: null, upgrade: null, downgrade: transformers.down_FinancialReport_2026_08_21 }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_5967612c4069, body: null, upgrade: transformers.up_retrieveFinancialReport_2026_08_14, downgrade: transformers.down_FinancialReport_2026_08_14 }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_5967612c4069, body: null, upgrade: transformers.up_retrieveFinancialReport_2026_08_07, downgrade: transformers.down_FinancialReport_2026_08_07 }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_5967612c4069, body: null, upgrade: transformers.up_retrieveFinancialReport_2026_07_30, downgrade: transformers.down_FinancialReport_2026_07_30 }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_5967612c4069, body: null, upgrade: transformers.up_retrieveFinancialReport_2026_07_23, downgrade: transformers.down_FinancialReport_2026_07_23 }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_5967612c4069, body: null, upgrade: transformers.up_retrieveFinancialReport_2026_07_22, downgrade: transformers.down_FinancialReport_2026_07_22 }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_5967612c4069, body: null, upgrade: transformers.up_retrieveFinancialReport_2026_07_20, downgrade: transformers.down_FinancialReport_2026_07_20 }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_5967612c4069, body: null, upgrade: transformers.up_retrieveFinancialReport_2025_01_01, downgrade: transformers.down_FinancialReport_2025_01_01 } },
+    handler: retrieveFinancialReport,
+  },
+  {
+    id: "listFinancialReportBreakdown",
+    method: "GET",
+    path: "/financial_reports/breakdown",
+    auth: ["api_key", "user_token"],
+    scopes: ["company:balance:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 31, maxPageSize: 366 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_8622e1031beb, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_8622e1031beb, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_8622e1031beb, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_8622e1031beb, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_8622e1031beb, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_FinancialReportDay_2026_08_21) }) }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_bcdc29e49bc7, body: null, upgrade: transformers.up_listFinancialReportBreakdown_2026_08_14, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_FinancialReportDay_2026_08_14) }) }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_bcdc29e49bc7, body: null, upgrade: transformers.up_listFinancialReportBreakdown_2026_08_07, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_FinancialReportDay_2026_08_07) }) }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_bcdc29e49bc7, body: null, upgrade: transformers.up_listFinancialReportBreakdown_2026_07_30, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_FinancialReportDay_2026_07_30) }) }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_bcdc29e49bc7, body: null, upgrade: transformers.up_listFinancialReportBreakdown_2026_07_23, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_FinancialReportDay_2026_07_23) }) }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_bcdc29e49bc7, body: null, upgrade: transformers.up_listFinancialReportBreakdown_2026_07_22, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_FinancialReportDay_2026_07_22) }) }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_bcdc29e49bc7, body: null, upgrade: transformers.up_listFinancialReportBreakdown_2026_07_20, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_FinancialReportDay_2026_07_20) }) }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_bcdc29e49bc7, body: null, upgrade: transformers.up_listFinancialReportBreakdown_2025_01_01, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_FinancialReportDay_2025_01_01) }) } },
+    handler: listFinancialReportBreakdown,
   },
   {
     id: "retrieveLedgerAccount",

@@ -156,6 +156,26 @@ function c_FeeStructure_003f1e769422(v) {
   return o_45ef1a376845(v);
 }
 
+function c_FinancialReportCurrency_9955860d76ed(v) {
+  return o_ab51a378453b(v);
+}
+
+function c_FinancialReportDay_1d0de94d0cd7(v) {
+  return o_8cb92ea9c37f(v);
+}
+
+function c_FinancialReportRow_be99f1c23ef8(v) {
+  return o_55be34ab7af8(v);
+}
+
+function c_FinancialReport_b315de2aaeb2(v) {
+  return o_f1b94c5ce6dd(v);
+}
+
+function c_FinancialReport_b914a8bb931f(v) {
+  return o_5395ff636bfc(v);
+}
+
 function c_LedgerAccount_cdc4242d43c0(v) {
   return o_5425a919418f(v);
 }
@@ -1690,6 +1710,22 @@ function o_53509e2d5c77(v) {
   return out + '}';
 }
 
+function o_5395ff636bfc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currencies"];
+  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_9955860d76ed(x)); sep = ','; }
+  x = v["from_date"];
+  if (x !== undefined) { out += sep + "\"from_date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["to_date"];
+  if (x !== undefined) { out += sep + "\"to_date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_540047bdf229(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1821,6 +1857,28 @@ function o_549fb8db3867(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_55be34ab7af8(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["count"];
+  if (x !== undefined) { out += sep + "\"count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["net"];
+  if (x !== undefined) { out += sep + "\"net\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["available"];
+  if (x !== undefined) { out += sep + "\"available\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["in_transit"];
+  if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["held"];
+  if (x !== undefined) { out += sep + "\"held\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["fees"];
+  if (x !== undefined) { out += sep + "\"fees\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   return out + '}';
 }
 
@@ -2676,6 +2734,18 @@ function o_8ad9b4955348(v) {
   return out + '}';
 }
 
+function o_8cb92ea9c37f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["date"];
+  if (x !== undefined) { out += sep + "\"date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currencies"];
+  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_9955860d76ed(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_8e35f8d72bc7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2759,6 +2829,16 @@ function o_96b4657909e9(v) {
   if (x !== undefined) { out += sep + "\"code\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["message"];
   if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_98c754b8f563(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_FinancialReportDay_1d0de94d0cd7(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2907,6 +2987,18 @@ function o_a70f20605a3f(v) {
   if (x !== undefined) { out += sep + "\"total_usd\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["balances"];
   if (x !== undefined) { out += sep + "\"balances\":" + (x === null ? 'null' : array(x, (x) => o_7880f5ab0973(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_ab51a378453b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["net"];
+  if (x !== undefined) { out += sep + "\"net\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["rows"];
+  if (x !== undefined) { out += sep + "\"rows\":" + array(x, (x) => c_FinancialReportRow_be99f1c23ef8(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3674,6 +3766,22 @@ function o_f063b887dcf7(v) {
   return out + '}';
 }
 
+function o_f1b94c5ce6dd(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["from"];
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["to"];
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currencies"];
+  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_9955860d76ed(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f2633e5b113c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4220,6 +4328,10 @@ function r_d070221c5d5d(v) {
   return c_Account_47a5f6ae8bdc(v);
 }
 
+function r_d353c6953900(v) {
+  return c_FinancialReport_b315de2aaeb2(v);
+}
+
 function r_d3f8d67187b3(v) {
   return c_CheckoutConfiguration_184a49c87de9(v);
 }
@@ -4238,6 +4350,10 @@ function r_d8653166c51d(v) {
 
 function r_d887b4e86e2a(v) {
   return o_e60a0649ef3e(v);
+}
+
+function r_dd6483e0b4a7(v) {
+  return c_FinancialReport_b914a8bb931f(v);
 }
 
 function r_dda332160d74(v) {
@@ -4316,6 +4432,10 @@ function r_fabad38a2578(v) {
   return c_PromoCode_2fc48597fe9f(v);
 }
 
+function r_fe3582e45551(v) {
+  return o_98c754b8f563(v);
+}
+
 function r_fec72c6ee977(v) {
   return o_70fb9fc2fae1(v);
 }
@@ -4367,6 +4487,7 @@ export const serializers = {
   "listCardholders": { "2026-09-06": r_d7b632db257b, "2026-09-02": r_d7b632db257b, "2026-08-28": r_d7b632db257b, "2026-08-25": r_d7b632db257b, "2026-08-21": r_d7b632db257b, "2026-08-14": r_d7b632db257b, "2026-08-07": r_d7b632db257b, "2026-07-30": r_d7b632db257b, "2026-07-23": r_d7b632db257b, "2026-07-22": r_d7b632db257b, "2026-07-20": r_d7b632db257b, "2025-01-01": r_d7b632db257b },
   "listCards": { "2026-09-06": r_9c576d7e3333, "2026-09-02": r_9c576d7e3333, "2026-08-28": r_9c576d7e3333, "2026-08-25": r_9c576d7e3333, "2026-08-21": r_9c576d7e3333, "2026-08-14": r_9c576d7e3333, "2026-08-07": r_9c576d7e3333, "2026-07-30": r_9c576d7e3333, "2026-07-23": r_9c576d7e3333, "2026-07-22": r_9c576d7e3333, "2026-07-20": r_9c576d7e3333, "2025-01-01": r_9c576d7e3333 },
   "listCheckoutConfigurations": { "2026-09-06": r_c5f1e694987f, "2026-09-02": r_c5f1e694987f, "2026-08-28": r_c5f1e694987f, "2026-08-25": r_c5f1e694987f, "2026-08-21": r_873c32af138f, "2026-08-14": r_873c32af138f, "2026-08-07": r_873c32af138f, "2026-07-30": r_873c32af138f, "2026-07-23": r_873c32af138f, "2026-07-22": r_873c32af138f, "2026-07-20": r_cfdf89f21e43, "2025-01-01": r_cfdf89f21e43 },
+  "listFinancialReportBreakdown": { "2026-09-06": r_fe3582e45551, "2026-09-02": r_fe3582e45551, "2026-08-28": r_fe3582e45551, "2026-08-25": r_fe3582e45551, "2026-08-21": r_fe3582e45551, "2026-08-14": r_fe3582e45551, "2026-08-07": r_fe3582e45551, "2026-07-30": r_fe3582e45551, "2026-07-23": r_fe3582e45551, "2026-07-22": r_fe3582e45551, "2026-07-20": r_fe3582e45551, "2025-01-01": r_fe3582e45551 },
   "listMembers": { "2026-09-06": r_fec72c6ee977, "2026-09-02": r_fec72c6ee977, "2026-08-28": r_fec72c6ee977, "2026-08-25": r_fec72c6ee977, "2026-08-21": r_fec72c6ee977, "2026-08-14": r_fec72c6ee977, "2026-08-07": r_fec72c6ee977, "2026-07-30": r_fec72c6ee977, "2026-07-23": r_fec72c6ee977, "2026-07-22": r_bfb778fba60f, "2026-07-20": r_bfb778fba60f, "2025-01-01": r_bfb778fba60f },
   "listMemberships": { "2026-09-06": r_6ee67b7b3241, "2026-09-02": r_6ee67b7b3241, "2026-08-28": r_6ee67b7b3241, "2026-08-25": r_6ee67b7b3241, "2026-08-21": r_6ee67b7b3241, "2026-08-14": r_6ee67b7b3241, "2026-08-07": r_6ee67b7b3241, "2026-07-30": r_6ee67b7b3241, "2026-07-23": r_6ee67b7b3241, "2026-07-22": r_1d0ba1500547, "2026-07-20": r_1d0ba1500547, "2025-01-01": r_1d0ba1500547 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
@@ -4397,6 +4518,7 @@ export const serializers = {
   "retrieveCardholder": { "2026-09-06": r_dda332160d74, "2026-09-02": r_dda332160d74, "2026-08-28": r_dda332160d74, "2026-08-25": r_dda332160d74, "2026-08-21": r_dda332160d74, "2026-08-14": r_dda332160d74, "2026-08-07": r_dda332160d74, "2026-07-30": r_dda332160d74, "2026-07-23": r_dda332160d74, "2026-07-22": r_dda332160d74, "2026-07-20": r_dda332160d74, "2025-01-01": r_dda332160d74 },
   "retrieveCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "retrieveCurrentAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
+  "retrieveFinancialReport": { "2026-09-06": r_d353c6953900, "2026-09-02": r_d353c6953900, "2026-08-28": r_d353c6953900, "2026-08-25": r_d353c6953900, "2026-08-21": r_d353c6953900, "2026-08-14": r_dd6483e0b4a7, "2026-08-07": r_dd6483e0b4a7, "2026-07-30": r_dd6483e0b4a7, "2026-07-23": r_dd6483e0b4a7, "2026-07-22": r_dd6483e0b4a7, "2026-07-20": r_dd6483e0b4a7, "2025-01-01": r_dd6483e0b4a7 },
   "retrieveLedgerAccount": { "2026-09-06": r_6f3242aab502, "2026-09-02": r_6f3242aab502, "2026-08-28": r_6f3242aab502, "2026-08-25": r_6f3242aab502, "2026-08-21": r_6f3242aab502, "2026-08-14": r_6f3242aab502, "2026-08-07": r_6f3242aab502, "2026-07-30": r_0017db29319c, "2026-07-23": r_0017db29319c, "2026-07-22": r_0017db29319c, "2026-07-20": r_0017db29319c, "2025-01-01": r_0017db29319c },
   "retrieveMember": { "2026-09-06": r_996221a6aec1, "2026-09-02": r_996221a6aec1, "2026-08-28": r_996221a6aec1, "2026-08-25": r_996221a6aec1, "2026-08-21": r_996221a6aec1, "2026-08-14": r_996221a6aec1, "2026-08-07": r_996221a6aec1, "2026-07-30": r_996221a6aec1, "2026-07-23": r_996221a6aec1, "2026-07-22": r_14a4426f8c4b, "2026-07-20": r_14a4426f8c4b, "2025-01-01": r_14a4426f8c4b },
   "retrieveMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },

@@ -5,6 +5,9 @@ import * as balancePendingCombined from '../handlers/versions/balancePendingComb
 import * as checkoutConfigurationEpochTimestamps from '../handlers/versions/checkoutConfigurationEpochTimestamps.js';
 import * as eiOfferDurationDays from '../handlers/versions/eiOfferDurationDays.js';
 import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeekly.js';
+import * as financialReportDateWindow from '../handlers/versions/financialReportDateWindow.js';
+import * as financialReportDateWindowRequest from '../handlers/versions/financialReportDateWindowRequest.js';
+import * as financialReportTopupRows from '../handlers/versions/financialReportTopupRows.js';
 import * as membershipCancellationMode from '../handlers/versions/membershipCancellationMode.js';
 import * as paymentDecimalAmount from '../handlers/versions/paymentDecimalAmount.js';
 import * as payoutLegacyRequest from '../handlers/versions/payoutLegacyRequest.js';
@@ -102,6 +105,21 @@ function down_CheckoutConfiguration_step_2026_08_25(o: any): any {
   return o;
 }
 
+function down_FinancialReport_step_2026_08_25(o: any): any {
+  if (Array.isArray(o.currencies)) o.currencies = o.currencies.map(down_FinancialReportCurrency_step_2026_08_25);
+  return o;
+}
+
+function down_FinancialReportCurrency_step_2026_08_25(o: any): any {
+  o = financialReportTopupRows.down(o);
+  return o;
+}
+
+function down_FinancialReportDay_step_2026_08_25(o: any): any {
+  if (Array.isArray(o.currencies)) o.currencies = o.currencies.map(down_FinancialReportCurrency_step_2026_08_25);
+  return o;
+}
+
 function down_SetupIntent_step_2026_08_25(o: any): any {
   o = setupIntentEmbeddedReferences.down(o);
   o.error_message ??= o.last_setup_error?.message ?? null;
@@ -113,6 +131,11 @@ function down_SetupIntent_step_2026_08_25(o: any): any {
 
 function down_Variant_step_2026_08_25(o: any): any {
   { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
+  return o;
+}
+
+function down_FinancialReport_step_2026_08_21(o: any): any {
+  o = financialReportDateWindow.down(o);
   return o;
 }
 
@@ -408,6 +431,21 @@ export function down_EconomicIntelligenceOffer_2026_08_21(o: any): any {
   return o;
 }
 
+export function down_FinancialReport_2026_08_21(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_08_21(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_08_21(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_08_21(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   return o;
@@ -517,6 +555,22 @@ export function down_EconomicIntelligenceOffer_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_FinancialReport_2026_08_14(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_08_14(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_08_14(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_08_14(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -582,6 +636,14 @@ export function up_updateAccount_2026_08_14(input: any): void {
 export function up_createCheckoutConfiguration_2026_08_14(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_retrieveFinancialReport_2026_08_14(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2026_08_14(input: any): void {
+  financialReportDateWindowRequest.up(input);
 }
 
 export function up_createPayment_2026_08_14(input: any): void {
@@ -661,6 +723,22 @@ export function down_EconomicIntelligenceOffer_2026_08_07(o: any): any {
   return o;
 }
 
+export function down_FinancialReport_2026_08_07(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_08_07(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_08_07(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_08_07(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -731,6 +809,14 @@ export function up_updateAccount_2026_08_07(input: any): void {
 export function up_createCheckoutConfiguration_2026_08_07(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_retrieveFinancialReport_2026_08_07(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2026_08_07(input: any): void {
+  financialReportDateWindowRequest.up(input);
 }
 
 export function up_createPayment_2026_08_07(input: any): void {
@@ -834,6 +920,22 @@ export function down_EconomicIntelligenceOffer_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_FinancialReport_2026_07_30(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_07_30(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_07_30(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
 export function down_LedgerAccount_2026_07_30(o: any): any {
   o = down_LedgerAccount_step_2026_08_07(o);
   return o;
@@ -921,6 +1023,14 @@ export function up_updateAccount_2026_07_30(input: any): void {
 export function up_createCheckoutConfiguration_2026_07_30(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_retrieveFinancialReport_2026_07_30(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2026_07_30(input: any): void {
+  financialReportDateWindowRequest.up(input);
 }
 
 export function up_createPayment_2026_07_30(input: any): void {
@@ -1039,6 +1149,22 @@ export function down_EconomicIntelligenceOffer_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_FinancialReport_2026_07_23(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_07_23(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_07_23(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
 export function down_LedgerAccount_2026_07_23(o: any): any {
   o = down_LedgerAccount_step_2026_08_07(o);
   return o;
@@ -1142,6 +1268,14 @@ export function up_listCardTransactions_2026_07_23(input: any): void {
 export function up_createCheckoutConfiguration_2026_07_23(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_retrieveFinancialReport_2026_07_23(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2026_07_23(input: any): void {
+  financialReportDateWindowRequest.up(input);
 }
 
 export function up_createPayment_2026_07_23(input: any): void {
@@ -1264,6 +1398,22 @@ export function down_EconomicIntelligenceOffer_2026_07_22(o: any): any {
   return o;
 }
 
+export function down_FinancialReport_2026_07_22(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_07_22(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_07_22(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
 export function down_LedgerAccount_2026_07_22(o: any): any {
   o = down_LedgerAccount_step_2026_08_07(o);
   return o;
@@ -1377,6 +1527,14 @@ export function up_listCardTransactions_2026_07_22(input: any): void {
 export function up_createCheckoutConfiguration_2026_07_22(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_retrieveFinancialReport_2026_07_22(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2026_07_22(input: any): void {
+  financialReportDateWindowRequest.up(input);
 }
 
 export function up_listMembers_2026_07_22(input: any): void {
@@ -1521,6 +1679,22 @@ export function down_EconomicIntelligenceOffer_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_FinancialReport_2026_07_20(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_07_20(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_07_20(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
 export function down_LedgerAccount_2026_07_20(o: any): any {
   o = down_LedgerAccount_step_2026_08_07(o);
   return o;
@@ -1651,6 +1825,14 @@ export function up_createCheckoutConfiguration_2026_07_20(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_retrieveFinancialReport_2026_07_20(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2026_07_20(input: any): void {
+  financialReportDateWindowRequest.up(input);
 }
 
 export function up_listMembers_2026_07_20(input: any): void {
@@ -1817,6 +1999,22 @@ export function down_EconomicIntelligenceOffer_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_FinancialReport_2025_01_01(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2025_01_01(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2025_01_01(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
 export function down_LedgerAccount_2025_01_01(o: any): any {
   o = down_LedgerAccount_step_2026_08_07(o);
   return o;
@@ -1949,6 +2147,14 @@ export function up_createCheckoutConfiguration_2025_01_01(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_retrieveFinancialReport_2025_01_01(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2025_01_01(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
 export function up_listMembers_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -2076,6 +2282,9 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   CurrencyBalance: { "2026-07-30": down_CurrencyBalance_2026_07_30, "2026-07-23": down_CurrencyBalance_2026_07_23, "2026-07-22": down_CurrencyBalance_2026_07_22, "2026-07-20": down_CurrencyBalance_2026_07_20, "2025-01-01": down_CurrencyBalance_2025_01_01 },
   Deleted: { "2026-07-20": down_Deleted_2026_07_20, "2025-01-01": down_Deleted_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-22": down_EconomicIntelligenceOffer_2026_07_22, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
+  FinancialReport: { "2026-08-21": down_FinancialReport_2026_08_21, "2026-08-14": down_FinancialReport_2026_08_14, "2026-08-07": down_FinancialReport_2026_08_07, "2026-07-30": down_FinancialReport_2026_07_30, "2026-07-23": down_FinancialReport_2026_07_23, "2026-07-22": down_FinancialReport_2026_07_22, "2026-07-20": down_FinancialReport_2026_07_20, "2025-01-01": down_FinancialReport_2025_01_01 },
+  FinancialReportCurrency: { "2026-08-21": down_FinancialReportCurrency_2026_08_21, "2026-08-14": down_FinancialReportCurrency_2026_08_14, "2026-08-07": down_FinancialReportCurrency_2026_08_07, "2026-07-30": down_FinancialReportCurrency_2026_07_30, "2026-07-23": down_FinancialReportCurrency_2026_07_23, "2026-07-22": down_FinancialReportCurrency_2026_07_22, "2026-07-20": down_FinancialReportCurrency_2026_07_20, "2025-01-01": down_FinancialReportCurrency_2025_01_01 },
+  FinancialReportDay: { "2026-08-21": down_FinancialReportDay_2026_08_21, "2026-08-14": down_FinancialReportDay_2026_08_14, "2026-08-07": down_FinancialReportDay_2026_08_07, "2026-07-30": down_FinancialReportDay_2026_07_30, "2026-07-23": down_FinancialReportDay_2026_07_23, "2026-07-22": down_FinancialReportDay_2026_07_22, "2026-07-20": down_FinancialReportDay_2026_07_20, "2025-01-01": down_FinancialReportDay_2025_01_01 },
   LedgerAccount: { "2026-07-30": down_LedgerAccount_2026_07_30, "2026-07-23": down_LedgerAccount_2026_07_23, "2026-07-22": down_LedgerAccount_2026_07_22, "2026-07-20": down_LedgerAccount_2026_07_20, "2025-01-01": down_LedgerAccount_2025_01_01 },
   Member: { "2026-07-22": down_Member_2026_07_22, "2026-07-20": down_Member_2026_07_20, "2025-01-01": down_Member_2025_01_01 },
   Membership: { "2026-07-22": down_Membership_2026_07_22, "2026-07-20": down_Membership_2026_07_20, "2025-01-01": down_Membership_2025_01_01 },
@@ -2115,6 +2324,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   listAccounts: { "2026-07-20": up_listAccounts_2026_07_20, "2025-01-01": up_listAccounts_2025_01_01 },
   listCardTransactions: { "2026-07-23": up_listCardTransactions_2026_07_23, "2026-07-22": up_listCardTransactions_2026_07_22, "2026-07-20": up_listCardTransactions_2026_07_20, "2025-01-01": up_listCardTransactions_2025_01_01 },
   listCheckoutConfigurations: { "2026-07-20": up_listCheckoutConfigurations_2026_07_20, "2025-01-01": up_listCheckoutConfigurations_2025_01_01 },
+  listFinancialReportBreakdown: { "2026-08-14": up_listFinancialReportBreakdown_2026_08_14, "2026-08-07": up_listFinancialReportBreakdown_2026_08_07, "2026-07-30": up_listFinancialReportBreakdown_2026_07_30, "2026-07-23": up_listFinancialReportBreakdown_2026_07_23, "2026-07-22": up_listFinancialReportBreakdown_2026_07_22, "2026-07-20": up_listFinancialReportBreakdown_2026_07_20, "2025-01-01": up_listFinancialReportBreakdown_2025_01_01 },
   listMembers: { "2026-07-22": up_listMembers_2026_07_22, "2026-07-20": up_listMembers_2026_07_20, "2025-01-01": up_listMembers_2025_01_01 },
   listMemberships: { "2026-07-22": up_listMemberships_2026_07_22, "2026-07-20": up_listMemberships_2026_07_20, "2025-01-01": up_listMemberships_2025_01_01 },
   listPayments: { "2026-08-14": up_listPayments_2026_08_14, "2026-08-07": up_listPayments_2026_08_07, "2026-07-30": up_listPayments_2026_07_30, "2026-07-23": up_listPayments_2026_07_23, "2026-07-22": up_listPayments_2026_07_22, "2026-07-20": up_listPayments_2026_07_20, "2025-01-01": up_listPayments_2025_01_01 },
@@ -2126,6 +2336,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   listVariants: { "2026-07-20": up_listVariants_2026_07_20, "2025-01-01": up_listVariants_2025_01_01 },
   listWebhooks: { "2026-08-07": up_listWebhooks_2026_08_07, "2026-07-30": up_listWebhooks_2026_07_30, "2026-07-23": up_listWebhooks_2026_07_23, "2026-07-22": up_listWebhooks_2026_07_22, "2026-07-20": up_listWebhooks_2026_07_20, "2025-01-01": up_listWebhooks_2025_01_01 },
   refundPayment: { "2026-08-14": up_refundPayment_2026_08_14, "2026-08-07": up_refundPayment_2026_08_07, "2026-07-30": up_refundPayment_2026_07_30, "2026-07-23": up_refundPayment_2026_07_23, "2026-07-22": up_refundPayment_2026_07_22, "2026-07-20": up_refundPayment_2026_07_20, "2025-01-01": up_refundPayment_2025_01_01 },
+  retrieveFinancialReport: { "2026-08-14": up_retrieveFinancialReport_2026_08_14, "2026-08-07": up_retrieveFinancialReport_2026_08_07, "2026-07-30": up_retrieveFinancialReport_2026_07_30, "2026-07-23": up_retrieveFinancialReport_2026_07_23, "2026-07-22": up_retrieveFinancialReport_2026_07_22, "2026-07-20": up_retrieveFinancialReport_2026_07_20, "2025-01-01": up_retrieveFinancialReport_2025_01_01 },
   searchUsers: { "2026-07-20": up_searchUsers_2026_07_20, "2025-01-01": up_searchUsers_2025_01_01 },
   updateAccount: { "2026-08-21": up_updateAccount_2026_08_21, "2026-08-14": up_updateAccount_2026_08_14, "2026-08-07": up_updateAccount_2026_08_07, "2026-07-30": up_updateAccount_2026_07_30, "2026-07-23": up_updateAccount_2026_07_23, "2026-07-22": up_updateAccount_2026_07_22, "2026-07-20": up_updateAccount_2026_07_20, "2025-01-01": up_updateAccount_2025_01_01 },
   updateAccountPreferences: { "2026-08-25": up_updateAccountPreferences_2026_08_25, "2026-08-21": up_updateAccountPreferences_2026_08_21, "2026-08-14": up_updateAccountPreferences_2026_08_14, "2026-08-07": up_updateAccountPreferences_2026_08_07, "2026-07-30": up_updateAccountPreferences_2026_07_30, "2026-07-23": up_updateAccountPreferences_2026_07_23, "2026-07-22": up_updateAccountPreferences_2026_07_22, "2026-07-20": up_updateAccountPreferences_2026_07_20, "2025-01-01": up_updateAccountPreferences_2025_01_01 },

@@ -323,6 +323,53 @@ export interface CardSummary {
     exp_year: number;
 }
 
+/** One row type's entries in one currency over the window. Amounts are signed movements of the account's buckets (summed over its balances), in minor units; net is available + pending + in_transit + held. */
+export interface FinancialReportRow {
+    /** The row type: payment, funds_cleared, refund, payout_requested, payout_released, payout, payout_reversed, trading_account_withdrawal, trading_account_withdrawal_offset, transfer, transfer_returned, trading_account_deposit, trading_account_deposit_offset, swap, card_transaction, adjustment or other. */
+    type: string;
+    /** Entries of this type in the window, counted once per balance of the account they moved. */
+    count: number;
+    /** What the account holds moved by: available + pending + in_transit + held. */
+    net: Money;
+    available: Money;
+    pending: Money;
+    in_transit: Money;
+    held: Money;
+    /** Fees charged to the account (its fees bucket). */
+    fees: Money;
+}
+
+/** One currency of a report or of a day of its breakdown. */
+export interface FinancialReportCurrency {
+    /** Lowercase ISO 4217 code. */
+    currency: string;
+    /** The sum of the rows' net. */
+    net: Money;
+    /** One per row type with entries, by type. */
+    rows: FinancialReportRow[];
+}
+
+/** An account's ledger summed over a window. */
+export interface FinancialReport {
+    object: "financial_report";
+    account_id: string;
+    /** The window's start (inclusive). */
+    from: string;
+    /** The window's end (exclusive). */
+    to: string;
+    /** Each currency with entries in the window: USD first, then by code. */
+    currencies: FinancialReportCurrency[];
+}
+
+/** One UTC day of a report's window with entries (the first and last days only the part within the window). */
+export interface FinancialReportDay {
+    object: "financial_report_day";
+    /** The UTC day. */
+    date: string;
+    /** Each currency with entries that day: USD first, then by code. */
+    currencies: FinancialReportCurrency[];
+}
+
 /** A balance on the platform's side, in every currency it holds. */
 export interface LedgerAccount {
     id: string;
@@ -1163,6 +1210,24 @@ export interface CreateConfirmationTokenInput {
 
 export type CreateConfirmationTokenOutput = ConfirmationToken;
 
+/** GET /financial_reports: Report an account's ledger over a window */
+export interface RetrieveFinancialReportInput {
+    path: Record<string, never>;
+    query: { account_id: string; from: string; to: string; currency?: string };
+    body: undefined;
+}
+
+export type RetrieveFinancialReportOutput = FinancialReport;
+
+/** GET /financial_reports/breakdown: Break a report down by day */
+export interface ListFinancialReportBreakdownInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id: string; from: string; to: string; currency?: string; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListFinancialReportBreakdownOutput = Page<FinancialReportDay>;
+
 /** GET /ledger_accounts/{id}: Retrieve a balance */
 export interface RetrieveLedgerAccountInput {
     path: { id: string };
@@ -1931,6 +1996,8 @@ export interface Operations {
     retrieveCheckoutConfiguration: { input: RetrieveCheckoutConfigurationInput; output: RetrieveCheckoutConfigurationOutput };
     deleteCheckoutConfiguration: { input: DeleteCheckoutConfigurationInput; output: DeleteCheckoutConfigurationOutput };
     createConfirmationToken: { input: CreateConfirmationTokenInput; output: CreateConfirmationTokenOutput };
+    retrieveFinancialReport: { input: RetrieveFinancialReportInput; output: RetrieveFinancialReportOutput };
+    listFinancialReportBreakdown: { input: ListFinancialReportBreakdownInput; output: ListFinancialReportBreakdownOutput };
     retrieveLedgerAccount: { input: RetrieveLedgerAccountInput; output: RetrieveLedgerAccountOutput };
     listMembers: { input: ListMembersInput; output: ListMembersOutput };
     retrieveMember: { input: RetrieveMemberInput; output: RetrieveMemberOutput };

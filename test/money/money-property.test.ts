@@ -134,7 +134,7 @@ t('balances equal their postings, floors hold and retried keys create once, what
   await fc.assert(fc.asyncProperty(fc.array(command, { minLength: 6, maxLength: 20 }), async (commands) => {
     for (let i = 0; i < commands.length; i += 4) await Promise.all(commands.slice(i, i + 4).map(run));
     const report = await verifyLedger(app.db);
-    assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
+    assert.equal([report.mismatches, report.unbalancedEntries, report.dailyTotalMismatches], [[], [], []]);
     const below = await app.db('ledger_balances').whereIn('bucket', ['available', 'in_transit', 'held']).where('amount', '<', 0);
     assert.equal(below, []);
     assert.equal(serverErrors, []);
