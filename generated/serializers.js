@@ -156,24 +156,24 @@ function c_FeeStructure_003f1e769422(v) {
   return o_45ef1a376845(v);
 }
 
-function c_FinancialReportCurrency_9955860d76ed(v) {
-  return o_ab51a378453b(v);
+function c_FinancialReportCurrency_d7937763b5b5(v) {
+  return o_ba793314f542(v);
 }
 
-function c_FinancialReportDay_1d0de94d0cd7(v) {
-  return o_8cb92ea9c37f(v);
+function c_FinancialReportDay_829aa8c38416(v) {
+  return o_430dd07dc48b(v);
 }
 
-function c_FinancialReportRow_be99f1c23ef8(v) {
+function c_FinancialReportRow_080a49ab2966(v) {
   return o_55be34ab7af8(v);
 }
 
-function c_FinancialReport_b315de2aaeb2(v) {
-  return o_f1b94c5ce6dd(v);
+function c_FinancialReport_418c4d044e49(v) {
+  return o_84b88fb73d62(v);
 }
 
-function c_FinancialReport_b914a8bb931f(v) {
-  return o_5395ff636bfc(v);
+function c_FinancialReport_e783b9bef353(v) {
+  return o_64aa0233a38f(v);
 }
 
 function c_LedgerAccount_cdc4242d43c0(v) {
@@ -1516,6 +1516,18 @@ function o_42c98daaaf45(v) {
   return out + '}';
 }
 
+function o_430dd07dc48b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["date"];
+  if (x !== undefined) { out += sep + "\"date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currencies"];
+  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_d7937763b5b5(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_448769f0b909(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1707,22 +1719,6 @@ function o_53509e2d5c77(v) {
   if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["currencies"];
   if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_CurrencyBalance_5165abc19c9d(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_5395ff636bfc(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currencies"];
-  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_9955860d76ed(x)); sep = ','; }
-  x = v["from_date"];
-  if (x !== undefined) { out += sep + "\"from_date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["to_date"];
-  if (x !== undefined) { out += sep + "\"to_date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -1945,6 +1941,22 @@ function o_5edfb8294d15(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_CheckoutConfiguration_e155148d46dc(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_64aa0233a38f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["from"];
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["to"];
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currencies"];
+  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_d7937763b5b5(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2580,6 +2592,22 @@ function o_83f9b65eda1b(v) {
   return out + '}';
 }
 
+function o_84b88fb73d62(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currencies"];
+  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_d7937763b5b5(x)); sep = ','; }
+  x = v["from_date"];
+  if (x !== undefined) { out += sep + "\"from_date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["to_date"];
+  if (x !== undefined) { out += sep + "\"to_date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_84bd945391e8(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2734,18 +2762,6 @@ function o_8ad9b4955348(v) {
   return out + '}';
 }
 
-function o_8cb92ea9c37f(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["date"];
-  if (x !== undefined) { out += sep + "\"date\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currencies"];
-  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_9955860d76ed(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_8e35f8d72bc7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2753,6 +2769,16 @@ function o_8e35f8d72bc7(v) {
   if (x !== undefined) { out += sep + "\"fee_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["net_amount"];
   if (x !== undefined) { out += sep + "\"net_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_900255605e3e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_FinancialReportDay_829aa8c38416(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2829,16 +2855,6 @@ function o_96b4657909e9(v) {
   if (x !== undefined) { out += sep + "\"code\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["message"];
   if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_98c754b8f563(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_FinancialReportDay_1d0de94d0cd7(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2987,18 +3003,6 @@ function o_a70f20605a3f(v) {
   if (x !== undefined) { out += sep + "\"total_usd\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["balances"];
   if (x !== undefined) { out += sep + "\"balances\":" + (x === null ? 'null' : array(x, (x) => o_7880f5ab0973(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_ab51a378453b(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["net"];
-  if (x !== undefined) { out += sep + "\"net\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["rows"];
-  if (x !== undefined) { out += sep + "\"rows\":" + array(x, (x) => c_FinancialReportRow_be99f1c23ef8(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3193,6 +3197,18 @@ function o_ba6c0ed442b7(v) {
   if (x !== undefined) { out += sep + "\"card\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_ba793314f542(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["net"];
+  if (x !== undefined) { out += sep + "\"net\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["rows"];
+  if (x !== undefined) { out += sep + "\"rows\":" + array(x, (x) => c_FinancialReportRow_080a49ab2966(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3766,22 +3782,6 @@ function o_f063b887dcf7(v) {
   return out + '}';
 }
 
-function o_f1b94c5ce6dd(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["object"];
-  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["from"];
-  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["to"];
-  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currencies"];
-  if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_FinancialReportCurrency_9955860d76ed(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_f2633e5b113c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3978,6 +3978,10 @@ function r_04eea8b4299d(v) {
 
 function r_0698502a8680(v) {
   return c_Account_eaf5c29d8eb0(v);
+}
+
+function r_08b378036bd4(v) {
+  return c_FinancialReport_418c4d044e49(v);
 }
 
 function r_0bccf0d9c297(v) {
@@ -4204,6 +4208,10 @@ function r_8e080704dbd6(v) {
   return o_f063b887dcf7(v);
 }
 
+function r_9040b2ad5bd8(v) {
+  return o_900255605e3e(v);
+}
+
 function r_905d3da1bce2(v) {
   return c_ConfirmationToken_d13a96a4a8cf(v);
 }
@@ -4268,6 +4276,10 @@ function r_aeb02dc320ab(v) {
   return c_TaxCalculation_a370ccab9587(v);
 }
 
+function r_b12f95478b40(v) {
+  return c_FinancialReport_e783b9bef353(v);
+}
+
 function r_b3c2bd7ee90c(v) {
   return o_9b857bfd78d2(v);
 }
@@ -4328,10 +4340,6 @@ function r_d070221c5d5d(v) {
   return c_Account_47a5f6ae8bdc(v);
 }
 
-function r_d353c6953900(v) {
-  return c_FinancialReport_b315de2aaeb2(v);
-}
-
 function r_d3f8d67187b3(v) {
   return c_CheckoutConfiguration_184a49c87de9(v);
 }
@@ -4350,10 +4358,6 @@ function r_d8653166c51d(v) {
 
 function r_d887b4e86e2a(v) {
   return o_e60a0649ef3e(v);
-}
-
-function r_dd6483e0b4a7(v) {
-  return c_FinancialReport_b914a8bb931f(v);
 }
 
 function r_dda332160d74(v) {
@@ -4432,10 +4436,6 @@ function r_fabad38a2578(v) {
   return c_PromoCode_2fc48597fe9f(v);
 }
 
-function r_fe3582e45551(v) {
-  return o_98c754b8f563(v);
-}
-
 function r_fec72c6ee977(v) {
   return o_70fb9fc2fae1(v);
 }
@@ -4487,7 +4487,7 @@ export const serializers = {
   "listCardholders": { "2026-09-06": r_d7b632db257b, "2026-09-02": r_d7b632db257b, "2026-08-28": r_d7b632db257b, "2026-08-25": r_d7b632db257b, "2026-08-21": r_d7b632db257b, "2026-08-14": r_d7b632db257b, "2026-08-07": r_d7b632db257b, "2026-07-30": r_d7b632db257b, "2026-07-23": r_d7b632db257b, "2026-07-22": r_d7b632db257b, "2026-07-20": r_d7b632db257b, "2025-01-01": r_d7b632db257b },
   "listCards": { "2026-09-06": r_9c576d7e3333, "2026-09-02": r_9c576d7e3333, "2026-08-28": r_9c576d7e3333, "2026-08-25": r_9c576d7e3333, "2026-08-21": r_9c576d7e3333, "2026-08-14": r_9c576d7e3333, "2026-08-07": r_9c576d7e3333, "2026-07-30": r_9c576d7e3333, "2026-07-23": r_9c576d7e3333, "2026-07-22": r_9c576d7e3333, "2026-07-20": r_9c576d7e3333, "2025-01-01": r_9c576d7e3333 },
   "listCheckoutConfigurations": { "2026-09-06": r_c5f1e694987f, "2026-09-02": r_c5f1e694987f, "2026-08-28": r_c5f1e694987f, "2026-08-25": r_c5f1e694987f, "2026-08-21": r_873c32af138f, "2026-08-14": r_873c32af138f, "2026-08-07": r_873c32af138f, "2026-07-30": r_873c32af138f, "2026-07-23": r_873c32af138f, "2026-07-22": r_873c32af138f, "2026-07-20": r_cfdf89f21e43, "2025-01-01": r_cfdf89f21e43 },
-  "listFinancialReportBreakdown": { "2026-09-06": r_fe3582e45551, "2026-09-02": r_fe3582e45551, "2026-08-28": r_fe3582e45551, "2026-08-25": r_fe3582e45551, "2026-08-21": r_fe3582e45551, "2026-08-14": r_fe3582e45551, "2026-08-07": r_fe3582e45551, "2026-07-30": r_fe3582e45551, "2026-07-23": r_fe3582e45551, "2026-07-22": r_fe3582e45551, "2026-07-20": r_fe3582e45551, "2025-01-01": r_fe3582e45551 },
+  "listFinancialReportBreakdown": { "2026-09-06": r_9040b2ad5bd8, "2026-09-02": r_9040b2ad5bd8, "2026-08-28": r_9040b2ad5bd8, "2026-08-25": r_9040b2ad5bd8, "2026-08-21": r_9040b2ad5bd8, "2026-08-14": r_9040b2ad5bd8, "2026-08-07": r_9040b2ad5bd8, "2026-07-30": r_9040b2ad5bd8, "2026-07-23": r_9040b2ad5bd8, "2026-07-22": r_9040b2ad5bd8, "2026-07-20": r_9040b2ad5bd8, "2025-01-01": r_9040b2ad5bd8 },
   "listMembers": { "2026-09-06": r_fec72c6ee977, "2026-09-02": r_fec72c6ee977, "2026-08-28": r_fec72c6ee977, "2026-08-25": r_fec72c6ee977, "2026-08-21": r_fec72c6ee977, "2026-08-14": r_fec72c6ee977, "2026-08-07": r_fec72c6ee977, "2026-07-30": r_fec72c6ee977, "2026-07-23": r_fec72c6ee977, "2026-07-22": r_bfb778fba60f, "2026-07-20": r_bfb778fba60f, "2025-01-01": r_bfb778fba60f },
   "listMemberships": { "2026-09-06": r_6ee67b7b3241, "2026-09-02": r_6ee67b7b3241, "2026-08-28": r_6ee67b7b3241, "2026-08-25": r_6ee67b7b3241, "2026-08-21": r_6ee67b7b3241, "2026-08-14": r_6ee67b7b3241, "2026-08-07": r_6ee67b7b3241, "2026-07-30": r_6ee67b7b3241, "2026-07-23": r_6ee67b7b3241, "2026-07-22": r_1d0ba1500547, "2026-07-20": r_1d0ba1500547, "2025-01-01": r_1d0ba1500547 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
@@ -4518,7 +4518,7 @@ export const serializers = {
   "retrieveCardholder": { "2026-09-06": r_dda332160d74, "2026-09-02": r_dda332160d74, "2026-08-28": r_dda332160d74, "2026-08-25": r_dda332160d74, "2026-08-21": r_dda332160d74, "2026-08-14": r_dda332160d74, "2026-08-07": r_dda332160d74, "2026-07-30": r_dda332160d74, "2026-07-23": r_dda332160d74, "2026-07-22": r_dda332160d74, "2026-07-20": r_dda332160d74, "2025-01-01": r_dda332160d74 },
   "retrieveCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "retrieveCurrentAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
-  "retrieveFinancialReport": { "2026-09-06": r_d353c6953900, "2026-09-02": r_d353c6953900, "2026-08-28": r_d353c6953900, "2026-08-25": r_d353c6953900, "2026-08-21": r_d353c6953900, "2026-08-14": r_dd6483e0b4a7, "2026-08-07": r_dd6483e0b4a7, "2026-07-30": r_dd6483e0b4a7, "2026-07-23": r_dd6483e0b4a7, "2026-07-22": r_dd6483e0b4a7, "2026-07-20": r_dd6483e0b4a7, "2025-01-01": r_dd6483e0b4a7 },
+  "retrieveFinancialReport": { "2026-09-06": r_b12f95478b40, "2026-09-02": r_b12f95478b40, "2026-08-28": r_b12f95478b40, "2026-08-25": r_b12f95478b40, "2026-08-21": r_b12f95478b40, "2026-08-14": r_08b378036bd4, "2026-08-07": r_08b378036bd4, "2026-07-30": r_08b378036bd4, "2026-07-23": r_08b378036bd4, "2026-07-22": r_08b378036bd4, "2026-07-20": r_08b378036bd4, "2025-01-01": r_08b378036bd4 },
   "retrieveLedgerAccount": { "2026-09-06": r_6f3242aab502, "2026-09-02": r_6f3242aab502, "2026-08-28": r_6f3242aab502, "2026-08-25": r_6f3242aab502, "2026-08-21": r_6f3242aab502, "2026-08-14": r_6f3242aab502, "2026-08-07": r_6f3242aab502, "2026-07-30": r_0017db29319c, "2026-07-23": r_0017db29319c, "2026-07-22": r_0017db29319c, "2026-07-20": r_0017db29319c, "2025-01-01": r_0017db29319c },
   "retrieveMember": { "2026-09-06": r_996221a6aec1, "2026-09-02": r_996221a6aec1, "2026-08-28": r_996221a6aec1, "2026-08-25": r_996221a6aec1, "2026-08-21": r_996221a6aec1, "2026-08-14": r_996221a6aec1, "2026-08-07": r_996221a6aec1, "2026-07-30": r_996221a6aec1, "2026-07-23": r_996221a6aec1, "2026-07-22": r_14a4426f8c4b, "2026-07-20": r_14a4426f8c4b, "2025-01-01": r_14a4426f8c4b },
   "retrieveMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },

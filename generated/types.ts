@@ -325,7 +325,7 @@ export interface CardSummary {
 
 /** One row type's entries in one currency over the window. Amounts are signed movements of the account's buckets (summed over its balances), in minor units; net is available + pending + in_transit + held. */
 export interface FinancialReportRow {
-    /** The row type: payment, funds_cleared, refund, payout_requested, payout_released, payout, payout_reversed, trading_account_withdrawal, trading_account_withdrawal_offset, transfer, transfer_returned, trading_account_deposit, trading_account_deposit_offset, swap, card_transaction, adjustment or other. */
+    /** The row type: payment, funds_cleared, refund, payout_requested, payout_released, payout, payout_reversed, trading_account_withdrawal, trading_account_withdrawal_offset, transfer, transfer_returned, trading_account_deposit, trading_account_deposit_offset, swap, card_transaction, card_top_up, adjustment or other. */
     type: string;
     /** Entries of this type in the window, counted once per balance of the account they moved. */
     count: number;

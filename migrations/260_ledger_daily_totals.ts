@@ -34,6 +34,8 @@ export const ROW_TYPES: [string, string, string, string][] = [
   ['cdep_', 'reversed', '*', 'trading_account_deposit_offset'],
   ['swap_', '*', '*', 'swap'],
   ['citx_', '*', '*', 'card_transaction'],
+  // Money moved from the business balance to the cards balance (POST /card_top_ups, or auto top-up at clearing).
+  ['ctop_', '*', '*', 'card_top_up'],
   // Entries made by hand (funding, corrections; the test fixtures and the benchmark's seed).
   ['le_', '*', '*', 'adjustment'],
 ];

@@ -26,6 +26,13 @@ t('a top-up moves the amount from the business balance to the cards balance, exa
   const shown = await app.request('GET', `/ledger_accounts/${cards}`, { token: o.key, version: VERSION });
   assert.equal([shown.status, shown.body.kind, shown.body.account_id], [200, 'cards', o.accountId]);
   assert.is((await app.db('events').where({ type: 'card_top_up.created' }).whereRaw("data->>'id' = ?", [top.id])).length, 1);
+  // The account's financial report (over all its balances) shows the top-up as a row of its own that moves nothing
+  // in total: counted once per balance it moved.
+  const window = { account_id: o.accountId, from: new Date(Date.now() - 60_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() };
+  const financial = await app.request('GET', '/financial_reports', { token: o.key, version: VERSION, query: window });
+  assert.is(financial.status, 200, JSON.stringify(financial.body));
+  const topUpRow = financial.body.currencies[0].rows.find((r: any) => r.type === 'card_top_up');
+  assert.equal([topUpRow?.count, topUpRow?.net.amount, topUpRow?.available.amount], [2, 0, 0], JSON.stringify(financial.body));
   const report = await verifyLedger(app.db);
   assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
 });
