@@ -17,6 +17,10 @@ import { revokeApiKey } from "../handlers/api_keys/revokeApiKey.js";
 import { rotateApiKey } from "../handlers/api_keys/rotateApiKey.js";
 import { createCheckoutConfiguration } from "../handlers/checkout_configurations/createCheckoutConfiguration.js";
 import { createConfirmationToken } from "../handlers/confirmation_tokens/createConfirmationToken.js";
+import { createDeposit } from "../handlers/deposits/createDeposit.js";
+import { createSandboxCryptoTransfer } from "../handlers/deposits/createSandboxCryptoTransfer.js";
+import { listCryptoDeposits } from "../handlers/deposits/listCryptoDeposits.js";
+import { retrieveCryptoDeposit } from "../handlers/deposits/retrieveCryptoDeposit.js";
 import { retrieveLedgerAccount } from "../handlers/ledger/retrieveLedgerAccount.js";
 import { cancelMembership } from "../handlers/memberships/cancelMembership.js";
 import { extendMembership } from "../handlers/memberships/extendMembership.js";
@@ -55,6 +59,10 @@ import { confirmSetupIntentAction } from "../handlers/setup_intents/confirmSetup
 import { createSetupIntent } from "../handlers/setup_intents/createSetupIntent.js";
 import { listSetupIntents } from "../handlers/setup_intents/listSetupIntents.js";
 import { retrieveSetupIntent } from "../handlers/setup_intents/retrieveSetupIntent.js";
+import { createSwap } from "../handlers/swaps/createSwap.js";
+import { createSwapQuote } from "../handlers/swaps/createSwapQuote.js";
+import { listSwaps } from "../handlers/swaps/listSwaps.js";
+import { retrieveSwap } from "../handlers/swaps/retrieveSwap.js";
 import { acceptTeamInvitation } from "../handlers/team_members/acceptTeamInvitation.js";
 import { addTeamMember } from "../handlers/team_members/addTeamMember.js";
 import { removeTeamMember } from "../handlers/team_members/removeTeamMember.js";
@@ -393,6 +401,51 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null } },
     handler: createConfirmationToken,
+  },
+  {
+    id: "listCryptoDeposits",
+    method: "GET",
+    path: "/crypto_deposits",
+    auth: ["api_key", "user_token"],
+    scopes: ["company:balance:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null } },
+    handler: listCryptoDeposits,
+  },
+  {
+    id: "retrieveCryptoDeposit",
+    method: "GET",
+    path: "/crypto_deposits/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["company:balance:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveCryptoDeposit,
+  },
+  {
+    id: "createDeposit",
+    method: "POST",
+    path: "/deposits",
+    auth: ["api_key", "user_token"],
+    scopes: ["company:balance:read"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c411d27c57ab, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c411d27c57ab, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c411d27c57ab, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c411d27c57ab, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c411d27c57ab, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2026_08_14, downgrade: transformers.down_Deposit_2026_08_14 }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2026_08_07, downgrade: transformers.down_Deposit_2026_08_07 }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2026_07_30, downgrade: transformers.down_Deposit_2026_07_30 }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2026_07_23, downgrade: transformers.down_Deposit_2026_07_23 }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2026_07_22, downgrade: transformers.down_Deposit_2026_07_22 }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2026_07_20, downgrade: transformers.down_Deposit_2026_07_20 }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2025_01_01, downgrade: transformers.down_Deposit_2025_01_01 } },
+    handler: createDeposit,
   },
   {
     id: "retrieveLedgerAccount",
@@ -1160,6 +1213,21 @@ export const operations: OperationDefinition[] = [
     handler: retrieveRefund,
   },
   {
+    id: "createSandboxCryptoTransfer",
+    method: "POST",
+    path: "/sandbox/crypto_network/transfers",
+    auth: ["api_key", "user_token"],
+    scopes: ["company:balance:read"],
+    account: null,
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null } },
+    handler: createSandboxCryptoTransfer,
+  },
+  {
     id: "listSetupIntents",
     method: "GET",
     path: "/setup_intents",
@@ -1218,6 +1286,66 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_21 }, "2026-08-14": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_14 }, "2026-08-07": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_07 }, "2026-07-30": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_30 }, "2026-07-23": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_23 }, "2026-07-22": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_22 }, "2026-07-20": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_20 }, "2025-01-01": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2025_01_01 } },
     handler: confirmSetupIntentAction,
+  },
+  {
+    id: "listSwaps",
+    method: "GET",
+    path: "/swaps",
+    auth: ["api_key", "user_token"],
+    scopes: ["crypto_wallet:trade:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null } },
+    handler: listSwaps,
+  },
+  {
+    id: "createSwap",
+    method: "POST",
+    path: "/swaps",
+    auth: ["api_key", "user_token"],
+    scopes: ["crypto_wallet:trade"],
+    account: null,
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c8e32754ac10, upgrade: transformers.up_createSwap_2026_07_30, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c8e32754ac10, upgrade: transformers.up_createSwap_2026_07_23, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c8e32754ac10, upgrade: transformers.up_createSwap_2026_07_22, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c8e32754ac10, upgrade: transformers.up_createSwap_2026_07_20, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c8e32754ac10, upgrade: transformers.up_createSwap_2025_01_01, downgrade: null } },
+    handler: createSwap,
+  },
+  {
+    id: "createSwapQuote",
+    method: "POST",
+    path: "/swaps/quote",
+    auth: ["api_key", "user_token"],
+    scopes: ["crypto_wallet:trade:read"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f56f21f8e10, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f56f21f8e10, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f56f21f8e10, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f56f21f8e10, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f56f21f8e10, upgrade: null, downgrade: null } },
+    handler: createSwapQuote,
+  },
+  {
+    id: "retrieveSwap",
+    method: "GET",
+    path: "/swaps/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["crypto_wallet:trade:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveSwap,
   },
   {
     id: "listTeamMembers",
@@ -1561,7 +1689,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_360ca239e9f2, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_360ca239e9f2, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_360ca239e9f2, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_360ca239e9f2, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_360ca239e9f2, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_360ca239e9f2, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_41fb4113a3e8, upgrade: transformers.up_createWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_2c4b290cc491, upgrade: transformers.up_createWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_2c4b290cc491, upgrade: transformers.up_createWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_2c4b290cc491, upgrade: transformers.up_createWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_2c4b290cc491, upgrade: transformers.up_createWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_2c4b290cc491, upgrade: transformers.up_createWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } } },
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3d48d723f955, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3d48d723f955, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3d48d723f955, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3d48d723f955, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3d48d723f955, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3d48d723f955, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_68e9ac175065, upgrade: transformers.up_createWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c9a0f12fb7eb, upgrade: transformers.up_createWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c9a0f12fb7eb, upgrade: transformers.up_createWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c9a0f12fb7eb, upgrade: transformers.up_createWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c9a0f12fb7eb, upgrade: transformers.up_createWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c9a0f12fb7eb, upgrade: transformers.up_createWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } } },
     handler: createWebhook,
   },
   {
@@ -1606,7 +1734,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_9c4c9ad231e8, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_9c4c9ad231e8, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_9c4c9ad231e8, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_9c4c9ad231e8, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_9c4c9ad231e8, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_9c4c9ad231e8, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_26b28c23d7e6, upgrade: transformers.up_updateWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_3987b04dc472, upgrade: transformers.up_updateWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_3987b04dc472, upgrade: transformers.up_updateWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_3987b04dc472, upgrade: transformers.up_updateWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_3987b04dc472, upgrade: transformers.up_updateWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_3987b04dc472, upgrade: transformers.up_updateWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "include_connected_accounts": "child_resource_events" } } },
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b01baf72adf0, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b01baf72adf0, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b01baf72adf0, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b01baf72adf0, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b01baf72adf0, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b01baf72adf0, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_0751aa8d94a5, upgrade: transformers.up_updateWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ffa88dc8c7be, upgrade: transformers.up_updateWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ffa88dc8c7be, upgrade: transformers.up_updateWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ffa88dc8c7be, upgrade: transformers.up_updateWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ffa88dc8c7be, upgrade: transformers.up_updateWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ffa88dc8c7be, upgrade: transformers.up_updateWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "include_connected_accounts": "child_resource_events" } } },
     handler: updateWebhook,
   },
   {

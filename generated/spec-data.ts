@@ -141,6 +141,7 @@ export const specData = {
     "ApiKey": "apik_",
     "CheckoutConfiguration": "chcfg_",
     "ConfirmationToken": "ctok_",
+    "CryptoDeposit": "cdep_",
     "LedgerAccount": "ldgr_",
     "Member": "mber_",
     "Membership": "mem_",
@@ -153,6 +154,7 @@ export const specData = {
     "PromoCode": "promo_",
     "Refund": "rfnd_",
     "SetupIntent": "seti_",
+    "Swap": "swap_",
     "TeamMember": "tmem_",
     "Transfer": "xfer_",
     "User": "user_",
@@ -170,6 +172,9 @@ export const specData = {
     "api_key.revoked": "ApiKey",
     "checkout_configuration.created": "CheckoutConfiguration",
     "checkout_configuration.deleted": "CheckoutConfiguration",
+    "crypto_deposit.created": "CryptoDeposit",
+    "crypto_deposit.confirmed": "CryptoDeposit",
+    "crypto_deposit.below_minimum": "CryptoDeposit",
     "membership.activated": "Membership",
     "membership.canceled": "Membership",
     "membership.updated": "Membership",
@@ -210,6 +215,23 @@ export const specData = {
     "plan.deleted": "Variant"
   },
   "stateMachines": {
+    "CryptoDeposit": {
+      "field": "status",
+      "transitions": {
+        "confirm": {
+          "from": [
+            "pending"
+          ],
+          "to": "confirmed"
+        },
+        "refuse_below_minimum": {
+          "from": [
+            "pending"
+          ],
+          "to": "below_minimum"
+        }
+      }
+    },
     "Member": {
       "field": "status",
       "transitions": {

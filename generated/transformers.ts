@@ -3,6 +3,7 @@
 import { decimalAmount } from '../runtime/decimal-money.js';
 import * as balancePendingCombined from '../handlers/versions/balancePendingCombined.js';
 import * as checkoutConfigurationEpochTimestamps from '../handlers/versions/checkoutConfigurationEpochTimestamps.js';
+import * as depositLegacyDestination from '../handlers/versions/depositLegacyDestination.js';
 import * as eiOfferDurationDays from '../handlers/versions/eiOfferDurationDays.js';
 import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeekly.js';
 import * as membershipCancellationMode from '../handlers/versions/membershipCancellationMode.js';
@@ -17,6 +18,7 @@ import * as promoCodeLegacyCreate from '../handlers/versions/promoCodeLegacyCrea
 import * as promoCodeLegacyDiscount from '../handlers/versions/promoCodeLegacyDiscount.js';
 import * as refundDecimalAmount from '../handlers/versions/refundDecimalAmount.js';
 import * as setupIntentEmbeddedReferences from '../handlers/versions/setupIntentEmbeddedReferences.js';
+import * as swapFiatAmountIsRepayment from '../handlers/versions/swapFiatAmountIsRepayment.js';
 import * as transferDecimalAmount from '../handlers/versions/transferDecimalAmount.js';
 import * as transferLegacyShape from '../handlers/versions/transferLegacyShape.js';
 import * as userBalancesFlat from '../handlers/versions/userBalancesFlat.js';
@@ -113,6 +115,11 @@ function down_SetupIntent_step_2026_08_25(o: any): any {
 
 function down_Variant_step_2026_08_25(o: any): any {
   { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
+  return o;
+}
+
+function down_Deposit_step_2026_08_21(o: any): any {
+  o.metadata ??= {};
   return o;
 }
 
@@ -505,6 +512,11 @@ export function down_CheckoutConfiguration_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_Deposit_2026_08_14(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
+  return o;
+}
+
 export function down_EconomicIntelligenceOffer_2026_08_14(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
@@ -578,6 +590,10 @@ export function up_createCheckoutConfiguration_2026_08_14(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_08_14(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_createPayment_2026_08_14(input: any): void {
   paymentDecimalAmount.up(input);
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
@@ -646,6 +662,11 @@ export function down_AccountPreferences_2026_08_07(o: any): any {
 
 export function down_CheckoutConfiguration_2026_08_07(o: any): any {
   o = down_CheckoutConfiguration_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Deposit_2026_08_07(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -725,6 +746,10 @@ export function up_updateAccount_2026_08_07(input: any): void {
 export function up_createCheckoutConfiguration_2026_08_07(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createDeposit_2026_08_07(input: any): void {
+  depositLegacyDestination.up(input);
 }
 
 export function up_createPayment_2026_08_07(input: any): void {
@@ -819,6 +844,11 @@ export function down_CheckoutConfiguration_2026_07_30(o: any): any {
 
 export function down_CurrencyBalance_2026_07_30(o: any): any {
   o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
+export function down_Deposit_2026_07_30(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -917,6 +947,10 @@ export function up_createCheckoutConfiguration_2026_07_30(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_07_30(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_createPayment_2026_07_30(input: any): void {
   paymentDecimalAmount.up(input);
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
@@ -955,6 +989,10 @@ export function up_createSetupIntent_2026_07_30(input: any): void {
 
 export function up_listSetupIntents_2026_07_30(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSwap_2026_07_30(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
 }
 
 export function up_createTransfer_2026_07_30(input: any): void {
@@ -1019,6 +1057,11 @@ export function down_CheckoutConfiguration_2026_07_23(o: any): any {
 
 export function down_CurrencyBalance_2026_07_23(o: any): any {
   o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
+export function down_Deposit_2026_07_23(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -1129,6 +1172,10 @@ export function up_createCheckoutConfiguration_2026_07_23(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_07_23(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_createPayment_2026_07_23(input: any): void {
   paymentDecimalAmount.up(input);
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
@@ -1171,6 +1218,10 @@ export function up_createSetupIntent_2026_07_23(input: any): void {
 
 export function up_listSetupIntents_2026_07_23(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSwap_2026_07_23(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
 }
 
 export function up_createTransfer_2026_07_23(input: any): void {
@@ -1235,6 +1286,11 @@ export function down_CheckoutConfiguration_2026_07_22(o: any): any {
 
 export function down_CurrencyBalance_2026_07_22(o: any): any {
   o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
+export function down_Deposit_2026_07_22(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -1355,6 +1411,10 @@ export function up_createCheckoutConfiguration_2026_07_22(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_07_22(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_listMembers_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -1413,6 +1473,10 @@ export function up_createSetupIntent_2026_07_22(input: any): void {
 
 export function up_listSetupIntents_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSwap_2026_07_22(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
 }
 
 export function up_createTransfer_2026_07_22(input: any): void {
@@ -1483,6 +1547,11 @@ export function down_CurrencyBalance_2026_07_20(o: any): any {
 
 export function down_Deleted_2026_07_20(o: any): any {
   o = down_Deleted_step_2026_07_22(o);
+  return o;
+}
+
+export function down_Deposit_2026_07_20(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -1620,6 +1689,10 @@ export function up_createCheckoutConfiguration_2026_07_20(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_07_20(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_listMembers_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -1686,6 +1759,10 @@ export function up_createSetupIntent_2026_07_20(input: any): void {
 
 export function up_listSetupIntents_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSwap_2026_07_20(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
 }
 
 export function up_createTransfer_2026_07_20(input: any): void {
@@ -1770,6 +1847,11 @@ export function down_CurrencyBalance_2025_01_01(o: any): any {
 
 export function down_Deleted_2025_01_01(o: any): any {
   o = down_Deleted_step_2026_07_22(o);
+  return o;
+}
+
+export function down_Deposit_2025_01_01(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -1907,6 +1989,10 @@ export function up_createCheckoutConfiguration_2025_01_01(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2025_01_01(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_listMembers_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -1975,6 +2061,10 @@ export function up_listSetupIntents_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_createSwap_2025_01_01(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
+}
+
 export function up_createTransfer_2025_01_01(input: any): void {
   if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
   { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
@@ -2032,6 +2122,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   CheckoutConfiguration: { "2026-08-21": down_CheckoutConfiguration_2026_08_21, "2026-08-14": down_CheckoutConfiguration_2026_08_14, "2026-08-07": down_CheckoutConfiguration_2026_08_07, "2026-07-30": down_CheckoutConfiguration_2026_07_30, "2026-07-23": down_CheckoutConfiguration_2026_07_23, "2026-07-22": down_CheckoutConfiguration_2026_07_22, "2026-07-20": down_CheckoutConfiguration_2026_07_20, "2025-01-01": down_CheckoutConfiguration_2025_01_01 },
   CurrencyBalance: { "2026-07-30": down_CurrencyBalance_2026_07_30, "2026-07-23": down_CurrencyBalance_2026_07_23, "2026-07-22": down_CurrencyBalance_2026_07_22, "2026-07-20": down_CurrencyBalance_2026_07_20, "2025-01-01": down_CurrencyBalance_2025_01_01 },
   Deleted: { "2026-07-20": down_Deleted_2026_07_20, "2025-01-01": down_Deleted_2025_01_01 },
+  Deposit: { "2026-08-14": down_Deposit_2026_08_14, "2026-08-07": down_Deposit_2026_08_07, "2026-07-30": down_Deposit_2026_07_30, "2026-07-23": down_Deposit_2026_07_23, "2026-07-22": down_Deposit_2026_07_22, "2026-07-20": down_Deposit_2026_07_20, "2025-01-01": down_Deposit_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-22": down_EconomicIntelligenceOffer_2026_07_22, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
   LedgerAccount: { "2026-07-30": down_LedgerAccount_2026_07_30, "2026-07-23": down_LedgerAccount_2026_07_23, "2026-07-22": down_LedgerAccount_2026_07_22, "2026-07-20": down_LedgerAccount_2026_07_20, "2025-01-01": down_LedgerAccount_2025_01_01 },
   Member: { "2026-07-22": down_Member_2026_07_22, "2026-07-20": down_Member_2026_07_20, "2025-01-01": down_Member_2025_01_01 },
@@ -2058,6 +2149,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
 export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   cancelMembership: { "2026-07-22": up_cancelMembership_2026_07_22, "2026-07-20": up_cancelMembership_2026_07_20, "2025-01-01": up_cancelMembership_2025_01_01 },
   createCheckoutConfiguration: { "2026-08-21": up_createCheckoutConfiguration_2026_08_21, "2026-08-14": up_createCheckoutConfiguration_2026_08_14, "2026-08-07": up_createCheckoutConfiguration_2026_08_07, "2026-07-30": up_createCheckoutConfiguration_2026_07_30, "2026-07-23": up_createCheckoutConfiguration_2026_07_23, "2026-07-22": up_createCheckoutConfiguration_2026_07_22, "2026-07-20": up_createCheckoutConfiguration_2026_07_20, "2025-01-01": up_createCheckoutConfiguration_2025_01_01 },
+  createDeposit: { "2026-08-14": up_createDeposit_2026_08_14, "2026-08-07": up_createDeposit_2026_08_07, "2026-07-30": up_createDeposit_2026_07_30, "2026-07-23": up_createDeposit_2026_07_23, "2026-07-22": up_createDeposit_2026_07_22, "2026-07-20": up_createDeposit_2026_07_20, "2025-01-01": up_createDeposit_2025_01_01 },
   createPayment: { "2026-08-14": up_createPayment_2026_08_14, "2026-08-07": up_createPayment_2026_08_07, "2026-07-30": up_createPayment_2026_07_30, "2026-07-23": up_createPayment_2026_07_23, "2026-07-22": up_createPayment_2026_07_22, "2026-07-20": up_createPayment_2026_07_20, "2025-01-01": up_createPayment_2025_01_01 },
   createPayout: { "2026-08-14": up_createPayout_2026_08_14, "2026-08-07": up_createPayout_2026_08_07, "2026-07-30": up_createPayout_2026_07_30, "2026-07-23": up_createPayout_2026_07_23, "2026-07-22": up_createPayout_2026_07_22, "2026-07-20": up_createPayout_2026_07_20, "2025-01-01": up_createPayout_2025_01_01 },
   createPayoutMethod: { "2026-07-23": up_createPayoutMethod_2026_07_23, "2026-07-22": up_createPayoutMethod_2026_07_22, "2026-07-20": up_createPayoutMethod_2026_07_20, "2025-01-01": up_createPayoutMethod_2025_01_01 },
@@ -2065,6 +2157,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   createProduct: { "2026-07-20": up_createProduct_2026_07_20, "2025-01-01": up_createProduct_2025_01_01 },
   createPromoCode: { "2026-07-30": up_createPromoCode_2026_07_30, "2026-07-23": up_createPromoCode_2026_07_23, "2026-07-22": up_createPromoCode_2026_07_22, "2026-07-20": up_createPromoCode_2026_07_20, "2025-01-01": up_createPromoCode_2025_01_01 },
   createSetupIntent: { "2026-08-21": up_createSetupIntent_2026_08_21, "2026-08-14": up_createSetupIntent_2026_08_14, "2026-08-07": up_createSetupIntent_2026_08_07, "2026-07-30": up_createSetupIntent_2026_07_30, "2026-07-23": up_createSetupIntent_2026_07_23, "2026-07-22": up_createSetupIntent_2026_07_22, "2026-07-20": up_createSetupIntent_2026_07_20, "2025-01-01": up_createSetupIntent_2025_01_01 },
+  createSwap: { "2026-07-30": up_createSwap_2026_07_30, "2026-07-23": up_createSwap_2026_07_23, "2026-07-22": up_createSwap_2026_07_22, "2026-07-20": up_createSwap_2026_07_20, "2025-01-01": up_createSwap_2025_01_01 },
   createTransfer: { "2026-09-02": up_createTransfer_2026_09_02, "2026-08-28": up_createTransfer_2026_08_28, "2026-08-25": up_createTransfer_2026_08_25, "2026-08-21": up_createTransfer_2026_08_21, "2026-08-14": up_createTransfer_2026_08_14, "2026-08-07": up_createTransfer_2026_08_07, "2026-07-30": up_createTransfer_2026_07_30, "2026-07-23": up_createTransfer_2026_07_23, "2026-07-22": up_createTransfer_2026_07_22, "2026-07-20": up_createTransfer_2026_07_20, "2025-01-01": up_createTransfer_2025_01_01 },
   createVariant: { "2026-08-21": up_createVariant_2026_08_21, "2026-08-14": up_createVariant_2026_08_14, "2026-08-07": up_createVariant_2026_08_07, "2026-07-30": up_createVariant_2026_07_30, "2026-07-23": up_createVariant_2026_07_23, "2026-07-22": up_createVariant_2026_07_22, "2026-07-20": up_createVariant_2026_07_20, "2025-01-01": up_createVariant_2025_01_01 },
   createWebhook: { "2026-08-07": up_createWebhook_2026_08_07, "2026-07-30": up_createWebhook_2026_07_30, "2026-07-23": up_createWebhook_2026_07_23, "2026-07-22": up_createWebhook_2026_07_22, "2026-07-20": up_createWebhook_2026_07_20, "2025-01-01": up_createWebhook_2025_01_01 },

@@ -400,8 +400,9 @@ return errors === 0;
 }
 validate18.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_0d5d34081012 = validate19;
-const schema22 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false};
+export const body_0751aa8d94a5 = validate19;
+const schema22 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"}},"additionalProperties":false};
+const formats2 = inputFormats.uri;
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -417,23 +418,35 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "role") || (key0 === "permissions"))){
+if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
 validate19.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.role !== undefined){
-let data0 = data.role;
+if(data.url !== undefined){
+let data0 = data.url;
 const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate19.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs2){
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 2048){
+validate19.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
-if(!(((((data0 === "admin") || (data0 === "moderator")) || (data0 === "sales_manager")) || (data0 === "viewer")) || (data0 === "custom"))){
-validate19.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema22.properties.role.enum},message:"must be equal to one of the allowed values"}];
+else {
+if(!(formats2(data0))){
+validate19.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
+}
+}
+}
+else {
+validate19.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
 }
 var valid0 = _errs2 === errors;
 }
@@ -441,13 +454,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.permissions !== undefined){
-let data1 = data.permissions;
+if(data.events !== undefined){
+let data1 = data.events;
 const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 100){
-validate19.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate19.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -456,17 +469,13 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 100){
-validate19.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(typeof data2 !== "string"){
+validate19.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "crypto_deposit.below_minimum")) || (data2 === "crypto_deposit.confirmed")) || (data2 === "crypto_deposit.created")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired"))){
+validate19.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema22.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
 }
 var valid1 = _errs6 === errors;
 if(!valid1){
@@ -476,7 +485,7 @@ break;
 }
 }
 else {
-validate19.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate19.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -484,6 +493,76 @@ var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.enabled !== undefined){
+const _errs8 = errors;
+if(typeof data.enabled !== "boolean"){
+validate19.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data4 = data.description;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate19.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema22.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 500){
+validate19.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data5 = data.api_version_date;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate19.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema22.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 20){
+validate19.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.child_resource_events !== undefined){
+const _errs14 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate19.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -498,8 +577,8 @@ return errors === 0;
 }
 validate19.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_133a4725aaba = validate20;
-const schema23 = {"type":"object","properties":{"free_days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["free_days"]};
+export const body_0d5d34081012 = validate20;
+const schema23 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -513,42 +592,75 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.free_days === undefined) && (missing0 = "free_days")){
-validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "free_days")){
+if(!((key0 === "role") || (key0 === "permissions"))){
 validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.free_days !== undefined){
-let data0 = data.free_days;
+if(data.role !== undefined){
+let data0 = data.role;
 const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate20.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data0 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 3650 || isNaN(data0)){
-validate20.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+if(!(((((data0 === "admin") || (data0 === "moderator")) || (data0 === "sales_manager")) || (data0 === "viewer")) || (data0 === "custom"))){
+validate20.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema23.properties.role.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.permissions !== undefined){
+let data1 = data.permissions;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate20.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-if(data0 < 1 || isNaN(data0)){
-validate20.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 100){
+validate20.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
+else {
+validate20.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -563,9 +675,10 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_144e54518304 = validate21;
-const schema24 = {"type":"object","properties":{"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["country"]};
-const pattern7 = new RegExp("^[A-Z]{2}$", "u");
+export const body_0f56f21f8e10 = validate21;
+const schema24 = {"type":"object","properties":{"from_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"to_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false,"required":["from_token","to_token"]};
+const pattern7 = new RegExp("^[A-Za-z]{3,6}$", "u");
+const pattern9 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,8})?$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -580,33 +693,81 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.country === undefined) && (missing0 = "country")){
+if(((data.from_token === undefined) && (missing0 = "from_token")) || ((data.to_token === undefined) && (missing0 = "to_token"))){
 validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "country")){
+if(!(((key0 === "from_token") || (key0 === "to_token")) || (key0 === "amount"))){
 validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.country !== undefined){
-let data0 = data.country;
+if(data.from_token !== undefined){
+let data0 = data.from_token;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern7.test(data0)){
-validate21.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate21.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to_token !== undefined){
+let data1 = data.to_token;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern7.test(data1)){
+validate21.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data2 = data.amount;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern9.test(data2)){
+validate21.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+return false;
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -623,12 +784,8 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_14cf890fa736 = validate22;
-const schema25 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50}},"additionalProperties":false};
-const formats2 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const formats4 = inputFormats.uri;
-const pattern9 = new RegExp("^txcd_[A-Za-z0-9]+$", "u");
-const pattern11 = new RegExp("^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$", "u");
+export const body_133a4725aaba = validate22;
+const schema25 = {"type":"object","properties":{"free_days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["free_days"]};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -642,597 +799,38 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.free_days === undefined) && (missing0 = "free_days")){
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema25.properties, key0))){
+if(!(key0 === "free_days")){
 validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.title !== undefined){
-let data0 = data.title;
+if(data.free_days !== undefined){
+let data0 = data.free_days;
 const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate22.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 100){
-validate22.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 3650 || isNaN(data0)){
+validate22.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
-if(func2(data0) < 1){
-validate22.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(data0 < 1 || isNaN(data0)){
+validate22.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.email !== undefined){
-let data1 = data.email;
-const _errs4 = errors;
-if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 254){
-validate22.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
-return false;
-}
-else {
-if(!(formats2.test(data1))){
-validate22.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
-return false;
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.logo_url !== undefined){
-let data2 = data.logo_url;
-const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate22.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema25.properties.logo_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs6){
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 2048){
-validate22.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data2))){
-validate22.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.country !== undefined){
-let data3 = data.country;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern7.test(data3)){
-validate22.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data4 = data.metadata;
-const _errs10 = errors;
-if(errors === _errs10){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(Object.keys(data4).length > 50){
-validate22.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key1 in data4){
-const _errs12 = errors;
-if(typeof key1 === "string"){
-if(func2(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs12 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate22.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data4){
-let data5 = data4[key2];
-const _errs14 = errors;
-if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate22.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema25.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs14 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.send_customer_emails !== undefined){
-const _errs16 = errors;
-if(typeof data.send_customer_emails !== "boolean"){
-validate22.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data7 = data.three_d_secure_policy;
-const _errs18 = errors;
-if(typeof data7 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
-validate22.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema25.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tax_remitted_by !== undefined){
-let data8 = data.tax_remitted_by;
-const _errs20 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-validate22.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema25.properties.tax_remitted_by.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
-validate22.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema25.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tax_type !== undefined){
-let data9 = data.tax_type;
-const _errs22 = errors;
-if((typeof data9 !== "string") && (data9 !== null)){
-validate22.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema25.properties.tax_type.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
-validate22.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema25.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.product_tax_code_id !== undefined){
-let data10 = data.product_tax_code_id;
-const _errs24 = errors;
-if((typeof data10 !== "string") && (data10 !== null)){
-validate22.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema25.properties.product_tax_code_id.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs24){
-if(typeof data10 === "string"){
-if(func2(data10) > 64){
-validate22.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern9.test(data10)){
-validate22.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.business_address !== undefined){
-let data11 = data.business_address;
-const _errs26 = errors;
-if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-validate22.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema25.properties.business_address.type},message:"must be object,null"}];
-return false;
-}
-if(errors === _errs26){
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-let missing0;
-if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
-validate22.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs28 = errors;
-for(const key3 in data11){
-if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
-validate22.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs28 === errors){
-if(data11.line1 !== undefined){
-let data12 = data11.line1;
-const _errs29 = errors;
-if(errors === _errs29){
-if(typeof data12 === "string"){
-if(func2(data12) > 200){
-validate22.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs29 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.line2 !== undefined){
-let data13 = data11.line2;
-const _errs31 = errors;
-if((typeof data13 !== "string") && (data13 !== null)){
-validate22.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema25.properties.business_address.properties.line2.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs31){
-if(typeof data13 === "string"){
-if(func2(data13) > 200){
-validate22.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs31 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.city !== undefined){
-let data14 = data11.city;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data14 === "string"){
-if(func2(data14) > 100){
-validate22.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs33 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.state !== undefined){
-let data15 = data11.state;
-const _errs35 = errors;
-if((typeof data15 !== "string") && (data15 !== null)){
-validate22.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema25.properties.business_address.properties.state.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs35){
-if(typeof data15 === "string"){
-if(func2(data15) > 100){
-validate22.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs35 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.postal_code !== undefined){
-let data16 = data11.postal_code;
-const _errs37 = errors;
-if(errors === _errs37){
-if(typeof data16 === "string"){
-if(func2(data16) > 20){
-validate22.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs37 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.country !== undefined){
-let data17 = data11.country;
-const _errs39 = errors;
-if(errors === _errs39){
-if(typeof data17 === "string"){
-if(!pattern7.test(data17)){
-validate22.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs39 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tax_identifiers !== undefined){
-let data18 = data.tax_identifiers;
-const _errs41 = errors;
-if(errors === _errs41){
-if(Array.isArray(data18)){
-if(data18.length > 10){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len0 = data18.length;
-for(let i0=0; i0<len0; i0++){
-let data19 = data18[i0];
-const _errs43 = errors;
-if(errors === _errs43){
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-let missing1;
-if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs45 = errors;
-for(const key4 in data19){
-if(!((key4 === "type") || (key4 === "value"))){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs45 === errors){
-if(data19.type !== undefined){
-let data20 = data19.type;
-const _errs46 = errors;
-if(errors === _errs46){
-if(typeof data20 === "string"){
-if(func2(data20) > 20){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs46 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data19.value !== undefined){
-let data21 = data19.value;
-const _errs48 = errors;
-if(errors === _errs48){
-if(typeof data21 === "string"){
-if(func2(data21) > 50){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs48 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid4 = _errs43 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs41 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.allowed_origins !== undefined){
-let data22 = data.allowed_origins;
-const _errs50 = errors;
-if(errors === _errs50){
-if(Array.isArray(data22)){
-if(data22.length > 50){
-validate22.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
-return false;
-}
-else {
-var valid6 = true;
-const len1 = data22.length;
-for(let i1=0; i1<len1; i1++){
-let data23 = data22[i1];
-const _errs52 = errors;
-if(errors === _errs52){
-if(typeof data23 === "string"){
-if(func2(data23) > 253){
-validate22.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
-return false;
-}
-else {
-if(!pattern11.test(data23)){
-validate22.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid6 = _errs52 === errors;
-if(!valid6){
-break;
-}
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs50 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -1251,8 +849,9 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_1b3daf41077f = validate23;
-const schema26 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
+export const body_144e54518304 = validate23;
+const schema26 = {"type":"object","properties":{"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["country"]};
+const pattern10 = new RegExp("^[A-Z]{2}$", "u");
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1266,10 +865,72 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.country === undefined) && (missing0 = "country")){
+validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema26.properties, key0))){
+if(!(key0 === "country")){
 validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.country !== undefined){
+let data0 = data.country;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern10.test(data0)){
+validate23.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_14cf890fa736 = validate24;
+const schema27 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50}},"additionalProperties":false};
+const formats4 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const pattern12 = new RegExp("^txcd_[A-Za-z0-9]+$", "u");
+const pattern14 = new RegExp("^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$", "u");
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema27.properties, key0))){
+validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1281,18 +942,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 100){
-validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1309,18 +970,18 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 254){
-validate23.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+validate24.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 else {
-if(!(formats2.test(data1))){
-validate23.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+if(!(formats4.test(data1))){
+validate24.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1335,19 +996,19 @@ if(data.logo_url !== undefined){
 let data2 = data.logo_url;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate23.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema26.properties.logo_url.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema27.properties.logo_url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 2048){
-validate23.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate24.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!(formats4(data2))){
-validate23.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(!(formats2(data2))){
+validate24.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
@@ -1365,13 +1026,13 @@ let data3 = data.country;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern7.test(data3)){
-validate23.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern10.test(data3)){
+validate24.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1387,7 +1048,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate23.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate24.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -1415,7 +1076,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate23.errors = vErrors;
+validate24.errors = vErrors;
 return false;
 break;
 }
@@ -1425,7 +1086,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate23.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema26.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate24.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema27.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -1437,7 +1098,7 @@ break;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1450,7 +1111,7 @@ if(valid0){
 if(data.send_customer_emails !== undefined){
 const _errs16 = errors;
 if(typeof data.send_customer_emails !== "boolean"){
-validate23.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate24.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -1462,12 +1123,12 @@ if(valid0){
 if(data.three_d_secure_policy !== undefined){
 let data7 = data.three_d_secure_policy;
 const _errs18 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
-validate23.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema26.properties.three_d_secure_policy.type},message:"must be string,null"}];
+if(typeof data7 !== "string"){
+validate24.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === null))){
-validate23.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema26.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
+validate24.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema27.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -1480,11 +1141,11 @@ if(data.tax_remitted_by !== undefined){
 let data8 = data.tax_remitted_by;
 const _errs20 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate23.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema26.properties.tax_remitted_by.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema27.properties.tax_remitted_by.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
-validate23.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema26.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
+validate24.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema27.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -1497,11 +1158,11 @@ if(data.tax_type !== undefined){
 let data9 = data.tax_type;
 const _errs22 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate23.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema26.properties.tax_type.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema27.properties.tax_type.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
-validate23.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema26.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
+validate24.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema27.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -1514,18 +1175,18 @@ if(data.product_tax_code_id !== undefined){
 let data10 = data.product_tax_code_id;
 const _errs24 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate23.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema26.properties.product_tax_code_id.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema27.properties.product_tax_code_id.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func2(data10) > 64){
-validate23.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate24.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern9.test(data10)){
-validate23.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
+if(!pattern12.test(data10)){
+validate24.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -1541,21 +1202,21 @@ if(data.business_address !== undefined){
 let data11 = data.business_address;
 const _errs26 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-validate23.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema26.properties.business_address.type},message:"must be object,null"}];
+validate24.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema27.properties.business_address.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing0;
 if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
-validate23.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate24.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs28 = errors;
 for(const key3 in data11){
 if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
-validate23.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate24.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1567,12 +1228,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data12 === "string"){
 if(func2(data12) > 200){
-validate23.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate24.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1586,13 +1247,13 @@ if(data11.line2 !== undefined){
 let data13 = data11.line2;
 const _errs31 = errors;
 if((typeof data13 !== "string") && (data13 !== null)){
-validate23.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema26.properties.business_address.properties.line2.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema27.properties.business_address.properties.line2.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs31){
 if(typeof data13 === "string"){
 if(func2(data13) > 200){
-validate23.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate24.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -1609,12 +1270,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data14 === "string"){
 if(func2(data14) > 100){
-validate23.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate24.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1628,13 +1289,13 @@ if(data11.state !== undefined){
 let data15 = data11.state;
 const _errs35 = errors;
 if((typeof data15 !== "string") && (data15 !== null)){
-validate23.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema26.properties.business_address.properties.state.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema27.properties.business_address.properties.state.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
 if(typeof data15 === "string"){
 if(func2(data15) > 100){
-validate23.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate24.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -1651,12 +1312,12 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(typeof data16 === "string"){
 if(func2(data16) > 20){
-validate23.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate24.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1671,13 +1332,13 @@ let data17 = data11.country;
 const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data17 === "string"){
-if(!pattern7.test(data17)){
-validate23.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern10.test(data17)){
+validate24.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1707,7 +1368,7 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(Array.isArray(data18)){
 if(data18.length > 10){
-validate23.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -1720,14 +1381,14 @@ if(errors === _errs43){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 let missing1;
 if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
-validate23.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs45 = errors;
 for(const key4 in data19){
 if(!((key4 === "type") || (key4 === "value"))){
-validate23.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1739,12 +1400,12 @@ const _errs46 = errors;
 if(errors === _errs46){
 if(typeof data20 === "string"){
 if(func2(data20) > 20){
-validate23.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1760,12 +1421,12 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data21 === "string"){
 if(func2(data21) > 50){
-validate23.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1779,7 +1440,7 @@ var valid5 = true;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1791,7 +1452,7 @@ break;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1807,7 +1468,7 @@ const _errs50 = errors;
 if(errors === _errs50){
 if(Array.isArray(data22)){
 if(data22.length > 50){
-validate23.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate24.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -1819,18 +1480,18 @@ const _errs52 = errors;
 if(errors === _errs52){
 if(typeof data23 === "string"){
 if(func2(data23) > 253){
-validate23.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+validate24.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
 return false;
 }
 else {
-if(!pattern11.test(data23)){
-validate23.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
+if(!pattern14.test(data23)){
+validate24.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1842,7 +1503,631 @@ break;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate24.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_1b3daf41077f = validate25;
+const schema28 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate25.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema28.properties, key0))){
+validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.title !== undefined){
+let data0 = data.title;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 100){
+validate25.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate25.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.email !== undefined){
+let data1 = data.email;
+const _errs4 = errors;
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 254){
+validate25.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+return false;
+}
+else {
+if(!(formats4.test(data1))){
+validate25.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+return false;
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logo_url !== undefined){
+let data2 = data.logo_url;
+const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate25.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema28.properties.logo_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs6){
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 2048){
+validate25.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats2(data2))){
+validate25.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data3 = data.country;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern10.test(data3)){
+validate25.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data4 = data.metadata;
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(Object.keys(data4).length > 50){
+validate25.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data4){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate25.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data4){
+let data5 = data4[key2];
+const _errs14 = errors;
+if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
+validate25.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema28.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs14 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.send_customer_emails !== undefined){
+const _errs16 = errors;
+if(typeof data.send_customer_emails !== "boolean"){
+validate25.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data7 = data.three_d_secure_policy;
+const _errs18 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate25.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema28.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === null))){
+validate25.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema28.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_remitted_by !== undefined){
+let data8 = data.tax_remitted_by;
+const _errs20 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate25.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema28.properties.tax_remitted_by.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
+validate25.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema28.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_type !== undefined){
+let data9 = data.tax_type;
+const _errs22 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate25.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema28.properties.tax_type.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
+validate25.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema28.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_tax_code_id !== undefined){
+let data10 = data.product_tax_code_id;
+const _errs24 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate25.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema28.properties.product_tax_code_id.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs24){
+if(typeof data10 === "string"){
+if(func2(data10) > 64){
+validate25.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern12.test(data10)){
+validate25.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.business_address !== undefined){
+let data11 = data.business_address;
+const _errs26 = errors;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
+validate25.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema28.properties.business_address.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs26){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing0;
+if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
+validate25.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs28 = errors;
+for(const key3 in data11){
+if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
+validate25.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs28 === errors){
+if(data11.line1 !== undefined){
+let data12 = data11.line1;
+const _errs29 = errors;
+if(errors === _errs29){
+if(typeof data12 === "string"){
+if(func2(data12) > 200){
+validate25.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs29 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.line2 !== undefined){
+let data13 = data11.line2;
+const _errs31 = errors;
+if((typeof data13 !== "string") && (data13 !== null)){
+validate25.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema28.properties.business_address.properties.line2.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs31){
+if(typeof data13 === "string"){
+if(func2(data13) > 200){
+validate25.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid3 = _errs31 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.city !== undefined){
+let data14 = data11.city;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data14 === "string"){
+if(func2(data14) > 100){
+validate25.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs33 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.state !== undefined){
+let data15 = data11.state;
+const _errs35 = errors;
+if((typeof data15 !== "string") && (data15 !== null)){
+validate25.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema28.properties.business_address.properties.state.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs35){
+if(typeof data15 === "string"){
+if(func2(data15) > 100){
+validate25.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid3 = _errs35 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.postal_code !== undefined){
+let data16 = data11.postal_code;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data16 === "string"){
+if(func2(data16) > 20){
+validate25.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs37 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.country !== undefined){
+let data17 = data11.country;
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data17 === "string"){
+if(!pattern10.test(data17)){
+validate25.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs39 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_identifiers !== undefined){
+let data18 = data.tax_identifiers;
+const _errs41 = errors;
+if(errors === _errs41){
+if(Array.isArray(data18)){
+if(data18.length > 10){
+validate25.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len0 = data18.length;
+for(let i0=0; i0<len0; i0++){
+let data19 = data18[i0];
+const _errs43 = errors;
+if(errors === _errs43){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let missing1;
+if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
+validate25.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs45 = errors;
+for(const key4 in data19){
+if(!((key4 === "type") || (key4 === "value"))){
+validate25.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs45 === errors){
+if(data19.type !== undefined){
+let data20 = data19.type;
+const _errs46 = errors;
+if(errors === _errs46){
+if(typeof data20 === "string"){
+if(func2(data20) > 20){
+validate25.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs46 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data19.value !== undefined){
+let data21 = data19.value;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data21 === "string"){
+if(func2(data21) > 50){
+validate25.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+return false;
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs48 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid4 = _errs43 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs41 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.allowed_origins !== undefined){
+let data22 = data.allowed_origins;
+const _errs50 = errors;
+if(errors === _errs50){
+if(Array.isArray(data22)){
+if(data22.length > 50){
+validate25.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid6 = true;
+const len1 = data22.length;
+for(let i1=0; i1<len1; i1++){
+let data23 = data22[i1];
+const _errs52 = errors;
+if(errors === _errs52){
+if(typeof data23 === "string"){
+if(func2(data23) > 253){
+validate25.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+return false;
+}
+else {
+if(!pattern14.test(data23)){
+validate25.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs52 === errors;
+if(!valid6){
+break;
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1856,13 +2141,13 @@ if(data.business_type !== undefined){
 let data24 = data.business_type;
 const _errs54 = errors;
 if((typeof data24 !== "string") && (data24 !== null)){
-validate23.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema26.properties.business_type.type},message:"must be string,null"}];
+validate25.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema28.properties.business_type.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs54){
 if(typeof data24 === "string"){
 if(func2(data24) > 64){
-validate23.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate25.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -1877,13 +2162,13 @@ if(data.industry_type !== undefined){
 let data25 = data.industry_type;
 const _errs56 = errors;
 if((typeof data25 !== "string") && (data25 !== null)){
-validate23.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema26.properties.industry_type.type},message:"must be string,null"}];
+validate25.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema28.properties.industry_type.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs56){
 if(typeof data25 === "string"){
 if(func2(data25) > 64){
-validate23.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate25.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -1910,23 +2195,23 @@ var valid0 = true;
 }
 }
 else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate23.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_2646804bc0c7 = validate24;
-const schema27 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id"]};
-const pattern21 = new RegExp("^[A-Za-z0-9_-]{3,64}$", "u");
+export const body_2646804bc0c7 = validate26;
+const schema29 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id"]};
+const pattern24 = new RegExp("^[A-Za-z0-9_-]{3,64}$", "u");
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate26.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1940,14 +2225,14 @@ data.mode = "payment";
 }
 let missing0;
 if((data.company_id === undefined) && (missing0 = "company_id")){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "company_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
-validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1959,18 +2244,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate24.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate26.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate24.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate26.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1983,11 +2268,11 @@ if(valid0){
 let data1 = data.mode;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data1 === "payment") || (data1 === "setup"))){
-validate24.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema27.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+validate26.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema29.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1998,18 +2283,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 64){
-validate24.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate26.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data2)){
-validate24.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+validate26.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2026,14 +2311,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((((data3.company_id === undefined) && (missing1 = "company_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
-validate24.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate26.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
-if(!(func1.call(schema27.properties.plan.properties, key1))){
-validate24.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(!(func1.call(schema29.properties.plan.properties, key1))){
+validate26.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2045,18 +2330,18 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func2(data4) > 64){
-validate24.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate26.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate24.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate26.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2072,18 +2357,18 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(func2(data5) > 64){
-validate24.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate26.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern4.test(data5)){
-validate24.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+validate26.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2097,13 +2382,13 @@ if(data3.title !== undefined){
 let data6 = data3.title;
 const _errs15 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate24.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema27.properties.plan.properties.title.type},message:"must be string,null"}];
+validate26.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema29.properties.plan.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs15){
 if(typeof data6 === "string"){
 if(func2(data6) > 200){
-validate24.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate26.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -2118,11 +2403,11 @@ if(data3.plan_type !== undefined){
 let data7 = data3.plan_type;
 const _errs17 = errors;
 if(typeof data7 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data7 === "renewal") || (data7 === "one_time"))){
-validate24.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema27.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+validate26.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema29.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs17 === errors;
@@ -2135,18 +2420,18 @@ if(data3.billing_period !== undefined){
 let data8 = data3.billing_period;
 const _errs19 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate24.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate26.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs19){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 3650 || isNaN(data8)){
-validate24.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate26.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data8 < 1 || isNaN(data8)){
-validate24.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate26.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -2162,18 +2447,18 @@ if(data3.trial_period_days !== undefined){
 let data9 = data3.trial_period_days;
 const _errs21 = errors;
 if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-validate24.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema27.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
+validate26.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema29.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs21){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 > 730 || isNaN(data9)){
-validate24.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+validate26.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
 if(data9 < 0 || isNaN(data9)){
-validate24.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate26.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -2191,12 +2476,12 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data10 === "string"){
 if(!pattern5.test(data10)){
-validate24.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate26.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2210,18 +2495,18 @@ if(data3.initial_price !== undefined){
 let data11 = data3.initial_price;
 const _errs25 = errors;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate24.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate26.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs25){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 > 100000000000 || isNaN(data11)){
-validate24.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate26.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data11 < 0 || isNaN(data11)){
-validate24.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate26.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -2237,18 +2522,18 @@ if(data3.renewal_price !== undefined){
 let data12 = data3.renewal_price;
 const _errs27 = errors;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate24.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate26.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs27){
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 > 100000000000 || isNaN(data12)){
-validate24.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate26.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data12 < 0 || isNaN(data12)){
-validate24.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate26.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -2264,11 +2549,11 @@ if(data3.visibility !== undefined){
 let data13 = data3.visibility;
 const _errs29 = errors;
 if(typeof data13 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
-validate24.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema27.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate26.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema29.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs29 === errors;
@@ -2281,18 +2566,18 @@ if(data3.stock !== undefined){
 let data14 = data3.stock;
 const _errs31 = errors;
 if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
-validate24.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema27.properties.plan.properties.stock.type},message:"must be integer,null"}];
+validate26.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema29.properties.plan.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs31){
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 > 2147483647 || isNaN(data14)){
-validate24.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate26.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data14 < 0 || isNaN(data14)){
-validate24.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate26.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -2309,13 +2594,13 @@ let data15 = data3.short_link;
 const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data15 === "string"){
-if(!pattern21.test(data15)){
-validate24.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+if(!pattern24.test(data15)){
+validate26.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2329,11 +2614,11 @@ if(data3.three_d_secure_policy !== undefined){
 let data16 = data3.three_d_secure_policy;
 const _errs35 = errors;
 if((typeof data16 !== "string") && (data16 !== null)){
-validate24.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema27.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate26.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema29.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === null))){
-validate24.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema27.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate26.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema29.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs35 === errors;
@@ -2348,7 +2633,7 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 if(Object.keys(data17).length > 50){
-validate24.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate26.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -2376,7 +2661,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate24.errors = vErrors;
+validate26.errors = vErrors;
 return false;
 break;
 }
@@ -2386,7 +2671,7 @@ for(const key3 in data17){
 let data18 = data17[key3];
 const _errs41 = errors;
 if((((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")) && (data18 !== null)){
-validate24.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema27.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate26.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema29.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid3 = _errs41 === errors;
@@ -2398,7 +2683,7 @@ break;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -2424,7 +2709,7 @@ var valid1 = true;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -2438,19 +2723,19 @@ if(data.redirect_url !== undefined){
 let data19 = data.redirect_url;
 const _errs43 = errors;
 if((typeof data19 !== "string") && (data19 !== null)){
-validate24.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema27.properties.redirect_url.type},message:"must be string,null"}];
+validate26.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema29.properties.redirect_url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs43){
 if(errors === _errs43){
 if(typeof data19 === "string"){
 if(func2(data19) > 2048){
-validate24.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate26.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!(formats4(data19))){
-validate24.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(!(formats2(data19))){
+validate26.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
@@ -2467,11 +2752,11 @@ if(data.three_d_secure_policy !== undefined){
 let data20 = data.three_d_secure_policy;
 const _errs45 = errors;
 if((typeof data20 !== "string") && (data20 !== null)){
-validate24.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema27.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate26.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema29.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === null))){
-validate24.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema27.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate26.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema29.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs45 === errors;
@@ -2486,7 +2771,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(Object.keys(data21).length > 50){
-validate24.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate26.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -2514,7 +2799,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate24.errors = vErrors;
+validate26.errors = vErrors;
 return false;
 break;
 }
@@ -2524,7 +2809,7 @@ for(const key5 in data21){
 let data22 = data21[key5];
 const _errs51 = errors;
 if((((typeof data22 !== "string") && (!((typeof data22 == "number") && (isFinite(data22))))) && (typeof data22 !== "boolean")) && (data22 !== null)){
-validate24.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema27.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate26.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema29.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid5 = _errs51 === errors;
@@ -2536,7 +2821,7 @@ break;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -2544,407 +2829,6 @@ var valid0 = _errs47 === errors;
 }
 else {
 var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate24.errors = vErrors;
-return errors === 0;
-}
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_26b28c23d7e6 = validate25;
-const schema28 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"}},"additionalProperties":false};
-
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
-validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.url !== undefined){
-let data0 = data.url;
-const _errs2 = errors;
-if(errors === _errs2){
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 2048){
-validate25.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data0))){
-validate25.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.events !== undefined){
-let data1 = data.events;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 100){
-validate25.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired"))){
-validate25.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema28.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.enabled !== undefined){
-const _errs8 = errors;
-if(typeof data.enabled !== "boolean"){
-validate25.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined){
-let data4 = data.description;
-const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate25.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema28.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func2(data4) > 500){
-validate25.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data5 = data.api_version_date;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate25.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema28.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 20){
-validate25.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.child_resource_events !== undefined){
-const _errs14 = errors;
-if(typeof data.child_resource_events !== "boolean"){
-validate25.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate25.errors = vErrors;
-return errors === 0;
-}
-validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_2c4b290cc491 = validate26;
-const schema29 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false,"required":["url"]};
-
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.enabled === undefined){
-data.enabled = true;
-}
-if(data.child_resource_events === undefined){
-data.child_resource_events = false;
-}
-let missing0;
-if((data.url === undefined) && (missing0 = "url")){
-validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
-validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.resource_id !== undefined){
-let data0 = data.resource_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate26.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate26.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate26.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.url !== undefined){
-let data1 = data.url;
-const _errs4 = errors;
-if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 2048){
-validate26.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data1))){
-validate26.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate26.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.events !== undefined){
-let data2 = data.events;
-const _errs6 = errors;
-if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 100){
-validate26.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate26.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired"))){
-validate26.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema29.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate26.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs10 = errors;
-if(typeof data.enabled !== "boolean"){
-validate26.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-if(valid0){
-if(data.description !== undefined){
-let data5 = data.description;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate26.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema29.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 500){
-validate26.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data6 = data.api_version_date;
-const _errs14 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate26.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema29.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func2(data6) > 20){
-validate26.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs16 = errors;
-if(typeof data.child_resource_events !== "boolean"){
-validate26.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-if(valid0){
-if(data.api_version !== undefined){
-let data8 = data.api_version;
-const _errs18 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-validate26.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema29.properties.api_version.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data8 === "v1") || (data8 === "v2")) || (data8 === "v5")) || (data8 === null))){
-validate26.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema29.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -2967,11 +2851,11 @@ validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const body_315a85f7fea1 = validate27;
 const schema30 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"amount":{"type":"number","minimum":0.01,"maximum":999999.99},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"capture":{"type":"boolean","default":true},"return_url":{"type":"string","format":"uri","maxLength":2048},"off_session":{"type":"boolean"},"promo_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"promo_code_id":{"type":"string","maxLength":64,"pattern":"^promo_[A-Za-z0-9]+$"},"save_payment_method":{"type":"boolean","default":false}},"additionalProperties":false,"required":["company_id"]};
-const pattern24 = new RegExp("^ctok_[A-Za-z0-9]+$", "u");
-const pattern25 = new RegExp("^user_[A-Za-z0-9]+$", "u");
-const pattern26 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
-const pattern27 = new RegExp("^payt_[A-Za-z0-9]+$", "u");
-const pattern32 = new RegExp("^promo_[A-Za-z0-9]+$", "u");
+const pattern26 = new RegExp("^ctok_[A-Za-z0-9]+$", "u");
+const pattern27 = new RegExp("^user_[A-Za-z0-9]+$", "u");
+const pattern28 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
+const pattern29 = new RegExp("^payt_[A-Za-z0-9]+$", "u");
+const pattern34 = new RegExp("^promo_[A-Za-z0-9]+$", "u");
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3043,7 +2927,7 @@ validate27.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath
 return false;
 }
 else {
-if(!pattern24.test(data1)){
+if(!pattern26.test(data1)){
 validate27.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -3070,7 +2954,7 @@ validate27.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern25.test(data2)){
+if(!pattern27.test(data2)){
 validate27.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -3097,7 +2981,7 @@ validate27.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/prope
 return false;
 }
 else {
-if(!pattern26.test(data3)){
+if(!pattern28.test(data3)){
 validate27.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -3124,7 +3008,7 @@ validate27.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:
 return false;
 }
 else {
-if(!pattern27.test(data4)){
+if(!pattern29.test(data4)){
 validate27.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -3221,7 +3105,7 @@ let data8 = data.country;
 const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!pattern7.test(data8)){
+if(!pattern10.test(data8)){
 validate27.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -3255,7 +3139,7 @@ validate27.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/prop
 return false;
 }
 else {
-if(!(formats4(data10))){
+if(!(formats2(data10))){
 validate27.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -3316,7 +3200,7 @@ validate27.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/p
 return false;
 }
 else {
-if(!pattern32.test(data13)){
+if(!pattern34.test(data13)){
 validate27.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/pattern",keyword:"pattern",params:{pattern: "^promo_[A-Za-z0-9]+$"},message:"must match pattern \""+"^promo_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -3368,8 +3252,8 @@ validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const body_3175e193cbd7 = validate28;
 const schema31 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200},"shop_domain":{"type":["string","null"],"maxLength":253,"pattern":"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_key":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
-const pattern33 = new RegExp("^(ldgr|payt)_[A-Za-z0-9]+$", "u");
-const pattern36 = new RegExp("^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$", "u");
+const pattern35 = new RegExp("^(ldgr|payt)_[A-Za-z0-9]+$", "u");
+const pattern38 = new RegExp("^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$", "u");
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3456,7 +3340,7 @@ let data3 = data1.id;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
-if(!pattern33.test(data3)){
+if(!pattern35.test(data3)){
 validate28.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -3528,7 +3412,7 @@ let data6 = data4.id;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
-if(!pattern33.test(data6)){
+if(!pattern35.test(data6)){
 validate28.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -3666,7 +3550,7 @@ validate28.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/sh
 return false;
 }
 else {
-if(!pattern36.test(data11)){
+if(!pattern38.test(data11)){
 validate28.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"},message:"must match pattern \""+"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"+"\""}];
 return false;
 }
@@ -3798,8 +3682,8 @@ return errors === 0;
 }
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_360ca239e9f2 = validate30;
-const schema33 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
+export const body_3cb25fb26284 = validate30;
+const schema33 = {"type":"object","properties":{"from_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"to_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"to_amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false,"required":["from_token","to_token"]};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3813,45 +3697,33 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.enabled === undefined){
-data.enabled = true;
-}
-if(data.include_connected_accounts === undefined){
-data.include_connected_accounts = false;
-}
 let missing0;
-if((data.url === undefined) && (missing0 = "url")){
+if(((data.from_token === undefined) && (missing0 = "from_token")) || ((data.to_token === undefined) && (missing0 = "to_token"))){
 validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
+if(!((((key0 === "from_token") || (key0 === "to_token")) || (key0 === "amount")) || (key0 === "to_amount"))){
 validate30.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.from_token !== undefined){
+let data0 = data.from_token;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate30.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate30.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(!pattern7.test(data0)){
+validate30.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
 return false;
 }
 }
-}
 else {
-validate30.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3861,27 +3733,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
-let data1 = data.url;
+if(data.to_token !== undefined){
+let data1 = data.to_token;
 const _errs4 = errors;
 if(errors === _errs4){
-if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 2048){
-validate30.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if(!pattern7.test(data1)){
+validate30.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
 return false;
-}
-else {
-if(!(formats4(data1))){
-validate30.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
 }
 }
 var valid0 = _errs4 === errors;
@@ -3890,38 +3754,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.events !== undefined){
-let data2 = data.events;
+if(data.amount !== undefined){
+let data2 = data.amount;
 const _errs6 = errors;
 if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 100){
-validate30.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(typeof data2 === "string"){
+if(!pattern9.test(data2)){
+validate30.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
-}
-else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate30.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired"))){
-validate30.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema33.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-if(!valid1){
-break;
-}
-}
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate30.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3931,63 +3775,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-const _errs10 = errors;
-if(typeof data.enabled !== "boolean"){
-validate30.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-if(valid0){
-if(data.description !== undefined){
-let data5 = data.description;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate30.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema33.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 500){
-validate30.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+if(data.to_amount !== undefined){
+let data3 = data.to_amount;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern9.test(data3)){
+validate30.errors = [{instancePath:instancePath+"/to_amount",schemaPath:"#/properties/to_amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
 }
 }
+else {
+validate30.errors = [{instancePath:instancePath+"/to_amount",schemaPath:"#/properties/to_amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
-var valid0 = _errs12 === errors;
+}
+var valid0 = _errs8 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data6 = data.api_version_date;
-const _errs14 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate30.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema33.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func2(data6) > 20){
-validate30.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs16 = errors;
-if(typeof data.include_connected_accounts !== "boolean"){
-validate30.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-}
 }
 }
 }
@@ -4005,8 +3811,8 @@ return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_3987b04dc472 = validate31;
-const schema34 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false};
+export const body_3d48d723f955 = validate31;
+const schema34 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4020,27 +3826,66 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enabled === undefined){
+data.enabled = true;
+}
+if(data.include_connected_accounts === undefined){
+data.include_connected_accounts = false;
+}
+let missing0;
+if((data.url === undefined) && (missing0 = "url")){
+validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
+if(!(((((((key0 === "account_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
 validate31.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.url !== undefined){
-let data0 = data.url;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
-if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 2048){
+if(func2(data0) > 64){
+validate31.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate31.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.url !== undefined){
+let data1 = data.url;
+const _errs4 = errors;
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 2048){
 validate31.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!(formats4(data0))){
+if(!(formats2(data1))){
 validate31.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -4052,36 +3897,36 @@ return false;
 }
 }
 }
-var valid0 = _errs2 === errors;
+var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.events !== undefined){
-let data1 = data.events;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 100){
+let data2 = data.events;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 100){
 validate31.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 var valid1 = true;
-const len0 = data1.length;
+const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(typeof data2 !== "string"){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(typeof data3 !== "string"){
 validate31.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired"))){
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "crypto_deposit.below_minimum")) || (data3 === "crypto_deposit.confirmed")) || (data3 === "crypto_deposit.created")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired"))){
 validate31.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema34.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid1 = _errs6 === errors;
+var valid1 = _errs8 === errors;
 if(!valid1){
 break;
 }
@@ -4093,56 +3938,30 @@ validate31.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enabled !== undefined){
-const _errs8 = errors;
+const _errs10 = errors;
 if(typeof data.enabled !== "boolean"){
 validate31.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
+var valid0 = _errs10 === errors;
 if(valid0){
 if(data.description !== undefined){
-let data4 = data.description;
-const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate31.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema34.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func2(data4) > 500){
-validate31.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data5 = data.api_version_date;
+let data5 = data.description;
 const _errs12 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate31.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema34.properties.api_version_date.type},message:"must be string,null"}];
+validate31.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema34.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(func2(data5) > 20){
-validate31.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+if(func2(data5) > 500){
+validate31.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -4153,11 +3972,20 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.child_resource_events !== undefined){
+if(data.api_version_date !== undefined){
+let data6 = data.api_version_date;
 const _errs14 = errors;
-if(typeof data.child_resource_events !== "boolean"){
-validate31.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if((typeof data6 !== "string") && (data6 !== null)){
+validate31.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema34.properties.api_version_date.type},message:"must be string,null"}];
 return false;
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 20){
+validate31.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
@@ -4165,21 +3993,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.api_version !== undefined){
-let data7 = data.api_version;
 const _errs16 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
-validate31.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema34.properties.api_version.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data7 === "v1") || (data7 === "v2")) || (data7 === "v5")) || (data7 === null))){
-validate31.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema34.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
+if(typeof data.include_connected_accounts !== "boolean"){
+validate31.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -4199,8 +4018,10 @@ return errors === 0;
 }
 validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_41fb4113a3e8 = validate32;
-const schema35 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
+export const body_466e4a6d086a = validate32;
+const schema35 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"destination_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]}},"additionalProperties":false,"required":["destination_id","nickname","fields"]};
+const pattern46 = new RegExp("^podst_[a-z_]{1,40}$", "u");
+const pattern48 = new RegExp("^[0-9]{9}$", "u");
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4214,45 +4035,39 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.enabled === undefined){
-data.enabled = true;
-}
-if(data.child_resource_events === undefined){
-data.child_resource_events = false;
-}
 let missing0;
-if((data.url === undefined) && (missing0 = "url")){
+if((((data.destination_id === undefined) && (missing0 = "destination_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
 validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
+if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "destination_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields"))){
 validate32.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.resource_id !== undefined){
-let data0 = data.resource_id;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate32.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate32.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate32.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate32.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4262,27 +4077,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
-let data1 = data.url;
+if(data.user_id !== undefined){
+let data1 = data.user_id;
 const _errs4 = errors;
 if(errors === _errs4){
-if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 2048){
-validate32.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if(func2(data1) > 64){
+validate32.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!(formats4(data1))){
-validate32.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(!pattern27.test(data1)){
+validate32.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
 }
 }
 var valid0 = _errs4 === errors;
@@ -4291,38 +4104,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.events !== undefined){
-let data2 = data.events;
+if(data.destination_id !== undefined){
+let data2 = data.destination_id;
 const _errs6 = errors;
 if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 100){
-validate32.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(typeof data2 === "string"){
+if(!pattern46.test(data2)){
+validate32.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
 return false;
-}
-else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate32.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired"))){
-validate32.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema35.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-if(!valid1){
-break;
-}
-}
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate32.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4332,27 +4125,59 @@ else {
 var valid0 = true;
 }
 if(valid0){
-const _errs10 = errors;
-if(typeof data.enabled !== "boolean"){
-validate32.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(data.nickname !== undefined){
+let data3 = data.nickname;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func2(data3) > 60){
+validate32.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
 return false;
+}
+else {
+if(func2(data3) < 1){
+validate32.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.destination_currency !== undefined){
+let data4 = data.destination_currency;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern5.test(data4)){
+validate32.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
-if(data.description !== undefined){
-let data5 = data.description;
+if(data.is_default !== undefined){
 const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate32.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema35.properties.description.type},message:"must be string,null"}];
+if(typeof data.is_default !== "boolean"){
+validate32.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 500){
-validate32.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -4360,19 +4185,102 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.api_version_date !== undefined){
-let data6 = data.api_version_date;
+if(data.fields !== undefined){
+let data6 = data.fields;
 const _errs14 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate32.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema35.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func2(data6) > 20){
-validate32.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+let missing1;
+if((data6.account_number === undefined) && (missing1 = "account_number")){
+validate32.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
+else {
+const _errs16 = errors;
+for(const key1 in data6){
+if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
+validate32.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs16 === errors){
+if(data6.account_number !== undefined){
+let data7 = data6.account_number;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func2(data7) > 80){
+validate32.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+return false;
+}
+else {
+if(func2(data7) < 4){
+validate32.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
+return false;
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.routing_number !== undefined){
+let data8 = data6.routing_number;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(!pattern48.test(data8)){
+validate32.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
+return false;
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.institution_name !== undefined){
+let data9 = data6.institution_name;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func2(data9) > 100){
+validate32.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 var valid0 = _errs14 === errors;
@@ -4380,13 +4288,6 @@ var valid0 = _errs14 === errors;
 else {
 var valid0 = true;
 }
-if(valid0){
-const _errs16 = errors;
-if(typeof data.child_resource_events !== "boolean"){
-validate32.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
 }
 }
 }
@@ -4406,10 +4307,8 @@ return errors === 0;
 }
 validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_466e4a6d086a = validate33;
-const schema36 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"destination_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]}},"additionalProperties":false,"required":["destination_id","nickname","fields"]};
-const pattern41 = new RegExp("^podst_[a-z_]{1,40}$", "u");
-const pattern43 = new RegExp("^[0-9]{9}$", "u");
+export const body_482836e65e55 = validate33;
+const schema36 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"],"default":"visible"},"includes_license":{"type":"boolean","default":false},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","title"]};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4423,15 +4322,21 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.visibility === undefined){
+data.visibility = "visible";
+}
+if(data.includes_license === undefined){
+data.includes_license = false;
+}
 let missing0;
-if((((data.destination_id === undefined) && (missing0 = "destination_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.title === undefined) && (missing0 = "title"))){
 validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "destination_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields"))){
+if(!((((((key0 === "account_id") || (key0 === "title")) || (key0 === "description")) || (key0 === "visibility")) || (key0 === "includes_license")) || (key0 === "metadata"))){
 validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -4465,317 +4370,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate33.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern25.test(data1)){
-validate33.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.destination_id !== undefined){
-let data2 = data.destination_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern41.test(data2)){
-validate33.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.nickname !== undefined){
-let data3 = data.nickname;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func2(data3) > 60){
-validate33.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
-return false;
-}
-else {
-if(func2(data3) < 1){
-validate33.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.destination_currency !== undefined){
-let data4 = data.destination_currency;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern5.test(data4)){
-validate33.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.is_default !== undefined){
-const _errs12 = errors;
-if(typeof data.is_default !== "boolean"){
-validate33.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.fields !== undefined){
-let data6 = data.fields;
-const _errs14 = errors;
-if(errors === _errs14){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-let missing1;
-if((data6.account_number === undefined) && (missing1 = "account_number")){
-validate33.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs16 = errors;
-for(const key1 in data6){
-if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
-validate33.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs16 === errors){
-if(data6.account_number !== undefined){
-let data7 = data6.account_number;
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func2(data7) > 80){
-validate33.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
-return false;
-}
-else {
-if(func2(data7) < 4){
-validate33.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
-return false;
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.routing_number !== undefined){
-let data8 = data6.routing_number;
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data8 === "string"){
-if(!pattern43.test(data8)){
-validate33.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.institution_name !== undefined){
-let data9 = data6.institution_name;
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func2(data9) > 100){
-validate33.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate33.errors = vErrors;
-return errors === 0;
-}
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_482836e65e55 = validate34;
-const schema37 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"],"default":"visible"},"includes_license":{"type":"boolean","default":false},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","title"]};
-
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate34.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.visibility === undefined){
-data.visibility = "visible";
-}
-if(data.includes_license === undefined){
-data.includes_license = false;
-}
-let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.title === undefined) && (missing0 = "title"))){
-validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((key0 === "account_id") || (key0 === "title")) || (key0 === "description")) || (key0 === "visibility")) || (key0 === "includes_license")) || (key0 === "metadata"))){
-validate34.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate34.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate34.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate34.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.title !== undefined){
 let data1 = data.title;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 200){
-validate34.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate33.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data1) < 1){
-validate34.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate33.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4789,13 +4401,13 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate34.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema37.properties.description.type},message:"must be string,null"}];
+validate33.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema36.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 5000){
-validate34.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+validate33.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
 return false;
 }
 }
@@ -4809,18 +4421,18 @@ if(valid0){
 let data3 = data.visibility;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate34.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data3 === "visible") || (data3 === "hidden")) || (data3 === "archived"))){
-validate34.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema37.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate33.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema36.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
 if(valid0){
 const _errs10 = errors;
 if(typeof data.includes_license !== "boolean"){
-validate34.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate33.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -4831,7 +4443,7 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(Object.keys(data5).length > 50){
-validate34.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate33.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -4859,7 +4471,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate34.errors = vErrors;
+validate33.errors = vErrors;
 return false;
 break;
 }
@@ -4869,7 +4481,7 @@ for(const key2 in data5){
 let data6 = data5[key2];
 const _errs16 = errors;
 if((((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))) && (typeof data6 !== "boolean")) && (data6 !== null)){
-validate34.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema37.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate33.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema36.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -4881,7 +4493,7 @@ break;
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate33.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4899,22 +4511,22 @@ var valid0 = true;
 }
 }
 else {
-validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate34.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_493a4a8a3646 = validate35;
-const schema38 = {"type":"object","properties":{"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_493a4a8a3646 = validate34;
+const schema37 = {"type":"object","properties":{"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate34.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4926,7 +4538,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "metadata")){
-validate35.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate34.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4938,7 +4550,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(Object.keys(data0).length > 50){
-validate35.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate34.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -4966,7 +4578,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate35.errors = vErrors;
+validate34.errors = vErrors;
 return false;
 break;
 }
@@ -4976,7 +4588,7 @@ for(const key2 in data0){
 let data1 = data0[key2];
 const _errs6 = errors;
 if((((typeof data1 !== "string") && (!((typeof data1 == "number") && (isFinite(data1))))) && (typeof data1 !== "boolean")) && (data1 !== null)){
-validate35.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema38.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate34.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema37.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -4988,8 +4600,381 @@ break;
 }
 }
 else {
-validate35.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate34.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
+}
+}
+}
+}
+}
+else {
+validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_49841310c38d = validate35;
+const schema38 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1,"maximum":3650}},"additionalProperties":false};
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate35.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "ads_payment_methods") || (key0 === "ads_reporting_currency")) || (key0 === "ads_scheduling_timezone")) || (key0 === "ads_triplewhale_integration")) || (key0 === "cards_auto_top_up")) || (key0 === "cards_notifications")) || (key0 === "dispute_fighter_enabled")) || (key0 === "economic_intelligence_duration_days"))){
+validate35.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.ads_payment_methods !== undefined){
+let data0 = data.ads_payment_methods;
+const _errs2 = errors;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema38.properties.ads_payment_methods.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+const _errs4 = errors;
+for(const key1 in data0){
+if(!((key1 === "primary") || (key1 === "backup"))){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs4 === errors){
+if(data0.primary !== undefined){
+let data1 = data0.primary;
+const _errs5 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema38.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs5){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing0;
+if(((data1.type === undefined) && (missing0 = "type")) || ((data1.id === undefined) && (missing0 = "id"))){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs7 = errors;
+for(const key2 in data1){
+if(!((key2 === "type") || (key2 === "id"))){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs7 === errors){
+if(data1.type !== undefined){
+let data2 = data1.type;
+const _errs8 = errors;
+if(typeof data2 !== "string"){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data2 === "platform_balance") || (data2 === "card"))){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs8 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.id !== undefined){
+let data3 = data1.id;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data3 === "string"){
+if(!pattern35.test(data3)){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs10 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.backup !== undefined){
+let data4 = data0.backup;
+const _errs12 = errors;
+if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema38.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs12){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing1;
+if(((data4.type === undefined) && (missing1 = "type")) || ((data4.id === undefined) && (missing1 = "id"))){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs14 = errors;
+for(const key3 in data4){
+if(!((key3 === "type") || (key3 === "id"))){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs14 === errors){
+if(data4.type !== undefined){
+let data5 = data4.type;
+const _errs15 = errors;
+if(typeof data5 !== "string"){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data5 === "platform_balance") || (data5 === "card"))){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid3 = _errs15 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data4.id !== undefined){
+let data6 = data4.id;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data6 === "string"){
+if(!pattern35.test(data6)){
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs17 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ads_reporting_currency !== undefined){
+let data7 = data.ads_reporting_currency;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data7 === "string"){
+if(!pattern5.test(data7)){
+validate35.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ads_scheduling_timezone !== undefined){
+let data8 = data.ads_scheduling_timezone;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data8 === "string"){
+if(func2(data8) > 64){
+validate35.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data8) < 1){
+validate35.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ads_triplewhale_integration !== undefined){
+let data9 = data.ads_triplewhale_integration;
+const _errs23 = errors;
+if(errors === _errs23){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+const _errs25 = errors;
+for(const key4 in data9){
+if(!(key4 === "api_key")){
+validate35.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs25 === errors){
+if(data9.api_key !== undefined){
+let data10 = data9.api_key;
+const _errs26 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate35.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema38.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs26){
+if(typeof data10 === "string"){
+if(func2(data10) > 200){
+validate35.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data10) < 8){
+validate35.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cards_auto_top_up !== undefined){
+const _errs28 = errors;
+if(typeof data.cards_auto_top_up !== "boolean"){
+validate35.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cards_notifications !== undefined){
+const _errs30 = errors;
+if(typeof data.cards_notifications !== "boolean"){
+validate35.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.dispute_fighter_enabled !== undefined){
+const _errs32 = errors;
+if(typeof data.dispute_fighter_enabled !== "boolean"){
+validate35.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.economic_intelligence_duration_days !== undefined){
+let data14 = data.economic_intelligence_duration_days;
+const _errs34 = errors;
+if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
+validate35.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema38.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs34){
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 3650 || isNaN(data14)){
+validate35.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data14 < 1 || isNaN(data14)){
+validate35.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs34 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -5005,8 +4990,8 @@ return errors === 0;
 }
 validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_49841310c38d = validate36;
-const schema39 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1,"maximum":3650}},"additionalProperties":false};
+export const body_4d7d209cfcb5 = validate36;
+const schema39 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200},"shop_domain":{"type":["string","null"],"maxLength":253,"pattern":"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1,"maximum":3650}},"additionalProperties":false};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5093,7 +5078,7 @@ let data3 = data1.id;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
-if(!pattern33.test(data3)){
+if(!pattern35.test(data3)){
 validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -5165,7 +5150,7 @@ let data6 = data4.id;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
-if(!pattern33.test(data6)){
+if(!pattern35.test(data6)){
 validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -5255,7 +5240,7 @@ if(errors === _errs23){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs25 = errors;
 for(const key4 in data9){
-if(!(key4 === "api_key")){
+if(!((key4 === "api_key") || (key4 === "shop_domain"))){
 validate36.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -5283,6 +5268,38 @@ return false;
 }
 }
 }
+var valid4 = _errs26 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data9.shop_domain !== undefined){
+let data11 = data9.shop_domain;
+const _errs28 = errors;
+if((typeof data11 !== "string") && (data11 !== null)){
+validate36.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/type",keyword:"type",params:{type: schema39.properties.ads_triplewhale_integration.properties.shop_domain.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs28){
+if(typeof data11 === "string"){
+if(func2(data11) > 253){
+validate36.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+return false;
+}
+else {
+if(!pattern38.test(data11)){
+validate36.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"},message:"must match pattern \""+"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs28 === errors;
+}
+else {
+var valid4 = true;
+}
 }
 }
 }
@@ -5298,21 +5315,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.cards_auto_top_up !== undefined){
-const _errs28 = errors;
+const _errs30 = errors;
 if(typeof data.cards_auto_top_up !== "boolean"){
 validate36.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cards_notifications !== undefined){
-const _errs30 = errors;
-if(typeof data.cards_notifications !== "boolean"){
-validate36.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -5321,10 +5326,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.dispute_fighter_enabled !== undefined){
+if(data.cards_notifications !== undefined){
 const _errs32 = errors;
-if(typeof data.dispute_fighter_enabled !== "boolean"){
-validate36.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.cards_notifications !== "boolean"){
+validate36.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -5333,28 +5338,40 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.economic_intelligence_duration_days !== undefined){
-let data14 = data.economic_intelligence_duration_days;
+if(data.dispute_fighter_enabled !== undefined){
 const _errs34 = errors;
-if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
+if(typeof data.dispute_fighter_enabled !== "boolean"){
+validate36.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs34 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.economic_intelligence_duration_days !== undefined){
+let data15 = data.economic_intelligence_duration_days;
+const _errs36 = errors;
+if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
 validate36.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema39.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
 return false;
 }
-if(errors === _errs34){
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 > 3650 || isNaN(data14)){
+if(errors === _errs36){
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 3650 || isNaN(data15)){
 validate36.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
-if(data14 < 1 || isNaN(data14)){
+if(data15 < 1 || isNaN(data15)){
 validate36.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-var valid0 = _errs34 === errors;
+var valid0 = _errs36 === errors;
 }
 else {
 var valid0 = true;
@@ -5378,419 +5395,14 @@ return errors === 0;
 }
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_4d7d209cfcb5 = validate37;
-const schema40 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200},"shop_domain":{"type":["string","null"],"maxLength":253,"pattern":"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1,"maximum":3650}},"additionalProperties":false};
+export const body_500e3e373fce = validate37;
+const schema40 = {"type":"object","properties":{"affiliate_code":{"type":["string","null"],"maxLength":64},"blueprint_id":{"type":["string","null"],"pattern":"^app_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"email":{"type":"string","format":"email","maxLength":254},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean","default":false},"title":{"type":"string","minLength":1,"maxLength":100}},"additionalProperties":false};
+const pattern57 = new RegExp("^app_[A-Za-z0-9]+$", "u");
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate37.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((((key0 === "ads_payment_methods") || (key0 === "ads_reporting_currency")) || (key0 === "ads_scheduling_timezone")) || (key0 === "ads_triplewhale_integration")) || (key0 === "cards_auto_top_up")) || (key0 === "cards_notifications")) || (key0 === "dispute_fighter_enabled")) || (key0 === "economic_intelligence_duration_days"))){
-validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.ads_payment_methods !== undefined){
-let data0 = data.ads_payment_methods;
-const _errs2 = errors;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema40.properties.ads_payment_methods.type},message:"must be object,null"}];
-return false;
-}
-if(errors === _errs2){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-const _errs4 = errors;
-for(const key1 in data0){
-if(!((key1 === "primary") || (key1 === "backup"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs4 === errors){
-if(data0.primary !== undefined){
-let data1 = data0.primary;
-const _errs5 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema40.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
-return false;
-}
-if(errors === _errs5){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-let missing0;
-if(((data1.type === undefined) && (missing0 = "type")) || ((data1.id === undefined) && (missing0 = "id"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs7 = errors;
-for(const key2 in data1){
-if(!((key2 === "type") || (key2 === "id"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs7 === errors){
-if(data1.type !== undefined){
-let data2 = data1.type;
-const _errs8 = errors;
-if(typeof data2 !== "string"){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data2 === "platform_balance") || (data2 === "card"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema40.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs8 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data1.id !== undefined){
-let data3 = data1.id;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data3 === "string"){
-if(!pattern33.test(data3)){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-else {
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs10 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.backup !== undefined){
-let data4 = data0.backup;
-const _errs12 = errors;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema40.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
-return false;
-}
-if(errors === _errs12){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if(((data4.type === undefined) && (missing1 = "type")) || ((data4.id === undefined) && (missing1 = "id"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs14 = errors;
-for(const key3 in data4){
-if(!((key3 === "type") || (key3 === "id"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs14 === errors){
-if(data4.type !== undefined){
-let data5 = data4.type;
-const _errs15 = errors;
-if(typeof data5 !== "string"){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data5 === "platform_balance") || (data5 === "card"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema40.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid3 = _errs15 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data4.id !== undefined){
-let data6 = data4.id;
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data6 === "string"){
-if(!pattern33.test(data6)){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-else {
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs17 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-var valid1 = _errs12 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ads_reporting_currency !== undefined){
-let data7 = data.ads_reporting_currency;
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data7 === "string"){
-if(!pattern5.test(data7)){
-validate37.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate37.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ads_scheduling_timezone !== undefined){
-let data8 = data.ads_scheduling_timezone;
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data8 === "string"){
-if(func2(data8) > 64){
-validate37.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(func2(data8) < 1){
-validate37.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate37.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs21 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ads_triplewhale_integration !== undefined){
-let data9 = data.ads_triplewhale_integration;
-const _errs23 = errors;
-if(errors === _errs23){
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-const _errs25 = errors;
-for(const key4 in data9){
-if(!((key4 === "api_key") || (key4 === "shop_domain"))){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs25 === errors){
-if(data9.api_key !== undefined){
-let data10 = data9.api_key;
-const _errs26 = errors;
-if((typeof data10 !== "string") && (data10 !== null)){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema40.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs26){
-if(typeof data10 === "string"){
-if(func2(data10) > 200){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data10) < 8){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
-return false;
-}
-}
-}
-}
-var valid4 = _errs26 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data9.shop_domain !== undefined){
-let data11 = data9.shop_domain;
-const _errs28 = errors;
-if((typeof data11 !== "string") && (data11 !== null)){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/type",keyword:"type",params:{type: schema40.properties.ads_triplewhale_integration.properties.shop_domain.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs28){
-if(typeof data11 === "string"){
-if(func2(data11) > 253){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
-return false;
-}
-else {
-if(!pattern36.test(data11)){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"},message:"must match pattern \""+"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid4 = _errs28 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-}
-else {
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs23 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cards_auto_top_up !== undefined){
-const _errs30 = errors;
-if(typeof data.cards_auto_top_up !== "boolean"){
-validate37.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs30 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cards_notifications !== undefined){
-const _errs32 = errors;
-if(typeof data.cards_notifications !== "boolean"){
-validate37.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs32 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.dispute_fighter_enabled !== undefined){
-const _errs34 = errors;
-if(typeof data.dispute_fighter_enabled !== "boolean"){
-validate37.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs34 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.economic_intelligence_duration_days !== undefined){
-let data15 = data.economic_intelligence_duration_days;
-const _errs36 = errors;
-if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
-validate37.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema40.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs36){
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 3650 || isNaN(data15)){
-validate37.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
-}
-else {
-if(data15 < 1 || isNaN(data15)){
-validate37.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs36 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate37.errors = vErrors;
-return errors === 0;
-}
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_500e3e373fce = validate38;
-const schema41 = {"type":"object","properties":{"affiliate_code":{"type":["string","null"],"maxLength":64},"blueprint_id":{"type":["string","null"],"pattern":"^app_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"email":{"type":"string","format":"email","maxLength":254},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean","default":false},"title":{"type":"string","minLength":1,"maxLength":100}},"additionalProperties":false};
-const pattern52 = new RegExp("^app_[A-Za-z0-9]+$", "u");
-
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5805,7 +5417,7 @@ data.send_customer_emails = false;
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "affiliate_code") || (key0 === "blueprint_id")) || (key0 === "country")) || (key0 === "email")) || (key0 === "metadata")) || (key0 === "send_customer_emails")) || (key0 === "title"))){
-validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5815,13 +5427,13 @@ if(data.affiliate_code !== undefined){
 let data0 = data.affiliate_code;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate38.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/type",keyword:"type",params:{type: schema41.properties.affiliate_code.type},message:"must be string,null"}];
+validate37.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/type",keyword:"type",params:{type: schema40.properties.affiliate_code.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate38.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate37.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -5836,13 +5448,13 @@ if(data.blueprint_id !== undefined){
 let data1 = data.blueprint_id;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate38.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/type",keyword:"type",params:{type: schema41.properties.blueprint_id.type},message:"must be string,null"}];
+validate37.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/type",keyword:"type",params:{type: schema40.properties.blueprint_id.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern52.test(data1)){
-validate38.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
+if(!pattern57.test(data1)){
+validate37.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -5858,13 +5470,13 @@ let data2 = data.country;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern7.test(data2)){
-validate38.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern10.test(data2)){
+validate37.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5881,18 +5493,18 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func2(data3) > 254){
-validate38.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+validate37.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 else {
-if(!(formats2.test(data3))){
-validate38.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+if(!(formats4.test(data3))){
+validate37.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5909,7 +5521,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate38.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate37.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -5937,7 +5549,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate38.errors = vErrors;
+validate37.errors = vErrors;
 return false;
 break;
 }
@@ -5947,7 +5559,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate38.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema41.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate37.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema40.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -5959,7 +5571,7 @@ break;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate37.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5971,7 +5583,7 @@ var valid0 = true;
 if(valid0){
 const _errs16 = errors;
 if(typeof data.send_customer_emails !== "boolean"){
-validate38.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate37.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -5982,18 +5594,18 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data7 === "string"){
 if(func2(data7) > 100){
-validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate37.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func2(data7) < 1){
-validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate37.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6011,22 +5623,22 @@ var valid0 = true;
 }
 }
 else {
-validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate38.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_521371daedb8 = validate39;
-const schema42 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_521371daedb8 = validate38;
+const schema41 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6037,8 +5649,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema42.properties, key0))){
-validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema41.properties, key0))){
+validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6048,13 +5660,13 @@ if(data.title !== undefined){
 let data0 = data.title;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate39.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema42.properties.title.type},message:"must be string,null"}];
+validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema41.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 200){
-validate39.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -6069,18 +5681,18 @@ if(data.billing_period !== undefined){
 let data1 = data.billing_period;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate39.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate38.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 3650 || isNaN(data1)){
-validate39.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate38.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data1 < 1 || isNaN(data1)){
-validate39.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate38.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -6096,18 +5708,18 @@ if(data.trial_period_days !== undefined){
 let data2 = data.trial_period_days;
 const _errs6 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-validate39.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema42.properties.trial_period_days.type},message:"must be integer,null"}];
+validate38.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema41.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 730 || isNaN(data2)){
-validate39.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+validate38.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
 if(data2 < 0 || isNaN(data2)){
-validate39.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate38.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6123,18 +5735,18 @@ if(data.initial_price !== undefined){
 let data3 = data.initial_price;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate39.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate38.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 100000000000 || isNaN(data3)){
-validate39.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate38.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate39.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate38.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6150,18 +5762,18 @@ if(data.renewal_price !== undefined){
 let data4 = data.renewal_price;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate39.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate38.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 100000000000 || isNaN(data4)){
-validate39.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate38.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data4 < 0 || isNaN(data4)){
-validate39.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate38.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6177,11 +5789,11 @@ if(data.visibility !== undefined){
 let data5 = data.visibility;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
-validate39.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "visible") || (data5 === "hidden")) || (data5 === "quick_link")) || (data5 === "archived"))){
-validate39.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema42.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate38.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema41.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -6194,18 +5806,18 @@ if(data.stock !== undefined){
 let data6 = data.stock;
 const _errs14 = errors;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-validate39.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema42.properties.stock.type},message:"must be integer,null"}];
+validate38.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema41.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs14){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 2147483647 || isNaN(data6)){
-validate39.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate38.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data6 < 0 || isNaN(data6)){
-validate39.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate38.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6221,13 +5833,13 @@ if(data.short_link !== undefined){
 let data7 = data.short_link;
 const _errs16 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate39.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema42.properties.short_link.type},message:"must be string,null"}];
+validate38.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema41.properties.short_link.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern21.test(data7)){
-validate39.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+if(!pattern24.test(data7)){
+validate38.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
 }
@@ -6242,11 +5854,11 @@ if(data.three_d_secure_policy !== undefined){
 let data8 = data.three_d_secure_policy;
 const _errs18 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate39.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema42.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate38.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema41.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
 if(!((((data8 === "mandate_challenge") || (data8 === "mandate_if_required")) || (data8 === "frictionless_if_required")) || (data8 === null))){
-validate39.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema42.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate38.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema41.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -6261,7 +5873,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(Object.keys(data9).length > 50){
-validate39.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate38.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -6289,7 +5901,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate39.errors = vErrors;
+validate38.errors = vErrors;
 return false;
 break;
 }
@@ -6299,7 +5911,7 @@ for(const key2 in data9){
 let data10 = data9[key2];
 const _errs24 = errors;
 if((((typeof data10 !== "string") && (!((typeof data10 == "number") && (isFinite(data10))))) && (typeof data10 !== "boolean")) && (data10 !== null)){
-validate39.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema42.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate38.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema41.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs24 === errors;
@@ -6311,7 +5923,7 @@ break;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate38.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -6332,22 +5944,22 @@ var valid0 = true;
 }
 }
 else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate39.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_5891c881cfd2 = validate40;
-const schema43 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"],"default":"visible"},"includes_license":{"type":"boolean","default":false},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","title"]};
+export const body_5891c881cfd2 = validate39;
+const schema42 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"],"default":"visible"},"includes_license":{"type":"boolean","default":false},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","title"]};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6364,14 +5976,14 @@ data.includes_license = false;
 }
 let missing0;
 if(((data.company_id === undefined) && (missing0 = "company_id")) || ((data.title === undefined) && (missing0 = "title"))){
-validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "company_id") || (key0 === "title")) || (key0 === "description")) || (key0 === "visibility")) || (key0 === "includes_license")) || (key0 === "metadata"))){
-validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6383,18 +5995,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate40.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate39.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate40.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate39.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6410,18 +6022,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 200){
-validate40.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate39.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data1) < 1){
-validate40.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate39.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6435,13 +6047,13 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate40.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema43.properties.description.type},message:"must be string,null"}];
+validate39.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema42.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 5000){
-validate40.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+validate39.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
 return false;
 }
 }
@@ -6455,18 +6067,18 @@ if(valid0){
 let data3 = data.visibility;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate40.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data3 === "visible") || (data3 === "hidden")) || (data3 === "archived"))){
-validate40.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema43.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate39.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema42.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
 if(valid0){
 const _errs10 = errors;
 if(typeof data.includes_license !== "boolean"){
-validate40.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate39.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -6477,7 +6089,7 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(Object.keys(data5).length > 50){
-validate40.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate39.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -6505,7 +6117,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate40.errors = vErrors;
+validate39.errors = vErrors;
 return false;
 break;
 }
@@ -6515,7 +6127,7 @@ for(const key2 in data5){
 let data6 = data5[key2];
 const _errs16 = errors;
 if((((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))) && (typeof data6 !== "boolean")) && (data6 !== null)){
-validate40.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema43.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate39.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema42.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -6527,7 +6139,7 @@ break;
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate39.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -6535,6 +6147,338 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_66c4f05d0a4e = validate40;
+const schema43 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":100},"role":{"type":"string","maxLength":40},"statements":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string","enum":["allow","deny"]},"actions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["effect","actions"]},"maxItems":50},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":"string","format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false,"required":["account_id","name"]};
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))){
+validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "account_id") || (key0 === "name")) || (key0 === "role")) || (key0 === "statements")) || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
+validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+let data1 = data.name;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 100){
+validate40.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func2(data1) < 1){
+validate40.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+let data2 = data.role;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 40){
+validate40.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.statements !== undefined){
+let data3 = data.statements;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+if(data3.length > 50){
+validate40.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing1;
+if(((data4.effect === undefined) && (missing1 = "effect")) || ((data4.actions === undefined) && (missing1 = "actions"))){
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs12 = errors;
+for(const key1 in data4){
+if(!((key1 === "effect") || (key1 === "actions"))){
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs12 === errors){
+if(data4.effect !== undefined){
+let data5 = data4.effect;
+const _errs13 = errors;
+if(typeof data5 !== "string"){
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data5 === "allow") || (data5 === "deny"))){
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/enum",keyword:"enum",params:{allowedValues: schema43.properties.statements.items.properties.effect.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.actions !== undefined){
+let data6 = data4.actions;
+const _errs15 = errors;
+if(errors === _errs15){
+if(Array.isArray(data6)){
+if(data6.length > 100){
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func2(data7) > 100){
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs17 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs10 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ip_allowlist !== undefined){
+let data8 = data.ip_allowlist;
+const _errs19 = errors;
+if(errors === _errs19){
+if(Array.isArray(data8)){
+if(data8.length > 50){
+validate40.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len2 = data8.length;
+for(let i2=0; i2<len2; i2++){
+let data9 = data8[i2];
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func2(data9) > 64){
+validate40.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs21 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.expires_at !== undefined){
+let data10 = data.expires_at;
+const _errs23 = errors;
+if(errors === _errs23){
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate40.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data11 = data.api_version_date;
+const _errs25 = errors;
+if(errors === _errs25){
+if(typeof data11 === "string"){
+if(func2(data11) > 20){
+validate40.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -6554,8 +6498,8 @@ return errors === 0;
 }
 validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_66c4f05d0a4e = validate41;
-const schema44 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":100},"role":{"type":"string","maxLength":40},"statements":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string","enum":["allow","deny"]},"actions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["effect","actions"]},"maxItems":50},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":"string","format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false,"required":["account_id","name"]};
+export const body_68e9ac175065 = validate41;
+const schema44 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6569,39 +6513,45 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enabled === undefined){
+data.enabled = true;
+}
+if(data.child_resource_events === undefined){
+data.child_resource_events = false;
+}
 let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))){
+if((data.url === undefined) && (missing0 = "url")){
 validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "name")) || (key0 === "role")) || (key0 === "statements")) || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
+if(!(((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
 validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.resource_id !== undefined){
+let data0 = data.resource_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate41.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate41.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate41.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate41.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6611,25 +6561,27 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
-let data1 = data.name;
+if(data.url !== undefined){
+let data1 = data.url;
 const _errs4 = errors;
 if(errors === _errs4){
+if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 100){
-validate41.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func2(data1) > 2048){
+validate41.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(func2(data1) < 1){
-validate41.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!(formats2(data1))){
+validate41.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 var valid0 = _errs4 === errors;
@@ -6638,18 +6590,38 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
-let data2 = data.role;
+if(data.events !== undefined){
+let data2 = data.events;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 40){
-validate41.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+if(Array.isArray(data2)){
+if(data2.length > 100){
+validate41.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate41.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "crypto_deposit.below_minimum")) || (data3 === "crypto_deposit.confirmed")) || (data3 === "crypto_deposit.created")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired"))){
+validate41.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema44.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6659,214 +6631,61 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statements !== undefined){
-let data3 = data.statements;
-const _errs8 = errors;
-if(errors === _errs8){
-if(Array.isArray(data3)){
-if(data3.length > 50){
-validate41.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
 const _errs10 = errors;
-if(errors === _errs10){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if(((data4.effect === undefined) && (missing1 = "effect")) || ((data4.actions === undefined) && (missing1 = "actions"))){
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+if(typeof data.enabled !== "boolean"){
+validate41.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-else {
+var valid0 = _errs10 === errors;
+if(valid0){
+if(data.description !== undefined){
+let data5 = data.description;
 const _errs12 = errors;
-for(const key1 in data4){
-if(!((key1 === "effect") || (key1 === "actions"))){
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs12 === errors){
-if(data4.effect !== undefined){
-let data5 = data4.effect;
-const _errs13 = errors;
-if(typeof data5 !== "string"){
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if((typeof data5 !== "string") && (data5 !== null)){
+validate41.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema44.properties.description.type},message:"must be string,null"}];
 return false;
 }
-if(!((data5 === "allow") || (data5 === "deny"))){
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/enum",keyword:"enum",params:{allowedValues: schema44.properties.statements.items.properties.effect.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs13 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data4.actions !== undefined){
-let data6 = data4.actions;
-const _errs15 = errors;
-if(errors === _errs15){
-if(Array.isArray(data6)){
-if(data6.length > 100){
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid3 = true;
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func2(data7) > 100){
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs17 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid2 = _errs15 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs10 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ip_allowlist !== undefined){
-let data8 = data.ip_allowlist;
-const _errs19 = errors;
-if(errors === _errs19){
-if(Array.isArray(data8)){
-if(data8.length > 50){
-validate41.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len2 = data8.length;
-for(let i2=0; i2<len2; i2++){
-let data9 = data8[i2];
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func2(data9) > 64){
-validate41.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid4 = _errs21 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.expires_at !== undefined){
-let data10 = data.expires_at;
-const _errs23 = errors;
-if(errors === _errs23){
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate41.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 500){
+validate41.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
 }
-var valid0 = _errs23 === errors;
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.api_version_date !== undefined){
-let data11 = data.api_version_date;
-const _errs25 = errors;
-if(errors === _errs25){
-if(typeof data11 === "string"){
-if(func2(data11) > 20){
+let data6 = data.api_version_date;
+const _errs14 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate41.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema44.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 20){
 validate41.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
-else {
-validate41.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
-}
-var valid0 = _errs25 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
 }
+if(valid0){
+const _errs16 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate41.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
 }
 }
 }
@@ -6886,8 +6705,9 @@ return errors === 0;
 }
 validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_70c5b59977aa = validate42;
-const schema45 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"amount_off":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"percent_off":{"type":"number","minimum":0.01,"maximum":100},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"max_redemptions":{"type":"integer","minimum":1,"maximum":1000000000},"expires_at":{"type":"string","format":"date-time"}},"additionalProperties":false,"required":["account_id","code"]};
+export const body_6a860e3966b9 = validate42;
+const schema45 = {"type":"object","properties":{"destination":{},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,2})?$"},"network":{"type":["string","null"],"maxLength":20},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["destination"]};
+const pattern63 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,2})?$", "u");
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6902,15 +6722,327 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.code === undefined) && (missing0 = "code"))){
+if((data.destination === undefined) && (missing0 = "destination")){
 validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema45.properties, key0))){
+if(!((((key0 === "destination") || (key0 === "amount")) || (key0 === "network")) || (key0 === "metadata"))){
 validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.amount !== undefined){
+let data0 = data.amount;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern63.test(data0)){
+validate42.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,2})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,2})?$"+"\""}];
+return false;
+}
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.network !== undefined){
+let data1 = data.network;
+const _errs4 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate42.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: schema45.properties.network.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 20){
+validate42.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data2 = data.metadata;
+const _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(Object.keys(data2).length > 50){
+validate42.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data2){
+const _errs8 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate42.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data2){
+let data3 = data2[key2];
+const _errs10 = errors;
+if((((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))) && (typeof data3 !== "boolean")) && (data3 !== null)){
+validate42.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema45.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs10 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_6aa83586cfaf = validate43;
+const schema46 = {"type":"object","properties":{"network":{"type":"string","pattern":"^[a-z]{2,20}$"},"address":{"type":"string","minLength":20,"maxLength":64},"token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,6})?$"},"tx_hash":{"type":"string","pattern":"^[A-Za-z0-9]{16,100}$"}},"additionalProperties":false,"required":["network","address","token","amount"]};
+const pattern64 = new RegExp("^[a-z]{2,20}$", "u");
+const pattern66 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,6})?$", "u");
+const pattern67 = new RegExp("^[A-Za-z0-9]{16,100}$", "u");
+
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate43.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.network === undefined) && (missing0 = "network")) || ((data.address === undefined) && (missing0 = "address"))) || ((data.token === undefined) && (missing0 = "token"))) || ((data.amount === undefined) && (missing0 = "amount"))){
+validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "network") || (key0 === "address")) || (key0 === "token")) || (key0 === "amount")) || (key0 === "tx_hash"))){
+validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.network !== undefined){
+let data0 = data.network;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern64.test(data0)){
+validate43.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,20}$"},message:"must match pattern \""+"^[a-z]{2,20}$"+"\""}];
+return false;
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.address !== undefined){
+let data1 = data.address;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 64){
+validate43.errors = [{instancePath:instancePath+"/address",schemaPath:"#/properties/address/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(func2(data1) < 20){
+validate43.errors = [{instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 20},message:"must NOT have fewer than 20 characters"}];
+return false;
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.token !== undefined){
+let data2 = data.token;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern7.test(data2)){
+validate43.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+return false;
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data3 = data.amount;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern66.test(data3)){
+validate43.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,6})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,6})?$"+"\""}];
+return false;
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tx_hash !== undefined){
+let data4 = data.tx_hash;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern67.test(data4)){
+validate43.errors = [{instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{16,100}$"},message:"must match pattern \""+"^[A-Za-z0-9]{16,100}$"+"\""}];
+return false;
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate43.errors = vErrors;
+return errors === 0;
+}
+validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_70c5b59977aa = validate44;
+const schema47 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"amount_off":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"percent_off":{"type":"number","minimum":0.01,"maximum":100},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"max_redemptions":{"type":"integer","minimum":1,"maximum":1000000000},"expires_at":{"type":"string","format":"date-time"}},"additionalProperties":false,"required":["account_id","code"]};
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate44.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.code === undefined) && (missing0 = "code"))){
+validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema47.properties, key0))){
+validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6922,18 +7054,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6949,12 +7081,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern3.test(data1)){
-validate42.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
+validate44.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6968,18 +7100,18 @@ if(data.amount_off !== undefined){
 let data2 = data.amount_off;
 const _errs6 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate42.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate44.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100000000000 || isNaN(data2)){
-validate42.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate44.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate42.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate44.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -6997,12 +7129,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern5.test(data3)){
-validate42.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate44.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7018,18 +7150,18 @@ const _errs10 = errors;
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 100 || isNaN(data4)){
-validate42.errors = [{instancePath:instancePath+"/percent_off",schemaPath:"#/properties/percent_off/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate44.errors = [{instancePath:instancePath+"/percent_off",schemaPath:"#/properties/percent_off/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data4 < 0.01 || isNaN(data4)){
-validate42.errors = [{instancePath:instancePath+"/percent_off",schemaPath:"#/properties/percent_off/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
+validate44.errors = [{instancePath:instancePath+"/percent_off",schemaPath:"#/properties/percent_off/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
 return false;
 }
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/percent_off",schemaPath:"#/properties/percent_off/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate44.errors = [{instancePath:instancePath+"/percent_off",schemaPath:"#/properties/percent_off/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -7045,18 +7177,18 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func2(data5) > 64){
-validate42.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate44.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern4.test(data5)){
-validate42.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+validate44.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7072,18 +7204,18 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func2(data6) > 64){
-validate42.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate44.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data6)){
-validate42.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+validate44.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7097,18 +7229,18 @@ if(data.max_redemptions !== undefined){
 let data7 = data.max_redemptions;
 const _errs16 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate42.errors = [{instancePath:instancePath+"/max_redemptions",schemaPath:"#/properties/max_redemptions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate44.errors = [{instancePath:instancePath+"/max_redemptions",schemaPath:"#/properties/max_redemptions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 1000000000 || isNaN(data7)){
-validate42.errors = [{instancePath:instancePath+"/max_redemptions",schemaPath:"#/properties/max_redemptions/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
+validate44.errors = [{instancePath:instancePath+"/max_redemptions",schemaPath:"#/properties/max_redemptions/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
 return false;
 }
 else {
 if(data7 < 1 || isNaN(data7)){
-validate42.errors = [{instancePath:instancePath+"/max_redemptions",schemaPath:"#/properties/max_redemptions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate44.errors = [{instancePath:instancePath+"/max_redemptions",schemaPath:"#/properties/max_redemptions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -7127,12 +7259,12 @@ if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
 if(!(formats0(data8))){
-validate42.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate44.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7154,23 +7286,23 @@ var valid0 = true;
 }
 }
 else {
-validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate42.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_717e982ac85b = validate43;
-const schema46 = {"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Za-z0-9]{32}$"}},"additionalProperties":false};
-const pattern62 = new RegExp("^[A-Za-z0-9]{32}$", "u");
+export const body_717e982ac85b = validate45;
+const schema48 = {"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Za-z0-9]{32}$"}},"additionalProperties":false};
+const pattern73 = new RegExp("^[A-Za-z0-9]{32}$", "u");
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7182,7 +7314,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "code")){
-validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7193,13 +7325,13 @@ let data0 = data.code;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern62.test(data0)){
-validate43.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{32}$"},message:"must match pattern \""+"^[A-Za-z0-9]{32}$"+"\""}];
+if(!pattern73.test(data0)){
+validate45.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{32}$"},message:"must match pattern \""+"^[A-Za-z0-9]{32}$"+"\""}];
 return false;
 }
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate45.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7207,22 +7339,22 @@ return false;
 }
 }
 else {
-validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate43.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_773effc168ec = validate44;
-const schema47 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]};
+export const body_773effc168ec = validate46;
+const schema49 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]};
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate46.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7239,14 +7371,14 @@ data.visibility = "visible";
 }
 let missing0;
 if((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
-validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema47.properties, key0))){
-validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema49.properties, key0))){
+validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7258,18 +7390,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate44.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate46.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate44.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate46.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7285,18 +7417,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 64){
-validate44.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate46.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern4.test(data1)){
-validate44.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+validate46.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7310,13 +7442,13 @@ if(data.title !== undefined){
 let data2 = data.title;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate44.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema47.properties.title.type},message:"must be string,null"}];
+validate46.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema49.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 200){
-validate44.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate46.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -7331,11 +7463,11 @@ if(data.plan_type !== undefined){
 let data3 = data.plan_type;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate44.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "renewal") || (data3 === "one_time"))){
-validate44.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema47.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+validate46.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema49.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -7348,18 +7480,18 @@ if(data.billing_period !== undefined){
 let data4 = data.billing_period;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate44.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate46.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 3650 || isNaN(data4)){
-validate44.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate46.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data4 < 1 || isNaN(data4)){
-validate44.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate46.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -7375,18 +7507,18 @@ if(data.trial_period_days !== undefined){
 let data5 = data.trial_period_days;
 const _errs12 = errors;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-validate44.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema47.properties.trial_period_days.type},message:"must be integer,null"}];
+validate46.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema49.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs12){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 730 || isNaN(data5)){
-validate44.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+validate46.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
 if(data5 < 0 || isNaN(data5)){
-validate44.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate46.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7403,12 +7535,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern5.test(data6)){
-validate44.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate46.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7418,18 +7550,18 @@ if(data.initial_price !== undefined){
 let data7 = data.initial_price;
 const _errs16 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate44.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate46.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 100000000000 || isNaN(data7)){
-validate44.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate46.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data7 < 0 || isNaN(data7)){
-validate44.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate46.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7445,18 +7577,18 @@ if(data.renewal_price !== undefined){
 let data8 = data.renewal_price;
 const _errs18 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate44.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate46.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 100000000000 || isNaN(data8)){
-validate44.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate46.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data8 < 0 || isNaN(data8)){
-validate44.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate46.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7471,11 +7603,11 @@ if(valid0){
 let data9 = data.visibility;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
-validate44.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
-validate44.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema47.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate46.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema49.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -7484,18 +7616,18 @@ if(data.stock !== undefined){
 let data10 = data.stock;
 const _errs22 = errors;
 if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-validate44.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema47.properties.stock.type},message:"must be integer,null"}];
+validate46.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema49.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs22){
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 2147483647 || isNaN(data10)){
-validate44.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate46.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data10 < 0 || isNaN(data10)){
-validate44.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate46.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7512,13 +7644,13 @@ let data11 = data.short_link;
 const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
-if(!pattern21.test(data11)){
-validate44.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+if(!pattern24.test(data11)){
+validate46.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7532,11 +7664,11 @@ if(data.three_d_secure_policy !== undefined){
 let data12 = data.three_d_secure_policy;
 const _errs26 = errors;
 if((typeof data12 !== "string") && (data12 !== null)){
-validate44.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema47.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate46.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema49.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === null))){
-validate44.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema47.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate46.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema49.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -7551,7 +7683,7 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(Object.keys(data13).length > 50){
-validate44.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate46.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -7579,7 +7711,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate44.errors = vErrors;
+validate46.errors = vErrors;
 return false;
 break;
 }
@@ -7589,7 +7721,7 @@ for(const key2 in data13){
 let data14 = data13[key2];
 const _errs32 = errors;
 if((((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (typeof data14 !== "boolean")) && (data14 !== null)){
-validate44.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema47.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate46.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema49.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs32 === errors;
@@ -7601,7 +7733,7 @@ break;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate46.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -7627,1294 +7759,6 @@ var valid0 = true;
 }
 }
 else {
-validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate44.errors = vErrors;
-return errors === 0;
-}
-validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_7be67bde174f = validate45;
-const schema48 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id"]};
-
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate45.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-data.mode = "payment";
-}
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
-validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate45.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate45.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate45.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data1 = data.mode;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate45.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data1 === "payment") || (data1 === "setup"))){
-validate45.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema48.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-if(valid0){
-if(data.plan_id !== undefined){
-let data2 = data.plan_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 64){
-validate45.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data2)){
-validate45.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate45.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan !== undefined){
-let data3 = data.plan;
-const _errs8 = errors;
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((((data3.account_id === undefined) && (missing1 = "account_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
-validate45.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs10 = errors;
-for(const key1 in data3){
-if(!(func1.call(schema48.properties.plan.properties, key1))){
-validate45.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs10 === errors){
-if(data3.account_id !== undefined){
-let data4 = data3.account_id;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate45.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate45.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate45.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.product_id !== undefined){
-let data5 = data3.product_id;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(func2(data5) > 64){
-validate45.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data5)){
-validate45.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate45.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.title !== undefined){
-let data6 = data3.title;
-const _errs15 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate45.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema48.properties.plan.properties.title.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs15){
-if(typeof data6 === "string"){
-if(func2(data6) > 200){
-validate45.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs15 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.plan_type !== undefined){
-let data7 = data3.plan_type;
-const _errs17 = errors;
-if(typeof data7 !== "string"){
-validate45.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data7 === "renewal") || (data7 === "one_time"))){
-validate45.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema48.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.billing_period !== undefined){
-let data8 = data3.billing_period;
-const _errs19 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate45.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs19){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 3650 || isNaN(data8)){
-validate45.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
-}
-else {
-if(data8 < 1 || isNaN(data8)){
-validate45.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.trial_period_days !== undefined){
-let data9 = data3.trial_period_days;
-const _errs21 = errors;
-if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-validate45.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema48.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs21){
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 730 || isNaN(data9)){
-validate45.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
-return false;
-}
-else {
-if(data9 < 0 || isNaN(data9)){
-validate45.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.currency !== undefined){
-let data10 = data3.currency;
-const _errs23 = errors;
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(!pattern5.test(data10)){
-validate45.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate45.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs23 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.initial_price !== undefined){
-let data11 = data3.initial_price;
-const _errs25 = errors;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate45.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs25){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 100000000000 || isNaN(data11)){
-validate45.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data11 < 0 || isNaN(data11)){
-validate45.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs25 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.renewal_price !== undefined){
-let data12 = data3.renewal_price;
-const _errs27 = errors;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate45.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs27){
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 100000000000 || isNaN(data12)){
-validate45.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data12 < 0 || isNaN(data12)){
-validate45.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs27 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.visibility !== undefined){
-let data13 = data3.visibility;
-const _errs29 = errors;
-if(typeof data13 !== "string"){
-validate45.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
-validate45.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema48.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs29 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.stock !== undefined){
-let data14 = data3.stock;
-const _errs31 = errors;
-if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
-validate45.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema48.properties.plan.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs31){
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 > 2147483647 || isNaN(data14)){
-validate45.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
-return false;
-}
-else {
-if(data14 < 0 || isNaN(data14)){
-validate45.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs31 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.short_link !== undefined){
-let data15 = data3.short_link;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data15 === "string"){
-if(!pattern21.test(data15)){
-validate45.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate45.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs33 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.three_d_secure_policy !== undefined){
-let data16 = data3.three_d_secure_policy;
-const _errs35 = errors;
-if((typeof data16 !== "string") && (data16 !== null)){
-validate45.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema48.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === "frictionless_if_required")) || (data16 === null))){
-validate45.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema48.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs35 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.metadata !== undefined){
-let data17 = data3.metadata;
-const _errs37 = errors;
-if(errors === _errs37){
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(Object.keys(data17).length > 50){
-validate45.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key2 in data17){
-const _errs39 = errors;
-if(typeof key2 === "string"){
-if(func2(key2) > 40){
-const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid2 = _errs39 === errors;
-if(!valid2){
-const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate45.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid2){
-for(const key3 in data17){
-let data18 = data17[key3];
-const _errs41 = errors;
-if((((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")) && (data18 !== null)){
-validate45.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema48.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid3 = _errs41 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-}
-else {
-validate45.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs37 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate45.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.redirect_url !== undefined){
-let data19 = data.redirect_url;
-const _errs43 = errors;
-if((typeof data19 !== "string") && (data19 !== null)){
-validate45.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema48.properties.redirect_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs43){
-if(errors === _errs43){
-if(typeof data19 === "string"){
-if(func2(data19) > 2048){
-validate45.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data19))){
-validate45.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-}
-}
-var valid0 = _errs43 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data20 = data.three_d_secure_policy;
-const _errs45 = errors;
-if((typeof data20 !== "string") && (data20 !== null)){
-validate45.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema48.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === "frictionless_if_required")) || (data20 === null))){
-validate45.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema48.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs45 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data21 = data.metadata;
-const _errs47 = errors;
-if(errors === _errs47){
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(Object.keys(data21).length > 50){
-validate45.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key4 in data21){
-const _errs49 = errors;
-if(typeof key4 === "string"){
-if(func2(key4) > 40){
-const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var valid4 = _errs49 === errors;
-if(!valid4){
-const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-validate45.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid4){
-for(const key5 in data21){
-let data22 = data21[key5];
-const _errs51 = errors;
-if((((typeof data22 !== "string") && (!((typeof data22 == "number") && (isFinite(data22))))) && (typeof data22 !== "boolean")) && (data22 !== null)){
-validate45.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema48.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid5 = _errs51 === errors;
-if(!valid5){
-break;
-}
-}
-}
-}
-}
-else {
-validate45.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs47 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate45.errors = vErrors;
-return errors === 0;
-}
-validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_7e0701b61908 = validate46;
-const schema49 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id"]};
-
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate46.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-data.mode = "payment";
-}
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
-validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate46.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate46.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data1 = data.mode;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate46.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data1 === "payment") || (data1 === "setup"))){
-validate46.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema49.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-if(valid0){
-if(data.plan_id !== undefined){
-let data2 = data.plan_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 64){
-validate46.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data2)){
-validate46.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan !== undefined){
-let data3 = data.plan;
-const _errs8 = errors;
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((((data3.account_id === undefined) && (missing1 = "account_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
-validate46.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs10 = errors;
-for(const key1 in data3){
-if(!(func1.call(schema49.properties.plan.properties, key1))){
-validate46.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs10 === errors){
-if(data3.account_id !== undefined){
-let data4 = data3.account_id;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate46.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate46.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.product_id !== undefined){
-let data5 = data3.product_id;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(func2(data5) > 64){
-validate46.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data5)){
-validate46.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.title !== undefined){
-let data6 = data3.title;
-const _errs15 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate46.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema49.properties.plan.properties.title.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs15){
-if(typeof data6 === "string"){
-if(func2(data6) > 200){
-validate46.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs15 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.plan_type !== undefined){
-let data7 = data3.plan_type;
-const _errs17 = errors;
-if(typeof data7 !== "string"){
-validate46.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data7 === "renewal") || (data7 === "one_time"))){
-validate46.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema49.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.billing_period !== undefined){
-let data8 = data3.billing_period;
-const _errs19 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate46.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs19){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 3650 || isNaN(data8)){
-validate46.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
-}
-else {
-if(data8 < 1 || isNaN(data8)){
-validate46.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.trial_period_days !== undefined){
-let data9 = data3.trial_period_days;
-const _errs21 = errors;
-if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-validate46.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema49.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs21){
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 730 || isNaN(data9)){
-validate46.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
-return false;
-}
-else {
-if(data9 < 0 || isNaN(data9)){
-validate46.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.currency !== undefined){
-let data10 = data3.currency;
-const _errs23 = errors;
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(!pattern5.test(data10)){
-validate46.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs23 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.initial_price !== undefined){
-let data11 = data3.initial_price;
-const _errs25 = errors;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate46.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs25){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 100000000000 || isNaN(data11)){
-validate46.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data11 < 0 || isNaN(data11)){
-validate46.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs25 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.renewal_price !== undefined){
-let data12 = data3.renewal_price;
-const _errs27 = errors;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate46.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs27){
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 100000000000 || isNaN(data12)){
-validate46.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data12 < 0 || isNaN(data12)){
-validate46.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs27 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.visibility !== undefined){
-let data13 = data3.visibility;
-const _errs29 = errors;
-if(typeof data13 !== "string"){
-validate46.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
-validate46.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema49.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs29 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.stock !== undefined){
-let data14 = data3.stock;
-const _errs31 = errors;
-if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
-validate46.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema49.properties.plan.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs31){
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 > 2147483647 || isNaN(data14)){
-validate46.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
-return false;
-}
-else {
-if(data14 < 0 || isNaN(data14)){
-validate46.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs31 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.short_link !== undefined){
-let data15 = data3.short_link;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data15 === "string"){
-if(!pattern21.test(data15)){
-validate46.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs33 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.three_d_secure_policy !== undefined){
-let data16 = data3.three_d_secure_policy;
-const _errs35 = errors;
-if((typeof data16 !== "string") && (data16 !== null)){
-validate46.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema49.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === null))){
-validate46.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema49.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs35 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.metadata !== undefined){
-let data17 = data3.metadata;
-const _errs37 = errors;
-if(errors === _errs37){
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(Object.keys(data17).length > 50){
-validate46.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key2 in data17){
-const _errs39 = errors;
-if(typeof key2 === "string"){
-if(func2(key2) > 40){
-const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid2 = _errs39 === errors;
-if(!valid2){
-const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate46.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid2){
-for(const key3 in data17){
-let data18 = data17[key3];
-const _errs41 = errors;
-if((((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")) && (data18 !== null)){
-validate46.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema49.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid3 = _errs41 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs37 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.redirect_url !== undefined){
-let data19 = data.redirect_url;
-const _errs43 = errors;
-if((typeof data19 !== "string") && (data19 !== null)){
-validate46.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema49.properties.redirect_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs43){
-if(errors === _errs43){
-if(typeof data19 === "string"){
-if(func2(data19) > 2048){
-validate46.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data19))){
-validate46.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-}
-}
-var valid0 = _errs43 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data20 = data.three_d_secure_policy;
-const _errs45 = errors;
-if((typeof data20 !== "string") && (data20 !== null)){
-validate46.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema49.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === null))){
-validate46.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema49.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs45 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data21 = data.metadata;
-const _errs47 = errors;
-if(errors === _errs47){
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(Object.keys(data21).length > 50){
-validate46.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key4 in data21){
-const _errs49 = errors;
-if(typeof key4 === "string"){
-if(func2(key4) > 40){
-const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var valid4 = _errs49 === errors;
-if(!valid4){
-const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-validate46.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid4){
-for(const key5 in data21){
-let data22 = data21[key5];
-const _errs51 = errors;
-if((((typeof data22 !== "string") && (!((typeof data22 == "number") && (isFinite(data22))))) && (typeof data22 !== "boolean")) && (data22 !== null)){
-validate46.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema49.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid5 = _errs51 === errors;
-if(!valid5){
-break;
-}
-}
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs47 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
 validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -8924,8 +7768,8 @@ return errors === 0;
 }
 validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_7e0c161958f8 = validate47;
-const schema50 = {"type":"object","properties":{"days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["days"]};
+export const body_7be67bde174f = validate47;
+const schema50 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id"]};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8939,38 +7783,617 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+data.mode = "payment";
+}
 let missing0;
-if((data.days === undefined) && (missing0 = "days")){
+if((data.account_id === undefined) && (missing0 = "account_id")){
 validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "days")){
+if(!(((((((key0 === "account_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
 validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.days !== undefined){
-let data0 = data.days;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate47.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 3650 || isNaN(data0)){
-validate47.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(data0 < 1 || isNaN(data0)){
-validate47.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(!pattern2.test(data0)){
+validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data1 = data.mode;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate47.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data1 === "payment") || (data1 === "setup"))){
+validate47.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema50.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+if(valid0){
+if(data.plan_id !== undefined){
+let data2 = data.plan_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+validate47.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data2)){
+validate47.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan !== undefined){
+let data3 = data.plan;
+const _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((((data3.account_id === undefined) && (missing1 = "account_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
+validate47.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data3){
+if(!(func1.call(schema50.properties.plan.properties, key1))){
+validate47.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.account_id !== undefined){
+let data4 = data3.account_id;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 64){
+validate47.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate47.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.product_id !== undefined){
+let data5 = data3.product_id;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(func2(data5) > 64){
+validate47.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate47.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.title !== undefined){
+let data6 = data3.title;
+const _errs15 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate47.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema50.properties.plan.properties.title.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func2(data6) > 200){
+validate47.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.plan_type !== undefined){
+let data7 = data3.plan_type;
+const _errs17 = errors;
+if(typeof data7 !== "string"){
+validate47.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data7 === "renewal") || (data7 === "one_time"))){
+validate47.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema50.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.billing_period !== undefined){
+let data8 = data3.billing_period;
+const _errs19 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+validate47.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs19){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 3650 || isNaN(data8)){
+validate47.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data8 < 1 || isNaN(data8)){
+validate47.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.trial_period_days !== undefined){
+let data9 = data3.trial_period_days;
+const _errs21 = errors;
+if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
+validate47.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema50.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs21){
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 730 || isNaN(data9)){
+validate47.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data9 < 0 || isNaN(data9)){
+validate47.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.currency !== undefined){
+let data10 = data3.currency;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!pattern5.test(data10)){
+validate47.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs23 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.initial_price !== undefined){
+let data11 = data3.initial_price;
+const _errs25 = errors;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+validate47.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs25){
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 100000000000 || isNaN(data11)){
+validate47.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data11 < 0 || isNaN(data11)){
+validate47.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs25 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.renewal_price !== undefined){
+let data12 = data3.renewal_price;
+const _errs27 = errors;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+validate47.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs27){
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 100000000000 || isNaN(data12)){
+validate47.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data12 < 0 || isNaN(data12)){
+validate47.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs27 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.visibility !== undefined){
+let data13 = data3.visibility;
+const _errs29 = errors;
+if(typeof data13 !== "string"){
+validate47.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
+validate47.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema50.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs29 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.stock !== undefined){
+let data14 = data3.stock;
+const _errs31 = errors;
+if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
+validate47.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema50.properties.plan.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs31){
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 2147483647 || isNaN(data14)){
+validate47.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+return false;
+}
+else {
+if(data14 < 0 || isNaN(data14)){
+validate47.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs31 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.short_link !== undefined){
+let data15 = data3.short_link;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data15 === "string"){
+if(!pattern24.test(data15)){
+validate47.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs33 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.three_d_secure_policy !== undefined){
+let data16 = data3.three_d_secure_policy;
+const _errs35 = errors;
+if((typeof data16 !== "string") && (data16 !== null)){
+validate47.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema50.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === "frictionless_if_required")) || (data16 === null))){
+validate47.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema50.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs35 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.metadata !== undefined){
+let data17 = data3.metadata;
+const _errs37 = errors;
+if(errors === _errs37){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(Object.keys(data17).length > 50){
+validate47.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key2 in data17){
+const _errs39 = errors;
+if(typeof key2 === "string"){
+if(func2(key2) > 40){
+const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid2 = _errs39 === errors;
+if(!valid2){
+const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate47.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid2){
+for(const key3 in data17){
+let data18 = data17[key3];
+const _errs41 = errors;
+if((((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")) && (data18 !== null)){
+validate47.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema50.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid3 = _errs41 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs37 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.redirect_url !== undefined){
+let data19 = data.redirect_url;
+const _errs43 = errors;
+if((typeof data19 !== "string") && (data19 !== null)){
+validate47.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema50.properties.redirect_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs43){
+if(errors === _errs43){
+if(typeof data19 === "string"){
+if(func2(data19) > 2048){
+validate47.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats2(data19))){
+validate47.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs43 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data20 = data.three_d_secure_policy;
+const _errs45 = errors;
+if((typeof data20 !== "string") && (data20 !== null)){
+validate47.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema50.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === "frictionless_if_required")) || (data20 === null))){
+validate47.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema50.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs45 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data21 = data.metadata;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(Object.keys(data21).length > 50){
+validate47.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key4 in data21){
+const _errs49 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 40){
+const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var valid4 = _errs49 === errors;
+if(!valid4){
+const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate47.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid4){
+for(const key5 in data21){
+let data22 = data21[key5];
+const _errs51 = errors;
+if((((typeof data22 !== "string") && (!((typeof data22 == "number") && (isFinite(data22))))) && (typeof data22 !== "boolean")) && (data22 !== null)){
+validate47.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema50.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid5 = _errs51 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs47 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -8989,9 +8412,9 @@ return errors === 0;
 }
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_801d9a5fd1b9 = validate48;
-const schema51 = {"type":"object","properties":{"type":{"type":"string","enum":["ledger","wallet_send","claim_link"]},"origin_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"destination_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"amount":{"type":"number","minimum":0.01,"maximum":1000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"expires_at":{"type":"string","format":"date-time"},"redeemable_count":{"type":"integer","minimum":1,"maximum":100},"notes":{"type":["string","null"],"maxLength":500},"metadata":{"type":["object","null"],"maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"idempotence_key":{"type":["string","null"],"minLength":1,"maxLength":255}},"additionalProperties":false,"required":["origin_id","amount"]};
-const pattern79 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,60}$", "u");
+export const body_7d5d6a109efb = validate48;
+const schema51 = {"type":"object","properties":{"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"from_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"to_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"to_amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false,"required":["from_token","to_token"]};
+const pattern84 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,64}$", "u");
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9005,19 +8428,880 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-data.currency = "usd";
-}
 let missing0;
-if(((data.origin_id === undefined) && (missing0 = "origin_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
+if(((data.from_token === undefined) && (missing0 = "from_token")) || ((data.to_token === undefined) && (missing0 = "to_token"))){
 validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema51.properties, key0))){
+if(!(((((key0 === "account_id") || (key0 === "from_token")) || (key0 === "to_token")) || (key0 === "amount")) || (key0 === "to_amount"))){
 validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern84.test(data0)){
+validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from_token !== undefined){
+let data1 = data.from_token;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern7.test(data1)){
+validate48.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+return false;
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to_token !== undefined){
+let data2 = data.to_token;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern7.test(data2)){
+validate48.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+return false;
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data3 = data.amount;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern9.test(data3)){
+validate48.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+return false;
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to_amount !== undefined){
+let data4 = data.to_amount;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern9.test(data4)){
+validate48.errors = [{instancePath:instancePath+"/to_amount",schemaPath:"#/properties/to_amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+return false;
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/to_amount",schemaPath:"#/properties/to_amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate48.errors = vErrors;
+return errors === 0;
+}
+validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_7e0701b61908 = validate49;
+const schema52 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id"]};
+
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate49.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+data.mode = "payment";
+}
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "account_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
+validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate49.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate49.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data1 = data.mode;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate49.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data1 === "payment") || (data1 === "setup"))){
+validate49.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema52.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+if(valid0){
+if(data.plan_id !== undefined){
+let data2 = data.plan_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+validate49.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data2)){
+validate49.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan !== undefined){
+let data3 = data.plan;
+const _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((((data3.account_id === undefined) && (missing1 = "account_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
+validate49.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data3){
+if(!(func1.call(schema52.properties.plan.properties, key1))){
+validate49.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.account_id !== undefined){
+let data4 = data3.account_id;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 64){
+validate49.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate49.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.product_id !== undefined){
+let data5 = data3.product_id;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(func2(data5) > 64){
+validate49.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate49.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.title !== undefined){
+let data6 = data3.title;
+const _errs15 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate49.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema52.properties.plan.properties.title.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func2(data6) > 200){
+validate49.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.plan_type !== undefined){
+let data7 = data3.plan_type;
+const _errs17 = errors;
+if(typeof data7 !== "string"){
+validate49.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data7 === "renewal") || (data7 === "one_time"))){
+validate49.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema52.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.billing_period !== undefined){
+let data8 = data3.billing_period;
+const _errs19 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+validate49.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs19){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 3650 || isNaN(data8)){
+validate49.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data8 < 1 || isNaN(data8)){
+validate49.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.trial_period_days !== undefined){
+let data9 = data3.trial_period_days;
+const _errs21 = errors;
+if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
+validate49.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema52.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs21){
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 730 || isNaN(data9)){
+validate49.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data9 < 0 || isNaN(data9)){
+validate49.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.currency !== undefined){
+let data10 = data3.currency;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!pattern5.test(data10)){
+validate49.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs23 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.initial_price !== undefined){
+let data11 = data3.initial_price;
+const _errs25 = errors;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+validate49.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs25){
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 100000000000 || isNaN(data11)){
+validate49.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data11 < 0 || isNaN(data11)){
+validate49.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs25 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.renewal_price !== undefined){
+let data12 = data3.renewal_price;
+const _errs27 = errors;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+validate49.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs27){
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 100000000000 || isNaN(data12)){
+validate49.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data12 < 0 || isNaN(data12)){
+validate49.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs27 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.visibility !== undefined){
+let data13 = data3.visibility;
+const _errs29 = errors;
+if(typeof data13 !== "string"){
+validate49.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
+validate49.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema52.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs29 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.stock !== undefined){
+let data14 = data3.stock;
+const _errs31 = errors;
+if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
+validate49.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema52.properties.plan.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs31){
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 2147483647 || isNaN(data14)){
+validate49.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+return false;
+}
+else {
+if(data14 < 0 || isNaN(data14)){
+validate49.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs31 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.short_link !== undefined){
+let data15 = data3.short_link;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data15 === "string"){
+if(!pattern24.test(data15)){
+validate49.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs33 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.three_d_secure_policy !== undefined){
+let data16 = data3.three_d_secure_policy;
+const _errs35 = errors;
+if((typeof data16 !== "string") && (data16 !== null)){
+validate49.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema52.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === null))){
+validate49.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema52.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs35 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.metadata !== undefined){
+let data17 = data3.metadata;
+const _errs37 = errors;
+if(errors === _errs37){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(Object.keys(data17).length > 50){
+validate49.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key2 in data17){
+const _errs39 = errors;
+if(typeof key2 === "string"){
+if(func2(key2) > 40){
+const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid2 = _errs39 === errors;
+if(!valid2){
+const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate49.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid2){
+for(const key3 in data17){
+let data18 = data17[key3];
+const _errs41 = errors;
+if((((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")) && (data18 !== null)){
+validate49.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema52.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid3 = _errs41 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs37 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.redirect_url !== undefined){
+let data19 = data.redirect_url;
+const _errs43 = errors;
+if((typeof data19 !== "string") && (data19 !== null)){
+validate49.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema52.properties.redirect_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs43){
+if(errors === _errs43){
+if(typeof data19 === "string"){
+if(func2(data19) > 2048){
+validate49.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats2(data19))){
+validate49.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs43 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data20 = data.three_d_secure_policy;
+const _errs45 = errors;
+if((typeof data20 !== "string") && (data20 !== null)){
+validate49.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema52.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === null))){
+validate49.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema52.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs45 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data21 = data.metadata;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(Object.keys(data21).length > 50){
+validate49.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key4 in data21){
+const _errs49 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 40){
+const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var valid4 = _errs49 === errors;
+if(!valid4){
+const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate49.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid4){
+for(const key5 in data21){
+let data22 = data21[key5];
+const _errs51 = errors;
+if((((typeof data22 !== "string") && (!((typeof data22 == "number") && (isFinite(data22))))) && (typeof data22 !== "boolean")) && (data22 !== null)){
+validate49.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema52.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid5 = _errs51 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs47 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate49.errors = vErrors;
+return errors === 0;
+}
+validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_7e0c161958f8 = validate50;
+const schema53 = {"type":"object","properties":{"days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["days"]};
+
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate50.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.days === undefined) && (missing0 = "days")){
+validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "days")){
+validate50.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.days !== undefined){
+let data0 = data.days;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate50.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 3650 || isNaN(data0)){
+validate50.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate50.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate50.errors = vErrors;
+return errors === 0;
+}
+validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_801d9a5fd1b9 = validate51;
+const schema54 = {"type":"object","properties":{"type":{"type":"string","enum":["ledger","wallet_send","claim_link"]},"origin_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"destination_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"amount":{"type":"number","minimum":0.01,"maximum":1000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"expires_at":{"type":"string","format":"date-time"},"redeemable_count":{"type":"integer","minimum":1,"maximum":100},"notes":{"type":["string","null"],"maxLength":500},"metadata":{"type":["object","null"],"maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"idempotence_key":{"type":["string","null"],"minLength":1,"maxLength":255}},"additionalProperties":false,"required":["origin_id","amount"]};
+const pattern95 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,60}$", "u");
+
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate51.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+data.currency = "usd";
+}
+let missing0;
+if(((data.origin_id === undefined) && (missing0 = "origin_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
+validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema54.properties, key0))){
+validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9027,11 +9311,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate48.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data0 === "ledger") || (data0 === "wallet_send")) || (data0 === "claim_link"))){
-validate48.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema51.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate51.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema54.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9045,13 +9329,13 @@ let data1 = data.origin_id;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern79.test(data1)){
-validate48.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+if(!pattern95.test(data1)){
+validate51.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
 return false;
 }
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9066,13 +9350,13 @@ let data2 = data.destination_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern79.test(data2)){
-validate48.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+if(!pattern95.test(data2)){
+validate51.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
 return false;
 }
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9088,18 +9372,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1000000000 || isNaN(data3)){
-validate48.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
+validate51.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
 return false;
 }
 else {
 if(data3 < 0.01 || isNaN(data3)){
-validate48.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
+validate51.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
 return false;
 }
 }
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate51.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -9114,12 +9398,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(!pattern5.test(data4)){
-validate48.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate51.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9132,12 +9416,12 @@ if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!(formats0(data5))){
-validate48.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate51.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9152,18 +9436,18 @@ if(data.redeemable_count !== undefined){
 let data6 = data.redeemable_count;
 const _errs14 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate48.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate51.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 100 || isNaN(data6)){
-validate48.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate51.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data6 < 1 || isNaN(data6)){
-validate48.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate51.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -9179,13 +9463,13 @@ if(data.notes !== undefined){
 let data7 = data.notes;
 const _errs16 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate48.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema51.properties.notes.type},message:"must be string,null"}];
+validate51.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema54.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(func2(data7) > 500){
-validate48.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate51.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -9200,13 +9484,13 @@ if(data.metadata !== undefined){
 let data8 = data.metadata;
 const _errs18 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-validate48.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema51.properties.metadata.type},message:"must be object,null"}];
+validate51.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema54.properties.metadata.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs18){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(Object.keys(data8).length > 50){
-validate48.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate51.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -9234,7 +9518,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate48.errors = vErrors;
+validate51.errors = vErrors;
 return false;
 break;
 }
@@ -9244,7 +9528,7 @@ for(const key2 in data8){
 let data9 = data8[key2];
 const _errs22 = errors;
 if((((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")) && (data9 !== null)){
-validate48.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema51.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate51.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema54.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -9266,18 +9550,18 @@ if(data.idempotence_key !== undefined){
 let data10 = data.idempotence_key;
 const _errs24 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate48.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/type",keyword:"type",params:{type: schema51.properties.idempotence_key.type},message:"must be string,null"}];
+validate51.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/type",keyword:"type",params:{type: schema54.properties.idempotence_key.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func2(data10) > 255){
-validate48.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+validate51.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
 return false;
 }
 else {
 if(func2(data10) < 1){
-validate48.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate51.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
@@ -9301,22 +9585,22 @@ var valid0 = true;
 }
 }
 else {
-validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate48.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_83729438dc81 = validate49;
-const schema52 = {"type":"object","properties":{"partial_amount":{"type":"integer","minimum":1,"maximum":9007199254740991}},"additionalProperties":false};
+export const body_83729438dc81 = validate52;
+const schema55 = {"type":"object","properties":{"partial_amount":{"type":"integer","minimum":1,"maximum":9007199254740991}},"additionalProperties":false};
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9328,7 +9612,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "partial_amount")){
-validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9338,18 +9622,18 @@ if(data.partial_amount !== undefined){
 let data0 = data.partial_amount;
 const _errs2 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate49.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate52.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 9007199254740991 || isNaN(data0)){
-validate49.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+validate52.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate49.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate52.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -9359,22 +9643,22 @@ return false;
 }
 }
 else {
-validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate49.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_8e921ff1dec2 = validate50;
-const schema53 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"lines":{"type":"array","items":{"type":"object","properties":{"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"quantity":{"type":"integer","minimum":1,"maximum":1000,"default":1}},"additionalProperties":false,"required":["plan_id"]},"maxItems":20}},"additionalProperties":false,"required":["account_id","country","lines"]};
+export const body_8e921ff1dec2 = validate53;
+const schema56 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"lines":{"type":"array","items":{"type":"object","properties":{"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"quantity":{"type":"integer","minimum":1,"maximum":1000,"default":1}},"additionalProperties":false,"required":["plan_id"]},"maxItems":20}},"additionalProperties":false,"required":["account_id","country","lines"]};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9385,14 +9669,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.country === undefined) && (missing0 = "country"))) || ((data.lines === undefined) && (missing0 = "lines"))){
-validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "account_id") || (key0 === "country")) || (key0 === "lines"))){
-validate50.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9404,18 +9688,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate53.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate53.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9430,13 +9714,13 @@ let data1 = data.country;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern7.test(data1)){
-validate50.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern10.test(data1)){
+validate53.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9452,7 +9736,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data2)){
 if(data2.length > 20){
-validate50.errors = [{instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+validate53.errors = [{instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
@@ -9468,14 +9752,14 @@ data3.quantity = 1;
 }
 let missing1;
 if((data3.plan_id === undefined) && (missing1 = "plan_id")){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate53.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!((key1 === "plan_id") || (key1 === "quantity"))){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate53.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9487,18 +9771,18 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func2(data4) > 64){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate53.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data4)){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+validate53.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9511,18 +9795,18 @@ if(valid2){
 let data5 = data3.quantity;
 const _errs13 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate53.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 1000 || isNaN(data5)){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+validate53.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
 if(data5 < 1 || isNaN(data5)){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate53.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -9534,7 +9818,7 @@ var valid2 = _errs13 === errors;
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate53.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -9546,7 +9830,7 @@ break;
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate53.errors = [{instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9561,22 +9845,22 @@ var valid0 = true;
 }
 }
 else {
-validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate50.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_8eb6f2ca64b7 = validate51;
-const schema54 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
+export const body_8eb6f2ca64b7 = validate54;
+const schema57 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
+const evaluated0 = validate54.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9587,8 +9871,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema54.properties, key0))){
-validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema57.properties, key0))){
+validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9600,18 +9884,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 100){
-validate51.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate54.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate51.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate54.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9628,18 +9912,18 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 254){
-validate51.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+validate54.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 else {
-if(!(formats2.test(data1))){
-validate51.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+if(!(formats4.test(data1))){
+validate54.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9654,19 +9938,19 @@ if(data.logo_url !== undefined){
 let data2 = data.logo_url;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate51.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema54.properties.logo_url.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema57.properties.logo_url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 2048){
-validate51.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate54.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!(formats4(data2))){
-validate51.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(!(formats2(data2))){
+validate54.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
@@ -9684,13 +9968,13 @@ let data3 = data.country;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern7.test(data3)){
-validate51.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern10.test(data3)){
+validate54.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9706,7 +9990,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate51.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate54.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -9734,7 +10018,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate51.errors = vErrors;
+validate54.errors = vErrors;
 return false;
 break;
 }
@@ -9744,7 +10028,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate51.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema54.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate54.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema57.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -9756,7 +10040,7 @@ break;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate54.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -9769,7 +10053,7 @@ if(valid0){
 if(data.send_customer_emails !== undefined){
 const _errs16 = errors;
 if(typeof data.send_customer_emails !== "boolean"){
-validate51.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate54.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -9782,11 +10066,11 @@ if(data.three_d_secure_policy !== undefined){
 let data7 = data.three_d_secure_policy;
 const _errs18 = errors;
 if(typeof data7 !== "string"){
-validate51.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
-validate51.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema54.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate54.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema57.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -9799,11 +10083,11 @@ if(data.tax_remitted_by !== undefined){
 let data8 = data.tax_remitted_by;
 const _errs20 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate51.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema54.properties.tax_remitted_by.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema57.properties.tax_remitted_by.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
-validate51.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema54.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
+validate54.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema57.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -9816,11 +10100,11 @@ if(data.tax_type !== undefined){
 let data9 = data.tax_type;
 const _errs22 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate51.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema54.properties.tax_type.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema57.properties.tax_type.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
-validate51.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema54.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
+validate54.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema57.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -9833,18 +10117,18 @@ if(data.product_tax_code_id !== undefined){
 let data10 = data.product_tax_code_id;
 const _errs24 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate51.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema54.properties.product_tax_code_id.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema57.properties.product_tax_code_id.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func2(data10) > 64){
-validate51.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate54.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern9.test(data10)){
-validate51.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
+if(!pattern12.test(data10)){
+validate54.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -9860,21 +10144,21 @@ if(data.business_address !== undefined){
 let data11 = data.business_address;
 const _errs26 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-validate51.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema54.properties.business_address.type},message:"must be object,null"}];
+validate54.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema57.properties.business_address.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing0;
 if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
-validate51.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate54.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs28 = errors;
 for(const key3 in data11){
 if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
-validate51.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate54.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9886,12 +10170,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data12 === "string"){
 if(func2(data12) > 200){
-validate51.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9905,13 +10189,13 @@ if(data11.line2 !== undefined){
 let data13 = data11.line2;
 const _errs31 = errors;
 if((typeof data13 !== "string") && (data13 !== null)){
-validate51.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema54.properties.business_address.properties.line2.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema57.properties.business_address.properties.line2.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs31){
 if(typeof data13 === "string"){
 if(func2(data13) > 200){
-validate51.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -9928,12 +10212,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data14 === "string"){
 if(func2(data14) > 100){
-validate51.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9947,13 +10231,13 @@ if(data11.state !== undefined){
 let data15 = data11.state;
 const _errs35 = errors;
 if((typeof data15 !== "string") && (data15 !== null)){
-validate51.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema54.properties.business_address.properties.state.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema57.properties.business_address.properties.state.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
 if(typeof data15 === "string"){
 if(func2(data15) > 100){
-validate51.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -9970,12 +10254,12 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(typeof data16 === "string"){
 if(func2(data16) > 20){
-validate51.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9990,13 +10274,13 @@ let data17 = data11.country;
 const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data17 === "string"){
-if(!pattern7.test(data17)){
-validate51.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!pattern10.test(data17)){
+validate54.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10026,7 +10310,7 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(Array.isArray(data18)){
 if(data18.length > 10){
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -10039,14 +10323,14 @@ if(errors === _errs43){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 let missing1;
 if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs45 = errors;
 for(const key4 in data19){
 if(!((key4 === "type") || (key4 === "value"))){
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10058,12 +10342,12 @@ const _errs46 = errors;
 if(errors === _errs46){
 if(typeof data20 === "string"){
 if(func2(data20) > 20){
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10079,12 +10363,12 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data21 === "string"){
 if(func2(data21) > 50){
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10098,7 +10382,7 @@ var valid5 = true;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10110,7 +10394,7 @@ break;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate54.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10126,7 +10410,7 @@ const _errs50 = errors;
 if(errors === _errs50){
 if(Array.isArray(data22)){
 if(data22.length > 50){
-validate51.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate54.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -10138,18 +10422,18 @@ const _errs52 = errors;
 if(errors === _errs52){
 if(typeof data23 === "string"){
 if(func2(data23) > 253){
-validate51.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+validate54.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
 return false;
 }
 else {
-if(!pattern11.test(data23)){
-validate51.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
+if(!pattern14.test(data23)){
+validate54.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10161,7 +10445,7 @@ break;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate54.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10175,13 +10459,13 @@ if(data.business_type !== undefined){
 let data24 = data.business_type;
 const _errs54 = errors;
 if((typeof data24 !== "string") && (data24 !== null)){
-validate51.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema54.properties.business_type.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema57.properties.business_type.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs54){
 if(typeof data24 === "string"){
 if(func2(data24) > 64){
-validate51.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate54.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -10196,13 +10480,13 @@ if(data.industry_type !== undefined){
 let data25 = data.industry_type;
 const _errs56 = errors;
 if((typeof data25 !== "string") && (data25 !== null)){
-validate51.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema54.properties.industry_type.type},message:"must be string,null"}];
+validate54.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema57.properties.industry_type.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs56){
 if(typeof data25 === "string"){
 if(func2(data25) > 64){
-validate51.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate54.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -10229,22 +10513,22 @@ var valid0 = true;
 }
 }
 else {
-validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate51.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_91ac60b52695 = validate52;
-const schema55 = {"type":"object","properties":{"partial_amount":{"type":"number","minimum":0.01,"maximum":999999999.99}},"additionalProperties":false};
+export const body_91ac60b52695 = validate55;
+const schema58 = {"type":"object","properties":{"partial_amount":{"type":"number","minimum":0.01,"maximum":999999999.99}},"additionalProperties":false};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10256,7 +10540,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "partial_amount")){
-validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10268,18 +10552,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 999999999.99 || isNaN(data0)){
-validate52.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999.99},message:"must be <= 999999999.99"}];
+validate55.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999.99},message:"must be <= 999999999.99"}];
 return false;
 }
 else {
 if(data0 < 0.01 || isNaN(data0)){
-validate52.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
+validate55.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
 return false;
 }
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate55.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -10287,199 +10571,23 @@ return false;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate52.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_9c4c9ad231e8 = validate53;
-const schema56 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean"}},"additionalProperties":false};
+export const body_a414f6f8b590 = validate56;
+const schema59 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["company_id"]};
+const pattern110 = new RegExp("^chcfg_[A-Za-z0-9]+$", "u");
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
-validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.url !== undefined){
-let data0 = data.url;
-const _errs2 = errors;
-if(errors === _errs2){
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 2048){
-validate53.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data0))){
-validate53.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate53.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.events !== undefined){
-let data1 = data.events;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 100){
-validate53.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-validate53.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired"))){
-validate53.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema56.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate53.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.enabled !== undefined){
-const _errs8 = errors;
-if(typeof data.enabled !== "boolean"){
-validate53.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined){
-let data4 = data.description;
-const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate53.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema56.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func2(data4) > 500){
-validate53.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data5 = data.api_version_date;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate53.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema56.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 20){
-validate53.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.include_connected_accounts !== undefined){
-const _errs14 = errors;
-if(typeof data.include_connected_accounts !== "boolean"){
-validate53.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate53.errors = vErrors;
-return errors === 0;
-}
-validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_a414f6f8b590 = validate54;
-const schema57 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["company_id"]};
-const pattern94 = new RegExp("^chcfg_[A-Za-z0-9]+$", "u");
-
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate56.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10490,14 +10598,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.company_id === undefined) && (missing0 = "company_id")){
-validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "company_id") || (key0 === "confirmation_token")) || (key0 === "payment_method_id")) || (key0 === "member_id")) || (key0 === "user_id")) || (key0 === "return_url")) || (key0 === "checkout_configuration_id"))){
-validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10509,18 +10617,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate54.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate56.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate54.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate56.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10536,18 +10644,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 64){
-validate54.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate56.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern24.test(data1)){
-validate54.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
+if(!pattern26.test(data1)){
+validate56.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10563,18 +10671,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 64){
-validate54.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate56.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern27.test(data2)){
-validate54.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+if(!pattern29.test(data2)){
+validate56.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10590,18 +10698,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func2(data3) > 64){
-validate54.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate56.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern26.test(data3)){
-validate54.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+if(!pattern28.test(data3)){
+validate56.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10617,18 +10725,18 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func2(data4) > 64){
-validate54.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate56.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern25.test(data4)){
-validate54.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern27.test(data4)){
+validate56.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10645,18 +10753,18 @@ if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func2(data5) > 2048){
-validate54.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate56.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!(formats4(data5))){
-validate54.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(!(formats2(data5))){
+validate56.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10673,701 +10781,18 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func2(data6) > 64){
-validate54.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate56.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern94.test(data6)){
-validate54.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate54.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate54.errors = vErrors;
-return errors === 0;
-}
-validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_a93bc5ac8320 = validate55;
-const schema58 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":99999999},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"capture":{"type":"boolean","default":true},"return_url":{"type":"string","format":"uri","maxLength":2048},"off_session":{"type":"boolean"},"promo_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"promo_code_id":{"type":"string","maxLength":64,"pattern":"^promo_[A-Za-z0-9]+$"},"save_payment_method":{"type":"boolean","default":false}},"additionalProperties":false,"required":["account_id"]};
-
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate55.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capture === undefined){
-data.capture = true;
-}
-if(data.save_payment_method === undefined){
-data.save_payment_method = false;
-}
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func1.call(schema58.properties, key0))){
-validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(!pattern110.test(data6)){
+validate56.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.confirmation_token !== undefined){
-let data1 = data.confirmation_token;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate55.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern24.test(data1)){
-validate55.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data2 = data.user_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 64){
-validate55.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern25.test(data2)){
-validate55.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.member_id !== undefined){
-let data3 = data.member_id;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func2(data3) > 64){
-validate55.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern26.test(data3)){
-validate55.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.payment_method_id !== undefined){
-let data4 = data.payment_method_id;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate55.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern27.test(data4)){
-validate55.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_id !== undefined){
-let data5 = data.plan_id;
-const _errs12 = errors;
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 64){
-validate55.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data5)){
-validate55.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.amount !== undefined){
-let data6 = data.amount;
-const _errs14 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate55.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs14){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 99999999 || isNaN(data6)){
-validate55.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999999},message:"must be <= 99999999"}];
-return false;
-}
-else {
-if(data6 < 1 || isNaN(data6)){
-validate55.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data7 = data.currency;
-const _errs16 = errors;
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!pattern5.test(data7)){
-validate55.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.country !== undefined){
-let data8 = data.country;
-const _errs18 = errors;
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!pattern7.test(data8)){
-validate55.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs20 = errors;
-if(typeof data.capture !== "boolean"){
-validate55.errors = [{instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-if(valid0){
-if(data.return_url !== undefined){
-let data10 = data.return_url;
-const _errs22 = errors;
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(func2(data10) > 2048){
-validate55.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data10))){
-validate55.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.off_session !== undefined){
-const _errs24 = errors;
-if(typeof data.off_session !== "boolean"){
-validate55.errors = [{instancePath:instancePath+"/off_session",schemaPath:"#/properties/off_session/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.promo_code !== undefined){
-let data12 = data.promo_code;
-const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(!pattern3.test(data12)){
-validate55.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.promo_code_id !== undefined){
-let data13 = data.promo_code_id;
-const _errs28 = errors;
-if(errors === _errs28){
-if(typeof data13 === "string"){
-if(func2(data13) > 64){
-validate55.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern32.test(data13)){
-validate55.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/pattern",keyword:"pattern",params:{pattern: "^promo_[A-Za-z0-9]+$"},message:"must match pattern \""+"^promo_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs30 = errors;
-if(typeof data.save_payment_method !== "boolean"){
-validate55.errors = [{instancePath:instancePath+"/save_payment_method",schemaPath:"#/properties/save_payment_method/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs30 === errors;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate55.errors = vErrors;
-return errors === 0;
-}
-validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_bbb26981029d = validate56;
-const schema59 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
-
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate56.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
-validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields"))){
-validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate56.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern25.test(data1)){
-validate56.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.supported_payout_method_id !== undefined){
-let data2 = data.supported_payout_method_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern41.test(data2)){
-validate56.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
-return false;
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.nickname !== undefined){
-let data3 = data.nickname;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func2(data3) > 60){
-validate56.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
-return false;
-}
-else {
-if(func2(data3) < 1){
-validate56.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.destination_currency !== undefined){
-let data4 = data.destination_currency;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern5.test(data4)){
-validate56.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.is_default !== undefined){
-const _errs12 = errors;
-if(typeof data.is_default !== "boolean"){
-validate56.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.fields !== undefined){
-let data6 = data.fields;
-const _errs14 = errors;
-if(errors === _errs14){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-let missing1;
-if((data6.account_number === undefined) && (missing1 = "account_number")){
-validate56.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs16 = errors;
-for(const key1 in data6){
-if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
-validate56.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs16 === errors){
-if(data6.account_number !== undefined){
-let data7 = data6.account_number;
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func2(data7) > 80){
-validate56.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
-return false;
-}
-else {
-if(func2(data7) < 4){
-validate56.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
-return false;
-}
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.routing_number !== undefined){
-let data8 = data6.routing_number;
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data8 === "string"){
-if(!pattern43.test(data8)){
-validate56.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
-return false;
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.institution_name !== undefined){
-let data9 = data6.institution_name;
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func2(data9) > 100){
-validate56.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate56.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11395,8 +10820,8 @@ return errors === 0;
 }
 validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c36e25c99025 = validate57;
-const schema60 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
+export const body_a93bc5ac8320 = validate57;
+const schema60 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":99999999},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"capture":{"type":"boolean","default":true},"return_url":{"type":"string","format":"uri","maxLength":2048},"off_session":{"type":"boolean"},"promo_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"promo_code_id":{"type":"string","maxLength":64,"pattern":"^promo_[A-Za-z0-9]+$"},"save_payment_method":{"type":"boolean","default":false}},"additionalProperties":false,"required":["account_id"]};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11410,6 +10835,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capture === undefined){
+data.capture = true;
+}
+if(data.save_payment_method === undefined){
+data.save_payment_method = false;
+}
 let missing0;
 if((data.account_id === undefined) && (missing0 = "account_id")){
 validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
@@ -11418,7 +10849,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "confirmation_token")) || (key0 === "payment_method_id")) || (key0 === "member_id")) || (key0 === "user_id")) || (key0 === "return_url")) || (key0 === "checkout_configuration_id"))){
+if(!(func1.call(schema60.properties, key0))){
 validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -11462,7 +10893,7 @@ validate57.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath
 return false;
 }
 else {
-if(!pattern24.test(data1)){
+if(!pattern26.test(data1)){
 validate57.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -11479,24 +10910,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_method_id !== undefined){
-let data2 = data.payment_method_id;
+if(data.user_id !== undefined){
+let data2 = data.user_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 64){
-validate57.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate57.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern27.test(data2)){
-validate57.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+validate57.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11516,7 +10947,7 @@ validate57.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/prope
 return false;
 }
 else {
-if(!pattern26.test(data3)){
+if(!pattern28.test(data3)){
 validate57.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -11533,24 +10964,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data4 = data.user_id;
+if(data.payment_method_id !== undefined){
+let data4 = data.payment_method_id;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func2(data4) > 64){
-validate57.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate57.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern25.test(data4)){
-validate57.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern29.test(data4)){
+validate57.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11560,18 +10991,121 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.return_url !== undefined){
-let data5 = data.return_url;
+if(data.plan_id !== undefined){
+let data5 = data.plan_id;
 const _errs12 = errors;
 if(errors === _errs12){
-if(errors === _errs12){
 if(typeof data5 === "string"){
-if(func2(data5) > 2048){
+if(func2(data5) > 64){
+validate57.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data5)){
+validate57.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data6 = data.amount;
+const _errs14 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+validate57.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 99999999 || isNaN(data6)){
+validate57.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999999},message:"must be <= 99999999"}];
+return false;
+}
+else {
+if(data6 < 1 || isNaN(data6)){
+validate57.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data7 = data.currency;
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern5.test(data7)){
+validate57.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data8 = data.country;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!pattern10.test(data8)){
+validate57.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs20 = errors;
+if(typeof data.capture !== "boolean"){
+validate57.errors = [{instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+if(data.return_url !== undefined){
+let data10 = data.return_url;
+const _errs22 = errors;
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(func2(data10) > 2048){
 validate57.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!(formats4(data5))){
+if(!(formats2(data10))){
 validate57.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -11583,37 +11117,85 @@ return false;
 }
 }
 }
-var valid0 = _errs12 === errors;
+var valid0 = _errs22 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.checkout_configuration_id !== undefined){
-let data6 = data.checkout_configuration_id;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func2(data6) > 64){
-validate57.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(data.off_session !== undefined){
+const _errs24 = errors;
+if(typeof data.off_session !== "boolean"){
+validate57.errors = [{instancePath:instancePath+"/off_session",schemaPath:"#/properties/off_session/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-else {
-if(!pattern94.test(data6)){
-validate57.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate57.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
+var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.promo_code !== undefined){
+let data12 = data.promo_code;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(!pattern3.test(data12)){
+validate57.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.promo_code_id !== undefined){
+let data13 = data.promo_code_id;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data13 === "string"){
+if(func2(data13) > 64){
+validate57.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern34.test(data13)){
+validate57.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/pattern",keyword:"pattern",params:{pattern: "^promo_[A-Za-z0-9]+$"},message:"must match pattern \""+"^promo_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs30 = errors;
+if(typeof data.save_payment_method !== "boolean"){
+validate57.errors = [{instancePath:instancePath+"/save_payment_method",schemaPath:"#/properties/save_payment_method/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs30 === errors;
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -11634,8 +11216,8 @@ return errors === 0;
 }
 validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c5559d99c21c = validate58;
-const schema61 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":["string","null"],"format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false};
+export const body_b01baf72adf0 = validate58;
+const schema61 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean"}},"additionalProperties":false};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11651,32 +11233,34 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "name") || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
+if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
 validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.name !== undefined){
-let data0 = data.name;
+if(data.url !== undefined){
+let data0 = data.url;
 const _errs2 = errors;
 if(errors === _errs2){
+if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 100){
-validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func2(data0) > 2048){
+validate58.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(func2(data0) < 1){
-validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!(formats2(data0))){
+validate58.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 var valid0 = _errs2 === errors;
@@ -11685,13 +11269,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ip_allowlist !== undefined){
-let data1 = data.ip_allowlist;
+if(data.events !== undefined){
+let data1 = data.events;
 const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
-if(data1.length > 50){
-validate58.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+if(data1.length > 100){
+validate58.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -11700,17 +11284,13 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 64){
-validate58.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(typeof data2 !== "string"){
+validate58.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "crypto_deposit.below_minimum")) || (data2 === "crypto_deposit.confirmed")) || (data2 === "crypto_deposit.created")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired"))){
+validate58.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema61.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
 }
 var valid1 = _errs6 === errors;
 if(!valid1){
@@ -11720,7 +11300,7 @@ break;
 }
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate58.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11730,22 +11310,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.expires_at !== undefined){
-let data3 = data.expires_at;
+if(data.enabled !== undefined){
 const _errs8 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-validate58.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema61.properties.expires_at.type},message:"must be string,null"}];
+if(typeof data.enabled !== "boolean"){
+validate58.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs8){
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!(formats0(data3))){
-validate58.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs8 === errors;
 }
@@ -11753,25 +11322,60 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.api_version_date !== undefined){
-let data4 = data.api_version_date;
+if(data.description !== undefined){
+let data4 = data.description;
 const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate58.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema61.properties.description.type},message:"must be string,null"}];
+return false;
+}
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func2(data4) > 20){
-validate58.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+if(func2(data4) > 500){
+validate58.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data5 = data.api_version_date;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate58.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema61.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 20){
+validate58.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.include_connected_accounts !== undefined){
+const _errs14 = errors;
+if(typeof data.include_connected_accounts !== "boolean"){
+validate58.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -11788,8 +11392,8 @@ return errors === 0;
 }
 validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c5a3e5d9474b = validate59;
-const schema62 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_bbb26981029d = validate59;
+const schema62 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11803,28 +11407,40 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
+validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema62.properties, key0))){
+if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields"))){
 validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.title !== undefined){
-let data0 = data.title;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-validate59.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema62.properties.title.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 200){
-validate59.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(func2(data0) > 64){
+validate59.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
+else {
+if(!pattern2.test(data0)){
+validate59.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs2 === errors;
@@ -11833,25 +11449,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.billing_period !== undefined){
-let data1 = data.billing_period;
+if(data.user_id !== undefined){
+let data1 = data.user_id;
 const _errs4 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate59.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs4){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 3650 || isNaN(data1)){
-validate59.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+if(typeof data1 === "string"){
+if(func2(data1) > 64){
+validate59.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(data1 < 1 || isNaN(data1)){
-validate59.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(!pattern27.test(data1)){
+validate59.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs4 === errors;
@@ -11860,25 +11476,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.trial_period_days !== undefined){
-let data2 = data.trial_period_days;
+if(data.supported_payout_method_id !== undefined){
+let data2 = data.supported_payout_method_id;
 const _errs6 = errors;
-if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-validate59.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema62.properties.trial_period_days.type},message:"must be integer,null"}];
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern46.test(data2)){
+validate59.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
 return false;
 }
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 730 || isNaN(data2)){
-validate59.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
-return false;
 }
 else {
-if(data2 < 0 || isNaN(data2)){
-validate59.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate59.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
 }
 }
 var valid0 = _errs6 === errors;
@@ -11887,25 +11497,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.initial_price !== undefined){
-let data3 = data.initial_price;
+if(data.nickname !== undefined){
+let data3 = data.nickname;
 const _errs8 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate59.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs8){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 100000000000 || isNaN(data3)){
-validate59.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+if(typeof data3 === "string"){
+if(func2(data3) > 60){
+validate59.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
 return false;
 }
 else {
-if(data3 < 0 || isNaN(data3)){
-validate59.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(func2(data3) < 1){
+validate59.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs8 === errors;
@@ -11914,25 +11524,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.renewal_price !== undefined){
-let data4 = data.renewal_price;
+if(data.destination_currency !== undefined){
+let data4 = data.destination_currency;
 const _errs10 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate59.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern5.test(data4)){
+validate59.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
-if(errors === _errs10){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 100000000000 || isNaN(data4)){
-validate59.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
 }
 else {
-if(data4 < 0 || isNaN(data4)){
-validate59.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate59.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
 }
 }
 var valid0 = _errs10 === errors;
@@ -11941,15 +11545,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibility !== undefined){
-let data5 = data.visibility;
+if(data.is_default !== undefined){
 const _errs12 = errors;
-if(typeof data5 !== "string"){
-validate59.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data5 === "visible") || (data5 === "hidden")) || (data5 === "quick_link")) || (data5 === "archived"))){
-validate59.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema62.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+if(typeof data.is_default !== "boolean"){
+validate59.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -11958,137 +11557,108 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stock !== undefined){
-let data6 = data.stock;
+if(data.fields !== undefined){
+let data6 = data.fields;
 const _errs14 = errors;
-if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-validate59.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema62.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
 if(errors === _errs14){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 2147483647 || isNaN(data6)){
-validate59.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+let missing1;
+if((data6.account_number === undefined) && (missing1 = "account_number")){
+validate59.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data6 < 0 || isNaN(data6)){
-validate59.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+const _errs16 = errors;
+for(const key1 in data6){
+if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
+validate59.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs16 === errors){
+if(data6.account_number !== undefined){
+let data7 = data6.account_number;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func2(data7) > 80){
+validate59.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+return false;
+}
+else {
+if(func2(data7) < 4){
+validate59.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
 return false;
 }
 }
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.routing_number !== undefined){
+let data8 = data6.routing_number;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(!pattern48.test(data8)){
+validate59.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
+return false;
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.institution_name !== undefined){
+let data9 = data6.institution_name;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func2(data9) > 100){
+validate59.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.short_link !== undefined){
-let data7 = data.short_link;
-const _errs16 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
-validate59.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema62.properties.short_link.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!pattern21.test(data7)){
-validate59.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data8 = data.three_d_secure_policy;
-const _errs18 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-validate59.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema62.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data8 === "mandate_challenge") || (data8 === "mandate_if_required")) || (data8 === null))){
-validate59.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema62.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data9 = data.metadata;
-const _errs20 = errors;
-if(errors === _errs20){
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(Object.keys(data9).length > 50){
-validate59.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key1 in data9){
-const _errs22 = errors;
-if(typeof key1 === "string"){
-if(func2(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs22 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate59.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data9){
-let data10 = data9[key2];
-const _errs24 = errors;
-if((((typeof data10 !== "string") && (!((typeof data10 == "number") && (isFinite(data10))))) && (typeof data10 !== "boolean")) && (data10 !== null)){
-validate59.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema62.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs24 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-else {
-validate59.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -12109,8 +11679,8 @@ return errors === 0;
 }
 validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c6e2fd2b9b04 = validate60;
-const schema63 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
+export const body_c36e25c99025 = validate60;
+const schema63 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12124,21 +11694,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-data.currency = "usd";
-}
-if(data.visibility === undefined){
-data.visibility = "visible";
-}
 let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
+if((data.account_id === undefined) && (missing0 = "account_id")){
 validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema63.properties, key0))){
+if(!(((((((key0 === "account_id") || (key0 === "confirmation_token")) || (key0 === "payment_method_id")) || (key0 === "member_id")) || (key0 === "user_id")) || (key0 === "return_url")) || (key0 === "checkout_configuration_id"))){
 validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -12172,24 +11736,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.product_id !== undefined){
-let data1 = data.product_id;
+if(data.confirmation_token !== undefined){
+let data1 = data.confirmation_token;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 64){
-validate60.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate60.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern4.test(data1)){
-validate60.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+if(!pattern26.test(data1)){
+validate60.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12199,19 +11763,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
-let data2 = data.title;
+if(data.payment_method_id !== undefined){
+let data2 = data.payment_method_id;
 const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate60.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema63.properties.title.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(func2(data2) > 200){
-validate60.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(func2(data2) > 64){
+validate60.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
+else {
+if(!pattern29.test(data2)){
+validate60.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs6 === errors;
@@ -12220,16 +11790,26 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_type !== undefined){
-let data3 = data.plan_type;
+if(data.member_id !== undefined){
+let data3 = data.member_id;
 const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate60.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func2(data3) > 64){
+validate60.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-if(!((data3 === "renewal") || (data3 === "one_time"))){
-validate60.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema63.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+else {
+if(!pattern28.test(data3)){
+validate60.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
 return false;
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 var valid0 = _errs8 === errors;
 }
@@ -12237,25 +11817,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.billing_period !== undefined){
-let data4 = data.billing_period;
+if(data.user_id !== undefined){
+let data4 = data.user_id;
 const _errs10 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate60.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs10){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 3650 || isNaN(data4)){
-validate60.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+if(typeof data4 === "string"){
+if(func2(data4) > 64){
+validate60.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(data4 < 1 || isNaN(data4)){
-validate60.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(!pattern27.test(data4)){
+validate60.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs10 === errors;
@@ -12264,24 +11844,26 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.trial_period_days !== undefined){
-let data5 = data.trial_period_days;
+if(data.return_url !== undefined){
+let data5 = data.return_url;
 const _errs12 = errors;
-if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-validate60.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema63.properties.trial_period_days.type},message:"must be integer,null"}];
-return false;
-}
 if(errors === _errs12){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 730 || isNaN(data5)){
-validate60.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 2048){
+validate60.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(data5 < 0 || isNaN(data5)){
-validate60.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(!(formats2(data5))){
+validate60.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 }
@@ -12291,224 +11873,31 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data6 = data.currency;
+if(data.checkout_configuration_id !== undefined){
+let data6 = data.checkout_configuration_id;
 const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(!pattern5.test(data6)){
-validate60.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(func2(data6) > 64){
+validate60.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern110.test(data6)){
+validate60.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
+}
 else {
-validate60.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 var valid0 = _errs14 === errors;
-if(valid0){
-if(data.initial_price !== undefined){
-let data7 = data.initial_price;
-const _errs16 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate60.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs16){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 100000000000 || isNaN(data7)){
-validate60.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data7 < 0 || isNaN(data7)){
-validate60.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.renewal_price !== undefined){
-let data8 = data.renewal_price;
-const _errs18 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate60.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs18){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 100000000000 || isNaN(data8)){
-validate60.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data8 < 0 || isNaN(data8)){
-validate60.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.visibility;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-validate60.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
-validate60.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema63.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-if(valid0){
-if(data.stock !== undefined){
-let data10 = data.stock;
-const _errs22 = errors;
-if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-validate60.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema63.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs22){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 2147483647 || isNaN(data10)){
-validate60.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
-return false;
-}
-else {
-if(data10 < 0 || isNaN(data10)){
-validate60.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.short_link !== undefined){
-let data11 = data.short_link;
-const _errs24 = errors;
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!pattern21.test(data11)){
-validate60.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data12 = data.three_d_secure_policy;
-const _errs26 = errors;
-if((typeof data12 !== "string") && (data12 !== null)){
-validate60.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema63.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === null))){
-validate60.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema63.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data13 = data.metadata;
-const _errs28 = errors;
-if(errors === _errs28){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(Object.keys(data13).length > 50){
-validate60.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key1 in data13){
-const _errs30 = errors;
-if(typeof key1 === "string"){
-if(func2(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs30 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate60.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data13){
-let data14 = data13[key2];
-const _errs32 = errors;
-if((((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (typeof data14 !== "boolean")) && (data14 !== null)){
-validate60.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema63.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs32 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -12529,8 +11918,8 @@ return errors === 0;
 }
 validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_cc910b5d4865 = validate61;
-const schema64 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"username":{"type":"string","minLength":1,"maxLength":30},"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["account_id","role"]};
+export const body_c411d27c57ab = validate61;
+const schema64 = {"type":"object","properties":{"destination":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,2})?$"}},"additionalProperties":false,"required":["destination"]};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12545,38 +11934,32 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.role === undefined) && (missing0 = "role"))){
+if((data.destination === undefined) && (missing0 = "destination")){
 validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "username")) || (key0 === "role")) || (key0 === "permissions"))){
+if(!((key0 === "destination") || (key0 === "amount"))){
 validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.destination !== undefined){
+let data0 = data.destination;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(!pattern84.test(data0)){
+validate61.errors = [{instancePath:instancePath+"/destination",schemaPath:"#/properties/destination/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
-}
 else {
-validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/destination",schemaPath:"#/properties/destination/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12586,24 +11969,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
+if(data.amount !== undefined){
+let data1 = data.amount;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate61.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern25.test(data1)){
-validate61.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern63.test(data1)){
+validate61.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,2})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,2})?$"+"\""}];
 return false;
 }
 }
-}
 else {
-validate61.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12611,98 +11988,6 @@ var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.username !== undefined){
-let data2 = data.username;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 30){
-validate61.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/maxLength",keyword:"maxLength",params:{limit: 30},message:"must NOT have more than 30 characters"}];
-return false;
-}
-else {
-if(func2(data2) < 1){
-validate61.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.role !== undefined){
-let data3 = data.role;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate61.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((data3 === "admin") || (data3 === "moderator")) || (data3 === "sales_manager")) || (data3 === "viewer")) || (data3 === "custom"))){
-validate61.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema64.properties.role.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.permissions !== undefined){
-let data4 = data.permissions;
-const _errs10 = errors;
-if(errors === _errs10){
-if(Array.isArray(data4)){
-if(data4.length > 100){
-validate61.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-const _errs12 = errors;
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 100){
-validate61.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs12 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate61.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -12718,9 +12003,8 @@ return errors === 0;
 }
 validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_d2641751230b = validate62;
-const schema65 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"number","minimum":0.01,"maximum":999999999999.99},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"},"idempotency_key":{"type":"string","minLength":1,"maxLength":255}},"additionalProperties":false,"required":["payout_method_id","amount"]};
-const pattern125 = new RegExp("^potk_[A-Za-z0-9]{1,40}$", "u");
+export const body_c5559d99c21c = validate62;
+const schema65 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":["string","null"],"format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12734,42 +12018,33 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.speed === undefined){
-data.speed = "standard";
-}
-let missing0;
-if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed")) || (key0 === "idempotency_key"))){
+if(!((((key0 === "name") || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
 validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.name !== undefined){
+let data0 = data.name;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate62.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func2(data0) > 100){
+validate62.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
-validate62.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(func2(data0) < 1){
+validate62.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12779,24 +12054,42 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
+if(data.ip_allowlist !== undefined){
+let data1 = data.ip_allowlist;
 const _errs4 = errors;
 if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate62.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(Array.isArray(data1)){
+if(data1.length > 50){
+validate62.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
-if(!pattern25.test(data1)){
-validate62.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+validate62.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
 }
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12806,46 +12099,21 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payout_method_id !== undefined){
-let data2 = data.payout_method_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern125.test(data2)){
-validate62.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
-return false;
-}
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.amount !== undefined){
-let data3 = data.amount;
+if(data.expires_at !== undefined){
+let data3 = data.expires_at;
 const _errs8 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate62.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema65.properties.expires_at.type},message:"must be string,null"}];
+return false;
+}
 if(errors === _errs8){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 999999999999.99 || isNaN(data3)){
-validate62.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999999.99},message:"must be <= 999999999999.99"}];
-return false;
-}
-else {
-if(data3 < 0.01 || isNaN(data3)){
-validate62.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!(formats0(data3))){
+validate62.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
 }
 }
 var valid0 = _errs8 === errors;
@@ -12854,18 +12122,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data4 = data.currency;
+if(data.api_version_date !== undefined){
+let data4 = data.api_version_date;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern5.test(data4)){
-validate62.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(func2(data4) > 20){
+validate62.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12873,49 +12141,6 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-let data5 = data.speed;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-validate62.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data5 === "standard") || (data5 === "instant"))){
-validate62.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema65.properties.speed.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-if(valid0){
-if(data.idempotency_key !== undefined){
-let data6 = data.idempotency_key;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func2(data6) > 255){
-validate62.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
-return false;
-}
-else {
-if(func2(data6) < 1){
-validate62.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
 }
 }
 }
@@ -12932,8 +12157,8 @@ return errors === 0;
 }
 validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_d64f14bbcfa1 = validate63;
-const schema66 = {"type":"object","properties":{"cancellation_mode":{"type":["string","null"],"enum":["at_period_end","immediate",null]}},"additionalProperties":false};
+export const body_c5a3e5d9474b = validate63;
+const schema66 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12949,22 +12174,296 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "cancellation_mode")){
+if(!(func1.call(schema66.properties, key0))){
 validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.cancellation_mode !== undefined){
-let data0 = data.cancellation_mode;
+if(data.title !== undefined){
+let data0 = data.title;
+const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate63.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/type",keyword:"type",params:{type: schema66.properties.cancellation_mode.type},message:"must be string,null"}];
+validate63.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema66.properties.title.type},message:"must be string,null"}];
 return false;
 }
-if(!(((data0 === "at_period_end") || (data0 === "immediate")) || (data0 === null))){
-validate63.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/enum",keyword:"enum",params:{allowedValues: schema66.properties.cancellation_mode.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+validate63.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.billing_period !== undefined){
+let data1 = data.billing_period;
+const _errs4 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate63.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs4){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 3650 || isNaN(data1)){
+validate63.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data1 < 1 || isNaN(data1)){
+validate63.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.trial_period_days !== undefined){
+let data2 = data.trial_period_days;
+const _errs6 = errors;
+if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
+validate63.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema66.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 730 || isNaN(data2)){
+validate63.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data2 < 0 || isNaN(data2)){
+validate63.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.initial_price !== undefined){
+let data3 = data.initial_price;
+const _errs8 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate63.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs8){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 100000000000 || isNaN(data3)){
+validate63.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate63.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.renewal_price !== undefined){
+let data4 = data.renewal_price;
+const _errs10 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate63.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 100000000000 || isNaN(data4)){
+validate63.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data4 < 0 || isNaN(data4)){
+validate63.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.visibility !== undefined){
+let data5 = data.visibility;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+validate63.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data5 === "visible") || (data5 === "hidden")) || (data5 === "quick_link")) || (data5 === "archived"))){
+validate63.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema66.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stock !== undefined){
+let data6 = data.stock;
+const _errs14 = errors;
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
+validate63.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema66.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2147483647 || isNaN(data6)){
+validate63.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+return false;
+}
+else {
+if(data6 < 0 || isNaN(data6)){
+validate63.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.short_link !== undefined){
+let data7 = data.short_link;
+const _errs16 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate63.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema66.properties.short_link.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern24.test(data7)){
+validate63.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data8 = data.three_d_secure_policy;
+const _errs18 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate63.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema66.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data8 === "mandate_challenge") || (data8 === "mandate_if_required")) || (data8 === null))){
+validate63.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema66.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data9 = data.metadata;
+const _errs20 = errors;
+if(errors === _errs20){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(Object.keys(data9).length > 50){
+validate63.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data9){
+const _errs22 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs22 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate63.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data9){
+let data10 = data9[key2];
+const _errs24 = errors;
+if((((typeof data10 !== "string") && (!((typeof data10 == "number") && (isFinite(data10))))) && (typeof data10 !== "boolean")) && (data10 !== null)){
+validate63.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema66.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs24 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -12979,56 +12478,13 @@ return errors === 0;
 }
 validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_d6a5329228dd = validate64;
-const schema67 = {"type":"object","properties":{"cancel_at_period_end":{"type":"boolean","default":false}},"additionalProperties":false};
+export const body_c6e2fd2b9b04 = validate64;
+const schema67 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate64.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cancel_at_period_end === undefined){
-data.cancel_at_period_end = false;
-}
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "cancel_at_period_end")){
-validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(typeof data.cancel_at_period_end !== "boolean"){
-validate64.errors = [{instancePath:instancePath+"/cancel_at_period_end",schemaPath:"#/properties/cancel_at_period_end/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-}
-else {
-validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate64.errors = vErrors;
-return errors === 0;
-}
-validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_e42f0b36d4ac = validate65;
-const schema68 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
-
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate65.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13045,14 +12501,14 @@ data.visibility = "visible";
 }
 let missing0;
 if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
-validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema68.properties, key0))){
-validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema67.properties, key0))){
+validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13064,18 +12520,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13091,18 +12547,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 64){
-validate65.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate64.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern4.test(data1)){
-validate65.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+validate64.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13116,13 +12572,13 @@ if(data.title !== undefined){
 let data2 = data.title;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate65.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema68.properties.title.type},message:"must be string,null"}];
+validate64.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema67.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 200){
-validate65.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate64.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -13137,11 +12593,11 @@ if(data.plan_type !== undefined){
 let data3 = data.plan_type;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate65.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "renewal") || (data3 === "one_time"))){
-validate65.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema68.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+validate64.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema67.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -13154,18 +12610,18 @@ if(data.billing_period !== undefined){
 let data4 = data.billing_period;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate65.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate64.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 3650 || isNaN(data4)){
-validate65.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate64.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data4 < 1 || isNaN(data4)){
-validate65.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate64.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -13181,18 +12637,18 @@ if(data.trial_period_days !== undefined){
 let data5 = data.trial_period_days;
 const _errs12 = errors;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-validate65.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema68.properties.trial_period_days.type},message:"must be integer,null"}];
+validate64.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema67.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs12){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 730 || isNaN(data5)){
-validate65.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+validate64.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
 if(data5 < 0 || isNaN(data5)){
-validate65.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate64.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -13209,12 +12665,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern5.test(data6)){
-validate65.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate64.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13224,18 +12680,18 @@ if(data.initial_price !== undefined){
 let data7 = data.initial_price;
 const _errs16 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate65.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate64.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 100000000000 || isNaN(data7)){
-validate65.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate64.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data7 < 0 || isNaN(data7)){
-validate65.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate64.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -13251,18 +12707,18 @@ if(data.renewal_price !== undefined){
 let data8 = data.renewal_price;
 const _errs18 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate65.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate64.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 100000000000 || isNaN(data8)){
-validate65.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate64.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data8 < 0 || isNaN(data8)){
-validate65.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate64.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -13277,11 +12733,11 @@ if(valid0){
 let data9 = data.visibility;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
-validate65.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
-validate65.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema68.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate64.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema67.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -13290,18 +12746,18 @@ if(data.stock !== undefined){
 let data10 = data.stock;
 const _errs22 = errors;
 if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-validate65.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema68.properties.stock.type},message:"must be integer,null"}];
+validate64.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema67.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs22){
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 2147483647 || isNaN(data10)){
-validate65.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate64.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data10 < 0 || isNaN(data10)){
-validate65.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate64.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -13318,13 +12774,13 @@ let data11 = data.short_link;
 const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
-if(!pattern21.test(data11)){
-validate65.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+if(!pattern24.test(data11)){
+validate64.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13338,11 +12794,11 @@ if(data.three_d_secure_policy !== undefined){
 let data12 = data.three_d_secure_policy;
 const _errs26 = errors;
 if((typeof data12 !== "string") && (data12 !== null)){
-validate65.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema68.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate64.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema67.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
-if(!((((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === "frictionless_if_required")) || (data12 === null))){
-validate65.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema68.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === null))){
+validate64.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema67.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -13357,7 +12813,7 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(Object.keys(data13).length > 50){
-validate65.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate64.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -13385,7 +12841,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate65.errors = vErrors;
+validate64.errors = vErrors;
 return false;
 break;
 }
@@ -13395,7 +12851,7 @@ for(const key2 in data13){
 let data14 = data13[key2];
 const _errs32 = errors;
 if((((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (typeof data14 !== "boolean")) && (data14 !== null)){
-validate65.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema68.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate64.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema67.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs32 === errors;
@@ -13407,7 +12863,7 @@ break;
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13433,6 +12889,135 @@ var valid0 = true;
 }
 }
 else {
+validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate64.errors = vErrors;
+return errors === 0;
+}
+validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_c8e32754ac10 = validate65;
+const schema68 = {"type":"object","properties":{"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"from_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"to_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false,"required":["from_token","to_token"]};
+
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate65.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.from_token === undefined) && (missing0 = "from_token")) || ((data.to_token === undefined) && (missing0 = "to_token"))){
+validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "account_id") || (key0 === "from_token")) || (key0 === "to_token")) || (key0 === "amount"))){
+validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern84.test(data0)){
+validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from_token !== undefined){
+let data1 = data.from_token;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern7.test(data1)){
+validate65.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+return false;
+}
+}
+else {
+validate65.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to_token !== undefined){
+let data2 = data.to_token;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern7.test(data2)){
+validate65.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+return false;
+}
+}
+else {
+validate65.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data3 = data.amount;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern9.test(data3)){
+validate65.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+return false;
+}
+}
+else {
+validate65.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
 validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -13442,8 +13027,8 @@ return errors === 0;
 }
 validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_e4903ad39057 = validate66;
-const schema69 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]},"recipient":{"type":"object","properties":{"first_name":{"type":"string","minLength":1,"maxLength":100},"last_name":{"type":"string","minLength":1,"maxLength":100},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["first_name","last_name","country"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
+export const body_c9a0f12fb7eb = validate66;
+const schema69 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false,"required":["url"]};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13457,39 +13042,45 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enabled === undefined){
+data.enabled = true;
+}
+if(data.child_resource_events === undefined){
+data.child_resource_events = false;
+}
 let missing0;
-if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
+if((data.url === undefined) && (missing0 = "url")){
 validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields")) || (key0 === "recipient"))){
+if(!((((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
 validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.resource_id !== undefined){
+let data0 = data.resource_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate66.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate66.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13499,25 +13090,27 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
+if(data.url !== undefined){
+let data1 = data.url;
 const _errs4 = errors;
 if(errors === _errs4){
+if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate66.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func2(data1) > 2048){
+validate66.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!pattern25.test(data1)){
-validate66.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!(formats2(data1))){
+validate66.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 var valid0 = _errs4 === errors;
@@ -13526,18 +13119,38 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.supported_payout_method_id !== undefined){
-let data2 = data.supported_payout_method_id;
+if(data.events !== undefined){
+let data2 = data.events;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern41.test(data2)){
-validate66.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
+if(Array.isArray(data2)){
+if(data2.length > 100){
+validate66.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate66.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "crypto_deposit.below_minimum")) || (data3 === "crypto_deposit.confirmed")) || (data3 === "crypto_deposit.created")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired"))){
+validate66.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema69.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13547,59 +13160,27 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nickname !== undefined){
-let data3 = data.nickname;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func2(data3) > 60){
-validate66.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
-return false;
-}
-else {
-if(func2(data3) < 1){
-validate66.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.destination_currency !== undefined){
-let data4 = data.destination_currency;
 const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern5.test(data4)){
-validate66.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(typeof data.enabled !== "boolean"){
+validate66.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
 if(valid0){
-if(data.is_default !== undefined){
+if(data.description !== undefined){
+let data5 = data.description;
 const _errs12 = errors;
-if(typeof data.is_default !== "boolean"){
-validate66.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if((typeof data5 !== "string") && (data5 !== null)){
+validate66.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema69.properties.description.type},message:"must be string,null"}];
 return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 500){
+validate66.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -13607,102 +13188,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.fields !== undefined){
-let data6 = data.fields;
+if(data.api_version_date !== undefined){
+let data6 = data.api_version_date;
 const _errs14 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate66.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema69.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
 if(errors === _errs14){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-let missing1;
-if((data6.account_number === undefined) && (missing1 = "account_number")){
-validate66.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+if(typeof data6 === "string"){
+if(func2(data6) > 20){
+validate66.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
-else {
-const _errs16 = errors;
-for(const key1 in data6){
-if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
-validate66.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs16 === errors){
-if(data6.account_number !== undefined){
-let data7 = data6.account_number;
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func2(data7) > 80){
-validate66.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
-return false;
-}
-else {
-if(func2(data7) < 4){
-validate66.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
-return false;
-}
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.routing_number !== undefined){
-let data8 = data6.routing_number;
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data8 === "string"){
-if(!pattern43.test(data8)){
-validate66.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
-return false;
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.institution_name !== undefined){
-let data9 = data6.institution_name;
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func2(data9) > 100){
-validate66.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
 }
 }
 var valid0 = _errs14 === errors;
@@ -13711,111 +13209,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.recipient !== undefined){
-let data10 = data.recipient;
-const _errs23 = errors;
-if(errors === _errs23){
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-let missing2;
-if((((data10.first_name === undefined) && (missing2 = "first_name")) || ((data10.last_name === undefined) && (missing2 = "last_name"))) || ((data10.country === undefined) && (missing2 = "country"))){
-validate66.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+const _errs16 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate66.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-else {
-const _errs25 = errors;
-for(const key2 in data10){
-if(!(((key2 === "first_name") || (key2 === "last_name")) || (key2 === "country"))){
-validate66.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs25 === errors){
-if(data10.first_name !== undefined){
-let data11 = data10.first_name;
-const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data11 === "string"){
-if(func2(data11) > 100){
-validate66.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+var valid0 = _errs16 === errors;
+if(valid0){
+if(data.api_version !== undefined){
+let data8 = data.api_version;
+const _errs18 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate66.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema69.properties.api_version.type},message:"must be string,null"}];
 return false;
 }
-else {
-if(func2(data11) < 1){
-validate66.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!((((data8 === "v1") || (data8 === "v2")) || (data8 === "v5")) || (data8 === null))){
+validate66.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema69.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs26 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data10.last_name !== undefined){
-let data12 = data10.last_name;
-const _errs28 = errors;
-if(errors === _errs28){
-if(typeof data12 === "string"){
-if(func2(data12) > 100){
-validate66.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(func2(data12) < 1){
-validate66.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs28 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data10.country !== undefined){
-let data13 = data10.country;
-const _errs30 = errors;
-if(errors === _errs30){
-if(typeof data13 === "string"){
-if(!pattern7.test(data13)){
-validate66.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs30 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs23 === errors;
+var valid0 = _errs18 === errors;
 }
 else {
 var valid0 = true;
@@ -13840,8 +13252,8 @@ return errors === 0;
 }
 validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f024972fd026 = validate67;
-const schema70 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"includes_license":{"type":"boolean"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_cc910b5d4865 = validate67;
+const schema70 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"username":{"type":"string","minLength":1,"maxLength":30},"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["account_id","role"]};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13855,33 +13267,39 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.role === undefined) && (missing0 = "role"))){
+validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "title") || (key0 === "description")) || (key0 === "visibility")) || (key0 === "includes_license")) || (key0 === "metadata"))){
+if(!(((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "username")) || (key0 === "role")) || (key0 === "permissions"))){
 validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.title !== undefined){
-let data0 = data.title;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 200){
-validate67.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(func2(data0) > 64){
+validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data0) < 1){
-validate67.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern2.test(data0)){
+validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13891,19 +13309,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
-let data1 = data.description;
+if(data.user_id !== undefined){
+let data1 = data.user_id;
 const _errs4 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate67.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema70.properties.description.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 5000){
-validate67.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+if(func2(data1) > 64){
+validate67.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
+else {
+if(!pattern27.test(data1)){
+validate67.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs4 === errors;
@@ -13912,16 +13336,26 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibility !== undefined){
-let data2 = data.visibility;
+if(data.username !== undefined){
+let data2 = data.username;
 const _errs6 = errors;
-if(typeof data2 !== "string"){
-validate67.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 30){
+validate67.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/maxLength",keyword:"maxLength",params:{limit: 30},message:"must NOT have more than 30 characters"}];
 return false;
 }
-if(!(((data2 === "visible") || (data2 === "hidden")) || (data2 === "archived"))){
-validate67.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema70.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+else {
+if(func2(data2) < 1){
+validate67.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 var valid0 = _errs6 === errors;
 }
@@ -13929,10 +13363,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.includes_license !== undefined){
+if(data.role !== undefined){
+let data3 = data.role;
 const _errs8 = errors;
-if(typeof data.includes_license !== "boolean"){
-validate67.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data3 !== "string"){
+validate67.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((data3 === "admin") || (data3 === "moderator")) || (data3 === "sales_manager")) || (data3 === "viewer")) || (data3 === "custom"))){
+validate67.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema70.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -13941,63 +13380,42 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.metadata !== undefined){
-let data4 = data.metadata;
+if(data.permissions !== undefined){
+let data4 = data.permissions;
 const _errs10 = errors;
 if(errors === _errs10){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(Object.keys(data4).length > 50){
-validate67.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+if(Array.isArray(data4)){
+if(data4.length > 100){
+validate67.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-for(const key1 in data4){
+var valid1 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
 const _errs12 = errors;
-if(typeof key1 === "string"){
-if(func2(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 100){
+validate67.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
 }
 else {
-vErrors.push(err0);
-}
-errors++;
+validate67.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid1 = _errs12 === errors;
 if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate67.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data4){
-let data5 = data4[key2];
-const _errs14 = errors;
-if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate67.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema70.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs14 === errors;
-if(!valid2){
 break;
 }
 }
 }
 }
-}
 else {
-validate67.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate67.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14005,6 +13423,7 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -14022,8 +13441,9 @@ return errors === 0;
 }
 validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f10d5e8a880d = validate68;
-const schema71 = {"type":"object","properties":{"type":{"type":"string","enum":["balance","claim_link"]},"origin_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"destination_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"expires_at":{"type":"string","format":"date-time"},"redeemable_count":{"type":"integer","minimum":1,"maximum":100},"notes":{"type":["string","null"],"maxLength":500},"metadata":{"type":["object","null"],"maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"idempotence_key":{"type":["string","null"],"minLength":1,"maxLength":255}},"additionalProperties":false,"required":["type","origin_id","amount"]};
+export const body_d2641751230b = validate68;
+const schema71 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"number","minimum":0.01,"maximum":999999999999.99},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"},"idempotency_key":{"type":"string","minLength":1,"maxLength":255}},"additionalProperties":false,"required":["payout_method_id","amount"]};
+const pattern148 = new RegExp("^potk_[A-Za-z0-9]{1,40}$", "u");
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14037,34 +13457,44 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-data.currency = "usd";
+if(data.speed === undefined){
+data.speed = "standard";
 }
 let missing0;
-if((((data.type === undefined) && (missing0 = "type")) || ((data.origin_id === undefined) && (missing0 = "origin_id"))) || ((data.amount === undefined) && (missing0 = "amount"))){
+if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
 validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema71.properties, key0))){
+if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed")) || (key0 === "idempotency_key"))){
 validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.type !== undefined){
-let data0 = data.type;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate68.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-if(!((data0 === "balance") || (data0 === "claim_link"))){
-validate68.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema71.properties.type.enum},message:"must be equal to one of the allowed values"}];
+else {
+if(!pattern2.test(data0)){
+validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
+}
+}
+}
+else {
+validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 var valid0 = _errs2 === errors;
 }
@@ -14072,18 +13502,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.origin_id !== undefined){
-let data1 = data.origin_id;
+if(data.user_id !== undefined){
+let data1 = data.user_id;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern79.test(data1)){
-validate68.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+if(func2(data1) > 64){
+validate68.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern27.test(data1)){
+validate68.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
+}
 else {
-validate68.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14093,18 +13529,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.destination_id !== undefined){
-let data2 = data.destination_id;
+if(data.payout_method_id !== undefined){
+let data2 = data.payout_method_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern79.test(data2)){
-validate68.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+if(!pattern148.test(data2)){
+validate68.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
 return false;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14117,22 +13553,22 @@ if(valid0){
 if(data.amount !== undefined){
 let data3 = data.amount;
 const _errs8 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate68.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 100000000000 || isNaN(data3)){
-validate68.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+if(data3 > 999999999999.99 || isNaN(data3)){
+validate68.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999999.99},message:"must be <= 999999999999.99"}];
 return false;
 }
 else {
-if(data3 < 1 || isNaN(data3)){
-validate68.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(data3 < 0.01 || isNaN(data3)){
+validate68.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
 return false;
 }
 }
+}
+else {
+validate68.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 }
 var valid0 = _errs8 === errors;
@@ -14141,6 +13577,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.currency !== undefined){
 let data4 = data.currency;
 const _errs10 = errors;
 if(errors === _errs10){
@@ -14156,172 +13593,48 @@ return false;
 }
 }
 var valid0 = _errs10 === errors;
-if(valid0){
-if(data.expires_at !== undefined){
-let data5 = data.expires_at;
-const _errs12 = errors;
-if(errors === _errs12){
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(!(formats0(data5))){
-validate68.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.redeemable_count !== undefined){
-let data6 = data.redeemable_count;
-const _errs14 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate68.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+let data5 = data.speed;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+validate68.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(!((data5 === "standard") || (data5 === "instant"))){
+validate68.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema71.properties.speed.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+if(valid0){
+if(data.idempotency_key !== undefined){
+let data6 = data.idempotency_key;
+const _errs14 = errors;
 if(errors === _errs14){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 100 || isNaN(data6)){
-validate68.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(typeof data6 === "string"){
+if(func2(data6) > 255){
+validate68.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
 return false;
 }
 else {
-if(data6 < 1 || isNaN(data6)){
-validate68.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(func2(data6) < 1){
+validate68.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
+}
+else {
+validate68.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.notes !== undefined){
-let data7 = data.notes;
-const _errs16 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
-validate68.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema71.properties.notes.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func2(data7) > 500){
-validate68.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data8 = data.metadata;
-const _errs18 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-validate68.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema71.properties.metadata.type},message:"must be object,null"}];
-return false;
-}
-if(errors === _errs18){
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(Object.keys(data8).length > 50){
-validate68.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key1 in data8){
-const _errs20 = errors;
-if(typeof key1 === "string"){
-if(func2(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs20 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate68.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data8){
-let data9 = data8[key2];
-const _errs22 = errors;
-if((((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")) && (data9 !== null)){
-validate68.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema71.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs22 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.idempotence_key !== undefined){
-let data10 = data.idempotence_key;
-const _errs24 = errors;
-if((typeof data10 !== "string") && (data10 !== null)){
-validate68.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/type",keyword:"type",params:{type: schema71.properties.idempotence_key.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs24){
-if(typeof data10 === "string"){
-if(func2(data10) > 255){
-validate68.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
-return false;
-}
-else {
-if(func2(data10) < 1){
-validate68.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -14342,10 +13655,8 @@ return errors === 0;
 }
 validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f32088b2539e = validate69;
-const schema72 = {"type":"object","properties":{"card":{"type":"object","properties":{"number":{"type":"string","pattern":"^[0-9]{12,19}$"},"exp_month":{"type":"integer","minimum":1,"maximum":12},"exp_year":{"type":"integer","minimum":2000,"maximum":2100},"cvc":{"type":"string","pattern":"^[0-9]{3,4}$"}},"additionalProperties":false,"required":["number","exp_month","exp_year","cvc"]}},"additionalProperties":false,"required":["card"]};
-const pattern140 = new RegExp("^[0-9]{12,19}$", "u");
-const pattern141 = new RegExp("^[0-9]{3,4}$", "u");
+export const body_d64f14bbcfa1 = validate69;
+const schema72 = {"type":"object","properties":{"cancellation_mode":{"type":["string","null"],"enum":["at_period_end","immediate",null]}},"additionalProperties":false};
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14359,147 +13670,24 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.card === undefined) && (missing0 = "card")){
-validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "card")){
+if(!(key0 === "cancellation_mode")){
 validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.card !== undefined){
-let data0 = data.card;
-const _errs2 = errors;
-if(errors === _errs2){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-let missing1;
-if(((((data0.number === undefined) && (missing1 = "number")) || ((data0.exp_month === undefined) && (missing1 = "exp_month"))) || ((data0.exp_year === undefined) && (missing1 = "exp_year"))) || ((data0.cvc === undefined) && (missing1 = "cvc"))){
-validate69.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+if(data.cancellation_mode !== undefined){
+let data0 = data.cancellation_mode;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate69.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/type",keyword:"type",params:{type: schema72.properties.cancellation_mode.type},message:"must be string,null"}];
 return false;
 }
-else {
-const _errs4 = errors;
-for(const key1 in data0){
-if(!((((key1 === "number") || (key1 === "exp_month")) || (key1 === "exp_year")) || (key1 === "cvc"))){
-validate69.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(!(((data0 === "at_period_end") || (data0 === "immediate")) || (data0 === null))){
+validate69.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/enum",keyword:"enum",params:{allowedValues: schema72.properties.cancellation_mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
-break;
-}
-}
-if(_errs4 === errors){
-if(data0.number !== undefined){
-let data1 = data0.number;
-const _errs5 = errors;
-if(errors === _errs5){
-if(typeof data1 === "string"){
-if(!pattern140.test(data1)){
-validate69.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""}];
-return false;
-}
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.exp_month !== undefined){
-let data2 = data0.exp_month;
-const _errs7 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate69.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs7){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 12 || isNaN(data2)){
-validate69.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/maximum",keyword:"maximum",params:{comparison: "<=", limit: 12},message:"must be <= 12"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate69.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs7 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.exp_year !== undefined){
-let data3 = data0.exp_year;
-const _errs9 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate69.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs9){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 2100 || isNaN(data3)){
-validate69.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2100},message:"must be <= 2100"}];
-return false;
-}
-else {
-if(data3 < 2000 || isNaN(data3)){
-validate69.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs9 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.cvc !== undefined){
-let data4 = data0.cvc;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(!pattern141.test(data4)){
-validate69.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3,4}$"},message:"must match pattern \""+"^[0-9]{3,4}$"+"\""}];
-return false;
-}
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
 }
 }
 }
@@ -14514,8 +13702,8 @@ return errors === 0;
 }
 validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f6cef3aebbb9 = validate70;
-const schema73 = {"type":"object","properties":{"outcome":{"type":"string","enum":["succeed","fail"]}},"additionalProperties":false,"required":["outcome"]};
+export const body_d6a5329228dd = validate70;
+const schema73 = {"type":"object","properties":{"cancel_at_period_end":{"type":"boolean","default":false}},"additionalProperties":false};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14529,32 +13717,21 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
-validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.cancel_at_period_end === undefined){
+data.cancel_at_period_end = false;
 }
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "outcome")){
+if(!(key0 === "cancel_at_period_end")){
 validate70.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.outcome !== undefined){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-validate70.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.cancel_at_period_end !== "boolean"){
+validate70.errors = [{instancePath:instancePath+"/cancel_at_period_end",schemaPath:"#/properties/cancel_at_period_end/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(!((data0 === "succeed") || (data0 === "fail"))){
-validate70.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema73.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-}
 }
 }
 }
@@ -14568,9 +13745,8 @@ return errors === 0;
 }
 validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_fc0fbf9a0928 = validate71;
-const schema74 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"}},"additionalProperties":false,"required":["payout_method_id","amount"]};
-const pattern145 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,8})?$", "u");
+export const body_e42f0b36d4ac = validate71;
+const schema74 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14584,18 +13760,21 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.speed === undefined){
-data.speed = "standard";
+if(data.currency === undefined){
+data.currency = "usd";
+}
+if(data.visibility === undefined){
+data.visibility = "visible";
 }
 let missing0;
-if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
 validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed"))){
+if(!(func1.call(schema74.properties, key0))){
 validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -14629,24 +13808,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
+if(data.product_id !== undefined){
+let data1 = data.product_id;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 64){
-validate71.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate71.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern25.test(data1)){
-validate71.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern4.test(data1)){
+validate71.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14656,19 +13835,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payout_method_id !== undefined){
-let data2 = data.payout_method_id;
+if(data.title !== undefined){
+let data2 = data.title;
 const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate71.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema74.properties.title.type},message:"must be string,null"}];
+return false;
+}
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern125.test(data2)){
-validate71.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
+if(func2(data2) > 200){
+validate71.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 var valid0 = _errs6 === errors;
@@ -14677,20 +13856,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.amount !== undefined){
-let data3 = data.amount;
+if(data.plan_type !== undefined){
+let data3 = data.plan_type;
 const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern145.test(data3)){
-validate71.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+if(typeof data3 !== "string"){
+validate71.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((data3 === "renewal") || (data3 === "one_time"))){
+validate71.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema74.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
 }
 var valid0 = _errs8 === errors;
 }
@@ -14698,12 +13873,65 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data4 = data.currency;
+if(data.billing_period !== undefined){
+let data4 = data.billing_period;
 const _errs10 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate71.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern5.test(data4)){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 3650 || isNaN(data4)){
+validate71.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data4 < 1 || isNaN(data4)){
+validate71.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.trial_period_days !== undefined){
+let data5 = data.trial_period_days;
+const _errs12 = errors;
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+validate71.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema74.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs12){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 730 || isNaN(data5)){
+validate71.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data5 < 0 || isNaN(data5)){
+validate71.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data6 = data.currency;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!pattern5.test(data6)){
 validate71.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
@@ -14713,23 +13941,212 @@ validate71.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs14 === errors;
+if(valid0){
+if(data.initial_price !== undefined){
+let data7 = data.initial_price;
+const _errs16 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+validate71.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 100000000000 || isNaN(data7)){
+validate71.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data7 < 0 || isNaN(data7)){
+validate71.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-let data5 = data.speed;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-validate71.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data.renewal_price !== undefined){
+let data8 = data.renewal_price;
+const _errs18 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+validate71.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(!((data5 === "standard") || (data5 === "instant"))){
-validate71.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema74.properties.speed.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs18){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 100000000000 || isNaN(data8)){
+validate71.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
-var valid0 = _errs12 === errors;
+else {
+if(data8 < 0 || isNaN(data8)){
+validate71.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.visibility;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+validate71.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
+validate71.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema74.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+if(data.stock !== undefined){
+let data10 = data.stock;
+const _errs22 = errors;
+if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
+validate71.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema74.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs22){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 2147483647 || isNaN(data10)){
+validate71.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+return false;
+}
+else {
+if(data10 < 0 || isNaN(data10)){
+validate71.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.short_link !== undefined){
+let data11 = data.short_link;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!pattern24.test(data11)){
+validate71.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data12 = data.three_d_secure_policy;
+const _errs26 = errors;
+if((typeof data12 !== "string") && (data12 !== null)){
+validate71.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema74.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === "frictionless_if_required")) || (data12 === null))){
+validate71.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema74.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data13 = data.metadata;
+const _errs28 = errors;
+if(errors === _errs28){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(Object.keys(data13).length > 50){
+validate71.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data13){
+const _errs30 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs30 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate71.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data13){
+let data14 = data13[key2];
+const _errs32 = errors;
+if((((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (typeof data14 !== "boolean")) && (data14 !== null)){
+validate71.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema74.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs32 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -14748,9 +14165,8 @@ return errors === 0;
 }
 validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_ffc2772e4dd4 = validate72;
-const schema75 = {"type":"object","properties":{"name":{"type":["string","null"],"minLength":1,"maxLength":100},"bio":{"type":["string","null"],"maxLength":500},"username":{"type":"string","pattern":"^[a-z0-9_]{3,30}$"},"profile_picture_url":{"type":["string","null"],"format":"uri","maxLength":2048},"city":{"type":["string","null"],"maxLength":100},"country":{"type":["string","null"],"pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
-const pattern147 = new RegExp("^[a-z0-9_]{3,30}$", "u");
+export const body_e4903ad39057 = validate72;
+const schema75 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]},"recipient":{"type":"object","properties":{"first_name":{"type":"string","minLength":1,"maxLength":100},"last_name":{"type":"string","minLength":1,"maxLength":100},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["first_name","last_name","country"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14764,34 +14180,40 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
+validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "name") || (key0 === "bio")) || (key0 === "username")) || (key0 === "profile_picture_url")) || (key0 === "city")) || (key0 === "country"))){
+if(!((((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields")) || (key0 === "recipient"))){
 validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.name !== undefined){
-let data0 = data.name;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema75.properties.name.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 100){
-validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func2(data0) > 64){
+validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func2(data0) < 1){
-validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern2.test(data0)){
+validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs2 === errors;
@@ -14800,19 +14222,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.bio !== undefined){
-let data1 = data.bio;
+if(data.user_id !== undefined){
+let data1 = data.user_id;
 const _errs4 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate72.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/type",keyword:"type",params:{type: schema75.properties.bio.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 500){
-validate72.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+if(func2(data1) > 64){
+validate72.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
+else {
+if(!pattern27.test(data1)){
+validate72.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs4 === errors;
@@ -14821,18 +14249,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.username !== undefined){
-let data2 = data.username;
+if(data.supported_payout_method_id !== undefined){
+let data2 = data.supported_payout_method_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern147.test(data2)){
-validate72.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{3,30}$"},message:"must match pattern \""+"^[a-z0-9_]{3,30}$"+"\""}];
+if(!pattern46.test(data2)){
+validate72.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
 return false;
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14842,27 +14270,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.profile_picture_url !== undefined){
-let data3 = data.profile_picture_url;
+if(data.nickname !== undefined){
+let data3 = data.nickname;
 const _errs8 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-validate72.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/type",keyword:"type",params:{type: schema75.properties.profile_picture_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(func2(data3) > 2048){
-validate72.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if(func2(data3) > 60){
+validate72.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
 return false;
 }
 else {
-if(!(formats4(data3))){
-validate72.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(func2(data3) < 1){
+validate72.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
+else {
+validate72.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs8 === errors;
@@ -14871,19 +14297,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.city !== undefined){
-let data4 = data.city;
+if(data.destination_currency !== undefined){
+let data4 = data.destination_currency;
 const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate72.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema75.properties.city.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func2(data4) > 100){
-validate72.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(!pattern5.test(data4)){
+validate72.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs10 === errors;
@@ -14892,25 +14318,233 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.country !== undefined){
-let data5 = data.country;
+if(data.is_default !== undefined){
 const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate72.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: schema75.properties.country.type},message:"must be string,null"}];
+if(typeof data.is_default !== "boolean"){
+validate72.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
-validate72.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.fields !== undefined){
+let data6 = data.fields;
+const _errs14 = errors;
+if(errors === _errs14){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+let missing1;
+if((data6.account_number === undefined) && (missing1 = "account_number")){
+validate72.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs16 = errors;
+for(const key1 in data6){
+if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
+validate72.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs16 === errors){
+if(data6.account_number !== undefined){
+let data7 = data6.account_number;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func2(data7) > 80){
+validate72.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+return false;
+}
+else {
+if(func2(data7) < 4){
+validate72.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
+return false;
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.routing_number !== undefined){
+let data8 = data6.routing_number;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(!pattern48.test(data8)){
+validate72.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
+return false;
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.institution_name !== undefined){
+let data9 = data6.institution_name;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func2(data9) > 100){
+validate72.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.recipient !== undefined){
+let data10 = data.recipient;
+const _errs23 = errors;
+if(errors === _errs23){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let missing2;
+if((((data10.first_name === undefined) && (missing2 = "first_name")) || ((data10.last_name === undefined) && (missing2 = "last_name"))) || ((data10.country === undefined) && (missing2 = "country"))){
+validate72.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs25 = errors;
+for(const key2 in data10){
+if(!(((key2 === "first_name") || (key2 === "last_name")) || (key2 === "country"))){
+validate72.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs25 === errors){
+if(data10.first_name !== undefined){
+let data11 = data10.first_name;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data11 === "string"){
+if(func2(data11) > 100){
+validate72.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func2(data11) < 1){
+validate72.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs26 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data10.last_name !== undefined){
+let data12 = data10.last_name;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data12 === "string"){
+if(func2(data12) > 100){
+validate72.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func2(data12) < 1){
+validate72.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs28 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data10.country !== undefined){
+let data13 = data10.country;
+const _errs30 = errors;
+if(errors === _errs30){
+if(typeof data13 === "string"){
+if(!pattern10.test(data13)){
+validate72.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs30 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -14928,4 +14562,1286 @@ validate72.errors = vErrors;
 return errors === 0;
 }
 validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_f024972fd026 = validate73;
+const schema76 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"includes_license":{"type":"boolean"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate73.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "title") || (key0 === "description")) || (key0 === "visibility")) || (key0 === "includes_license")) || (key0 === "metadata"))){
+validate73.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.title !== undefined){
+let data0 = data.title;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+validate73.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate73.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data1 = data.description;
+const _errs4 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate73.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema76.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 5000){
+validate73.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.visibility !== undefined){
+let data2 = data.visibility;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate73.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data2 === "visible") || (data2 === "hidden")) || (data2 === "archived"))){
+validate73.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema76.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.includes_license !== undefined){
+const _errs8 = errors;
+if(typeof data.includes_license !== "boolean"){
+validate73.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data4 = data.metadata;
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(Object.keys(data4).length > 50){
+validate73.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data4){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate73.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data4){
+let data5 = data4[key2];
+const _errs14 = errors;
+if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
+validate73.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema76.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs14 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate73.errors = vErrors;
+return errors === 0;
+}
+validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_f10d5e8a880d = validate74;
+const schema77 = {"type":"object","properties":{"type":{"type":"string","enum":["balance","claim_link"]},"origin_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"destination_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"expires_at":{"type":"string","format":"date-time"},"redeemable_count":{"type":"integer","minimum":1,"maximum":100},"notes":{"type":["string","null"],"maxLength":500},"metadata":{"type":["object","null"],"maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"idempotence_key":{"type":["string","null"],"minLength":1,"maxLength":255}},"additionalProperties":false,"required":["type","origin_id","amount"]};
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate74.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+data.currency = "usd";
+}
+let missing0;
+if((((data.type === undefined) && (missing0 = "type")) || ((data.origin_id === undefined) && (missing0 = "origin_id"))) || ((data.amount === undefined) && (missing0 = "amount"))){
+validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema77.properties, key0))){
+validate74.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.type !== undefined){
+let data0 = data.type;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data0 === "balance") || (data0 === "claim_link"))){
+validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema77.properties.type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.origin_id !== undefined){
+let data1 = data.origin_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern95.test(data1)){
+validate74.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+return false;
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.destination_id !== undefined){
+let data2 = data.destination_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern95.test(data2)){
+validate74.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+return false;
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data3 = data.amount;
+const _errs8 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate74.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs8){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 100000000000 || isNaN(data3)){
+validate74.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data3 < 1 || isNaN(data3)){
+validate74.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data4 = data.currency;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern5.test(data4)){
+validate74.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+if(valid0){
+if(data.expires_at !== undefined){
+let data5 = data.expires_at;
+const _errs12 = errors;
+if(errors === _errs12){
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!(formats0(data5))){
+validate74.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.redeemable_count !== undefined){
+let data6 = data.redeemable_count;
+const _errs14 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+validate74.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 100 || isNaN(data6)){
+validate74.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data6 < 1 || isNaN(data6)){
+validate74.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.notes !== undefined){
+let data7 = data.notes;
+const _errs16 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate74.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema77.properties.notes.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func2(data7) > 500){
+validate74.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data8 = data.metadata;
+const _errs18 = errors;
+if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
+validate74.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema77.properties.metadata.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs18){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(Object.keys(data8).length > 50){
+validate74.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data8){
+const _errs20 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs20 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate74.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data8){
+let data9 = data8[key2];
+const _errs22 = errors;
+if((((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")) && (data9 !== null)){
+validate74.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema77.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs22 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.idempotence_key !== undefined){
+let data10 = data.idempotence_key;
+const _errs24 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate74.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/type",keyword:"type",params:{type: schema77.properties.idempotence_key.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs24){
+if(typeof data10 === "string"){
+if(func2(data10) > 255){
+validate74.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+return false;
+}
+else {
+if(func2(data10) < 1){
+validate74.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate74.errors = vErrors;
+return errors === 0;
+}
+validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_f32088b2539e = validate75;
+const schema78 = {"type":"object","properties":{"card":{"type":"object","properties":{"number":{"type":"string","pattern":"^[0-9]{12,19}$"},"exp_month":{"type":"integer","minimum":1,"maximum":12},"exp_year":{"type":"integer","minimum":2000,"maximum":2100},"cvc":{"type":"string","pattern":"^[0-9]{3,4}$"}},"additionalProperties":false,"required":["number","exp_month","exp_year","cvc"]}},"additionalProperties":false,"required":["card"]};
+const pattern163 = new RegExp("^[0-9]{12,19}$", "u");
+const pattern164 = new RegExp("^[0-9]{3,4}$", "u");
+
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate75.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.card === undefined) && (missing0 = "card")){
+validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "card")){
+validate75.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.card !== undefined){
+let data0 = data.card;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+let missing1;
+if(((((data0.number === undefined) && (missing1 = "number")) || ((data0.exp_month === undefined) && (missing1 = "exp_month"))) || ((data0.exp_year === undefined) && (missing1 = "exp_year"))) || ((data0.cvc === undefined) && (missing1 = "cvc"))){
+validate75.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs4 = errors;
+for(const key1 in data0){
+if(!((((key1 === "number") || (key1 === "exp_month")) || (key1 === "exp_year")) || (key1 === "cvc"))){
+validate75.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs4 === errors){
+if(data0.number !== undefined){
+let data1 = data0.number;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(!pattern163.test(data1)){
+validate75.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""}];
+return false;
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.exp_month !== undefined){
+let data2 = data0.exp_month;
+const _errs7 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+validate75.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs7){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 12 || isNaN(data2)){
+validate75.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/maximum",keyword:"maximum",params:{comparison: "<=", limit: 12},message:"must be <= 12"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate75.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.exp_year !== undefined){
+let data3 = data0.exp_year;
+const _errs9 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate75.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs9){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2100 || isNaN(data3)){
+validate75.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2100},message:"must be <= 2100"}];
+return false;
+}
+else {
+if(data3 < 2000 || isNaN(data3)){
+validate75.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.cvc !== undefined){
+let data4 = data0.cvc;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(!pattern164.test(data4)){
+validate75.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3,4}$"},message:"must match pattern \""+"^[0-9]{3,4}$"+"\""}];
+return false;
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate75.errors = vErrors;
+return errors === 0;
+}
+validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_f6cef3aebbb9 = validate76;
+const schema79 = {"type":"object","properties":{"outcome":{"type":"string","enum":["succeed","fail"]}},"additionalProperties":false,"required":["outcome"]};
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate76.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.outcome === undefined) && (missing0 = "outcome")){
+validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "outcome")){
+validate76.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.outcome !== undefined){
+let data0 = data.outcome;
+if(typeof data0 !== "string"){
+validate76.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data0 === "succeed") || (data0 === "fail"))){
+validate76.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema79.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate76.errors = vErrors;
+return errors === 0;
+}
+validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_fc0fbf9a0928 = validate77;
+const schema80 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"}},"additionalProperties":false,"required":["payout_method_id","amount"]};
+
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate77.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.speed === undefined){
+data.speed = "standard";
+}
+let missing0;
+if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
+validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed"))){
+validate77.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate77.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate77.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data1 = data.user_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 64){
+validate77.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern27.test(data1)){
+validate77.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.payout_method_id !== undefined){
+let data2 = data.payout_method_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern148.test(data2)){
+validate77.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
+return false;
+}
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data3 = data.amount;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern9.test(data3)){
+validate77.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+return false;
+}
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data4 = data.currency;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern5.test(data4)){
+validate77.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data5 = data.speed;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+validate77.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data5 === "standard") || (data5 === "instant"))){
+validate77.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema80.properties.speed.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate77.errors = vErrors;
+return errors === 0;
+}
+validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_ffa88dc8c7be = validate78;
+const schema81 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false};
+
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate78.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
+validate78.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.url !== undefined){
+let data0 = data.url;
+const _errs2 = errors;
+if(errors === _errs2){
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 2048){
+validate78.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats2(data0))){
+validate78.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.events !== undefined){
+let data1 = data.events;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate78.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate78.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "crypto_deposit.below_minimum")) || (data2 === "crypto_deposit.confirmed")) || (data2 === "crypto_deposit.created")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired"))){
+validate78.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema81.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enabled !== undefined){
+const _errs8 = errors;
+if(typeof data.enabled !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data4 = data.description;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate78.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema81.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 500){
+validate78.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data5 = data.api_version_date;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate78.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema81.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 20){
+validate78.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.child_resource_events !== undefined){
+const _errs14 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version !== undefined){
+let data7 = data.api_version;
+const _errs16 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate78.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema81.properties.api_version.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data7 === "v1") || (data7 === "v2")) || (data7 === "v5")) || (data7 === null))){
+validate78.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema81.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate78.errors = vErrors;
+return errors === 0;
+}
+validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_ffc2772e4dd4 = validate79;
+const schema82 = {"type":"object","properties":{"name":{"type":["string","null"],"minLength":1,"maxLength":100},"bio":{"type":["string","null"],"maxLength":500},"username":{"type":"string","pattern":"^[a-z0-9_]{3,30}$"},"profile_picture_url":{"type":["string","null"],"format":"uri","maxLength":2048},"city":{"type":["string","null"],"maxLength":100},"country":{"type":["string","null"],"pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
+const pattern170 = new RegExp("^[a-z0-9_]{3,30}$", "u");
+
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate79.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "name") || (key0 === "bio")) || (key0 === "username")) || (key0 === "profile_picture_url")) || (key0 === "city")) || (key0 === "country"))){
+validate79.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate79.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema82.properties.name.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 100){
+validate79.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate79.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bio !== undefined){
+let data1 = data.bio;
+const _errs4 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate79.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/type",keyword:"type",params:{type: schema82.properties.bio.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 500){
+validate79.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.username !== undefined){
+let data2 = data.username;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern170.test(data2)){
+validate79.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{3,30}$"},message:"must match pattern \""+"^[a-z0-9_]{3,30}$"+"\""}];
+return false;
+}
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.profile_picture_url !== undefined){
+let data3 = data.profile_picture_url;
+const _errs8 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate79.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/type",keyword:"type",params:{type: schema82.properties.profile_picture_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs8){
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func2(data3) > 2048){
+validate79.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats2(data3))){
+validate79.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.city !== undefined){
+let data4 = data.city;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate79.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema82.properties.city.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 100){
+validate79.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data5 = data.country;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate79.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: schema82.properties.country.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!pattern10.test(data5)){
+validate79.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate79.errors = vErrors;
+return errors === 0;
+}
+validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
