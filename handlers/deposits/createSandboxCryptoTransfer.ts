@@ -22,8 +22,9 @@ const REPORT = `with made as (
  * may simulate it; the deposit waits for the network's confirmations (a background job).
  */
 export const createSandboxCryptoTransfer: Handler<'createSandboxCryptoTransfer'> = async ({ body }, ctx) => {
-  const network = (await networks(ctx.db)).find((n) => n.id === body.network);
-  if (!network) throw invalid(`network must be one of ${(await networks(ctx.db)).map((n) => n.id).join(', ')}`, 'network');
+  const all = await networks(ctx.db);
+  const network = all.find((n) => n.id === body.network);
+  if (!network) throw invalid(`network must be one of ${all.map((n) => n.id).join(', ')}`, 'network');
   const token = body.token.toLowerCase();
   if (!network.tokens.includes(token)) throw invalid(`${network.name} carries ${network.tokens.join(' and ')}; token must be one of them`, 'token');
   const [address] = await query<{ owner_id: string }>(ctx.db,

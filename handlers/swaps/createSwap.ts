@@ -5,8 +5,13 @@ import { query } from '../../runtime/request-db.js';
 import { ledgerOf, PLATFORM } from '../ledger/ledgers.js';
 import { postEntry } from '../ledger/post.js';
 import { ownBalanceOr, requireDestination } from '../deposits/destination.js';
-import { exchangeOf, tokenOf } from './fx.js';
+import { exchangeBetween, pairOf } from './fx.js';
 import { swapView } from './swap-view.js';
+
+// A swap moves the platform's fx_clearing in two currencies, one statement each: two swaps of one pair in opposite
+// directions would lock those rows in opposite orders and deadlock. So a swap first takes a lock per currency, in
+// the currencies' order (swaps of disjoint pairs run side by side), for the rest of its transaction.
+const LOCK_CURRENCIES = `select pg_advisory_xact_lock(hashtext('fx_clearing:' || $1)), pg_advisory_xact_lock(hashtext('fx_clearing:' || $2))`;
 
 // The to-currency's pending balance, locked: concurrent swaps repaying one negative balance are ordered by this row
 // (as the balance trigger orders spenders), so together they never repay more than is owed.
@@ -26,14 +31,15 @@ export const createSwap: Handler<'createSwap'> = async ({ body }, ctx) => {
   const owner = ownBalanceOr(ctx, body.account_id);
   await requireDestination(ctx, owner, 'crypto_wallet:trade', 'account_id');
   const ledger = await ledgerOf(ctx.db, owner);
-  const to = await tokenOf(ctx.db, body.to_token, 'to_token');
+  const { from, to } = await pairOf(ctx.db, body);
+  await query(ctx.db, LOCK_CURRENCIES, [from.currency, to.currency].sort());
   const [pending] = await query<{ amount: string }>(ctx.db, DEBT, [ledger, to.currency]);
   const debt = Math.max(0, -Number(pending?.amount ?? 0));
   const repayingAll = body.amount === undefined && body.to_amount === undefined;
   if (repayingAll && debt === 0) {
     throw invalid(`The ${to.currency} balance is not negative: send amount or to_amount`, 'to_token');
   }
-  const x = await exchangeOf(ctx.db, body, repayingAll ? debt : undefined);
+  const x = exchangeBetween(from, to, body, repayingAll ? debt : undefined);
   const repaid = Math.min(x.amountOut, debt);
   const id = newId('swap_');
   const [row] = await query(ctx.db, INSERT, [id, owner, ledger, x.from.symbol, x.to.symbol, x.from.currency, x.to.currency,

@@ -51,13 +51,24 @@ export const tokenView = (t: Token) => ({ symbol: t.symbol, currency: t.currency
 
 export interface Exchange { from: Token; to: Token; rateE8: bigint; amountIn: number; amountOut: number }
 
-/** The two tokens (different currencies) and the amounts of one exchange given amount (in) or to_amount (out). */
-export async function exchangeOf(db: Knex, body: { from_token: string; to_token: string; amount?: string; to_amount?: string },
-  out?: number): Promise<Exchange> {
+export interface SwapAmounts { from_token: string; to_token: string; amount?: string; to_amount?: string }
+
+/** The request's two tokens, refused when both are held in one currency; a 400 when amount and to_amount are both sent. */
+export async function pairOf(db: Knex, body: SwapAmounts): Promise<{ from: Token; to: Token }> {
   if (body.amount !== undefined && body.to_amount !== undefined) throw invalid('Send amount or to_amount, not both', 'to_amount');
   const from = await tokenOf(db, body.from_token, 'from_token');
   const to = await tokenOf(db, body.to_token, 'to_token');
   if (from.currency === to.currency) throw invalid(`from_token and to_token are both held in ${to.currency}; a swap needs two currencies`, 'to_token');
+  return { from, to };
+}
+
+export async function exchangeOf(db: Knex, body: SwapAmounts): Promise<Exchange> {
+  const { from, to } = await pairOf(db, body);
+  return exchangeBetween(from, to, body);
+}
+
+/** The amounts exchanged between two tokens: amount in, to_amount out, else `out` (a whole negative balance). */
+export function exchangeBetween(from: Token, to: Token, body: SwapAmounts, out?: number): Exchange {
   const rateE8 = pairRateE8(from, to);
   if (body.amount !== undefined) {
     const inMinor = parseAmount(body.amount, from.currency, 'amount');

@@ -102,6 +102,20 @@ t('concurrent repayments of one negative balance repay it once', async () => {
   await ledgerClean();
 });
 
+t('concurrent swaps of one pair in both directions, on two balances, all complete (no deadlock)', async () => {
+  const a = await makeOwner(app.db);
+  const b = await makeOwner(app.db);
+  await fundBalance(app.db, a.accountId, 100_000);
+  await fundBalance(app.db, b.accountId, 100_000, 'eur');
+  const results = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2
+    ? swap(a.key, { from_token: 'usd', to_token: 'eur', amount: '10' })
+    : swap(b.key, { from_token: 'eur', to_token: 'usd', amount: '10' }))));
+  assert.equal(results.map((r) => r.status), Array(16).fill(201), JSON.stringify(results.find((r) => r.status !== 201)?.body));
+  assert.equal([await bucketOf(app.db, a.accountId, 'usd'), await bucketOf(app.db, a.accountId, 'eur')], [100_000 - 8_000, 8 * 925]);
+  assert.equal([await bucketOf(app.db, b.accountId, 'eur'), await bucketOf(app.db, b.accountId, 'usd')], [100_000 - 8_000, 8 * 1_080]);
+  await ledgerClean();
+});
+
 t('amount and to_amount together, unknown tokens, one currency, too little and no balance are refused, writing nothing', async () => {
   const o = await makeOwner(app.db);
   await fundBalance(app.db, o.accountId, 1_000);
