@@ -742,7 +742,7 @@ app.get(`${base}/payments`, route(listPayments));
 app.post(`${base}/payments`, route(createPayment));
 app.post(`${base}/payouts`, route(createPayout));
 
-const url = await app.listen({ port: 0, host: '127.0.0.1' });
+const url = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
 process.send!({ url });
 process.on('message', (message: { type: string }) => {
   if (message.type === 'queries') process.send!({ queries, recent });

@@ -20,8 +20,9 @@ import { openServer, createKnex, withDatabase } from '../runtime/db.js';
 import { ensureDatabase, dropDatabase } from '../runtime/bootstrap.js';
 import { migrate } from '../runtime/migrate.js';
 import { randomToken } from '../runtime/ids.js';
-import { projectRoot } from '../bin/paths.js';
+import { projectRoot } from '../runtime/project-root.js';
 import { seed } from './seed.js';
+import { measureStartUp } from './start-up.js';
 import { scenarios, versionScenarios, latencyScenarios, type BenchRequest, type Scenario } from './scenarios.js';
 import { specData } from '../generated/spec-data.js';
 import { operations } from '../generated/routes.js';
@@ -38,6 +39,7 @@ const EXPERT_TARGET = 0.8;
 const ONLY = process.env.BENCH_ONLY ?? '';
 const selected = <T extends { name: string }>(list: T[]) => list.filter((x) => x.name.includes(ONLY));
 const ROUTING = 'routing by operations mounted';
+const START_UP = 'start-up';
 const VERSION_TARGET = 0.9;
 const HEAD = specData.versions[0];
 const OLDEST = specData.versions[specData.versions.length - 1];
@@ -409,6 +411,11 @@ try {
     summary.push(`${ROUTING}: ${few.label} ${Math.round(few.rate)} req/s, ${Math.round(few.cpu)} µs CPU/req; ${lots.label} `
       + `${Math.round(lots.rate)} req/s, ${Math.round(lots.cpu)} µs CPU/req; cost ratio ${(few.rate / lots.rate).toFixed(2)} `
       + `(target <= 1.05; by server CPU ${(lots.cpu / few.cpu).toFixed(2)})`);
+    console.log('');
+  }
+  if (selected([{ name: START_UP }]).length) {
+    console.log(`${START_UP}: launch to the first 200 of GET /accounts/{id}, on the migrated database`);
+    summary.push(await measureStartUp(databaseUrl, scenarios[0].request(fixture)));
     console.log('');
   }
   for (const scenario of selected(versionScenarios)) {

@@ -1,20 +1,22 @@
 // One API process under `npm start` (bin/start.ts forks WEB_CONCURRENCY of them): serves the API on the shared port
-// and, unless RUN_WORKER=false, runs a background worker too. The primary has migrated the database already.
+// and, unless RUN_WORKER=false, runs a background worker too. It loads its code while the primary migrates the
+// database, then asks the primary for it (bin/supervisor.ts); run alone, it serves DATABASE_URL.
 // SIGTERM or SIGINT finishes in-flight requests (at most DRAIN_LIMIT_MS), stops the worker and exits.
 import { createKnex } from '../runtime/db.js';
-import { startServer, createLogger, type RunningServer } from '../runtime/server.js';
-import { livenessFromEnv } from '../runtime/worker.js';
+import { startServer, type RunningServer } from '../runtime/server.js';
+import { createLogger } from '../runtime/logger.js';
+import { livenessFromEnv } from '../runtime/worker-liveness.js';
 import { operations } from '../generated/routes.js';
 import { taskList, schedule } from '../handlers/tasks.js';
 import { extraRoutes, mounts } from '../handlers/routes.js';
-import type { ApiProcessMessage } from './supervisor.js';
+import type { ApiProcessMessage, DatabaseMessage } from './supervisor.js';
 import { requestMetrics } from '../runtime/metrics.js';
 import { gatherAcrossCluster } from './cluster-metrics.js';
 import { DRAIN_LIMIT_MS, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv } from './process-settings.js';
 
 const send = (message: ApiProcessMessage) => process.send?.(message);
 const logger = createLogger();
-const url = process.env.DATABASE_URL!;
+const url = await databaseFromPrimary();
 const db = createKnex(url);
 const port = Number(process.env.PORT ?? 3000);
 const unreadyBeforeCloseMs = unreadyBeforeCloseMsFromEnv();
@@ -60,3 +62,20 @@ void server.worker?.done.then(() => {
     process.exit(1);
   }
 });
+
+function databaseFromPrimary(): Promise<string> {
+  if (!process.send) return Promise.resolve(process.env.DATABASE_URL!);
+  return new Promise((resolve) => {
+    const answered = (m: DatabaseMessage) => {
+      if (m?.type !== 'database') return;
+      process.off('message', answered);
+      process.off('disconnect', orphaned);
+      resolve(m.url);
+    };
+    // The primary stopped before the database was ready (it failed to open or migrate it): nothing to serve.
+    const orphaned = () => process.exit(1);
+    process.on('message', answered);
+    process.on('disconnect', orphaned);
+    send({ type: 'awaiting-database' });
+  });
+}

@@ -1,9 +1,9 @@
 // GET /metrics across the API processes of `npm start`. They share one port, so a scrape lands on any one of them;
 // summing every process's counters (prom-client's AggregatorRegistry, over the cluster's IPC) makes each scrape the
-// whole server's, whichever process answers it. The answering process asks the primary, the primary asks every API
+// whole server's, whichever process answers it (the primary's side: bin/metrics-aggregator.ts). The answering process asks the primary, the primary asks every API
 // process for its registry and sums them, and the answer goes back. Counters and histograms of a process that was
 // replaced restart from zero, which Prometheus's rate() treats as a counter reset.
-import cluster, { type Worker } from 'node:cluster';
+import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 
@@ -36,18 +36,4 @@ export function gatherAcrossCluster(local: Registry): (registry: Registry) => Pr
     });
     process.send!({ type: 'metrics-gather', id } satisfies MetricsMessage);
   });
-}
-
-/** In the primary: answers an API process's request with the sum over every API process. */
-export function answerMetricsRequests(): (child: Worker, message: unknown) => boolean {
-  const aggregator = new AggregatorRegistry();
-  return (child, message) => {
-    const m = message as MetricsMessage;
-    if (m?.type !== 'metrics-gather') return false;
-    const reply = (answer: Omit<MetricsMessage & { type: 'metrics-gathered' }, 'type' | 'id'>) => {
-      if (child.isConnected()) child.send({ type: 'metrics-gathered', id: m.id, ...answer } satisfies MetricsMessage);
-    };
-    aggregator.clusterMetrics().then((text) => reply({ text }), (e: Error) => reply({ error: e.message }));
-    return true;
-  };
 }

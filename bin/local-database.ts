@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../runtime/embedded-db.js';
 import { ensureDatabase } from '../runtime/bootstrap.js';
-import { projectRoot } from './paths.js';
+import { projectRoot } from '../runtime/project-root.js';
 
 export const EMBEDDED_DATA_DIR = join(projectRoot, '.data', 'pg');
 export const PUBLISHED_URL_FILE = join(projectRoot, '.data', 'pg.url');

@@ -7,10 +7,10 @@ import { createKnex, openServer } from '../runtime/db.js';
 import type { RunningDatabase } from '../runtime/embedded-db.js';
 import { ensureDatabase } from '../runtime/bootstrap.js';
 import { migrate } from '../runtime/migrate.js';
-import { createLogger } from '../runtime/server.js';
-import { livenessFromEnv } from '../runtime/worker.js';
+import { createLogger } from '../runtime/logger.js';
+import { livenessFromEnv } from '../runtime/worker-liveness.js';
 import { seedDemo } from './demo-seed.js';
-import { projectRoot } from './paths.js';
+import { codeDir, codeFile } from '../runtime/project-root.js';
 import { superviseApiProcesses, type Supervisor } from './supervisor.js';
 import { DRAIN_LIMIT_MS, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv, webConcurrencyFromEnv } from './process-settings.js';
 import { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE, publishUrl, withdrawUrl } from './local-database.js';
@@ -27,50 +27,39 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 const logger = createLogger();
 const embedded = !process.env.DATABASE_URL;
-let database: RunningDatabase;
-try {
-  database = await openServer(EMBEDDED_DATA_DIR, { persistent: true, durable: true });
-} catch (e) {
-  if (e instanceof Error && e.message.includes('already uses')) {
-    console.error(`${e.message}.\nIs \`npm start\` already running? Stop it, or set DATABASE_URL to use another database.`);
-    process.exit(1);
-  }
-  throw e;
-}
-// With DATABASE_URL the named database is used as it is; the embedded server gets a `commerce` database.
-const url = embedded ? await ensureDatabase(database.url, EMBEDDED_DATABASE) : database.url;
-const db = createKnex(url);
-await migrate(db, url);
-if (embedded) {
-  // `npm run cli` connects here while the server holds the embedded server's lock.
-  publishUrl(url);
-  process.on('exit', () => withdrawUrl());
-}
-const demo = await seedDemo(db);
-await db.destroy(); // the API processes have their own pools; the primary only supervises from here on
-
+let database: RunningDatabase | undefined;
+let demo: Awaited<ReturnType<typeof seedDemo>> | undefined;
 let supervisor: Supervisor | undefined;
 let base = '';
+let count = 1;
+let runWorker = true;
 try {
   // Settings are checked here once, not by each API process in a restart loop.
-  const count = webConcurrencyFromEnv();
-  const runWorker = runWorkerFromEnv();
+  count = webConcurrencyFromEnv();
+  runWorker = runWorkerFromEnv();
   livenessFromEnv();
   const unreadyMs = unreadyBeforeCloseMsFromEnv();
+  // The API processes start now and load their code (most of a start's time) while this process opens and migrates
+  // the database; each asks for the database when it is loaded and is answered once it is ready (bin/supervisor.ts).
+  let databaseReady!: (url: string) => void;
+  const ready = new Promise<string>((resolve) => { databaseReady = resolve; });
   supervisor = superviseApiProcesses({
-    count, exec: join(projectRoot, 'bin', 'api-process.ts'), env: { DATABASE_URL: url }, logger, drainLimitMs: unreadyMs + DRAIN_LIMIT_MS,
+    count, exec: join(codeDir, 'bin', codeFile('api-process')), database: ready, logger, drainLimitMs: unreadyMs + DRAIN_LIMIT_MS,
     // A parent that forked `npm start` (the multi-process tests) hears of every API process, replacements included.
     onListening: (pid, served) => process.send?.({ type: 'api-listening', pid, url: served }),
   });
+  supervisor.ready.catch(() => {}); // awaited below, once the database is ready; a failure before that is not unhandled
+  databaseReady(await prepareDatabase());
   const origin = await supervisor.ready;
   base = `${origin}/api/v1`;
-  console.log(`\nCommerce Platform API listening on ${base}`);
-  console.log(`Documentation: ${origin}/docs (changelog: ${origin}/docs/changelog); health: ${origin}/health, ${origin}/ready; metrics: ${origin}/metrics`);
-  console.log(`Processes: ${count} API process${count === 1 ? '' : 'es'}${runWorker ? ', each with a background worker' : ' (RUN_WORKER=false: no background worker; run `npm run worker`)'}`);
 } catch (e) {
   console.error(e instanceof Error ? e.message : e);
   await stopAll(1);
 }
+console.log(`\nCommerce Platform API listening on ${base}`);
+const origin = base.slice(0, -'/api/v1'.length);
+console.log(`Documentation: ${origin}/docs (changelog: ${origin}/docs/changelog); health: ${origin}/health, ${origin}/ready; metrics: ${origin}/metrics`);
+console.log(`Processes: ${count} API process${count === 1 ? '' : 'es'}${runWorker ? ', each with a background worker' : ' (RUN_WORKER=false: no background worker; run `npm run worker`)'}`);
 console.log(embedded ? `Database: embedded PostgreSQL under ${EMBEDDED_DATA_DIR} (for local use; see README)` : 'Database: DATABASE_URL');
 if (demo) {
   console.log('\nA sandbox demo account was created. These secrets are shown once; keep them:');
@@ -91,9 +80,36 @@ onSignal = (signal) => {
   void stopAll(0);
 };
 
+/** Opens the database (the embedded server, or DATABASE_URL's), migrates it and seeds the demo once: its URL. */
+async function prepareDatabase(): Promise<string> {
+  try {
+    database = await openServer(EMBEDDED_DATA_DIR, { persistent: true, durable: true });
+  } catch (e) {
+    if (e instanceof Error && e.message.includes('already uses')) {
+      throw new Error(`${e.message}.\nIs \`npm start\` already running? Stop it, or set DATABASE_URL to use another database.`);
+    }
+    throw e;
+  }
+  // With DATABASE_URL the named database is used as it is; the embedded server gets a `commerce` database.
+  const url = embedded ? await ensureDatabase(database.url, EMBEDDED_DATABASE) : database.url;
+  const db = createKnex(url);
+  try {
+    await migrate(db, url);
+    if (embedded) {
+      // `npm run cli` connects here while the server holds the embedded server's lock.
+      publishUrl(url);
+      process.on('exit', () => withdrawUrl());
+    }
+    demo = await seedDemo(db);
+  } finally {
+    await db.destroy(); // the API processes have their own pools; the primary only supervises from here on
+  }
+  return url;
+}
+
 /** Stops the API processes (each drains its requests), then the database; exits with `code`. */
 async function stopAll(code: number): Promise<never> {
   await supervisor?.stop();
-  await database.stop();
+  await database?.stop();
   process.exit(code);
 }

@@ -3,16 +3,23 @@
 // PostgreSQL.
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
-import { answerMetricsRequests } from './cluster-metrics.js';
+import { answerMetricsRequests } from './metrics-aggregator.js';
 
 /** What an API process (bin/api-process.ts) tells the primary. */
-export type ApiProcessMessage = { type: 'listening'; url: string } | { type: 'failed'; message: string };
+export type ApiProcessMessage =
+  | { type: 'awaiting-database' }
+  | { type: 'listening'; url: string }
+  | { type: 'failed'; message: string };
+
+/** The primary's answer to `awaiting-database`: the migrated database to serve. */
+export type DatabaseMessage = { type: 'database'; url: string };
 
 export interface SupervisorOptions {
   count: number;
   /** the API process's entry file */
   exec: string;
-  env: Record<string, string>;
+  /** the database's URL once it is migrated; a process loads its code meanwhile, then asks for it */
+  database: Promise<string>;
   logger: Logger;
   /** each time an API process starts listening (the first ones and every replacement) */
   onListening?(pid: number, url: string): void;
@@ -51,12 +58,15 @@ export function superviseApiProcesses(options: SupervisorOptions): Supervisor {
   let isReady = false;
 
   const fork = () => {
-    const child = cluster.fork(options.env);
+    const child = cluster.fork();
     live.add(child);
     let listening = false;
     child.on('message', (message: ApiProcessMessage) => {
       if (answerMetrics(child, message)) return;
-      if (message.type === 'listening') {
+      if (message.type === 'awaiting-database') {
+        // Asked, not pushed: a message sent before the process listens for it would be lost.
+        void options.database.then((url) => { if (child.isConnected()) child.send({ type: 'database', url } satisfies DatabaseMessage); });
+      } else if (message.type === 'listening') {
         listening = true;
         retryMs = FIRST_RETRY_MS;
         options.onListening?.(child.process.pid!, message.url);

@@ -4,8 +4,9 @@
 // must already be at this code's migrations. SIGTERM or SIGINT lets running jobs finish, then exits.
 import { createKnex } from '../runtime/db.js';
 import { pendingMigrations } from '../runtime/migrate.js';
-import { createLogger } from '../runtime/server.js';
-import { livenessFromEnv, startWorker, type RunningWorker } from '../runtime/worker.js';
+import { createLogger } from '../runtime/logger.js';
+import { startWorker, type RunningWorker } from '../runtime/worker.js';
+import { livenessFromEnv } from '../runtime/worker-liveness.js';
 import { taskList, schedule } from '../handlers/tasks.js';
 import { publishedUrl } from './local-database.js';
 import { DRAIN_LIMIT_MS } from './process-settings.js';

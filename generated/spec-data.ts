@@ -43,6 +43,8 @@ export const specData = {
     "plan:delete",
     "social_account:read",
     "social_account:update",
+    "card:basic:read",
+    "card:manage",
     "crypto_wallet:trade",
     "crypto_wallet:trade:read",
     "member:basic:read",
@@ -139,6 +141,10 @@ export const specData = {
     "AdsPaymentRetry": "adretry_",
     "Account": "biz_",
     "ApiKey": "apik_",
+    "Cardholder": "ichd_",
+    "Card": "icrd_",
+    "CardTopUp": "ctop_",
+    "CardTransaction": "citx_",
     "CheckoutConfiguration": "chcfg_",
     "ConfirmationToken": "ctok_",
     "CryptoDeposit": "cdep_",
@@ -170,6 +176,15 @@ export const specData = {
     "api_key.created": "ApiKey",
     "api_key.rotated": "ApiKey",
     "api_key.revoked": "ApiKey",
+    "card.created": "Card",
+    "card.updated": "Card",
+    "card.frozen": "Card",
+    "card.unfrozen": "Card",
+    "card.canceled": "Card",
+    "card_top_up.created": "CardTopUp",
+    "card_transaction.created": "CardTransaction",
+    "card_transaction.settled": "CardTransaction",
+    "card_transaction.reversed": "CardTransaction",
     "checkout_configuration.created": "CheckoutConfiguration",
     "checkout_configuration.deleted": "CheckoutConfiguration",
     "crypto_deposit.created": "CryptoDeposit",
@@ -215,6 +230,47 @@ export const specData = {
     "plan.deleted": "Variant"
   },
   "stateMachines": {
+    "Card": {
+      "field": "status",
+      "transitions": {
+        "freeze": {
+          "from": [
+            "active"
+          ],
+          "to": "frozen"
+        },
+        "unfreeze": {
+          "from": [
+            "frozen"
+          ],
+          "to": "active"
+        },
+        "cancel": {
+          "from": [
+            "active",
+            "frozen"
+          ],
+          "to": "canceled"
+        }
+      }
+    },
+    "CardTransaction": {
+      "field": "status",
+      "transitions": {
+        "settle": {
+          "from": [
+            "pending"
+          ],
+          "to": "settled"
+        },
+        "reverse": {
+          "from": [
+            "pending"
+          ],
+          "to": "reversed"
+        }
+      }
+    },
     "CryptoDeposit": {
       "field": "status",
       "transitions": {

@@ -1,19 +1,22 @@
 // Applies knex migrations from migrations/ and graphile-worker's own schema.
 import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import { runMigrations, Logger } from 'graphile-worker';
+import { codeDir, codeFile } from './project-root.js';
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
+const MIGRATIONS_DIR = join(codeDir, 'migrations');
 
+// A migration is recorded by its source name (`200_ledgers.ts`) whether it ran from the sources under tsx or
+// compiled (dist/migrations/200_ledgers.js): a database migrated by either is current for the other.
 const migrationSource: Knex.MigrationSource<string> = {
   async getMigrations() {
-    return readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+.*\.ts$/.test(f)).sort();
+    return readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+.*\.(ts|js)$/.test(f)).map((f) => f.replace(/\.js$/, '.ts')).sort();
   },
   getMigrationName: (name) => name,
   async getMigration(name) {
-    return import(pathToFileURL(join(MIGRATIONS_DIR, name)).href);
+    return import(pathToFileURL(join(MIGRATIONS_DIR, codeFile(name.replace(/\.ts$/, '')))).href);
   },
 };
 

@@ -2,13 +2,13 @@
 // force on a date, without credentials, with an ETag so clients and proxies revalidate instead of downloading.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Context } from 'koa';
 import { HEAD_VERSION, parseVersionDate } from './versions.js';
 import { specData } from '../generated/spec-data.js';
+import { projectRoot } from './project-root.js';
 
-const DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'generated', 'openapi');
+const DIR = join(projectRoot, 'generated', 'openapi');
 
 interface Served { text: string; etag: string }
 let documents: Map<string, Served> | null = null;

@@ -2,7 +2,8 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Knex } from 'knex';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './logger.js';
 import type { TaskList } from 'graphile-worker';
 import { createApp, type ExtraRoute, type Mount } from './app.js';
 import type { MetricsOptions, RequestMetrics } from './metrics.js';
@@ -49,10 +50,6 @@ export interface RunningServer {
   server: Server;
   worker: RunningWorker | null;
   close(): Promise<void>;
-}
-
-export function createLogger(): Logger {
-  return pino({ level: process.env.LOG_LEVEL ?? 'info', base: undefined });
 }
 
 /**

@@ -106,3 +106,27 @@ export function startHeartbeat(pool: pg.Pool, workerId: string, settings: Livene
     },
   };
 }
+
+/** Reads WORKER_HEARTBEAT_SECONDS and WORKER_DEAD_AFTER_SECONDS (fractions allowed); unset means the defaults. */
+export function livenessFromEnv(env: NodeJS.ProcessEnv = process.env): LivenessSettings {
+  const seconds = (name: string, fallbackMs: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallbackMs;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds, not "${raw}"`);
+    return Math.round(value * 1000);
+  };
+  const settings = {
+    heartbeatMs: seconds('WORKER_HEARTBEAT_SECONDS', DEFAULT_LIVENESS.heartbeatMs),
+    deadAfterMs: seconds('WORKER_DEAD_AFTER_SECONDS', DEFAULT_LIVENESS.deadAfterMs),
+  };
+  checkLiveness(settings);
+  return settings;
+}
+
+export function checkLiveness(s: LivenessSettings): void {
+  // A live pool must renew its lease well before it runs out, or its jobs would be taken while it runs them.
+  if (s.deadAfterMs < 2 * s.heartbeatMs) {
+    throw new Error('WORKER_DEAD_AFTER_SECONDS must be at least twice WORKER_HEARTBEAT_SECONDS');
+  }
+}

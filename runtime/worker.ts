@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import pg from 'pg';
 import { run, Logger as WorkerLogger, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
-import { DEFAULT_LIVENESS, startHeartbeat, withdraw, type LivenessSettings } from './worker-liveness.js';
+import { checkLiveness, DEFAULT_LIVENESS, startHeartbeat, withdraw, type LivenessSettings } from './worker-liveness.js';
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -26,30 +26,6 @@ export interface RunningWorker {
   /** settles when the worker has stopped, by stop() or on its own (a fatal error) */
   done: Promise<void>;
   stop(): Promise<void>;
-}
-
-/** Reads WORKER_HEARTBEAT_SECONDS and WORKER_DEAD_AFTER_SECONDS (fractions allowed); unset means the defaults. */
-export function livenessFromEnv(env: NodeJS.ProcessEnv = process.env): LivenessSettings {
-  const seconds = (name: string, fallbackMs: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallbackMs;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds, not "${raw}"`);
-    return Math.round(value * 1000);
-  };
-  const settings = {
-    heartbeatMs: seconds('WORKER_HEARTBEAT_SECONDS', DEFAULT_LIVENESS.heartbeatMs),
-    deadAfterMs: seconds('WORKER_DEAD_AFTER_SECONDS', DEFAULT_LIVENESS.deadAfterMs),
-  };
-  checkLiveness(settings);
-  return settings;
-}
-
-function checkLiveness(s: LivenessSettings): void {
-  // A live pool must renew its lease well before it runs out, or its jobs would be taken while it runs them.
-  if (s.deadAfterMs < 2 * s.heartbeatMs) {
-    throw new Error('WORKER_DEAD_AFTER_SECONDS must be at least twice WORKER_HEARTBEAT_SECONDS');
-  }
 }
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {

@@ -7,7 +7,7 @@ import { openServer, createKnex, withDatabase } from '../runtime/db.js';
 import { ensureDatabase, dropDatabase } from '../runtime/bootstrap.js';
 import { migrate } from '../runtime/migrate.js';
 import { randomToken } from '../runtime/ids.js';
-import { projectRoot } from '../bin/paths.js';
+import { projectRoot } from '../runtime/project-root.js';
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir).sort().flatMap((name) => {

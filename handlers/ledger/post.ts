@@ -9,7 +9,7 @@ import { ApiError } from '../../runtime/errors.js';
  * Unfloored: pending (clearing; may go negative), fees, and the contra buckets for money owed by or to the outside
  * (the platform's crypto_clearing holds the stablecoins deposits brought in, its fx_clearing the currencies swaps
  * exchanged; handlers/crypto_network/, handlers/swaps/). */
-export type Bucket = 'available' | 'pending' | 'in_transit' | 'held' | 'fees' | 'processor_clearing' | 'payout_clearing'
+export type Bucket = 'available' | 'pending' | 'in_transit' | 'held' | 'fees' | 'processor_clearing' | 'payout_clearing' | 'card_clearing'
   | 'crypto_clearing' | 'fx_clearing';
 
 export interface Posting { ledger: string; bucket: Bucket; amount: number }

@@ -1,15 +1,15 @@
 // What a key pinned at one version crosses to reach another, from generated/changelog.json: the union of the steps
 // between them, grouped as `npm run diff` groups them (generator/diff.ts; a test holds the two equal for every pair).
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { projectRoot } from '../project-root.js';
 // Types only: the server never loads the generator.
 import type { Change, Diff } from '../../generator/diff.js';
 import type { ChangelogData } from '../../generator/emit-changelog.js';
 
 export type { Change, Diff, ChangelogData };
 
-const FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'generated', 'changelog.json');
+const FILE = join(projectRoot, 'generated', 'changelog.json');
 let loaded: ChangelogData | null = null;
 
 export function changelog(): ChangelogData {

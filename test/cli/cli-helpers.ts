@@ -8,7 +8,7 @@ import { randomToken } from '../../runtime/ids.js';
 import { startServer, type RunningServer } from '../../runtime/server.js';
 import { operations } from '../../generated/routes.js';
 import { taskList } from '../../handlers/tasks.js';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 
 export interface CliRun {
   code: number;

@@ -15,7 +15,7 @@ import type { OperationDefinition } from '../../runtime/operation.js';
 import { validate } from '../../runtime/validation.js';
 import { normaliseQuery } from '../../runtime/query-params.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 import { makeWorld, type World } from './fuzz-world.js';
 import { docOperations, OperationRequests, pathParamPrefix, type FuzzRequest } from './operation-requests.js';
 import { Gen } from './schema-values.js';

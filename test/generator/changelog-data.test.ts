@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { loadSpec } from '../../generator/load-spec.js';
 import { diffVersions } from '../../generator/diff.js';
 import { changelog, crossing } from '../../runtime/docs/changelog.js';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 
 const t = suite('generator: changelog data for /docs/changelog');
 const { spec } = loadSpec(projectRoot);

@@ -8,7 +8,7 @@ import { Project } from 'ts-morph';
 import { loadSpec } from '../../generator/load-spec.js';
 import { emitTypes } from '../../generator/emit-types.js';
 import { emitSpecData } from '../../generator/emit-spec-data.js';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 import { FIXTURE, linkNodeModules, projectCopy, removeCopies, replaceOnce, writeIn } from './spec-fixture.js';
 
 const t = suite('generator: handlers are type-checked against their operation');

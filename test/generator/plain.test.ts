@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { generate } from '../../generator/generate.js';
 import { loadSpec } from '../../generator/load-spec.js';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 import {
   FIXTURE_FILE as F, lineOf, problemAt, problemsWith, projectCopy, readText, removeCopies, replaceOnce, runGenerator, writeIn,
 } from './spec-fixture.js';

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import * as assert from 'uvu/assert';
 import { loadSpec } from '../../generator/load-spec.js';
 import { SpecError } from '../../generator/spec-source.js';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 
 export const FIXTURE_AREA = 'test_widgets';
 export const FIXTURE_FILE = `spec/areas/${FIXTURE_AREA}.yaml`;

@@ -8,7 +8,7 @@ import { loadSpec } from '../../generator/load-spec.js';
 import { deriveVersions, VersionProblems } from '../../generator/versions.js';
 import { diffVersions, formatDiff } from '../../generator/diff.js';
 import { generate } from '../../generator/generate.js';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 
 const t = suite('generator: versions');
 t.after(removeCopies);

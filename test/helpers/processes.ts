@@ -6,15 +6,15 @@ import { until } from './poll.js';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 import type { WorkerProcessMessage } from '../../bin/worker.js';
 
 /** Short liveness settings: a killed worker's jobs are released about 2 s after its last beat. */
 export const FAST_LIVENESS = { WORKER_HEARTBEAT_SECONDS: '0.25', WORKER_DEAD_AFTER_SECONDS: '2' };
 
-function forkTs(file: string, env: Record<string, string>): ChildProcess {
-  return fork(join(projectRoot, file), [], {
-    execArgv: ['--import', 'tsx'],
+function forkTs(file: string, env: Record<string, string>, args: string[] = [], execArgv = ['--import', 'tsx']): ChildProcess {
+  return fork(join(projectRoot, file), args, {
+    execArgv,
     env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', ...FAST_LIVENESS, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -71,12 +71,12 @@ export interface ApiCluster {
   stop(): Promise<void>;
 }
 
-/** `npm start` on the database with `processes` API processes (WEB_CONCURRENCY) on a free port. */
-export async function startApiCluster(databaseUrl: string, o: { processes: number; runWorker: boolean; env?: Record<string, string> }): Promise<ApiCluster> {
+/** `npm start` on the database with `processes` API processes (WEB_CONCURRENCY) on a free port: the TypeScript
+ * through tsx, or with `compiled` as `npm start` itself runs it (bin/launch.mjs: dist/, built when stale). */
+export async function startApiCluster(databaseUrl: string, o: { processes: number; runWorker: boolean; env?: Record<string, string>; compiled?: boolean }): Promise<ApiCluster> {
   const port = await freePort();
-  const primary = forkTs('bin/start.ts', {
-    DATABASE_URL: databaseUrl, PORT: String(port), WEB_CONCURRENCY: String(o.processes), RUN_WORKER: String(o.runWorker), ...o.env,
-  });
+  const env = { DATABASE_URL: databaseUrl, PORT: String(port), WEB_CONCURRENCY: String(o.processes), RUN_WORKER: String(o.runWorker), ...o.env };
+  const primary = o.compiled ? forkTs('bin/launch.mjs', env, ['start'], []) : forkTs('bin/start.ts', env);
   const live = new Set<number>();
   const waiting: ((pid: number) => void)[] = [];
   let started!: () => void;

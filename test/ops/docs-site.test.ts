@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { specData } from '../../generated/spec-data.js';
 import { loadSpec } from '../../generator/load-spec.js';
 import { diffVersions } from '../../generator/diff.js';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 
 const t = suite('ops: documentation site');
 const { spec } = loadSpec(projectRoot);

@@ -11,7 +11,7 @@ import { encodeCursor } from '../../runtime/pagination.js';
 import { parseInstant } from '../../runtime/instant.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 import { assertError } from './envelope.js';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 
 const t = suite('runtime: input rules');
 let app: TestApp;

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 import { specData } from '../../generated/spec-data.js';
 
 const t = suite('runtime: OpenAPI served');

@@ -6,7 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 import { until as poll } from '../helpers/poll.js';
 
 const t = suite('runtime: caches shared by every process');

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { addJob } from '../../runtime/jobs.js';
 import { beat, releaseDeadWorkers, startHeartbeat, withdraw } from '../../runtime/worker-liveness.js';
-import { livenessFromEnv } from '../../runtime/worker.js';
+import { livenessFromEnv } from '../../runtime/worker-liveness.js';
 
 const t = suite('runtime: worker liveness');
 let app: TestApp;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { loadSpec } from '../../generator/load-spec.js';
 import { loadV2Map } from '../../generator/load-v2-map.js';
 import { SpecError } from '../../generator/spec-source.js';
-import { projectRoot } from '../../bin/paths.js';
+import { projectRoot } from '../../runtime/project-root.js';
 
 const { spec } = loadSpec(projectRoot);
 

@@ -1,0 +1,73 @@
+// The start-up scenario (issue 12): launch to the first 200 of GET /accounts/{id} on a migrated database, for
+// `npm start` itself (the npm CLI, bin/launch.mjs, the compiled primary and its API process), for the compiled
+// server without the npm CLI, and for the expert's hand-written Fastify server (bench/expert-server.ts bundled the
+// same way), in alternating order, median of BENCH_START_RUNS (5). dist/ is built before timing: a first start after
+// an edit also builds it (about a second), which is not what this measures.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { projectRoot } from '../runtime/project-root.js';
+import { freePort } from '../test/helpers/processes.js';
+import type { BenchRequest } from './scenarios.js';
+// Plain JavaScript: `npm start` runs it before anything is compiled.
+import { buildDist } from '../bin/build.mjs';
+import { distIsStale } from '../bin/dist-sources.mjs';
+
+const RUNS = Number(process.env.BENCH_START_RUNS ?? 5);
+/** `npm start` to the first 200 on a migrated database (issue 12) */
+export const START_TARGET_MS = 1000;
+
+interface Side { label: string; command: string[] }
+
+export async function measureStartUp(databaseUrl: string, request: BenchRequest): Promise<string> {
+  if (distIsStale()) await buildDist();
+  const expert = join(projectRoot, '.data', 'bench-start', 'expert-server.js');
+  await build({ entryPoints: [join(projectRoot, 'bench', 'expert-server.ts')], outfile: expert, bundle: true, format: 'esm',
+    platform: 'node', target: 'node20', packages: 'external', minify: true, logLevel: 'warning' });
+  const sides: Side[] = [
+    { label: 'npm start', command: ['npm', 'start'] },
+    { label: 'node bin/launch.mjs', command: [process.execPath, join(projectRoot, 'bin', 'launch.mjs'), 'start'] },
+    { label: 'expert (Fastify)', command: [process.execPath, expert] },
+  ];
+  const times = new Map<string, number[]>(sides.map((s) => [s.label, []]));
+  for (let run = 0; run < RUNS; run++) {
+    for (const side of run % 2 ? [...sides].reverse() : sides) times.get(side.label)!.push(await timeToFirst200(side, databaseUrl, request));
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const lines = sides.map((s) => `${s.label} ${Math.round(median(times.get(s.label)!))} ms (${times.get(s.label)!.map(Math.round).join(', ')})`);
+  for (const line of lines) console.log(`  ${line}`);
+  const npmStart = median(times.get('npm start')!);
+  const expertMs = median(times.get('expert (Fastify)')!);
+  return `start-up to the first 200, median of ${RUNS}: ${lines.join('; ')}; npm start ${npmStart <= START_TARGET_MS ? 'meets' : 'misses'} `
+    + `the target of ${START_TARGET_MS} ms; expert/npm start ${(expertMs / npmStart).toFixed(2)}`;
+}
+
+async function timeToFirst200(side: Side, databaseUrl: string, request: BenchRequest): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  // Its own process group, so that stopping it stops npm's children too. The expert needs an IPC channel (it
+  // reports its URL to bench/run.ts that way); the others ignore it.
+  const child = spawn(side.command[0], side.command.slice(1), {
+    cwd: projectRoot, detached: true, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let elapsed = 0;
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${side.label} exited (code ${child.exitCode}) before answering`);
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}${request.path}`, { headers: request.headers });
+        if (res.status === 200) { elapsed = performance.now() - started; break; }
+        throw new Error(`${side.label} answered ${res.status} to ${request.path}`);
+      } catch (e) {
+        if (!(e instanceof TypeError)) throw e; // not listening yet: fetch fails with a TypeError
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  } finally {
+    process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  }
+  return elapsed;
+}
