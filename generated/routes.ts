@@ -21,6 +21,10 @@ import { createCardTopUp } from "../handlers/cards/createCardTopUp.js";
 import { updateCard } from "../handlers/cards/updateCard.js";
 import { createCheckoutConfiguration } from "../handlers/checkout_configurations/createCheckoutConfiguration.js";
 import { createConfirmationToken } from "../handlers/confirmation_tokens/createConfirmationToken.js";
+import { createDeposit } from "../handlers/deposits/createDeposit.js";
+import { createSandboxCryptoTransfer } from "../handlers/deposits/createSandboxCryptoTransfer.js";
+import { listCryptoDeposits } from "../handlers/deposits/listCryptoDeposits.js";
+import { retrieveCryptoDeposit } from "../handlers/deposits/retrieveCryptoDeposit.js";
 import { listFinancialReportBreakdown } from "../handlers/financial_reports/listFinancialReportBreakdown.js";
 import { retrieveFinancialReport } from "../handlers/financial_reports/retrieveFinancialReport.js";
 import { retrieveLedgerAccount } from "../handlers/ledger/retrieveLedgerAccount.js";
@@ -61,6 +65,10 @@ import { confirmSetupIntentAction } from "../handlers/setup_intents/confirmSetup
 import { createSetupIntent } from "../handlers/setup_intents/createSetupIntent.js";
 import { listSetupIntents } from "../handlers/setup_intents/listSetupIntents.js";
 import { retrieveSetupIntent } from "../handlers/setup_intents/retrieveSetupIntent.js";
+import { createSwap } from "../handlers/swaps/createSwap.js";
+import { createSwapQuote } from "../handlers/swaps/createSwapQuote.js";
+import { listSwaps } from "../handlers/swaps/listSwaps.js";
+import { retrieveSwap } from "../handlers/swaps/retrieveSwap.js";
 import { acceptTeamInvitation } from "../handlers/team_members/acceptTeamInvitation.js";
 import { addTeamMember } from "../handlers/team_members/addTeamMember.js";
 import { removeTeamMember } from "../handlers/team_members/removeTeamMember.js";
@@ -534,6 +542,51 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f32088b2539e, upgrade: null, downgrade: null } },
     handler: createConfirmationToken,
+  },
+  {
+    id: "listCryptoDeposits",
+    method: "GET",
+    path: "/crypto_deposits",
+    auth: ["api_key", "user_token"],
+    scopes: ["company:balance:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_73b46e4461df, body: null, upgrade: null, downgrade: null } },
+    handler: listCryptoDeposits,
+  },
+  {
+    id: "retrieveCryptoDeposit",
+    method: "GET",
+    path: "/crypto_deposits/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["company:balance:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveCryptoDeposit,
+  },
+  {
+    id: "createDeposit",
+    method: "POST",
+    path: "/deposits",
+    auth: ["api_key", "user_token"],
+    scopes: ["company:balance:read"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c411d27c57ab, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c411d27c57ab, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c411d27c57ab, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c411d27c57ab, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c411d27c57ab, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2026_08_14, downgrade: transformers.down_Deposit_2026_08_14 }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2026_08_07, downgrade: transformers.down_Deposit_2026_08_07 }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2026_07_30, downgrade: transformers.down_Deposit_2026_07_30 }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2026_07_23, downgrade: transformers.down_Deposit_2026_07_23 }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2026_07_22, downgrade: transformers.down_Deposit_2026_07_22 }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2026_07_20, downgrade: transformers.down_Deposit_2026_07_20 }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6a860e3966b9, upgrade: transformers.up_createDeposit_2025_01_01, downgrade: transformers.down_Deposit_2025_01_01 } },
+    handler: createDeposit,
   },
   {
     id: "retrieveFinancialReport",
@@ -1346,6 +1399,21 @@ export const operations: OperationDefinition[] = [
     handler: authorizeCardPurchase,
   },
   {
+    id: "createSandboxCryptoTransfer",
+    method: "POST",
+    path: "/sandbox/crypto_network/transfers",
+    auth: ["api_key", "user_token"],
+    scopes: ["company:balance:read"],
+    account: null,
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6aa83586cfaf, upgrade: null, downgrade: null } },
+    handler: createSandboxCryptoTransfer,
+  },
+  {
     id: "listSetupIntents",
     method: "GET",
     path: "/setup_intents",
@@ -1404,6 +1472,66 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_21 }, "2026-08-14": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_14 }, "2026-08-07": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_07 }, "2026-07-30": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_30 }, "2026-07-23": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_23 }, "2026-07-22": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_22 }, "2026-07-20": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_20 }, "2025-01-01": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2025_01_01 } },
     handler: confirmSetupIntentAction,
+  },
+  {
+    id: "listSwaps",
+    method: "GET",
+    path: "/swaps",
+    auth: ["api_key", "user_token"],
+    scopes: ["crypto_wallet:trade:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_528abddf1996, body: null, upgrade: null, downgrade: null } },
+    handler: listSwaps,
+  },
+  {
+    id: "createSwap",
+    method: "POST",
+    path: "/swaps",
+    auth: ["api_key", "user_token"],
+    scopes: ["crypto_wallet:trade"],
+    account: null,
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7d5d6a109efb, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c8e32754ac10, upgrade: transformers.up_createSwap_2026_07_30, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c8e32754ac10, upgrade: transformers.up_createSwap_2026_07_23, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c8e32754ac10, upgrade: transformers.up_createSwap_2026_07_22, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c8e32754ac10, upgrade: transformers.up_createSwap_2026_07_20, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c8e32754ac10, upgrade: transformers.up_createSwap_2025_01_01, downgrade: null } },
+    handler: createSwap,
+  },
+  {
+    id: "createSwapQuote",
+    method: "POST",
+    path: "/swaps/quote",
+    auth: ["api_key", "user_token"],
+    scopes: ["crypto_wallet:trade:read"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_3cb25fb26284, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f56f21f8e10, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f56f21f8e10, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f56f21f8e10, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f56f21f8e10, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f56f21f8e10, upgrade: null, downgrade: null } },
+    handler: createSwapQuote,
+  },
+  {
+    id: "retrieveSwap",
+    method: "GET",
+    path: "/swaps/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["crypto_wallet:trade:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveSwap,
   },
   {
     id: "listTeamMembers",
@@ -1747,7 +1875,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_5885b3d4d1c5, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_5885b3d4d1c5, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_5885b3d4d1c5, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_5885b3d4d1c5, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_5885b3d4d1c5, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_5885b3d4d1c5, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_e2b194d7ceb3, upgrade: transformers.up_createWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_2a686d7006a7, upgrade: transformers.up_createWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_2a686d7006a7, upgrade: transformers.up_createWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_2a686d7006a7, upgrade: transformers.up_createWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_2a686d7006a7, upgrade: transformers.up_createWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_2a686d7006a7, upgrade: transformers.up_createWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } } },
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_985881fe3132, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_985881fe3132, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_985881fe3132, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_985881fe3132, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_985881fe3132, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_985881fe3132, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_024a97262d58, upgrade: transformers.up_createWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1f227d7f0461, upgrade: transformers.up_createWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1f227d7f0461, upgrade: transformers.up_createWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1f227d7f0461, upgrade: transformers.up_createWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1f227d7f0461, upgrade: transformers.up_createWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1f227d7f0461, upgrade: transformers.up_createWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } } },
     handler: createWebhook,
   },
   {
@@ -1792,7 +1920,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2feb36d885ca, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2feb36d885ca, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2feb36d885ca, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2feb36d885ca, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2feb36d885ca, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2feb36d885ca, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_8cf62785d367, upgrade: transformers.up_updateWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2902986955be, upgrade: transformers.up_updateWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2902986955be, upgrade: transformers.up_updateWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2902986955be, upgrade: transformers.up_updateWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2902986955be, upgrade: transformers.up_updateWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2902986955be, upgrade: transformers.up_updateWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "include_connected_accounts": "child_resource_events" } } },
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f9cbc744cd38, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f9cbc744cd38, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f9cbc744cd38, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f9cbc744cd38, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f9cbc744cd38, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f9cbc744cd38, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ca66a13fedae, upgrade: transformers.up_updateWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_40ce38d4c13d, upgrade: transformers.up_updateWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_40ce38d4c13d, upgrade: transformers.up_updateWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_40ce38d4c13d, upgrade: transformers.up_updateWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_40ce38d4c13d, upgrade: transformers.up_updateWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_40ce38d4c13d, upgrade: transformers.up_updateWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "include_connected_accounts": "child_resource_events" } } },
     handler: updateWebhook,
   },
   {

@@ -124,6 +124,14 @@ function c_ConfirmationToken_d13a96a4a8cf(v) {
   return o_12b92fcf32cb(v);
 }
 
+function c_CryptoDepositMethod_bdfcfcd7038b(v) {
+  return o_1db2b2eb9589(v);
+}
+
+function c_CryptoDeposit_1716ab16c1e0(v) {
+  return o_4c529fc7498a(v);
+}
+
 function c_CurrencyBalance_5165abc19c9d(v) {
   return o_c0017f5a5586(v);
 }
@@ -138,6 +146,18 @@ function c_Deleted_d24ef5be4d13(v) {
 
 function c_Deleted_e9170781eb4f(v) {
   return o_84bd945391e8(v);
+}
+
+function c_DepositMethods_c6e4a949f21c(v) {
+  return o_17b13a398b7b(v);
+}
+
+function c_Deposit_56447d9aebff(v) {
+  return o_378cce24297f(v);
+}
+
+function c_Deposit_9ab9f8297051(v) {
+  return o_0e0036213b95(v);
 }
 
 function c_EconomicIntelligenceOffer_533c739ec2e3(v) {
@@ -332,6 +352,18 @@ function c_SupportedPayoutMethod_ee089b0d0359(v) {
   return o_bdbd08ce528d(v);
 }
 
+function c_SwapQuote_e56614d4270e(v) {
+  return o_2b03097fea65(v);
+}
+
+function c_SwapToken_05df79a71740(v) {
+  return o_02c50748082c(v);
+}
+
+function c_Swap_ae769993bae5(v) {
+  return o_7a9f81524418(v);
+}
+
 function c_TaxCalculation_a370ccab9587(v) {
   return o_95f0bafd5ce6(v);
 }
@@ -430,6 +462,18 @@ function o_0067e76e46f7(v) {
   return out + '}';
 }
 
+function o_02c50748082c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["symbol"];
+  if (x !== undefined) { out += sep + "\"symbol\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["decimals"];
+  if (x !== undefined) { out += sep + "\"decimals\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_0400ec5e0357(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -519,6 +563,24 @@ function o_08f7641de828(v) {
   if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["return_url"];
   if (x !== undefined) { out += sep + "\"return_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_0e0036213b95(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["hosted_url"];
+  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["methods"];
+  if (x !== undefined) { out += sep + "\"methods\":" + c_DepositMethods_c6e4a949f21c(x); sep = ','; }
+  x = v["metadata"];
+  if (x !== undefined) { out += sep + "\"metadata\":" + any(x); sep = ','; }
   return out + '}';
 }
 
@@ -637,6 +699,24 @@ function o_1577335f6ea7(v) {
   if (x !== undefined) { out += sep + "\"dispute_fighter_enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["economic_intelligence"];
   if (x !== undefined) { out += sep + "\"economic_intelligence\":" + o_a3fa0b0eabda(x); sep = ','; }
+  return out + '}';
+}
+
+function o_17b13a398b7b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["bank"];
+  if (x !== undefined) { out += sep + "\"bank\":" + (x === null ? 'null' : o_17c21bebf6da(x)); sep = ','; }
+  x = v["crypto"];
+  if (x !== undefined) { out += sep + "\"crypto\":" + array(x, (x) => c_CryptoDepositMethod_bdfcfcd7038b(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_17c21bebf6da(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["note"];
+  if (x !== undefined) { out += sep + "\"note\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -922,6 +1002,26 @@ function o_1d3d483a2e02(v) {
   return out + '}';
 }
 
+function o_1db2b2eb9589(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["network"];
+  if (x !== undefined) { out += sep + "\"network\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["network_name"];
+  if (x !== undefined) { out += sep + "\"network_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["address"];
+  if (x !== undefined) { out += sep + "\"address\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["tokens"];
+  if (x !== undefined) { out += sep + "\"tokens\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["confirmations"];
+  if (x !== undefined) { out += sep + "\"confirmations\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["minimum_amount"];
+  if (x !== undefined) { out += sep + "\"minimum_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["minimum_currency"];
+  if (x !== undefined) { out += sep + "\"minimum_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_2189e04c950b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1108,6 +1208,30 @@ function o_27855729a588(v) {
   return out + '}';
 }
 
+function o_2b03097fea65(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["from_token"];
+  if (x !== undefined) { out += sep + "\"from_token\":" + c_SwapToken_05df79a71740(x); sep = ','; }
+  x = v["to_token"];
+  if (x !== undefined) { out += sep + "\"to_token\":" + c_SwapToken_05df79a71740(x); sep = ','; }
+  x = v["amount_in"];
+  if (x !== undefined) { out += sep + "\"amount_in\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["amount_out"];
+  if (x !== undefined) { out += sep + "\"amount_out\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["amount_out_min"];
+  if (x !== undefined) { out += sep + "\"amount_out_min\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["rate"];
+  if (x !== undefined) { out += sep + "\"rate\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["fee_bps"];
+  if (x !== undefined) { out += sep + "\"fee_bps\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["estimated_duration_seconds"];
+  if (x !== undefined) { out += sep + "\"estimated_duration_seconds\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_2c39d6fd26b4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1279,6 +1403,22 @@ function o_3719cf523367(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PromoCode_2fc48597fe9f(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_378cce24297f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["hosted_url"];
+  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["methods"];
+  if (x !== undefined) { out += sep + "\"methods\":" + c_DepositMethods_c6e4a949f21c(x); sep = ','; }
   return out + '}';
 }
 
@@ -1629,6 +1769,42 @@ function o_4a2efce74774(v) {
   if (x !== undefined) { out += sep + "\"payment_method\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
   x = v["error_message"];
   if (x !== undefined) { out += sep + "\"error_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_4c529fc7498a(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["network"];
+  if (x !== undefined) { out += sep + "\"network\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["address"];
+  if (x !== undefined) { out += sep + "\"address\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["token"];
+  if (x !== undefined) { out += sep + "\"token\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["token_amount"];
+  if (x !== undefined) { out += sep + "\"token_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["tx_hash"];
+  if (x !== undefined) { out += sep + "\"tx_hash\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status_detail"];
+  if (x !== undefined) { out += sep + "\"status_detail\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["settled_at"];
+  if (x !== undefined) { out += sep + "\"settled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2118,6 +2294,16 @@ function o_6985f96c5ec6(v) {
   return out + '}';
 }
 
+function o_6a865bd886a0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_CryptoDeposit_1716ab16c1e0(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_6c7abf448480(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2346,6 +2532,16 @@ function o_7a3b6ed055ac(v) {
   return out + '}';
 }
 
+function o_7a78f5e55653(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Swap_ae769993bae5(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_7a85c02f7278(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2383,6 +2579,42 @@ function o_7a85c02f7278(v) {
   if (x !== undefined) { out += sep + "\"fee_amount\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
   x = v["source"];
   if (x !== undefined) { out += sep + "\"source\":" + o_3e29d5662fb2(x); sep = ','; }
+  return out + '}';
+}
+
+function o_7a9f81524418(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["from_token"];
+  if (x !== undefined) { out += sep + "\"from_token\":" + c_SwapToken_05df79a71740(x); sep = ','; }
+  x = v["to_token"];
+  if (x !== undefined) { out += sep + "\"to_token\":" + c_SwapToken_05df79a71740(x); sep = ','; }
+  x = v["amount_in"];
+  if (x !== undefined) { out += sep + "\"amount_in\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["amount_out"];
+  if (x !== undefined) { out += sep + "\"amount_out\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["amount_out_expected"];
+  if (x !== undefined) { out += sep + "\"amount_out_expected\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["amount_out_min"];
+  if (x !== undefined) { out += sep + "\"amount_out_min\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["repaid_amount"];
+  if (x !== undefined) { out += sep + "\"repaid_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["rate"];
+  if (x !== undefined) { out += sep + "\"rate\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["tx_hashes"];
+  if (x !== undefined) { out += sep + "\"tx_hashes\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["error"];
+  if (x !== undefined) { out += sep + "\"error\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3992,6 +4224,10 @@ function r_0ccd56979db3(v) {
   return o_de5d21b18dab(v);
 }
 
+function r_0f087472e1b9(v) {
+  return c_Deposit_56447d9aebff(v);
+}
+
 function r_0f3e5890d55b(v) {
   return o_3719cf523367(v);
 }
@@ -4006,6 +4242,14 @@ function r_14a4426f8c4b(v) {
 
 function r_1d0ba1500547(v) {
   return o_b00a4d48e934(v);
+}
+
+function r_26a886115e37(v) {
+  return c_Swap_ae769993bae5(v);
+}
+
+function r_29cbf6643b8c(v) {
+  return o_7a78f5e55653(v);
 }
 
 function r_2d3bb78040bd(v) {
@@ -4304,6 +4548,10 @@ function r_bfb778fba60f(v) {
   return o_88857a213a29(v);
 }
 
+function r_c00d535f49a4(v) {
+  return o_6a865bd886a0(v);
+}
+
 function r_c3fb51457cbd(v) {
   return o_7a3b6ed055ac(v);
 }
@@ -4324,6 +4572,10 @@ function r_c8a8b9167c58(v) {
   return c_Membership_fc50d37be960(v);
 }
 
+function r_ca49b9ee915f(v) {
+  return c_Deposit_9ab9f8297051(v);
+}
+
 function r_ca9ae6c48a47(v) {
   return c_CheckoutConfiguration_e155148d46dc(v);
 }
@@ -4338,6 +4590,10 @@ function r_d04d4ac1ca33(v) {
 
 function r_d070221c5d5d(v) {
   return c_Account_47a5f6ae8bdc(v);
+}
+
+function r_d10c073d25bb(v) {
+  return c_CryptoDeposit_1716ab16c1e0(v);
 }
 
 function r_d3f8d67187b3(v) {
@@ -4386,6 +4642,10 @@ function r_edb761bc4cae(v) {
 
 function r_ee02a5a2fee3(v) {
   return o_9d43fcc4e217(v);
+}
+
+function r_ee208ef86970(v) {
+  return c_SwapQuote_e56614d4270e(v);
 }
 
 function r_ee4a7aaa317a(v) {
@@ -4462,6 +4722,7 @@ export const serializers = {
   "createCardTopUp": { "2026-09-06": r_63085b96cd11, "2026-09-02": r_63085b96cd11, "2026-08-28": r_63085b96cd11, "2026-08-25": r_63085b96cd11, "2026-08-21": r_63085b96cd11, "2026-08-14": r_63085b96cd11, "2026-08-07": r_63085b96cd11, "2026-07-30": r_63085b96cd11, "2026-07-23": r_63085b96cd11, "2026-07-22": r_63085b96cd11, "2026-07-20": r_63085b96cd11, "2025-01-01": r_63085b96cd11 },
   "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "createConfirmationToken": { "2026-09-06": r_905d3da1bce2, "2026-09-02": r_905d3da1bce2, "2026-08-28": r_905d3da1bce2, "2026-08-25": r_905d3da1bce2, "2026-08-21": r_905d3da1bce2, "2026-08-14": r_905d3da1bce2, "2026-08-07": r_905d3da1bce2, "2026-07-30": r_905d3da1bce2, "2026-07-23": r_905d3da1bce2, "2026-07-22": r_905d3da1bce2, "2026-07-20": r_905d3da1bce2, "2025-01-01": r_905d3da1bce2 },
+  "createDeposit": { "2026-09-06": r_0f087472e1b9, "2026-09-02": r_0f087472e1b9, "2026-08-28": r_0f087472e1b9, "2026-08-25": r_0f087472e1b9, "2026-08-21": r_0f087472e1b9, "2026-08-14": r_ca49b9ee915f, "2026-08-07": r_ca49b9ee915f, "2026-07-30": r_ca49b9ee915f, "2026-07-23": r_ca49b9ee915f, "2026-07-22": r_ca49b9ee915f, "2026-07-20": r_ca49b9ee915f, "2025-01-01": r_ca49b9ee915f },
   "createPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
   "createPaymentQuote": { "2026-09-06": r_8c338976784a, "2026-09-02": r_8c338976784a, "2026-08-28": r_8c338976784a, "2026-08-25": r_8c338976784a, "2026-08-21": r_8c338976784a },
   "createPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
@@ -4469,7 +4730,10 @@ export const serializers = {
   "createPlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "createProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "createPromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
+  "createSandboxCryptoTransfer": { "2026-09-06": r_d10c073d25bb, "2026-09-02": r_d10c073d25bb, "2026-08-28": r_d10c073d25bb, "2026-08-25": r_d10c073d25bb, "2026-08-21": r_d10c073d25bb, "2026-08-14": r_d10c073d25bb, "2026-08-07": r_d10c073d25bb, "2026-07-30": r_d10c073d25bb, "2026-07-23": r_d10c073d25bb, "2026-07-22": r_d10c073d25bb, "2026-07-20": r_d10c073d25bb, "2025-01-01": r_d10c073d25bb },
   "createSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
+  "createSwap": { "2026-09-06": r_26a886115e37, "2026-09-02": r_26a886115e37, "2026-08-28": r_26a886115e37, "2026-08-25": r_26a886115e37, "2026-08-21": r_26a886115e37, "2026-08-14": r_26a886115e37, "2026-08-07": r_26a886115e37, "2026-07-30": r_26a886115e37, "2026-07-23": r_26a886115e37, "2026-07-22": r_26a886115e37, "2026-07-20": r_26a886115e37, "2025-01-01": r_26a886115e37 },
+  "createSwapQuote": { "2026-09-06": r_ee208ef86970, "2026-09-02": r_ee208ef86970, "2026-08-28": r_ee208ef86970, "2026-08-25": r_ee208ef86970, "2026-08-21": r_ee208ef86970, "2026-08-14": r_ee208ef86970, "2026-08-07": r_ee208ef86970, "2026-07-30": r_ee208ef86970, "2026-07-23": r_ee208ef86970, "2026-07-22": r_ee208ef86970, "2026-07-20": r_ee208ef86970, "2025-01-01": r_ee208ef86970 },
   "createTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "createVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "createWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
@@ -4487,6 +4751,7 @@ export const serializers = {
   "listCardholders": { "2026-09-06": r_d7b632db257b, "2026-09-02": r_d7b632db257b, "2026-08-28": r_d7b632db257b, "2026-08-25": r_d7b632db257b, "2026-08-21": r_d7b632db257b, "2026-08-14": r_d7b632db257b, "2026-08-07": r_d7b632db257b, "2026-07-30": r_d7b632db257b, "2026-07-23": r_d7b632db257b, "2026-07-22": r_d7b632db257b, "2026-07-20": r_d7b632db257b, "2025-01-01": r_d7b632db257b },
   "listCards": { "2026-09-06": r_9c576d7e3333, "2026-09-02": r_9c576d7e3333, "2026-08-28": r_9c576d7e3333, "2026-08-25": r_9c576d7e3333, "2026-08-21": r_9c576d7e3333, "2026-08-14": r_9c576d7e3333, "2026-08-07": r_9c576d7e3333, "2026-07-30": r_9c576d7e3333, "2026-07-23": r_9c576d7e3333, "2026-07-22": r_9c576d7e3333, "2026-07-20": r_9c576d7e3333, "2025-01-01": r_9c576d7e3333 },
   "listCheckoutConfigurations": { "2026-09-06": r_c5f1e694987f, "2026-09-02": r_c5f1e694987f, "2026-08-28": r_c5f1e694987f, "2026-08-25": r_c5f1e694987f, "2026-08-21": r_873c32af138f, "2026-08-14": r_873c32af138f, "2026-08-07": r_873c32af138f, "2026-07-30": r_873c32af138f, "2026-07-23": r_873c32af138f, "2026-07-22": r_873c32af138f, "2026-07-20": r_cfdf89f21e43, "2025-01-01": r_cfdf89f21e43 },
+  "listCryptoDeposits": { "2026-09-06": r_c00d535f49a4, "2026-09-02": r_c00d535f49a4, "2026-08-28": r_c00d535f49a4, "2026-08-25": r_c00d535f49a4, "2026-08-21": r_c00d535f49a4, "2026-08-14": r_c00d535f49a4, "2026-08-07": r_c00d535f49a4, "2026-07-30": r_c00d535f49a4, "2026-07-23": r_c00d535f49a4, "2026-07-22": r_c00d535f49a4, "2026-07-20": r_c00d535f49a4, "2025-01-01": r_c00d535f49a4 },
   "listFinancialReportBreakdown": { "2026-09-06": r_9040b2ad5bd8, "2026-09-02": r_9040b2ad5bd8, "2026-08-28": r_9040b2ad5bd8, "2026-08-25": r_9040b2ad5bd8, "2026-08-21": r_9040b2ad5bd8, "2026-08-14": r_9040b2ad5bd8, "2026-08-07": r_9040b2ad5bd8, "2026-07-30": r_9040b2ad5bd8, "2026-07-23": r_9040b2ad5bd8, "2026-07-22": r_9040b2ad5bd8, "2026-07-20": r_9040b2ad5bd8, "2025-01-01": r_9040b2ad5bd8 },
   "listMembers": { "2026-09-06": r_fec72c6ee977, "2026-09-02": r_fec72c6ee977, "2026-08-28": r_fec72c6ee977, "2026-08-25": r_fec72c6ee977, "2026-08-21": r_fec72c6ee977, "2026-08-14": r_fec72c6ee977, "2026-08-07": r_fec72c6ee977, "2026-07-30": r_fec72c6ee977, "2026-07-23": r_fec72c6ee977, "2026-07-22": r_bfb778fba60f, "2026-07-20": r_bfb778fba60f, "2025-01-01": r_bfb778fba60f },
   "listMemberships": { "2026-09-06": r_6ee67b7b3241, "2026-09-02": r_6ee67b7b3241, "2026-08-28": r_6ee67b7b3241, "2026-08-25": r_6ee67b7b3241, "2026-08-21": r_6ee67b7b3241, "2026-08-14": r_6ee67b7b3241, "2026-08-07": r_6ee67b7b3241, "2026-07-30": r_6ee67b7b3241, "2026-07-23": r_6ee67b7b3241, "2026-07-22": r_1d0ba1500547, "2026-07-20": r_1d0ba1500547, "2025-01-01": r_1d0ba1500547 },
@@ -4501,6 +4766,7 @@ export const serializers = {
   "listRefunds": { "2026-09-06": r_d887b4e86e2a, "2026-09-02": r_d887b4e86e2a, "2026-08-28": r_d887b4e86e2a, "2026-08-25": r_d887b4e86e2a, "2026-08-21": r_d887b4e86e2a, "2026-08-14": r_78398bcb8bea, "2026-08-07": r_78398bcb8bea, "2026-07-30": r_78398bcb8bea, "2026-07-23": r_78398bcb8bea, "2026-07-22": r_78398bcb8bea, "2026-07-20": r_78398bcb8bea, "2025-01-01": r_78398bcb8bea },
   "listSetupIntents": { "2026-09-06": r_838fe44b7a50, "2026-09-02": r_838fe44b7a50, "2026-08-28": r_838fe44b7a50, "2026-08-25": r_838fe44b7a50, "2026-08-21": r_aa4cb6aadd43, "2026-08-14": r_aa4cb6aadd43, "2026-08-07": r_aa4cb6aadd43, "2026-07-30": r_aa4cb6aadd43, "2026-07-23": r_aa4cb6aadd43, "2026-07-22": r_aa4cb6aadd43, "2026-07-20": r_aa4cb6aadd43, "2025-01-01": r_aa4cb6aadd43 },
   "listSupportedPayoutMethods": { "2026-09-06": r_f69bdc330e9b, "2026-09-02": r_f69bdc330e9b, "2026-08-28": r_f69bdc330e9b, "2026-08-25": r_f69bdc330e9b, "2026-08-21": r_f69bdc330e9b, "2026-08-14": r_f69bdc330e9b, "2026-08-07": r_f69bdc330e9b, "2026-07-30": r_f69bdc330e9b },
+  "listSwaps": { "2026-09-06": r_29cbf6643b8c, "2026-09-02": r_29cbf6643b8c, "2026-08-28": r_29cbf6643b8c, "2026-08-25": r_29cbf6643b8c, "2026-08-21": r_29cbf6643b8c, "2026-08-14": r_29cbf6643b8c, "2026-08-07": r_29cbf6643b8c, "2026-07-30": r_29cbf6643b8c, "2026-07-23": r_29cbf6643b8c, "2026-07-22": r_29cbf6643b8c, "2026-07-20": r_29cbf6643b8c, "2025-01-01": r_29cbf6643b8c },
   "listTeamMembers": { "2026-09-06": r_6687ce4840a7, "2026-09-02": r_6687ce4840a7, "2026-08-28": r_6687ce4840a7, "2026-08-25": r_6687ce4840a7, "2026-08-21": r_6687ce4840a7, "2026-08-14": r_6687ce4840a7, "2026-08-07": r_6687ce4840a7, "2026-07-30": r_6687ce4840a7, "2026-07-23": r_6687ce4840a7, "2026-07-22": r_6687ce4840a7, "2026-07-20": r_6687ce4840a7, "2025-01-01": r_6687ce4840a7 },
   "listTransfers": { "2026-09-06": r_7771ed9eca0e, "2026-09-02": r_b3c2bd7ee90c, "2026-08-28": r_b3c2bd7ee90c, "2026-08-25": r_b3c2bd7ee90c, "2026-08-21": r_b3c2bd7ee90c, "2026-08-14": r_b3c2bd7ee90c, "2026-08-07": r_b3c2bd7ee90c, "2026-07-30": r_b3c2bd7ee90c, "2026-07-23": r_b3c2bd7ee90c, "2026-07-22": r_b3c2bd7ee90c, "2026-07-20": r_b3c2bd7ee90c, "2025-01-01": r_b3c2bd7ee90c },
   "listVariants": { "2026-09-06": r_6ce008ded526, "2026-09-02": r_6ce008ded526, "2026-08-28": r_6ce008ded526, "2026-08-25": r_6ce008ded526, "2026-08-21": r_0ccd56979db3, "2026-08-14": r_0ccd56979db3, "2026-08-07": r_0ccd56979db3, "2026-07-30": r_0ccd56979db3, "2026-07-23": r_0ccd56979db3, "2026-07-22": r_0ccd56979db3, "2026-07-20": r_598035228c5f, "2025-01-01": r_598035228c5f },
@@ -4517,6 +4783,7 @@ export const serializers = {
   "retrieveCardTransaction": { "2026-09-06": r_53b79eaa35df, "2026-09-02": r_53b79eaa35df, "2026-08-28": r_53b79eaa35df, "2026-08-25": r_53b79eaa35df, "2026-08-21": r_53b79eaa35df, "2026-08-14": r_53b79eaa35df, "2026-08-07": r_53b79eaa35df, "2026-07-30": r_53b79eaa35df, "2026-07-23": r_489579f16a45, "2026-07-22": r_489579f16a45, "2026-07-20": r_489579f16a45, "2025-01-01": r_489579f16a45 },
   "retrieveCardholder": { "2026-09-06": r_dda332160d74, "2026-09-02": r_dda332160d74, "2026-08-28": r_dda332160d74, "2026-08-25": r_dda332160d74, "2026-08-21": r_dda332160d74, "2026-08-14": r_dda332160d74, "2026-08-07": r_dda332160d74, "2026-07-30": r_dda332160d74, "2026-07-23": r_dda332160d74, "2026-07-22": r_dda332160d74, "2026-07-20": r_dda332160d74, "2025-01-01": r_dda332160d74 },
   "retrieveCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
+  "retrieveCryptoDeposit": { "2026-09-06": r_d10c073d25bb, "2026-09-02": r_d10c073d25bb, "2026-08-28": r_d10c073d25bb, "2026-08-25": r_d10c073d25bb, "2026-08-21": r_d10c073d25bb, "2026-08-14": r_d10c073d25bb, "2026-08-07": r_d10c073d25bb, "2026-07-30": r_d10c073d25bb, "2026-07-23": r_d10c073d25bb, "2026-07-22": r_d10c073d25bb, "2026-07-20": r_d10c073d25bb, "2025-01-01": r_d10c073d25bb },
   "retrieveCurrentAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveFinancialReport": { "2026-09-06": r_b12f95478b40, "2026-09-02": r_b12f95478b40, "2026-08-28": r_b12f95478b40, "2026-08-25": r_b12f95478b40, "2026-08-21": r_b12f95478b40, "2026-08-14": r_08b378036bd4, "2026-08-07": r_08b378036bd4, "2026-07-30": r_08b378036bd4, "2026-07-23": r_08b378036bd4, "2026-07-22": r_08b378036bd4, "2026-07-20": r_08b378036bd4, "2025-01-01": r_08b378036bd4 },
   "retrieveLedgerAccount": { "2026-09-06": r_6f3242aab502, "2026-09-02": r_6f3242aab502, "2026-08-28": r_6f3242aab502, "2026-08-25": r_6f3242aab502, "2026-08-21": r_6f3242aab502, "2026-08-14": r_6f3242aab502, "2026-08-07": r_6f3242aab502, "2026-07-30": r_0017db29319c, "2026-07-23": r_0017db29319c, "2026-07-22": r_0017db29319c, "2026-07-20": r_0017db29319c, "2025-01-01": r_0017db29319c },
@@ -4529,6 +4796,7 @@ export const serializers = {
   "retrievePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "retrieveRefund": { "2026-09-06": r_acf73439b40d, "2026-09-02": r_acf73439b40d, "2026-08-28": r_acf73439b40d, "2026-08-25": r_acf73439b40d, "2026-08-21": r_acf73439b40d, "2026-08-14": r_d04d4ac1ca33, "2026-08-07": r_d04d4ac1ca33, "2026-07-30": r_d04d4ac1ca33, "2026-07-23": r_d04d4ac1ca33, "2026-07-22": r_d04d4ac1ca33, "2026-07-20": r_d04d4ac1ca33, "2025-01-01": r_d04d4ac1ca33 },
   "retrieveSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
+  "retrieveSwap": { "2026-09-06": r_26a886115e37, "2026-09-02": r_26a886115e37, "2026-08-28": r_26a886115e37, "2026-08-25": r_26a886115e37, "2026-08-21": r_26a886115e37, "2026-08-14": r_26a886115e37, "2026-08-07": r_26a886115e37, "2026-07-30": r_26a886115e37, "2026-07-23": r_26a886115e37, "2026-07-22": r_26a886115e37, "2026-07-20": r_26a886115e37, "2025-01-01": r_26a886115e37 },
   "retrieveTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "retrieveTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "retrieveUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_37a500c789ac, "2026-08-21": r_37a500c789ac, "2026-08-14": r_37a500c789ac, "2026-08-07": r_37a500c789ac, "2026-07-30": r_0bccf0d9c297, "2026-07-23": r_0bccf0d9c297, "2026-07-22": r_0bccf0d9c297, "2026-07-20": r_6eeb29d20cad, "2025-01-01": r_6eeb29d20cad },

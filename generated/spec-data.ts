@@ -147,6 +147,7 @@ export const specData = {
     "CardTransaction": "citx_",
     "CheckoutConfiguration": "chcfg_",
     "ConfirmationToken": "ctok_",
+    "CryptoDeposit": "cdep_",
     "LedgerAccount": "ldgr_",
     "Member": "mber_",
     "Membership": "mem_",
@@ -159,6 +160,7 @@ export const specData = {
     "PromoCode": "promo_",
     "Refund": "rfnd_",
     "SetupIntent": "seti_",
+    "Swap": "swap_",
     "TeamMember": "tmem_",
     "Transfer": "xfer_",
     "User": "user_",
@@ -185,6 +187,9 @@ export const specData = {
     "card_transaction.reversed": "CardTransaction",
     "checkout_configuration.created": "CheckoutConfiguration",
     "checkout_configuration.deleted": "CheckoutConfiguration",
+    "crypto_deposit.created": "CryptoDeposit",
+    "crypto_deposit.confirmed": "CryptoDeposit",
+    "crypto_deposit.below_minimum": "CryptoDeposit",
     "membership.activated": "Membership",
     "membership.canceled": "Membership",
     "membership.updated": "Membership",
@@ -263,6 +268,23 @@ export const specData = {
             "pending"
           ],
           "to": "reversed"
+        }
+      }
+    },
+    "CryptoDeposit": {
+      "field": "status",
+      "transitions": {
+        "confirm": {
+          "from": [
+            "pending"
+          ],
+          "to": "confirmed"
+        },
+        "refuse_below_minimum": {
+          "from": [
+            "pending"
+          ],
+          "to": "below_minimum"
         }
       }
     },

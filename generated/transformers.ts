@@ -3,6 +3,7 @@
 import { decimalAmount } from '../runtime/decimal-money.js';
 import * as balancePendingCombined from '../handlers/versions/balancePendingCombined.js';
 import * as checkoutConfigurationEpochTimestamps from '../handlers/versions/checkoutConfigurationEpochTimestamps.js';
+import * as depositLegacyDestination from '../handlers/versions/depositLegacyDestination.js';
 import * as eiOfferDurationDays from '../handlers/versions/eiOfferDurationDays.js';
 import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeekly.js';
 import * as financialReportDateWindow from '../handlers/versions/financialReportDateWindow.js';
@@ -20,6 +21,7 @@ import * as promoCodeLegacyCreate from '../handlers/versions/promoCodeLegacyCrea
 import * as promoCodeLegacyDiscount from '../handlers/versions/promoCodeLegacyDiscount.js';
 import * as refundDecimalAmount from '../handlers/versions/refundDecimalAmount.js';
 import * as setupIntentEmbeddedReferences from '../handlers/versions/setupIntentEmbeddedReferences.js';
+import * as swapFiatAmountIsRepayment from '../handlers/versions/swapFiatAmountIsRepayment.js';
 import * as transferDecimalAmount from '../handlers/versions/transferDecimalAmount.js';
 import * as transferLegacyShape from '../handlers/versions/transferLegacyShape.js';
 import * as userBalancesFlat from '../handlers/versions/userBalancesFlat.js';
@@ -131,6 +133,11 @@ function down_SetupIntent_step_2026_08_25(o: any): any {
 
 function down_Variant_step_2026_08_25(o: any): any {
   { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
+  return o;
+}
+
+function down_Deposit_step_2026_08_21(o: any): any {
+  o.metadata ??= {};
   return o;
 }
 
@@ -549,6 +556,11 @@ export function down_CheckoutConfiguration_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_Deposit_2026_08_14(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
+  return o;
+}
+
 export function down_EconomicIntelligenceOffer_2026_08_14(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
@@ -638,6 +650,10 @@ export function up_createCheckoutConfiguration_2026_08_14(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_08_14(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_retrieveFinancialReport_2026_08_14(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -714,6 +730,11 @@ export function down_AccountPreferences_2026_08_07(o: any): any {
 
 export function down_CheckoutConfiguration_2026_08_07(o: any): any {
   o = down_CheckoutConfiguration_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Deposit_2026_08_07(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -809,6 +830,10 @@ export function up_updateAccount_2026_08_07(input: any): void {
 export function up_createCheckoutConfiguration_2026_08_07(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createDeposit_2026_08_07(input: any): void {
+  depositLegacyDestination.up(input);
 }
 
 export function up_retrieveFinancialReport_2026_08_07(input: any): void {
@@ -911,6 +936,11 @@ export function down_CheckoutConfiguration_2026_07_30(o: any): any {
 
 export function down_CurrencyBalance_2026_07_30(o: any): any {
   o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
+export function down_Deposit_2026_07_30(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -1025,6 +1055,10 @@ export function up_createCheckoutConfiguration_2026_07_30(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_07_30(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_retrieveFinancialReport_2026_07_30(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -1071,6 +1105,10 @@ export function up_createSetupIntent_2026_07_30(input: any): void {
 
 export function up_listSetupIntents_2026_07_30(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSwap_2026_07_30(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
 }
 
 export function up_createTransfer_2026_07_30(input: any): void {
@@ -1140,6 +1178,11 @@ export function down_CheckoutConfiguration_2026_07_23(o: any): any {
 
 export function down_CurrencyBalance_2026_07_23(o: any): any {
   o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
+export function down_Deposit_2026_07_23(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -1270,6 +1313,10 @@ export function up_createCheckoutConfiguration_2026_07_23(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_07_23(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_retrieveFinancialReport_2026_07_23(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -1320,6 +1367,10 @@ export function up_createSetupIntent_2026_07_23(input: any): void {
 
 export function up_listSetupIntents_2026_07_23(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSwap_2026_07_23(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
 }
 
 export function up_createTransfer_2026_07_23(input: any): void {
@@ -1389,6 +1440,11 @@ export function down_CheckoutConfiguration_2026_07_22(o: any): any {
 
 export function down_CurrencyBalance_2026_07_22(o: any): any {
   o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
+export function down_Deposit_2026_07_22(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -1529,6 +1585,10 @@ export function up_createCheckoutConfiguration_2026_07_22(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_07_22(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_retrieveFinancialReport_2026_07_22(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -1595,6 +1655,10 @@ export function up_createSetupIntent_2026_07_22(input: any): void {
 
 export function up_listSetupIntents_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSwap_2026_07_22(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
 }
 
 export function up_createTransfer_2026_07_22(input: any): void {
@@ -1670,6 +1734,11 @@ export function down_CurrencyBalance_2026_07_20(o: any): any {
 
 export function down_Deleted_2026_07_20(o: any): any {
   o = down_Deleted_step_2026_07_22(o);
+  return o;
+}
+
+export function down_Deposit_2026_07_20(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -1827,6 +1896,10 @@ export function up_createCheckoutConfiguration_2026_07_20(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_07_20(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_retrieveFinancialReport_2026_07_20(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -1901,6 +1974,10 @@ export function up_createSetupIntent_2026_07_20(input: any): void {
 
 export function up_listSetupIntents_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSwap_2026_07_20(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
 }
 
 export function up_createTransfer_2026_07_20(input: any): void {
@@ -1990,6 +2067,11 @@ export function down_CurrencyBalance_2025_01_01(o: any): any {
 
 export function down_Deleted_2025_01_01(o: any): any {
   o = down_Deleted_step_2026_07_22(o);
+  return o;
+}
+
+export function down_Deposit_2025_01_01(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -2147,6 +2229,10 @@ export function up_createCheckoutConfiguration_2025_01_01(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2025_01_01(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_retrieveFinancialReport_2025_01_01(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -2223,6 +2309,10 @@ export function up_listSetupIntents_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_createSwap_2025_01_01(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
+}
+
 export function up_createTransfer_2025_01_01(input: any): void {
   if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
   { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
@@ -2281,6 +2371,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   CheckoutConfiguration: { "2026-08-21": down_CheckoutConfiguration_2026_08_21, "2026-08-14": down_CheckoutConfiguration_2026_08_14, "2026-08-07": down_CheckoutConfiguration_2026_08_07, "2026-07-30": down_CheckoutConfiguration_2026_07_30, "2026-07-23": down_CheckoutConfiguration_2026_07_23, "2026-07-22": down_CheckoutConfiguration_2026_07_22, "2026-07-20": down_CheckoutConfiguration_2026_07_20, "2025-01-01": down_CheckoutConfiguration_2025_01_01 },
   CurrencyBalance: { "2026-07-30": down_CurrencyBalance_2026_07_30, "2026-07-23": down_CurrencyBalance_2026_07_23, "2026-07-22": down_CurrencyBalance_2026_07_22, "2026-07-20": down_CurrencyBalance_2026_07_20, "2025-01-01": down_CurrencyBalance_2025_01_01 },
   Deleted: { "2026-07-20": down_Deleted_2026_07_20, "2025-01-01": down_Deleted_2025_01_01 },
+  Deposit: { "2026-08-14": down_Deposit_2026_08_14, "2026-08-07": down_Deposit_2026_08_07, "2026-07-30": down_Deposit_2026_07_30, "2026-07-23": down_Deposit_2026_07_23, "2026-07-22": down_Deposit_2026_07_22, "2026-07-20": down_Deposit_2026_07_20, "2025-01-01": down_Deposit_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-22": down_EconomicIntelligenceOffer_2026_07_22, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
   FinancialReport: { "2026-08-21": down_FinancialReport_2026_08_21, "2026-08-14": down_FinancialReport_2026_08_14, "2026-08-07": down_FinancialReport_2026_08_07, "2026-07-30": down_FinancialReport_2026_07_30, "2026-07-23": down_FinancialReport_2026_07_23, "2026-07-22": down_FinancialReport_2026_07_22, "2026-07-20": down_FinancialReport_2026_07_20, "2025-01-01": down_FinancialReport_2025_01_01 },
   FinancialReportCurrency: { "2026-08-21": down_FinancialReportCurrency_2026_08_21, "2026-08-14": down_FinancialReportCurrency_2026_08_14, "2026-08-07": down_FinancialReportCurrency_2026_08_07, "2026-07-30": down_FinancialReportCurrency_2026_07_30, "2026-07-23": down_FinancialReportCurrency_2026_07_23, "2026-07-22": down_FinancialReportCurrency_2026_07_22, "2026-07-20": down_FinancialReportCurrency_2026_07_20, "2025-01-01": down_FinancialReportCurrency_2025_01_01 },
@@ -2310,6 +2401,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
 export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   cancelMembership: { "2026-07-22": up_cancelMembership_2026_07_22, "2026-07-20": up_cancelMembership_2026_07_20, "2025-01-01": up_cancelMembership_2025_01_01 },
   createCheckoutConfiguration: { "2026-08-21": up_createCheckoutConfiguration_2026_08_21, "2026-08-14": up_createCheckoutConfiguration_2026_08_14, "2026-08-07": up_createCheckoutConfiguration_2026_08_07, "2026-07-30": up_createCheckoutConfiguration_2026_07_30, "2026-07-23": up_createCheckoutConfiguration_2026_07_23, "2026-07-22": up_createCheckoutConfiguration_2026_07_22, "2026-07-20": up_createCheckoutConfiguration_2026_07_20, "2025-01-01": up_createCheckoutConfiguration_2025_01_01 },
+  createDeposit: { "2026-08-14": up_createDeposit_2026_08_14, "2026-08-07": up_createDeposit_2026_08_07, "2026-07-30": up_createDeposit_2026_07_30, "2026-07-23": up_createDeposit_2026_07_23, "2026-07-22": up_createDeposit_2026_07_22, "2026-07-20": up_createDeposit_2026_07_20, "2025-01-01": up_createDeposit_2025_01_01 },
   createPayment: { "2026-08-14": up_createPayment_2026_08_14, "2026-08-07": up_createPayment_2026_08_07, "2026-07-30": up_createPayment_2026_07_30, "2026-07-23": up_createPayment_2026_07_23, "2026-07-22": up_createPayment_2026_07_22, "2026-07-20": up_createPayment_2026_07_20, "2025-01-01": up_createPayment_2025_01_01 },
   createPayout: { "2026-08-14": up_createPayout_2026_08_14, "2026-08-07": up_createPayout_2026_08_07, "2026-07-30": up_createPayout_2026_07_30, "2026-07-23": up_createPayout_2026_07_23, "2026-07-22": up_createPayout_2026_07_22, "2026-07-20": up_createPayout_2026_07_20, "2025-01-01": up_createPayout_2025_01_01 },
   createPayoutMethod: { "2026-07-23": up_createPayoutMethod_2026_07_23, "2026-07-22": up_createPayoutMethod_2026_07_22, "2026-07-20": up_createPayoutMethod_2026_07_20, "2025-01-01": up_createPayoutMethod_2025_01_01 },
@@ -2317,6 +2409,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   createProduct: { "2026-07-20": up_createProduct_2026_07_20, "2025-01-01": up_createProduct_2025_01_01 },
   createPromoCode: { "2026-07-30": up_createPromoCode_2026_07_30, "2026-07-23": up_createPromoCode_2026_07_23, "2026-07-22": up_createPromoCode_2026_07_22, "2026-07-20": up_createPromoCode_2026_07_20, "2025-01-01": up_createPromoCode_2025_01_01 },
   createSetupIntent: { "2026-08-21": up_createSetupIntent_2026_08_21, "2026-08-14": up_createSetupIntent_2026_08_14, "2026-08-07": up_createSetupIntent_2026_08_07, "2026-07-30": up_createSetupIntent_2026_07_30, "2026-07-23": up_createSetupIntent_2026_07_23, "2026-07-22": up_createSetupIntent_2026_07_22, "2026-07-20": up_createSetupIntent_2026_07_20, "2025-01-01": up_createSetupIntent_2025_01_01 },
+  createSwap: { "2026-07-30": up_createSwap_2026_07_30, "2026-07-23": up_createSwap_2026_07_23, "2026-07-22": up_createSwap_2026_07_22, "2026-07-20": up_createSwap_2026_07_20, "2025-01-01": up_createSwap_2025_01_01 },
   createTransfer: { "2026-09-02": up_createTransfer_2026_09_02, "2026-08-28": up_createTransfer_2026_08_28, "2026-08-25": up_createTransfer_2026_08_25, "2026-08-21": up_createTransfer_2026_08_21, "2026-08-14": up_createTransfer_2026_08_14, "2026-08-07": up_createTransfer_2026_08_07, "2026-07-30": up_createTransfer_2026_07_30, "2026-07-23": up_createTransfer_2026_07_23, "2026-07-22": up_createTransfer_2026_07_22, "2026-07-20": up_createTransfer_2026_07_20, "2025-01-01": up_createTransfer_2025_01_01 },
   createVariant: { "2026-08-21": up_createVariant_2026_08_21, "2026-08-14": up_createVariant_2026_08_14, "2026-08-07": up_createVariant_2026_08_07, "2026-07-30": up_createVariant_2026_07_30, "2026-07-23": up_createVariant_2026_07_23, "2026-07-22": up_createVariant_2026_07_22, "2026-07-20": up_createVariant_2026_07_20, "2025-01-01": up_createVariant_2025_01_01 },
   createWebhook: { "2026-08-07": up_createWebhook_2026_08_07, "2026-07-30": up_createWebhook_2026_07_30, "2026-07-23": up_createWebhook_2026_07_23, "2026-07-22": up_createWebhook_2026_07_22, "2026-07-20": up_createWebhook_2026_07_20, "2025-01-01": up_createWebhook_2025_01_01 },

@@ -323,6 +323,65 @@ export interface CardSummary {
     exp_year: number;
 }
 
+/** Where to send stablecoins on one network to fund the destination. */
+export interface CryptoDepositMethod {
+    /** The network's id (ethereum, base, polygon, solana). */
+    network: string;
+    network_name: string;
+    /** The destination's deposit address on this network; the same on every call. */
+    address: string;
+    /** The stablecoins this network carries (usdc, usdt), credited 1:1 in USD. */
+    tokens: string[];
+    /** How many confirmations the network waits for before crediting. */
+    confirmations: number;
+    /** The smallest deposit credited, a decimal string in minimum_currency (10.00). */
+    minimum_amount: string;
+    minimum_currency: string;
+}
+
+export interface DepositMethods {
+    /** Always null: the sandbox takes deposits over its crypto network only. */
+    bank: { note: string } | null;
+    /** One per supported network, in the network table's order. */
+    crypto: CryptoDepositMethod[];
+}
+
+/** How to fund a destination. */
+export interface Deposit {
+    object: "deposit";
+    /** The destination: an account (biz_) or a user's personal wallet (user_). */
+    account_id: string;
+    /** The amount asked for, as sent (a decimal string in USD); informative only. */
+    amount: string | null;
+    /** Always null: the sandbox has no hosted deposit page. */
+    hosted_url: string | null;
+    methods: DepositMethods;
+}
+
+/** A transfer the crypto network reported to a deposit address. */
+export interface CryptoDeposit {
+    id: string;
+    object: "crypto_deposit";
+    /** The destination: an account (biz_) or a user's personal wallet (user_). */
+    account_id: string;
+    network: string;
+    address: string;
+    /** usdc or usdt. */
+    token: string;
+    /** What was sent, a decimal string with the token's 6 decimals. */
+    token_amount: string;
+    /** Its value in currency (1:1, rounded down to the cent), a decimal string: what is credited once confirmed. */
+    amount: string;
+    currency: string;
+    tx_hash: string;
+    status: "pending" | "confirmed" | "below_minimum";
+    status_detail: string | null;
+    /** When it was credited, or found below the minimum. */
+    settled_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
 /** One row type's entries in one currency over the window. Amounts are signed movements of the account's buckets (summed over its balances), in minor units; net is available + pending + in_transit + held. */
 export interface FinancialReportRow {
     /** The row type: payment, funds_cleared, refund, payout_requested, payout_released, payout, payout_reversed, trading_account_withdrawal, trading_account_withdrawal_offset, transfer, transfer_returned, trading_account_deposit, trading_account_deposit_offset, swap, card_transaction, card_top_up, adjustment or other. */
@@ -745,6 +804,62 @@ export interface SetupIntent {
     client_secret: string | null;
     created_at: string;
     updated_at: string;
+}
+
+export interface SwapToken {
+    /** The token's ticker, uppercase (USD, EUR, USDC). */
+    symbol: string;
+    /** The balance currency it is held in (usdc and usdt: usd). */
+    currency: string;
+    decimals: number;
+}
+
+/** What a swap would exchange now; nothing is written. */
+export interface SwapQuote {
+    object: "swap_quote";
+    from_token: SwapToken;
+    to_token: SwapToken;
+    /** What would be taken, a decimal string in from_token. */
+    amount_in: string;
+    /** What would arrive, a decimal string in to_token. */
+    amount_out: string;
+    /** The same as amount_out: mid-market rates have no slippage. */
+    amount_out_min: string;
+    /** to_token per from_token, 8 decimals. */
+    rate: string;
+    /** The sandbox charges no swap fee: 0. */
+    fee_bps: number;
+    /** Swaps between balances are immediate: 0. */
+    estimated_duration_seconds: number;
+}
+
+/** An exchange between two currencies of one balance. */
+export interface Swap {
+    id: string;
+    object: "swap";
+    /** Whose balance: an account (biz_) or a user's personal wallet (user_). */
+    account_id: string;
+    /** Swaps between balances complete at once. */
+    status: "completed";
+    from_token: SwapToken;
+    to_token: SwapToken;
+    /** Taken from the from_token balance, a decimal string. */
+    amount_in: string;
+    /** Credited in to_token, a decimal string. */
+    amount_out: string;
+    /** The same as amount_out. */
+    amount_out_expected: string;
+    /** The same as amount_out. */
+    amount_out_min: string;
+    /** The part of amount_out that repaid a negative balance, a decimal string. */
+    repaid_amount: string;
+    /** to_token per from_token, 8 decimals. */
+    rate: string;
+    /** Always empty: swaps between balances happen off chain. */
+    tx_hashes: string[];
+    /** Always null: a swap that cannot be made is refused, never recorded. */
+    error: string | null;
+    created_at: string;
 }
 
 /** A user's role on an account. Access to the account (and its connected accounts) counts only active members; invited members have none until they accept. */
@@ -1210,6 +1325,42 @@ export interface CreateConfirmationTokenInput {
 
 export type CreateConfirmationTokenOutput = ConfirmationToken;
 
+/** POST /deposits: Resolve a deposit destination */
+export interface CreateDepositInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { destination: string; amount?: string; network?: string };
+}
+
+export type CreateDepositOutput = Deposit;
+
+/** GET /crypto_deposits: List crypto deposits */
+export interface ListCryptoDepositsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; status?: "pending" | "confirmed" | "below_minimum" };
+    body: undefined;
+}
+
+export type ListCryptoDepositsOutput = Page<CryptoDeposit>;
+
+/** GET /crypto_deposits/{id}: Retrieve a crypto deposit */
+export interface RetrieveCryptoDepositInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveCryptoDepositOutput = CryptoDeposit;
+
+/** POST /sandbox/crypto_network/transfers: Simulate an incoming on-chain transfer (sandbox) */
+export interface CreateSandboxCryptoTransferInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { network: string; address: string; token: string; amount: string; tx_hash?: string };
+}
+
+export type CreateSandboxCryptoTransferOutput = CryptoDeposit;
+
 /** GET /financial_reports: Report an account's ledger over a window */
 export interface RetrieveFinancialReportInput {
     path: Record<string, never>;
@@ -1669,6 +1820,42 @@ export interface ConfirmSetupIntentActionInput {
 
 export type ConfirmSetupIntentActionOutput = SetupIntent;
 
+/** POST /swaps/quote: Quote a swap */
+export interface CreateSwapQuoteInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { from_token: string; to_token: string; amount?: string; to_amount?: string };
+}
+
+export type CreateSwapQuoteOutput = SwapQuote;
+
+/** POST /swaps: Make a swap */
+export interface CreateSwapInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id?: string; from_token: string; to_token: string; amount?: string; to_amount?: string };
+}
+
+export type CreateSwapOutput = Swap;
+
+/** GET /swaps: List swaps */
+export interface ListSwapsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string };
+    body: undefined;
+}
+
+export type ListSwapsOutput = Page<Swap>;
+
+/** GET /swaps/{id}: Retrieve a swap */
+export interface RetrieveSwapInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveSwapOutput = Swap;
+
 /** GET /team_members: List an account's team members */
 export interface ListTeamMembersInput {
     path: Record<string, never>;
@@ -1925,7 +2112,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -1952,7 +2139,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -1996,6 +2183,10 @@ export interface Operations {
     retrieveCheckoutConfiguration: { input: RetrieveCheckoutConfigurationInput; output: RetrieveCheckoutConfigurationOutput };
     deleteCheckoutConfiguration: { input: DeleteCheckoutConfigurationInput; output: DeleteCheckoutConfigurationOutput };
     createConfirmationToken: { input: CreateConfirmationTokenInput; output: CreateConfirmationTokenOutput };
+    createDeposit: { input: CreateDepositInput; output: CreateDepositOutput };
+    listCryptoDeposits: { input: ListCryptoDepositsInput; output: ListCryptoDepositsOutput };
+    retrieveCryptoDeposit: { input: RetrieveCryptoDepositInput; output: RetrieveCryptoDepositOutput };
+    createSandboxCryptoTransfer: { input: CreateSandboxCryptoTransferInput; output: CreateSandboxCryptoTransferOutput };
     retrieveFinancialReport: { input: RetrieveFinancialReportInput; output: RetrieveFinancialReportOutput };
     listFinancialReportBreakdown: { input: ListFinancialReportBreakdownInput; output: ListFinancialReportBreakdownOutput };
     retrieveLedgerAccount: { input: RetrieveLedgerAccountInput; output: RetrieveLedgerAccountOutput };
@@ -2047,6 +2238,10 @@ export interface Operations {
     listSetupIntents: { input: ListSetupIntentsInput; output: ListSetupIntentsOutput };
     retrieveSetupIntent: { input: RetrieveSetupIntentInput; output: RetrieveSetupIntentOutput };
     confirmSetupIntentAction: { input: ConfirmSetupIntentActionInput; output: ConfirmSetupIntentActionOutput };
+    createSwapQuote: { input: CreateSwapQuoteInput; output: CreateSwapQuoteOutput };
+    createSwap: { input: CreateSwapInput; output: CreateSwapOutput };
+    listSwaps: { input: ListSwapsInput; output: ListSwapsOutput };
+    retrieveSwap: { input: RetrieveSwapInput; output: RetrieveSwapOutput };
     listTeamMembers: { input: ListTeamMembersInput; output: ListTeamMembersOutput };
     addTeamMember: { input: AddTeamMemberInput; output: AddTeamMemberOutput };
     retrieveTeamMember: { input: RetrieveTeamMemberInput; output: RetrieveTeamMemberOutput };

@@ -12,6 +12,7 @@ import { transferTasks } from './transfers/claim-links.js';
 import { cardTasks } from './cards/tasks.js';
 import { SWEEP_TASK } from './webhooks/delivery/sweep-task.js';
 import { CLEAR_DUE_FUNDS, clearDueFundsTask } from './ledger/clearing.js';
+import { cryptoNetworkTasks } from './crypto_network/network.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -25,6 +26,7 @@ export function taskList(db: Knex): TaskList {
     [CLEAR_DUE_FUNDS]: clearDueFundsTask(db),
     ...transferTasks(db),
     ...cardTasks(db),
+    ...cryptoNetworkTasks(db),
   };
 }
 

@@ -15,6 +15,10 @@ import { stepPayout, TEST_DESTINATIONS } from '../../handlers/payout_rail/rail.j
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { fundBalance } from '../helpers/ledger.js';
 import { REVERSING_MERCHANT, stepCardTransaction } from '../../handlers/card_network/network.js';
+import { confirmDeposit } from '../../handlers/crypto_network/network.js';
+import { ledgerOf } from '../../handlers/ledger/ledgers.js';
+import { postEntry } from '../../handlers/ledger/post.js';
+import { randomToken } from '../../runtime/ids.js';
 
 const t = suite('money: a property of random concurrent movements');
 let app: TestApp;
@@ -215,6 +219,96 @@ t('cards: the cards balance equals top-ups less settlements, held equals pending
   const seen = { settled: await sum({ status: 'settled' }), reversed: await sum({ status: 'reversed' }), declined: await sum({ status: 'declined' }) };
   console.log(`  cards property: ${JSON.stringify(seen)}`);
   for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} card transactions happened`);
+});
+
+// Deposits over the simulated crypto network and swaps (issue 15), in a block of their own: random reports (some
+// of one transaction, some concurrent), confirmations run concurrently and again, negative balances and swaps
+// repaying or converting, leave every balance equal to its postings, no floor crossed, each transaction one deposit
+// credited at most once, and the platform's crypto_clearing equal to what confirmed deposits credited.
+type CryptoCommand =
+  | { kind: 'report'; tx: number; twice: boolean }
+  | { kind: 'confirm'; pick: number; twice: boolean }
+  | { kind: 'owe'; side: number; cents: number; currency: number }
+  | { kind: 'swap'; side: number; from: number; to: number; mode: number; cents: number };
+
+const SWAP_CURRENCIES = ['usd', 'eur', 'gbp'];
+const cryptoCommand: fc.Arbitrary<CryptoCommand> = fc.oneof(
+  fc.record({ kind: fc.constant('report' as const), tx: fc.nat(12), twice: fc.boolean() }),
+  fc.record({ kind: fc.constant('confirm' as const), pick: fc.nat(), twice: fc.boolean() }),
+  fc.record({ kind: fc.constant('owe' as const), side: fc.nat(2), cents: fc.integer({ min: 1, max: 3_000 }), currency: fc.nat(2) }),
+  fc.record({ kind: fc.constant('swap' as const), side: fc.nat(2), from: fc.nat(2), to: fc.nat(2), mode: fc.nat(2), cents: fc.integer({ min: 1, max: 4_000 }) }),
+);
+
+t('deposits and swaps: balances equal their postings, floors hold, each transaction is credited once', async () => {
+  const business = await makeSeller(app.db);
+  const other = await makeSeller(app.db);
+  const wallet = await makeUser(app.db);
+  const sides = [{ id: business.accountId, token: business.key }, { id: other.accountId, token: other.key }, { id: wallet.id, token: wallet.token }];
+  const addresses: string[] = [];
+  for (const side of sides) {
+    const res = await app.request('POST', '/deposits', { token: side.token, version: VERSION, body: { destination: side.id } });
+    addresses.push(res.body.methods.crypto.find((m: { network: string }) => m.network === 'ethereum').address);
+  }
+  const serverErrors: string[] = [];
+  const check = (what: string, res: { status: number; body: unknown }) => {
+    if (res.status >= 500) serverErrors.push(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res;
+  };
+  let round = 0;
+  const run = async (c: CryptoCommand): Promise<void> => {
+    switch (c.kind) {
+      case 'report': {
+        // A transaction hash is one transfer: the same hash always carries the same details (5.00 to 59.00 USDC:
+        // the first two under the minimum).
+        const tx = `0x${round.toString(16).padStart(8, '0')}${c.tx.toString(16).padStart(56, '0')}`;
+        const body = { network: 'ethereum', address: addresses[c.tx % 3], token: 'usdc', amount: dollars(500 + c.tx * 450), tx_hash: tx };
+        const owner = sides[c.tx % 3];
+        const send = () => app.request('POST', '/sandbox/crypto_network/transfers', { token: owner.token, version: VERSION, body });
+        (await Promise.all(c.twice ? [send(), send()] : [send()])).forEach((r) => check('report', r));
+        return;
+      }
+      case 'confirm': {
+        const pending = await app.db('crypto_deposits').where({ status: 'pending' }).orderBy('id').select('id');
+        if (!pending.length) return;
+        const id = pending[c.pick % pending.length].id as string;
+        await Promise.all(c.twice ? [confirmDeposit(app.db, id), confirmDeposit(app.db, id)] : [confirmDeposit(app.db, id)]);
+        return;
+      }
+      case 'owe': {
+        const ledger = await ledgerOf(app.db, sides[c.side].id);
+        await postEntry(app.db, `le_owe_${randomToken(10)}`, SWAP_CURRENCIES[c.currency], [
+          { ledger, bucket: 'pending', amount: -c.cents }, { ledger, bucket: 'processor_clearing', amount: c.cents }]);
+        return;
+      }
+      case 'swap': {
+        const side = sides[c.side];
+        const amounts = [{ amount: dollars(c.cents) }, { to_amount: dollars(c.cents) }, {}][c.mode];
+        check('swap', await app.request('POST', '/swaps', { token: side.token, version: VERSION,
+          body: { account_id: side.id, from_token: SWAP_CURRENCIES[c.from], to_token: SWAP_CURRENCIES[c.to], ...amounts } }));
+      }
+    }
+  };
+  await fc.assert(fc.asyncProperty(fc.array(cryptoCommand, { minLength: 6, maxLength: 20 }), async (commands) => {
+    round++;
+    for (let i = 0; i < commands.length; i += 4) await Promise.all(commands.slice(i, i + 4).map(run));
+    const report = await verifyLedger(app.db);
+    assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
+    assert.equal(await app.db('ledger_balances').whereIn('bucket', ['available', 'in_transit', 'held']).where('amount', '<', 0), []);
+    assert.equal(serverErrors, []);
+    const repeated = await app.db('crypto_deposits').groupBy('network', 'tx_hash').havingRaw('count(*) > 1').select('tx_hash');
+    assert.equal(repeated, []);
+    const credits = await app.db('ledger_postings').where('entry_id', 'like', 'cdep_%:credited').where('bucket', 'available').select('entry_id', 'amount');
+    const confirmed = await app.db('crypto_deposits').where({ status: 'confirmed' }).select('id', 'amount');
+    assert.equal(credits.map((p) => p.entry_id).sort(), confirmed.map((d) => `${d.id}:credited`).sort());
+    assert.ok(confirmed.every((d) => Number(d.amount) >= 1_000));
+    const clearing = await app.db('ledger_balances').where({ bucket: 'crypto_clearing', currency: 'usd' }).first('amount');
+    assert.is(Number(clearing?.amount ?? 0), -confirmed.reduce((sum, d) => sum + Number(d.amount), 0));
+  }), { numRuns: Number(process.env.MONEY_RUNS ?? 15) });
+  const count = async (table: string, where: Record<string, unknown> = {}) => Number((await app.db(table).where(where).count({ n: '*' }))[0].n);
+  const seen = { confirmed: await count('crypto_deposits', { status: 'confirmed' }), below_minimum: await count('crypto_deposits', { status: 'below_minimum' }),
+    swaps: await count('swaps'), repayments: Number((await app.db('swaps').where('repaid_amount', '>', 0).count({ n: '*' }))[0].n) };
+  console.log(`  deposits and swaps: ${JSON.stringify(seen)}`);
+  for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} happened`);
 });
 
 t.run();
