@@ -196,6 +196,21 @@ export const retrieveRefund = plainRetrieve<'retrieveRefund'>(resources.Refund, 
   scopes: ['payment:basic:read'],
 });
 
+/** GET /shipments: List shipments */
+export const listShipments = plainList<'listShipments'>(resources.Shipment, {
+  scope: 'shipment:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'shipments.account_id',
+  filters: [
+    { param: 'payment_id', test: 'equal', sql: ['"shipments"."payment_id"'] },
+    { param: 'user_id', test: 'equal', sql: ['"shipments"."user_id"'] },
+  ],
+  sorts: { created_at: { column: 'shipments.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'shipments.id',
+});
+
 /** GET /team_members: List an account's team members */
 export const listTeamMembers = plainList<'listTeamMembers'>(resources.TeamMember, {
   scope: 'team_member:read',

@@ -8,6 +8,7 @@ import { apiKeyPermissions, apiKeyStatus } from '../handlers/api_keys/api-key-fi
 import { configurationPurchaseUrl, variantPurchaseUrl } from '../handlers/checkout_configurations/purchase-url.js';
 import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
 import { amountAfterFees, usdTotal } from '../handlers/payments/payment-fields.js';
+import { shipmentTrackingUrl } from '../handlers/shipments/carriers.js';
 
 /** Resources whose spec names their table (resources.<Name>.table). */
 export const resources = {
@@ -305,6 +306,28 @@ export const resources = {
       updated_at: row.updated_at,
     }),
   } satisfies StoredResource<T.Refund>,
+  Shipment: {
+    name: 'Shipment',
+    noun: 'shipment',
+    table: 'shipments',
+    columns: '"shipments".*',
+    from: '"shipments"',
+    live: null,
+    byId: 'select "shipments".* from "shipments" where "shipments"."id" = $1',
+    byIdForUpdate: 'select "shipments".* from "shipments" where "shipments"."id" = $1 for update of "shipments"',
+    bareRows: true,
+    view: (row: Row): T.Shipment => ({
+      id: row.id,
+      account_id: row.account_id,
+      payment_id: row.payment_id,
+      order_id: row.order_id,
+      tracking_number: row.tracking_number,
+      carrier: row.carrier,
+      tracking_url: shipmentTrackingUrl(row),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }),
+  } satisfies StoredResource<T.Shipment>,
   TeamMember: {
     name: 'TeamMember',
     noun: 'team member',

@@ -64,7 +64,12 @@ export const specData = {
     "checkout_configuration:basic:read",
     "checkout_configuration:create",
     "checkout_configuration:delete",
-    "member:manage"
+    "member:manage",
+    "shipment:basic:read",
+    "shipment:create",
+    "shipment:update",
+    "payment_method_domain:read",
+    "payment_method_domain:manage"
   ],
   "roles": {
     "owner": [
@@ -153,6 +158,7 @@ export const specData = {
     "PromoCode": "promo_",
     "Refund": "rfnd_",
     "SetupIntent": "seti_",
+    "Shipment": "ship_",
     "TeamMember": "tmem_",
     "Transfer": "xfer_",
     "User": "user_",
@@ -197,6 +203,8 @@ export const specData = {
     "setup_intent.requires_action": "SetupIntent",
     "setup_intent.succeeded": "SetupIntent",
     "setup_intent.canceled": "SetupIntent",
+    "shipment.created": "Shipment",
+    "shipment.updated": "Shipment",
     "team_member.invited": "TeamMember",
     "team_member.accepted": "TeamMember",
     "team_member.updated": "TeamMember",

@@ -17,6 +17,7 @@ import * as promoCodeLegacyCreate from '../handlers/versions/promoCodeLegacyCrea
 import * as promoCodeLegacyDiscount from '../handlers/versions/promoCodeLegacyDiscount.js';
 import * as refundDecimalAmount from '../handlers/versions/refundDecimalAmount.js';
 import * as setupIntentEmbeddedReferences from '../handlers/versions/setupIntentEmbeddedReferences.js';
+import * as shipmentLegacyShape from '../handlers/versions/shipmentLegacyShape.js';
 import * as transferDecimalAmount from '../handlers/versions/transferDecimalAmount.js';
 import * as transferLegacyShape from '../handlers/versions/transferLegacyShape.js';
 import * as userBalancesFlat from '../handlers/versions/userBalancesFlat.js';
@@ -224,6 +225,11 @@ function down_PayoutQuote_step_2026_07_30(o: any): any {
 
 function down_PayoutQuoteSpeed_step_2026_07_30(o: any): any {
   o.estimated_arrival ??= null;
+  return o;
+}
+
+function down_Shipment_step_2026_07_30(o: any): any {
+  o = shipmentLegacyShape.down(o);
   return o;
 }
 
@@ -1087,6 +1093,11 @@ export function down_SetupIntent_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_Shipment_2026_07_23(o: any): any {
+  o = down_Shipment_step_2026_07_30(o);
+  return o;
+}
+
 export function down_Transfer_2026_07_23(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
   return o;
@@ -1171,6 +1182,15 @@ export function up_createSetupIntent_2026_07_23(input: any): void {
 
 export function up_listSetupIntents_2026_07_23(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listShipments_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createShipment_2026_07_23(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "tracking_code" in b) { b["tracking_number"] = b["tracking_code"]; delete b["tracking_code"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
 export function up_createTransfer_2026_07_23(input: any): void {
@@ -1313,6 +1333,11 @@ export function down_SetupIntent_2026_07_22(o: any): any {
   return o;
 }
 
+export function down_Shipment_2026_07_22(o: any): any {
+  o = down_Shipment_step_2026_07_30(o);
+  return o;
+}
+
 export function down_Transfer_2026_07_22(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
   return o;
@@ -1413,6 +1438,15 @@ export function up_createSetupIntent_2026_07_22(input: any): void {
 
 export function up_listSetupIntents_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listShipments_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createShipment_2026_07_22(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "tracking_code" in b) { b["tracking_number"] = b["tracking_code"]; delete b["tracking_code"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
 export function up_createTransfer_2026_07_22(input: any): void {
@@ -1566,6 +1600,11 @@ export function down_SetupIntent_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_Shipment_2026_07_20(o: any): any {
+  o = down_Shipment_step_2026_07_30(o);
+  return o;
+}
+
 export function down_Transfer_2026_07_20(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
   return o;
@@ -1686,6 +1725,15 @@ export function up_createSetupIntent_2026_07_20(input: any): void {
 
 export function up_listSetupIntents_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listShipments_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createShipment_2026_07_20(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "tracking_code" in b) { b["tracking_number"] = b["tracking_code"]; delete b["tracking_code"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
 export function up_createTransfer_2026_07_20(input: any): void {
@@ -1853,6 +1901,11 @@ export function down_SetupIntent_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_Shipment_2025_01_01(o: any): any {
+  o = down_Shipment_step_2026_07_30(o);
+  return o;
+}
+
 export function down_Transfer_2025_01_01(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
   return o;
@@ -1975,6 +2028,15 @@ export function up_listSetupIntents_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_listShipments_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createShipment_2025_01_01(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "tracking_code" in b) { b["tracking_number"] = b["tracking_code"]; delete b["tracking_code"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_createTransfer_2025_01_01(input: any): void {
   if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
   { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
@@ -2047,6 +2109,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   PromoCode: { "2026-07-30": down_PromoCode_2026_07_30, "2026-07-23": down_PromoCode_2026_07_23, "2026-07-22": down_PromoCode_2026_07_22, "2026-07-20": down_PromoCode_2026_07_20, "2025-01-01": down_PromoCode_2025_01_01 },
   Refund: { "2026-08-14": down_Refund_2026_08_14, "2026-08-07": down_Refund_2026_08_07, "2026-07-30": down_Refund_2026_07_30, "2026-07-23": down_Refund_2026_07_23, "2026-07-22": down_Refund_2026_07_22, "2026-07-20": down_Refund_2026_07_20, "2025-01-01": down_Refund_2025_01_01 },
   SetupIntent: { "2026-08-21": down_SetupIntent_2026_08_21, "2026-08-14": down_SetupIntent_2026_08_14, "2026-08-07": down_SetupIntent_2026_08_07, "2026-07-30": down_SetupIntent_2026_07_30, "2026-07-23": down_SetupIntent_2026_07_23, "2026-07-22": down_SetupIntent_2026_07_22, "2026-07-20": down_SetupIntent_2026_07_20, "2025-01-01": down_SetupIntent_2025_01_01 },
+  Shipment: { "2026-07-23": down_Shipment_2026_07_23, "2026-07-22": down_Shipment_2026_07_22, "2026-07-20": down_Shipment_2026_07_20, "2025-01-01": down_Shipment_2025_01_01 },
   Transfer: { "2026-09-02": down_Transfer_2026_09_02, "2026-08-28": down_Transfer_2026_08_28, "2026-08-25": down_Transfer_2026_08_25, "2026-08-21": down_Transfer_2026_08_21, "2026-08-14": down_Transfer_2026_08_14, "2026-08-07": down_Transfer_2026_08_07, "2026-07-30": down_Transfer_2026_07_30, "2026-07-23": down_Transfer_2026_07_23, "2026-07-22": down_Transfer_2026_07_22, "2026-07-20": down_Transfer_2026_07_20, "2025-01-01": down_Transfer_2025_01_01 },
   User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-22": down_User_2026_07_22, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
   UserBalance: { "2026-07-30": down_UserBalance_2026_07_30, "2026-07-23": down_UserBalance_2026_07_23, "2026-07-22": down_UserBalance_2026_07_22, "2026-07-20": down_UserBalance_2026_07_20, "2025-01-01": down_UserBalance_2025_01_01 },
@@ -2065,6 +2128,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   createProduct: { "2026-07-20": up_createProduct_2026_07_20, "2025-01-01": up_createProduct_2025_01_01 },
   createPromoCode: { "2026-07-30": up_createPromoCode_2026_07_30, "2026-07-23": up_createPromoCode_2026_07_23, "2026-07-22": up_createPromoCode_2026_07_22, "2026-07-20": up_createPromoCode_2026_07_20, "2025-01-01": up_createPromoCode_2025_01_01 },
   createSetupIntent: { "2026-08-21": up_createSetupIntent_2026_08_21, "2026-08-14": up_createSetupIntent_2026_08_14, "2026-08-07": up_createSetupIntent_2026_08_07, "2026-07-30": up_createSetupIntent_2026_07_30, "2026-07-23": up_createSetupIntent_2026_07_23, "2026-07-22": up_createSetupIntent_2026_07_22, "2026-07-20": up_createSetupIntent_2026_07_20, "2025-01-01": up_createSetupIntent_2025_01_01 },
+  createShipment: { "2026-07-23": up_createShipment_2026_07_23, "2026-07-22": up_createShipment_2026_07_22, "2026-07-20": up_createShipment_2026_07_20, "2025-01-01": up_createShipment_2025_01_01 },
   createTransfer: { "2026-09-02": up_createTransfer_2026_09_02, "2026-08-28": up_createTransfer_2026_08_28, "2026-08-25": up_createTransfer_2026_08_25, "2026-08-21": up_createTransfer_2026_08_21, "2026-08-14": up_createTransfer_2026_08_14, "2026-08-07": up_createTransfer_2026_08_07, "2026-07-30": up_createTransfer_2026_07_30, "2026-07-23": up_createTransfer_2026_07_23, "2026-07-22": up_createTransfer_2026_07_22, "2026-07-20": up_createTransfer_2026_07_20, "2025-01-01": up_createTransfer_2025_01_01 },
   createVariant: { "2026-08-21": up_createVariant_2026_08_21, "2026-08-14": up_createVariant_2026_08_14, "2026-08-07": up_createVariant_2026_08_07, "2026-07-30": up_createVariant_2026_07_30, "2026-07-23": up_createVariant_2026_07_23, "2026-07-22": up_createVariant_2026_07_22, "2026-07-20": up_createVariant_2026_07_20, "2025-01-01": up_createVariant_2025_01_01 },
   createWebhook: { "2026-08-07": up_createWebhook_2026_08_07, "2026-07-30": up_createWebhook_2026_07_30, "2026-07-23": up_createWebhook_2026_07_23, "2026-07-22": up_createWebhook_2026_07_22, "2026-07-20": up_createWebhook_2026_07_20, "2025-01-01": up_createWebhook_2025_01_01 },
@@ -2079,6 +2143,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   listPromoCodes: { "2026-07-30": up_listPromoCodes_2026_07_30, "2026-07-23": up_listPromoCodes_2026_07_23, "2026-07-22": up_listPromoCodes_2026_07_22, "2026-07-20": up_listPromoCodes_2026_07_20, "2025-01-01": up_listPromoCodes_2025_01_01 },
   listRefunds: { "2026-08-14": up_listRefunds_2026_08_14, "2026-08-07": up_listRefunds_2026_08_07, "2026-07-30": up_listRefunds_2026_07_30, "2026-07-23": up_listRefunds_2026_07_23, "2026-07-22": up_listRefunds_2026_07_22, "2026-07-20": up_listRefunds_2026_07_20, "2025-01-01": up_listRefunds_2025_01_01 },
   listSetupIntents: { "2026-08-21": up_listSetupIntents_2026_08_21, "2026-08-14": up_listSetupIntents_2026_08_14, "2026-08-07": up_listSetupIntents_2026_08_07, "2026-07-30": up_listSetupIntents_2026_07_30, "2026-07-23": up_listSetupIntents_2026_07_23, "2026-07-22": up_listSetupIntents_2026_07_22, "2026-07-20": up_listSetupIntents_2026_07_20, "2025-01-01": up_listSetupIntents_2025_01_01 },
+  listShipments: { "2026-07-23": up_listShipments_2026_07_23, "2026-07-22": up_listShipments_2026_07_22, "2026-07-20": up_listShipments_2026_07_20, "2025-01-01": up_listShipments_2025_01_01 },
   listVariants: { "2026-07-20": up_listVariants_2026_07_20, "2025-01-01": up_listVariants_2025_01_01 },
   listWebhooks: { "2026-08-07": up_listWebhooks_2026_08_07, "2026-07-30": up_listWebhooks_2026_07_30, "2026-07-23": up_listWebhooks_2026_07_23, "2026-07-22": up_listWebhooks_2026_07_22, "2026-07-20": up_listWebhooks_2026_07_20, "2025-01-01": up_listWebhooks_2025_01_01 },
   refundPayment: { "2026-08-14": up_refundPayment_2026_08_14, "2026-08-07": up_refundPayment_2026_08_07, "2026-07-30": up_refundPayment_2026_07_30, "2026-07-23": up_refundPayment_2026_07_23, "2026-07-22": up_refundPayment_2026_07_22, "2026-07-20": up_refundPayment_2026_07_20, "2025-01-01": up_refundPayment_2025_01_01 },

@@ -631,6 +631,21 @@ export interface SetupIntent {
     updated_at: string;
 }
 
+export interface Shipment {
+    id: string;
+    account_id: string;
+    payment_id: string;
+    /** The seller's own order reference, as sent at creation; null when none. */
+    order_id: string | null;
+    /** Upper-cased. */
+    tracking_number: string;
+    carrier: "usps" | "ups" | "fedex" | "dhl_express" | "royal_mail" | "canada_post" | "australia_post" | "ontrac" | "dpd" | "post_nl";
+    /** The carrier's public tracking page for tracking_number (the table above). */
+    tracking_url: string;
+    created_at: string;
+    updated_at: string;
+}
+
 /** A user's role on an account. Access to the account (and its connected accounts) counts only active members; invited members have none until they accept. */
 export interface TeamMember {
     id: string;
@@ -1445,6 +1460,42 @@ export interface ConfirmSetupIntentActionInput {
 
 export type ConfirmSetupIntentActionOutput = SetupIntent;
 
+/** GET /shipments: List shipments */
+export interface ListShipmentsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; payment_id?: string; user_id?: string };
+    body: undefined;
+}
+
+export type ListShipmentsOutput = Page<Shipment>;
+
+/** POST /shipments: Attach a tracking number to a payment */
+export interface CreateShipmentInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; payment_id: string; tracking_number: string; carrier?: "usps" | "ups" | "fedex" | "dhl_express" | "royal_mail" | "canada_post" | "australia_post" | "ontrac" | "dpd" | "post_nl"; order_id?: string };
+}
+
+export type CreateShipmentOutput = Shipment;
+
+/** GET /shipments/{id}: Retrieve a shipment */
+export interface RetrieveShipmentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveShipmentOutput = Shipment;
+
+/** PATCH /shipments/{id}: Change a shipment's tracking number */
+export interface UpdateShipmentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { tracking_number: string; carrier?: "usps" | "ups" | "fedex" | "dhl_express" | "royal_mail" | "canada_post" | "australia_post" | "ontrac" | "dpd" | "post_nl" };
+}
+
+export type UpdateShipmentOutput = Shipment;
+
 /** GET /team_members: List an account's team members */
 export interface ListTeamMembersInput {
     path: Record<string, never>;
@@ -1701,7 +1752,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -1728,7 +1779,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -1811,6 +1862,10 @@ export interface Operations {
     listSetupIntents: { input: ListSetupIntentsInput; output: ListSetupIntentsOutput };
     retrieveSetupIntent: { input: RetrieveSetupIntentInput; output: RetrieveSetupIntentOutput };
     confirmSetupIntentAction: { input: ConfirmSetupIntentActionInput; output: ConfirmSetupIntentActionOutput };
+    listShipments: { input: ListShipmentsInput; output: ListShipmentsOutput };
+    createShipment: { input: CreateShipmentInput; output: CreateShipmentOutput };
+    retrieveShipment: { input: RetrieveShipmentInput; output: RetrieveShipmentOutput };
+    updateShipment: { input: UpdateShipmentInput; output: UpdateShipmentOutput };
     listTeamMembers: { input: ListTeamMembersInput; output: ListTeamMembersOutput };
     addTeamMember: { input: AddTeamMemberInput; output: AddTeamMemberOutput };
     retrieveTeamMember: { input: RetrieveTeamMemberInput; output: RetrieveTeamMemberOutput };
