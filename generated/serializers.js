@@ -168,6 +168,10 @@ function c_PageInfo_cec4d85f1b51(v) {
   return o_7073f2bfb7d6(v);
 }
 
+function c_PaymentMethodDomain_8076607d2287(v) {
+  return o_484b2d26932f(v);
+}
+
 function c_PaymentMethod_892d00a9aeee(v) {
   return o_ba6c0ed442b7(v);
 }
@@ -1513,6 +1517,28 @@ function o_45ef1a376845(v) {
   if (x !== undefined) { out += sep + "\"fixed_amount\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["currency"];
   if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_484b2d26932f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["domain"];
+  if (x !== undefined) { out += sep + "\"domain\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["verification"];
+  if (x !== undefined) { out += sep + "\"verification\":" + o_bf452bdc907d(x); sep = ','; }
+  x = v["verified_at"];
+  if (x !== undefined) { out += sep + "\"verified_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3112,6 +3138,18 @@ function o_be3ab4792f73(v) {
   return out + '}';
 }
 
+function o_bf452bdc907d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["txt_record_name"];
+  if (x !== undefined) { out += sep + "\"txt_record_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["txt_record_value"];
+  if (x !== undefined) { out += sep + "\"txt_record_value\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["last_error"];
+  if (x !== undefined) { out += sep + "\"last_error\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_bfa4551a4676(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3421,6 +3459,16 @@ function o_de5d21b18dab(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_17009bf965ca(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_df0267949671(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PaymentMethodDomain_8076607d2287(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -3824,6 +3872,10 @@ function r_44893e3ef8dd(v) {
   return o_d3bd12b80fd0(v);
 }
 
+function r_46b71031309e(v) {
+  return c_PaymentMethodDomain_8076607d2287(v);
+}
+
 function r_49ad0b9350a2(v) {
   return c_Payment_2afc32bed1ee(v);
 }
@@ -3978,6 +4030,10 @@ function r_9853dcf694a3(v) {
 
 function r_996221a6aec1(v) {
   return c_Member_313e32d7b692(v);
+}
+
+function r_9ebbb1fba0f2(v) {
+  return o_df0267949671(v);
 }
 
 function r_9f14d06ee171(v) {
@@ -4192,6 +4248,7 @@ export const serializers = {
   "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "createConfirmationToken": { "2026-09-06": r_905d3da1bce2, "2026-09-02": r_905d3da1bce2, "2026-08-28": r_905d3da1bce2, "2026-08-25": r_905d3da1bce2, "2026-08-21": r_905d3da1bce2, "2026-08-14": r_905d3da1bce2, "2026-08-07": r_905d3da1bce2, "2026-07-30": r_905d3da1bce2, "2026-07-23": r_905d3da1bce2, "2026-07-22": r_905d3da1bce2, "2026-07-20": r_905d3da1bce2, "2025-01-01": r_905d3da1bce2 },
   "createPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
+  "createPaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "createPaymentQuote": { "2026-09-06": r_8c338976784a, "2026-09-02": r_8c338976784a, "2026-08-28": r_8c338976784a, "2026-08-25": r_8c338976784a, "2026-08-21": r_8c338976784a },
   "createPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
   "createPayoutMethod": { "2026-09-06": r_035a1d1ada29, "2026-09-02": r_035a1d1ada29, "2026-08-28": r_8310f395ee65, "2026-08-25": r_8310f395ee65, "2026-08-21": r_8310f395ee65, "2026-08-14": r_8310f395ee65, "2026-08-07": r_8310f395ee65, "2026-07-30": r_8310f395ee65, "2026-07-23": r_ef6345e78af7, "2026-07-22": r_ef6345e78af7, "2026-07-20": r_ef6345e78af7, "2025-01-01": r_ef6345e78af7 },
@@ -4205,6 +4262,7 @@ export const serializers = {
   "createWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "deactivatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
   "deleteCheckoutConfiguration": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "deletePaymentMethodDomain": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deletePlan": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteProduct": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteVariant": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
@@ -4216,6 +4274,7 @@ export const serializers = {
   "listCheckoutConfigurations": { "2026-09-06": r_c5f1e694987f, "2026-09-02": r_c5f1e694987f, "2026-08-28": r_c5f1e694987f, "2026-08-25": r_c5f1e694987f, "2026-08-21": r_873c32af138f, "2026-08-14": r_873c32af138f, "2026-08-07": r_873c32af138f, "2026-07-30": r_873c32af138f, "2026-07-23": r_873c32af138f, "2026-07-22": r_873c32af138f, "2026-07-20": r_cfdf89f21e43, "2025-01-01": r_cfdf89f21e43 },
   "listMembers": { "2026-09-06": r_fec72c6ee977, "2026-09-02": r_fec72c6ee977, "2026-08-28": r_fec72c6ee977, "2026-08-25": r_fec72c6ee977, "2026-08-21": r_fec72c6ee977, "2026-08-14": r_fec72c6ee977, "2026-08-07": r_fec72c6ee977, "2026-07-30": r_fec72c6ee977, "2026-07-23": r_fec72c6ee977, "2026-07-22": r_bfb778fba60f, "2026-07-20": r_bfb778fba60f, "2025-01-01": r_bfb778fba60f },
   "listMemberships": { "2026-09-06": r_6ee67b7b3241, "2026-09-02": r_6ee67b7b3241, "2026-08-28": r_6ee67b7b3241, "2026-08-25": r_6ee67b7b3241, "2026-08-21": r_6ee67b7b3241, "2026-08-14": r_6ee67b7b3241, "2026-08-07": r_6ee67b7b3241, "2026-07-30": r_6ee67b7b3241, "2026-07-23": r_6ee67b7b3241, "2026-07-22": r_1d0ba1500547, "2026-07-20": r_1d0ba1500547, "2025-01-01": r_1d0ba1500547 },
+  "listPaymentMethodDomains": { "2026-09-06": r_9ebbb1fba0f2, "2026-09-02": r_9ebbb1fba0f2, "2026-08-28": r_9ebbb1fba0f2, "2026-08-25": r_9ebbb1fba0f2, "2026-08-21": r_9ebbb1fba0f2, "2026-08-14": r_9ebbb1fba0f2, "2026-08-07": r_9ebbb1fba0f2, "2026-07-30": r_9ebbb1fba0f2, "2026-07-23": r_9ebbb1fba0f2, "2026-07-22": r_9ebbb1fba0f2, "2026-07-20": r_9ebbb1fba0f2, "2025-01-01": r_9ebbb1fba0f2 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
   "listPayments": { "2026-09-06": r_ee84acec5b55, "2026-09-02": r_b8b5584dc09a, "2026-08-28": r_b8b5584dc09a, "2026-08-25": r_b8b5584dc09a, "2026-08-21": r_b8b5584dc09a, "2026-08-14": r_ee9def59387b, "2026-08-07": r_ee9def59387b, "2026-07-30": r_ee9def59387b, "2026-07-23": r_ee9def59387b, "2026-07-22": r_ee9def59387b, "2026-07-20": r_ee9def59387b, "2025-01-01": r_ee9def59387b },
   "listPayoutMethods": { "2026-09-06": r_c88e3f9cee55, "2026-09-02": r_c88e3f9cee55, "2026-08-28": r_f8661782551b, "2026-08-25": r_f8661782551b, "2026-08-21": r_f8661782551b, "2026-08-14": r_f8661782551b, "2026-08-07": r_f8661782551b, "2026-07-30": r_f8661782551b, "2026-07-23": r_5684aae3f8ae, "2026-07-22": r_5684aae3f8ae, "2026-07-20": r_5684aae3f8ae, "2025-01-01": r_5684aae3f8ae },
@@ -4234,6 +4293,7 @@ export const serializers = {
   "listWebhookDeliveries": { "2026-09-06": r_8e080704dbd6, "2026-09-02": r_8e080704dbd6, "2026-08-28": r_8e080704dbd6, "2026-08-25": r_8e080704dbd6, "2026-08-21": r_8e080704dbd6, "2026-08-14": r_8e080704dbd6, "2026-08-07": r_8e080704dbd6, "2026-07-30": r_8e080704dbd6, "2026-07-23": r_8e080704dbd6, "2026-07-22": r_8e080704dbd6, "2026-07-20": r_8e080704dbd6, "2025-01-01": r_8e080704dbd6 },
   "listWebhooks": { "2026-09-06": r_e32089e3c27a, "2026-09-02": r_e32089e3c27a, "2026-08-28": r_e32089e3c27a, "2026-08-25": r_e32089e3c27a, "2026-08-21": r_e32089e3c27a, "2026-08-14": r_e32089e3c27a, "2026-08-07": r_ee8710d75ba0, "2026-07-30": r_8cdf9f930b92, "2026-07-23": r_8cdf9f930b92, "2026-07-22": r_8cdf9f930b92, "2026-07-20": r_8cdf9f930b92, "2025-01-01": r_8cdf9f930b92 },
   "pauseMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
+  "publishPaymentMethodDomainProof": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "refundPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
   "removeTeamMember": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "resumeMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
@@ -4246,6 +4306,7 @@ export const serializers = {
   "retrieveMember": { "2026-09-06": r_996221a6aec1, "2026-09-02": r_996221a6aec1, "2026-08-28": r_996221a6aec1, "2026-08-25": r_996221a6aec1, "2026-08-21": r_996221a6aec1, "2026-08-14": r_996221a6aec1, "2026-08-07": r_996221a6aec1, "2026-07-30": r_996221a6aec1, "2026-07-23": r_996221a6aec1, "2026-07-22": r_14a4426f8c4b, "2026-07-20": r_14a4426f8c4b, "2025-01-01": r_14a4426f8c4b },
   "retrieveMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "retrievePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
+  "retrievePaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "retrievePayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
   "retrievePlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "retrieveProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },

@@ -307,6 +307,20 @@ export interface Membership {
     updated_at: string;
 }
 
+export interface PaymentMethodDomain {
+    id: string;
+    account_id: string;
+    /** The hostname, lower-cased. */
+    domain: string;
+    /** verified once the ownership proof was checked. */
+    status: "pending" | "verified";
+    /** The DNS TXT record that proves ownership. */
+    verification: { txt_record_name: string; txt_record_value: string; last_error: string | null };
+    verified_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
 export interface PaymentMethod {
     id: string;
     account_id: string;
@@ -1118,6 +1132,51 @@ export interface ResumeMembershipInput {
 
 export type ResumeMembershipOutput = Membership;
 
+/** GET /payment_method_domains: List payment method domains */
+export interface ListPaymentMethodDomainsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; status?: "pending" | "verified" };
+    body: undefined;
+}
+
+export type ListPaymentMethodDomainsOutput = Page<PaymentMethodDomain>;
+
+/** POST /payment_method_domains: Register a hostname for wallet payment methods */
+export interface CreatePaymentMethodDomainInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; domain: string };
+}
+
+export type CreatePaymentMethodDomainOutput = PaymentMethodDomain;
+
+/** GET /payment_method_domains/{id}: Retrieve a payment method domain */
+export interface RetrievePaymentMethodDomainInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrievePaymentMethodDomainOutput = PaymentMethodDomain;
+
+/** DELETE /payment_method_domains/{id}: Delete a payment method domain */
+export interface DeletePaymentMethodDomainInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeletePaymentMethodDomainOutput = Deleted;
+
+/** POST /sandbox/payment_method_domains/{id}/publish_proof: Publish a domain's ownership proof (sandbox) */
+export interface PublishPaymentMethodDomainProofInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { value?: string };
+}
+
+export type PublishPaymentMethodDomainProofOutput = PaymentMethodDomain;
+
 /** GET /payment_methods: List saved payment methods */
 export interface ListPaymentMethodsInput {
     path: Record<string, never>;
@@ -1752,7 +1811,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -1779,7 +1838,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -1824,6 +1883,11 @@ export interface Operations {
     extendMembership: { input: ExtendMembershipInput; output: ExtendMembershipOutput };
     pauseMembership: { input: PauseMembershipInput; output: PauseMembershipOutput };
     resumeMembership: { input: ResumeMembershipInput; output: ResumeMembershipOutput };
+    listPaymentMethodDomains: { input: ListPaymentMethodDomainsInput; output: ListPaymentMethodDomainsOutput };
+    createPaymentMethodDomain: { input: CreatePaymentMethodDomainInput; output: CreatePaymentMethodDomainOutput };
+    retrievePaymentMethodDomain: { input: RetrievePaymentMethodDomainInput; output: RetrievePaymentMethodDomainOutput };
+    deletePaymentMethodDomain: { input: DeletePaymentMethodDomainInput; output: DeletePaymentMethodDomainOutput };
+    publishPaymentMethodDomainProof: { input: PublishPaymentMethodDomainProofInput; output: PublishPaymentMethodDomainProofOutput };
     listPaymentMethods: { input: ListPaymentMethodsInput; output: ListPaymentMethodsOutput };
     createPayment: { input: CreatePaymentInput; output: CreatePaymentOutput };
     listPayments: { input: ListPaymentsInput; output: ListPaymentsOutput };

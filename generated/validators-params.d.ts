@@ -41,3 +41,4 @@ export declare const query_ee09689bd96c: CompiledValidator;
 export declare const query_f5838cc44e8d: CompiledValidator;
 export declare const query_f58ae0836e43: CompiledValidator;
 export declare const query_f814f7ca3404: CompiledValidator;
+export declare const query_f83a0e5fe339: CompiledValidator;

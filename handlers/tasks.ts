@@ -11,6 +11,7 @@ import { payoutTasks } from './payouts/tasks.js';
 import { transferTasks } from './transfers/claim-links.js';
 import { SWEEP_TASK } from './webhooks/delivery/sweep-task.js';
 import { CLEAR_DUE_FUNDS, clearDueFundsTask } from './ledger/clearing.js';
+import { paymentMethodDomainTasks } from './payment_method_domains/verification.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -23,6 +24,7 @@ export function taskList(db: Knex): TaskList {
     ...payoutTasks(db),
     [CLEAR_DUE_FUNDS]: clearDueFundsTask(db),
     ...transferTasks(db),
+    ...paymentMethodDomainTasks(db),
   };
 }
 
