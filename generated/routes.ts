@@ -37,7 +37,9 @@ import { listPaymentFees } from "../handlers/payments/listPaymentFees.js";
 import { listPayments } from "../handlers/payments/listPayments.js";
 import { refundPayment } from "../handlers/payments/refundPayment.js";
 import { retrievePayment } from "../handlers/payments/retrievePayment.js";
+import { retrievePaymentStatus } from "../handlers/payments/retrievePaymentStatus.js";
 import { retryPayment } from "../handlers/payments/retryPayment.js";
+import { updatePayment } from "../handlers/payments/updatePayment.js";
 import { voidPayment } from "../handlers/payments/voidPayment.js";
 import { cancelPayout } from "../handlers/payouts/cancelPayout.js";
 import { createPayout } from "../handlers/payouts/createPayout.js";
@@ -57,6 +59,7 @@ import { confirmSetupIntentAction } from "../handlers/setup_intents/confirmSetup
 import { createSetupIntent } from "../handlers/setup_intents/createSetupIntent.js";
 import { listSetupIntents } from "../handlers/setup_intents/listSetupIntents.js";
 import { retrieveSetupIntent } from "../handlers/setup_intents/retrieveSetupIntent.js";
+import { retrieveSetupIntentStatus } from "../handlers/setup_intents/retrieveSetupIntentStatus.js";
 import { createShipment } from "../handlers/shipments/createShipment.js";
 import { retrieveShipment } from "../handlers/shipments/retrieveShipment.js";
 import { updateShipment } from "../handlers/shipments/updateShipment.js";
@@ -715,6 +718,21 @@ export const operations: OperationDefinition[] = [
     handler: retrievePayment,
   },
   {
+    id: "updatePayment",
+    method: "PATCH",
+    path: "/payments/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:charge"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_09_02 }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_08_28 }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_08_25 }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_08_21 }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_08_14 }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2025_01_01 } },
+    handler: updatePayment,
+  },
+  {
     id: "capturePayment",
     method: "POST",
     path: "/payments/:id/capture",
@@ -803,6 +821,21 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_09_02 }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_08_28 }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_08_25 }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_08_21 }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_08_14 }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2025_01_01 } },
     handler: retryPayment,
+  },
+  {
+    id: "retrievePaymentStatus",
+    method: "GET",
+    path: "/payments/:id/status",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:basic:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2026_08_14 }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2025_01_01 } },
+    handler: retrievePaymentStatus,
   },
   {
     id: "voidPayment",
@@ -1298,6 +1331,21 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_21 }, "2026-08-14": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_14 }, "2026-08-07": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_07 }, "2026-07-30": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_30 }, "2026-07-23": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_23 }, "2026-07-22": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_22 }, "2026-07-20": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_20 }, "2025-01-01": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2025_01_01 } },
     handler: confirmSetupIntentAction,
+  },
+  {
+    id: "retrieveSetupIntentStatus",
+    method: "GET",
+    path: "/setup_intents/:id/status",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:basic:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_08_21 }, "2026-08-14": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_08_14 }, "2026-08-07": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_08_07 }, "2026-07-30": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_07_30 }, "2026-07-23": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_07_23 }, "2026-07-22": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_07_22 }, "2026-07-20": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_07_20 }, "2025-01-01": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2025_01_01 } },
+    handler: retrieveSetupIntentStatus,
   },
   {
     id: "listShipments",

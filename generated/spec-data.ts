@@ -359,6 +359,12 @@ export const specData = {
             "partially_refunded"
           ],
           "to": "refunded"
+        },
+        "change_return_url": {
+          "from": [
+            "requires_action"
+          ],
+          "to": "requires_action"
         }
       }
     },

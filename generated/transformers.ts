@@ -112,6 +112,12 @@ function down_SetupIntent_step_2026_08_25(o: any): any {
   return o;
 }
 
+function down_SetupIntentStatus_step_2026_08_25(o: any): any {
+  o.error_message ??= o.last_setup_error?.message ?? null;
+  delete o.last_setup_error;
+  return o;
+}
+
 function down_Variant_step_2026_08_25(o: any): any {
   { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
   return o;
@@ -131,6 +137,12 @@ function down_PaymentFee_step_2026_08_21(o: any): any {
   o.currency ??= o.amount?.currency ?? null;
   o.name ??= o.label ?? null;
   { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); } { const p = o; if (p && p.settlement_amount && typeof p.settlement_amount === 'object') p.settlement_amount = decimalAmount(p.settlement_amount); }
+  return o;
+}
+
+function down_PaymentStatus_step_2026_08_21(o: any): any {
+  o.substatus ??= o.status ?? null;
+  { const p = o; const m: Record<string, string> = {"requires_action":"open","failed":"open","processing":"pending","authorized":"pending","succeeded":"paid","refunded":"paid","partially_refunded":"paid","canceled":"void"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
   return o;
 }
 
@@ -433,6 +445,11 @@ export function down_SetupIntent_2026_08_21(o: any): any {
   return o;
 }
 
+export function down_SetupIntentStatus_2026_08_21(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Transfer_2026_08_21(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
   return o;
@@ -528,6 +545,11 @@ export function down_PaymentFee_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2026_08_14(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2026_08_14(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -551,6 +573,11 @@ export function down_Refund_2026_08_14(o: any): any {
 
 export function down_SetupIntent_2026_08_14(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_08_14(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -672,6 +699,11 @@ export function down_PaymentFee_2026_08_07(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2026_08_07(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2026_08_07(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -695,6 +727,11 @@ export function down_Refund_2026_08_07(o: any): any {
 
 export function down_SetupIntent_2026_08_07(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_08_07(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -850,6 +887,11 @@ export function down_PaymentFee_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2026_07_30(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2026_07_30(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -878,6 +920,11 @@ export function down_Refund_2026_07_30(o: any): any {
 
 export function down_SetupIntent_2026_07_30(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_07_30(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -1050,6 +1097,11 @@ export function down_PaymentFee_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2026_07_23(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2026_07_23(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -1090,6 +1142,11 @@ export function down_Refund_2026_07_23(o: any): any {
 
 export function down_SetupIntent_2026_07_23(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_07_23(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -1290,6 +1347,11 @@ export function down_PaymentFee_2026_07_22(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2026_07_22(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2026_07_22(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -1330,6 +1392,11 @@ export function down_Refund_2026_07_22(o: any): any {
 
 export function down_SetupIntent_2026_07_22(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_07_22(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -1552,6 +1619,11 @@ export function down_PaymentFee_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2026_07_20(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2026_07_20(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -1597,6 +1669,11 @@ export function down_Refund_2026_07_20(o: any): any {
 
 export function down_SetupIntent_2026_07_20(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_07_20(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -1853,6 +1930,11 @@ export function down_PaymentFee_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2025_01_01(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2025_01_01(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -1898,6 +1980,11 @@ export function down_Refund_2025_01_01(o: any): any {
 
 export function down_SetupIntent_2025_01_01(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2025_01_01(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -2100,6 +2187,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Membership: { "2026-07-22": down_Membership_2026_07_22, "2026-07-20": down_Membership_2026_07_20, "2025-01-01": down_Membership_2025_01_01 },
   Payment: { "2026-09-02": down_Payment_2026_09_02, "2026-08-28": down_Payment_2026_08_28, "2026-08-25": down_Payment_2026_08_25, "2026-08-21": down_Payment_2026_08_21, "2026-08-14": down_Payment_2026_08_14, "2026-08-07": down_Payment_2026_08_07, "2026-07-30": down_Payment_2026_07_30, "2026-07-23": down_Payment_2026_07_23, "2026-07-22": down_Payment_2026_07_22, "2026-07-20": down_Payment_2026_07_20, "2025-01-01": down_Payment_2025_01_01 },
   PaymentFee: { "2026-08-14": down_PaymentFee_2026_08_14, "2026-08-07": down_PaymentFee_2026_08_07, "2026-07-30": down_PaymentFee_2026_07_30, "2026-07-23": down_PaymentFee_2026_07_23, "2026-07-22": down_PaymentFee_2026_07_22, "2026-07-20": down_PaymentFee_2026_07_20, "2025-01-01": down_PaymentFee_2025_01_01 },
+  PaymentStatus: { "2026-08-14": down_PaymentStatus_2026_08_14, "2026-08-07": down_PaymentStatus_2026_08_07, "2026-07-30": down_PaymentStatus_2026_07_30, "2026-07-23": down_PaymentStatus_2026_07_23, "2026-07-22": down_PaymentStatus_2026_07_22, "2026-07-20": down_PaymentStatus_2026_07_20, "2025-01-01": down_PaymentStatus_2025_01_01 },
   Payout: { "2026-08-28": down_Payout_2026_08_28, "2026-08-25": down_Payout_2026_08_25, "2026-08-21": down_Payout_2026_08_21, "2026-08-14": down_Payout_2026_08_14, "2026-08-07": down_Payout_2026_08_07, "2026-07-30": down_Payout_2026_07_30, "2026-07-23": down_Payout_2026_07_23, "2026-07-22": down_Payout_2026_07_22, "2026-07-20": down_Payout_2026_07_20, "2025-01-01": down_Payout_2025_01_01 },
   PayoutMethod: { "2026-08-28": down_PayoutMethod_2026_08_28, "2026-08-25": down_PayoutMethod_2026_08_25, "2026-08-21": down_PayoutMethod_2026_08_21, "2026-08-14": down_PayoutMethod_2026_08_14, "2026-08-07": down_PayoutMethod_2026_08_07, "2026-07-30": down_PayoutMethod_2026_07_30, "2026-07-23": down_PayoutMethod_2026_07_23, "2026-07-22": down_PayoutMethod_2026_07_22, "2026-07-20": down_PayoutMethod_2026_07_20, "2025-01-01": down_PayoutMethod_2025_01_01 },
   PayoutQuote: { "2026-07-23": down_PayoutQuote_2026_07_23, "2026-07-22": down_PayoutQuote_2026_07_22, "2026-07-20": down_PayoutQuote_2026_07_20, "2025-01-01": down_PayoutQuote_2025_01_01 },
@@ -2109,6 +2197,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   PromoCode: { "2026-07-30": down_PromoCode_2026_07_30, "2026-07-23": down_PromoCode_2026_07_23, "2026-07-22": down_PromoCode_2026_07_22, "2026-07-20": down_PromoCode_2026_07_20, "2025-01-01": down_PromoCode_2025_01_01 },
   Refund: { "2026-08-14": down_Refund_2026_08_14, "2026-08-07": down_Refund_2026_08_07, "2026-07-30": down_Refund_2026_07_30, "2026-07-23": down_Refund_2026_07_23, "2026-07-22": down_Refund_2026_07_22, "2026-07-20": down_Refund_2026_07_20, "2025-01-01": down_Refund_2025_01_01 },
   SetupIntent: { "2026-08-21": down_SetupIntent_2026_08_21, "2026-08-14": down_SetupIntent_2026_08_14, "2026-08-07": down_SetupIntent_2026_08_07, "2026-07-30": down_SetupIntent_2026_07_30, "2026-07-23": down_SetupIntent_2026_07_23, "2026-07-22": down_SetupIntent_2026_07_22, "2026-07-20": down_SetupIntent_2026_07_20, "2025-01-01": down_SetupIntent_2025_01_01 },
+  SetupIntentStatus: { "2026-08-21": down_SetupIntentStatus_2026_08_21, "2026-08-14": down_SetupIntentStatus_2026_08_14, "2026-08-07": down_SetupIntentStatus_2026_08_07, "2026-07-30": down_SetupIntentStatus_2026_07_30, "2026-07-23": down_SetupIntentStatus_2026_07_23, "2026-07-22": down_SetupIntentStatus_2026_07_22, "2026-07-20": down_SetupIntentStatus_2026_07_20, "2025-01-01": down_SetupIntentStatus_2025_01_01 },
   Shipment: { "2026-07-23": down_Shipment_2026_07_23, "2026-07-22": down_Shipment_2026_07_22, "2026-07-20": down_Shipment_2026_07_20, "2025-01-01": down_Shipment_2025_01_01 },
   Transfer: { "2026-09-02": down_Transfer_2026_09_02, "2026-08-28": down_Transfer_2026_08_28, "2026-08-25": down_Transfer_2026_08_25, "2026-08-21": down_Transfer_2026_08_21, "2026-08-14": down_Transfer_2026_08_14, "2026-08-07": down_Transfer_2026_08_07, "2026-07-30": down_Transfer_2026_07_30, "2026-07-23": down_Transfer_2026_07_23, "2026-07-22": down_Transfer_2026_07_22, "2026-07-20": down_Transfer_2026_07_20, "2025-01-01": down_Transfer_2025_01_01 },
   User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-22": down_User_2026_07_22, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },

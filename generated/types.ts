@@ -379,6 +379,17 @@ export interface Payment {
     updated_at: string;
 }
 
+/** A payment's state alone, for polling (GET /payments/{id}/status): cheaper to send than the payment, and what a checkout page needs to decide its next step. */
+export interface PaymentStatus {
+    id: string;
+    status: "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+    /** As on the payment (requires_action only). */
+    next_action: { type: "redirect_to_url"; redirect_to_url: { url: string; return_url: string | null } } | null;
+    failure_code: "card_declined" | "insufficient_funds" | "authentication_required" | "authentication_failed" | null;
+    failure_message: string | null;
+    updated_at: string;
+}
+
 export interface PaymentFee {
     type: "processing_fee" | "platform_fee";
     origin: "processor" | "platform";
@@ -642,6 +653,16 @@ export interface SetupIntent {
     /** Only on create and retrieve of setups created through the API, and only for the account's payment:charge credential or the buyer's own user token; null otherwise and always null on list rows. */
     client_secret: string | null;
     created_at: string;
+    updated_at: string;
+}
+
+/** A setup intent's state alone, for polling (GET /setup_intents/{id}/status). */
+export interface SetupIntentStatus {
+    id: string;
+    status: "processing" | "requires_action" | "succeeded" | "canceled";
+    /** As on the setup intent (requires_action only). */
+    next_action: { type: "redirect_to_url"; redirect_url: string; return_url: string | null } | null;
+    last_setup_error: { code: string; message: string } | null;
     updated_at: string;
 }
 
@@ -1213,6 +1234,24 @@ export interface RetrievePaymentInput {
 
 export type RetrievePaymentOutput = Payment;
 
+/** GET /payments/{id}/status: Retrieve a payment's status */
+export interface RetrievePaymentStatusInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrievePaymentStatusOutput = PaymentStatus;
+
+/** PATCH /payments/{id}: Change a payment's return_url */
+export interface UpdatePaymentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { return_url: string };
+}
+
+export type UpdatePaymentOutput = Payment;
+
 /** POST /payments/{id}/capture: Capture an authorized payment */
 export interface CapturePaymentInput {
     path: { id: string };
@@ -1509,6 +1548,15 @@ export interface RetrieveSetupIntentInput {
 }
 
 export type RetrieveSetupIntentOutput = SetupIntent;
+
+/** GET /setup_intents/{id}/status: Retrieve a setup intent's status */
+export interface RetrieveSetupIntentStatusInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveSetupIntentStatusOutput = SetupIntentStatus;
 
 /** POST /setup_intents/{id}/confirm_action: Complete a setup intent's 3D Secure step (sandbox) */
 export interface ConfirmSetupIntentActionInput {
@@ -1892,6 +1940,8 @@ export interface Operations {
     createPayment: { input: CreatePaymentInput; output: CreatePaymentOutput };
     listPayments: { input: ListPaymentsInput; output: ListPaymentsOutput };
     retrievePayment: { input: RetrievePaymentInput; output: RetrievePaymentOutput };
+    retrievePaymentStatus: { input: RetrievePaymentStatusInput; output: RetrievePaymentStatusOutput };
+    updatePayment: { input: UpdatePaymentInput; output: UpdatePaymentOutput };
     capturePayment: { input: CapturePaymentInput; output: CapturePaymentOutput };
     voidPayment: { input: VoidPaymentInput; output: VoidPaymentOutput };
     retryPayment: { input: RetryPaymentInput; output: RetryPaymentOutput };
@@ -1925,6 +1975,7 @@ export interface Operations {
     createSetupIntent: { input: CreateSetupIntentInput; output: CreateSetupIntentOutput };
     listSetupIntents: { input: ListSetupIntentsInput; output: ListSetupIntentsOutput };
     retrieveSetupIntent: { input: RetrieveSetupIntentInput; output: RetrieveSetupIntentOutput };
+    retrieveSetupIntentStatus: { input: RetrieveSetupIntentStatusInput; output: RetrieveSetupIntentStatusOutput };
     confirmSetupIntentAction: { input: ConfirmSetupIntentActionInput; output: ConfirmSetupIntentActionOutput };
     listShipments: { input: ListShipmentsInput; output: ListShipmentsOutput };
     createShipment: { input: CreateShipmentInput; output: CreateShipmentOutput };

@@ -9,6 +9,7 @@ export declare const body_144e54518304: CompiledValidator;
 export declare const body_14cf890fa736: CompiledValidator;
 export declare const body_1b3daf41077f: CompiledValidator;
 export declare const body_1c41db63a4b2: CompiledValidator;
+export declare const body_1d81fdbe6071: CompiledValidator;
 export declare const body_2646804bc0c7: CompiledValidator;
 export declare const body_315a85f7fea1: CompiledValidator;
 export declare const body_3175e193cbd7: CompiledValidator;
