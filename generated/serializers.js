@@ -88,6 +88,26 @@ function c_CardSummary_3a146d11539b(v) {
   return o_1d3a0a5b60fe(v);
 }
 
+function c_CardTopUp_74cadadf242e(v) {
+  return o_ecf52e226b38(v);
+}
+
+function c_CardTransaction_43d2d82acbe0(v) {
+  return o_470efac3489b(v);
+}
+
+function c_CardTransaction_f627bb25df7d(v) {
+  return o_786906d770d4(v);
+}
+
+function c_Card_8faf95033d08(v) {
+  return o_ee3722cf0f02(v);
+}
+
+function c_Cardholder_51dc189b81f8(v) {
+  return o_d1afbd0a9533(v);
+}
+
 function c_CheckoutConfiguration_184a49c87de9(v) {
   return o_3c177b470e8f(v);
 }
@@ -1536,6 +1556,42 @@ function o_45ef1a376845(v) {
   return out + '}';
 }
 
+function o_470efac3489b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["company_id"];
+  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["card_id"];
+  if (x !== undefined) { out += sep + "\"card_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["cardholder_id"];
+  if (x !== undefined) { out += sep + "\"cardholder_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["merchant_name"];
+  if (x !== undefined) { out += sep + "\"merchant_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["merchant_category"];
+  if (x !== undefined) { out += sep + "\"merchant_category\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["decline_reason"];
+  if (x !== undefined) { out += sep + "\"decline_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["settled_at"];
+  if (x !== undefined) { out += sep + "\"settled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["reversed_at"];
+  if (x !== undefined) { out += sep + "\"reversed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_484b2d26932f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2182,11 +2238,57 @@ function o_74334a3b4c0d(v) {
   return out + '}';
 }
 
+function o_76b39ed470b1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_CardTransaction_f627bb25df7d(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_77c776ba2d57(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
   if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_786906d770d4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["card_id"];
+  if (x !== undefined) { out += sep + "\"card_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["cardholder_id"];
+  if (x !== undefined) { out += sep + "\"cardholder_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["merchant_name"];
+  if (x !== undefined) { out += sep + "\"merchant_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["merchant_category"];
+  if (x !== undefined) { out += sep + "\"merchant_category\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["decline_reason"];
+  if (x !== undefined) { out += sep + "\"decline_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["settled_at"];
+  if (x !== undefined) { out += sep + "\"settled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["reversed_at"];
+  if (x !== undefined) { out += sep + "\"reversed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3126,6 +3228,16 @@ function o_b00a4d48e934(v) {
   return out + '}';
 }
 
+function o_b4b54238ec83(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_CardTransaction_43d2d82acbe0(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_b8cb89810e9a(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3169,6 +3281,16 @@ function o_ba6c0ed442b7(v) {
   if (x !== undefined) { out += sep + "\"card\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_bac8671d5a82(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Card_8faf95033d08(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -3221,6 +3343,16 @@ function o_be3ab4792f73(v) {
   if (x !== undefined) { out += sep + "\"primary\":" + (x === null ? 'null' : c_AdsPaymentMethod_7e6fbe832ea3(x)); sep = ','; }
   x = v["backup"];
   if (x !== undefined) { out += sep + "\"backup\":" + (x === null ? 'null' : c_AdsPaymentMethod_7e6fbe832ea3(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_be415e998ec0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Cardholder_51dc189b81f8(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -3460,6 +3592,26 @@ function o_d04d2351e466(v) {
   return out + '}';
 }
 
+function o_d1afbd0a9533(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_d213f76bf2be(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3648,6 +3800,26 @@ function o_ec977041e20e(v) {
   return out + '}';
 }
 
+function o_ecf52e226b38(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payment_id"];
+  if (x !== undefined) { out += sep + "\"payment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_ed55c5e9cb5a(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3667,6 +3839,40 @@ function o_ed55c5e9cb5a(v) {
   if (x !== undefined) { out += sep + "\"last_opened_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_ee3722cf0f02(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["cardholder_id"];
+  if (x !== undefined) { out += sep + "\"cardholder_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["last4"];
+  if (x !== undefined) { out += sep + "\"last4\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["expiration_month"];
+  if (x !== undefined) { out += sep + "\"expiration_month\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["expiration_year"];
+  if (x !== undefined) { out += sep + "\"expiration_year\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["canceled_at"];
+  if (x !== undefined) { out += sep + "\"canceled_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3966,6 +4172,10 @@ function r_46b71031309e(v) {
   return c_PaymentMethodDomain_8076607d2287(v);
 }
 
+function r_489579f16a45(v) {
+  return c_CardTransaction_43d2d82acbe0(v);
+}
+
 function r_49ad0b9350a2(v) {
   return c_Payment_2afc32bed1ee(v);
 }
@@ -3976,6 +4186,10 @@ function r_4d4851eda493(v) {
 
 function r_514be3da6bb1(v) {
   return c_Shipment_169868413baa(v);
+}
+
+function r_53b79eaa35df(v) {
+  return c_CardTransaction_f627bb25df7d(v);
 }
 
 function r_5684aae3f8ae(v) {
@@ -4004,6 +4218,14 @@ function r_622c89500691(v) {
 
 function r_62744dad8440(v) {
   return c_ApiKey_ccb8459ebfdd(v);
+}
+
+function r_63085b96cd11(v) {
+  return c_CardTopUp_74cadadf242e(v);
+}
+
+function r_635364beaa1e(v) {
+  return c_Card_8faf95033d08(v);
 }
 
 function r_6687ce4840a7(v) {
@@ -4090,6 +4312,10 @@ function r_88698acd00d2(v) {
   return c_Webhook_f1dd68624de5(v);
 }
 
+function r_8a7295d9b93e(v) {
+  return o_76b39ed470b1(v);
+}
+
 function r_8b113a94b7a8(v) {
   return o_448769f0b909(v);
 }
@@ -4114,6 +4340,10 @@ function r_965b67a1819a(v) {
   return o_fbf0039c4781(v);
 }
 
+function r_9810940bc8ba(v) {
+  return o_b4b54238ec83(v);
+}
+
 function r_98496a753528(v) {
   return c_Account_fc7a942300d1(v);
 }
@@ -4124,6 +4354,10 @@ function r_9853dcf694a3(v) {
 
 function r_996221a6aec1(v) {
   return c_Member_313e32d7b692(v);
+}
+
+function r_9c576d7e3333(v) {
+  return o_bac8671d5a82(v);
 }
 
 function r_9de6e94500f2(v) {
@@ -4242,6 +4476,10 @@ function r_d3f8d67187b3(v) {
   return c_CheckoutConfiguration_184a49c87de9(v);
 }
 
+function r_d7b632db257b(v) {
+  return o_be415e998ec0(v);
+}
+
 function r_d8430f1c9585(v) {
   return c_Product_1688f9bc3877(v);
 }
@@ -4252,6 +4490,10 @@ function r_d8653166c51d(v) {
 
 function r_d887b4e86e2a(v) {
   return o_e60a0649ef3e(v);
+}
+
+function r_dda332160d74(v) {
+  return c_Cardholder_51dc189b81f8(v);
 }
 
 function r_dfbf9804988d(v) {
@@ -4335,6 +4577,7 @@ export const serializers = {
   "activatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
   "addTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "archivePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
+  "authorizeCardPurchase": { "2026-09-06": r_53b79eaa35df, "2026-09-02": r_53b79eaa35df, "2026-08-28": r_53b79eaa35df, "2026-08-25": r_53b79eaa35df, "2026-08-21": r_53b79eaa35df, "2026-08-14": r_53b79eaa35df, "2026-08-07": r_53b79eaa35df, "2026-07-30": r_53b79eaa35df, "2026-07-23": r_489579f16a45, "2026-07-22": r_489579f16a45, "2026-07-20": r_489579f16a45, "2025-01-01": r_489579f16a45 },
   "calculatePlanTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
   "calculateVariantTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
   "cancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
@@ -4347,6 +4590,8 @@ export const serializers = {
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "createApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "createCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
+  "createCardTopUp": { "2026-09-06": r_63085b96cd11, "2026-09-02": r_63085b96cd11, "2026-08-28": r_63085b96cd11, "2026-08-25": r_63085b96cd11, "2026-08-21": r_63085b96cd11, "2026-08-14": r_63085b96cd11, "2026-08-07": r_63085b96cd11, "2026-07-30": r_63085b96cd11, "2026-07-23": r_63085b96cd11, "2026-07-22": r_63085b96cd11, "2026-07-20": r_63085b96cd11, "2025-01-01": r_63085b96cd11 },
   "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "createConfirmationToken": { "2026-09-06": r_905d3da1bce2, "2026-09-02": r_905d3da1bce2, "2026-08-28": r_905d3da1bce2, "2026-08-25": r_905d3da1bce2, "2026-08-21": r_905d3da1bce2, "2026-08-14": r_905d3da1bce2, "2026-08-07": r_905d3da1bce2, "2026-07-30": r_905d3da1bce2, "2026-07-23": r_905d3da1bce2, "2026-07-22": r_905d3da1bce2, "2026-07-20": r_905d3da1bce2, "2025-01-01": r_905d3da1bce2 },
   "createPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
@@ -4373,6 +4618,9 @@ export const serializers = {
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
   "listApiKeys": { "2026-09-06": r_b56198079776, "2026-09-02": r_b56198079776, "2026-08-28": r_b56198079776, "2026-08-25": r_b56198079776, "2026-08-21": r_b56198079776, "2026-08-14": r_b56198079776, "2026-08-07": r_b56198079776, "2026-07-30": r_b56198079776, "2026-07-23": r_b56198079776, "2026-07-22": r_b56198079776, "2026-07-20": r_b56198079776, "2025-01-01": r_b56198079776 },
+  "listCardTransactions": { "2026-09-06": r_8a7295d9b93e, "2026-09-02": r_8a7295d9b93e, "2026-08-28": r_8a7295d9b93e, "2026-08-25": r_8a7295d9b93e, "2026-08-21": r_8a7295d9b93e, "2026-08-14": r_8a7295d9b93e, "2026-08-07": r_8a7295d9b93e, "2026-07-30": r_8a7295d9b93e, "2026-07-23": r_9810940bc8ba, "2026-07-22": r_9810940bc8ba, "2026-07-20": r_9810940bc8ba, "2025-01-01": r_9810940bc8ba },
+  "listCardholders": { "2026-09-06": r_d7b632db257b, "2026-09-02": r_d7b632db257b, "2026-08-28": r_d7b632db257b, "2026-08-25": r_d7b632db257b, "2026-08-21": r_d7b632db257b, "2026-08-14": r_d7b632db257b, "2026-08-07": r_d7b632db257b, "2026-07-30": r_d7b632db257b, "2026-07-23": r_d7b632db257b, "2026-07-22": r_d7b632db257b, "2026-07-20": r_d7b632db257b, "2025-01-01": r_d7b632db257b },
+  "listCards": { "2026-09-06": r_9c576d7e3333, "2026-09-02": r_9c576d7e3333, "2026-08-28": r_9c576d7e3333, "2026-08-25": r_9c576d7e3333, "2026-08-21": r_9c576d7e3333, "2026-08-14": r_9c576d7e3333, "2026-08-07": r_9c576d7e3333, "2026-07-30": r_9c576d7e3333, "2026-07-23": r_9c576d7e3333, "2026-07-22": r_9c576d7e3333, "2026-07-20": r_9c576d7e3333, "2025-01-01": r_9c576d7e3333 },
   "listCheckoutConfigurations": { "2026-09-06": r_c5f1e694987f, "2026-09-02": r_c5f1e694987f, "2026-08-28": r_c5f1e694987f, "2026-08-25": r_c5f1e694987f, "2026-08-21": r_873c32af138f, "2026-08-14": r_873c32af138f, "2026-08-07": r_873c32af138f, "2026-07-30": r_873c32af138f, "2026-07-23": r_873c32af138f, "2026-07-22": r_873c32af138f, "2026-07-20": r_cfdf89f21e43, "2025-01-01": r_cfdf89f21e43 },
   "listMembers": { "2026-09-06": r_fec72c6ee977, "2026-09-02": r_fec72c6ee977, "2026-08-28": r_fec72c6ee977, "2026-08-25": r_fec72c6ee977, "2026-08-21": r_fec72c6ee977, "2026-08-14": r_fec72c6ee977, "2026-08-07": r_fec72c6ee977, "2026-07-30": r_fec72c6ee977, "2026-07-23": r_fec72c6ee977, "2026-07-22": r_bfb778fba60f, "2026-07-20": r_bfb778fba60f, "2025-01-01": r_bfb778fba60f },
   "listMemberships": { "2026-09-06": r_6ee67b7b3241, "2026-09-02": r_6ee67b7b3241, "2026-08-28": r_6ee67b7b3241, "2026-08-25": r_6ee67b7b3241, "2026-08-21": r_6ee67b7b3241, "2026-08-14": r_6ee67b7b3241, "2026-08-07": r_6ee67b7b3241, "2026-07-30": r_6ee67b7b3241, "2026-07-23": r_6ee67b7b3241, "2026-07-22": r_1d0ba1500547, "2026-07-20": r_1d0ba1500547, "2025-01-01": r_1d0ba1500547 },
@@ -4402,6 +4650,9 @@ export const serializers = {
   "retrieveAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
   "retrieveApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "retrieveCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
+  "retrieveCardTransaction": { "2026-09-06": r_53b79eaa35df, "2026-09-02": r_53b79eaa35df, "2026-08-28": r_53b79eaa35df, "2026-08-25": r_53b79eaa35df, "2026-08-21": r_53b79eaa35df, "2026-08-14": r_53b79eaa35df, "2026-08-07": r_53b79eaa35df, "2026-07-30": r_53b79eaa35df, "2026-07-23": r_489579f16a45, "2026-07-22": r_489579f16a45, "2026-07-20": r_489579f16a45, "2025-01-01": r_489579f16a45 },
+  "retrieveCardholder": { "2026-09-06": r_dda332160d74, "2026-09-02": r_dda332160d74, "2026-08-28": r_dda332160d74, "2026-08-25": r_dda332160d74, "2026-08-21": r_dda332160d74, "2026-08-14": r_dda332160d74, "2026-08-07": r_dda332160d74, "2026-07-30": r_dda332160d74, "2026-07-23": r_dda332160d74, "2026-07-22": r_dda332160d74, "2026-07-20": r_dda332160d74, "2025-01-01": r_dda332160d74 },
   "retrieveCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "retrieveCurrentAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveLedgerAccount": { "2026-09-06": r_6f3242aab502, "2026-09-02": r_6f3242aab502, "2026-08-28": r_6f3242aab502, "2026-08-25": r_6f3242aab502, "2026-08-21": r_6f3242aab502, "2026-08-14": r_6f3242aab502, "2026-08-07": r_6f3242aab502, "2026-07-30": r_0017db29319c, "2026-07-23": r_0017db29319c, "2026-07-22": r_0017db29319c, "2026-07-20": r_0017db29319c, "2025-01-01": r_0017db29319c },
@@ -4433,6 +4684,7 @@ export const serializers = {
   "updateAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "updateAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
   "updateApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "updateCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updatePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
   "updatePlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },

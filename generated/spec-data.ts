@@ -43,6 +43,8 @@ export const specData = {
     "plan:delete",
     "social_account:read",
     "social_account:update",
+    "card:basic:read",
+    "card:manage",
     "crypto_wallet:trade",
     "crypto_wallet:trade:read",
     "member:basic:read",
@@ -144,6 +146,10 @@ export const specData = {
     "AdsPaymentRetry": "adretry_",
     "Account": "biz_",
     "ApiKey": "apik_",
+    "Cardholder": "ichd_",
+    "Card": "icrd_",
+    "CardTopUp": "ctop_",
+    "CardTransaction": "citx_",
     "CheckoutConfiguration": "chcfg_",
     "ConfirmationToken": "ctok_",
     "LedgerAccount": "ldgr_",
@@ -175,6 +181,15 @@ export const specData = {
     "api_key.created": "ApiKey",
     "api_key.rotated": "ApiKey",
     "api_key.revoked": "ApiKey",
+    "card.created": "Card",
+    "card.updated": "Card",
+    "card.frozen": "Card",
+    "card.unfrozen": "Card",
+    "card.canceled": "Card",
+    "card_top_up.created": "CardTopUp",
+    "card_transaction.created": "CardTransaction",
+    "card_transaction.settled": "CardTransaction",
+    "card_transaction.reversed": "CardTransaction",
     "checkout_configuration.created": "CheckoutConfiguration",
     "checkout_configuration.deleted": "CheckoutConfiguration",
     "membership.activated": "Membership",
@@ -221,6 +236,47 @@ export const specData = {
     "plan.deleted": "Variant"
   },
   "stateMachines": {
+    "Card": {
+      "field": "status",
+      "transitions": {
+        "freeze": {
+          "from": [
+            "active"
+          ],
+          "to": "frozen"
+        },
+        "unfreeze": {
+          "from": [
+            "frozen"
+          ],
+          "to": "active"
+        },
+        "cancel": {
+          "from": [
+            "active",
+            "frozen"
+          ],
+          "to": "canceled"
+        }
+      }
+    },
+    "CardTransaction": {
+      "field": "status",
+      "transitions": {
+        "settle": {
+          "from": [
+            "pending"
+          ],
+          "to": "settled"
+        },
+        "reverse": {
+          "from": [
+            "pending"
+          ],
+          "to": "reversed"
+        }
+      }
+    },
     "Member": {
       "field": "status",
       "transitions": {

@@ -216,6 +216,12 @@ function down_Account_step_2026_07_30(o: any): any {
   return o;
 }
 
+function down_CardTransaction_step_2026_07_30(o: any): any {
+  { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); }
+  { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
+  return o;
+}
+
 function down_Payout_step_2026_07_30(o: any): any {
   if (o.payout_method) o.payout_method = down_PayoutMethod_step_2026_07_30(o.payout_method);
   o = payoutLegacyToken.down(o);
@@ -1065,6 +1071,11 @@ export function down_AccountPreferences_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_CardTransaction_2026_07_23(o: any): any {
+  o = down_CardTransaction_step_2026_07_30(o);
+  return o;
+}
+
 export function down_CheckoutConfiguration_2026_07_23(o: any): any {
   o = down_CheckoutConfiguration_step_2026_08_25(o);
   return o;
@@ -1192,6 +1203,10 @@ export function up_updateAccount_2026_07_23(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_listCardTransactions_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_createCheckoutConfiguration_2026_07_23(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
@@ -1302,6 +1317,11 @@ export function down_AccountBalance_2026_07_22(o: any): any {
 
 export function down_AccountPreferences_2026_07_22(o: any): any {
   o = down_AccountPreferences_step_2026_08_25(o);
+  return o;
+}
+
+export function down_CardTransaction_2026_07_22(o: any): any {
+  o = down_CardTransaction_step_2026_07_30(o);
   return o;
 }
 
@@ -1442,6 +1462,10 @@ export function up_updateAccount_2026_07_22(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_listCardTransactions_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_createCheckoutConfiguration_2026_07_22(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
@@ -1568,6 +1592,11 @@ export function down_AccountBalance_2026_07_20(o: any): any {
 
 export function down_AccountPreferences_2026_07_20(o: any): any {
   o = down_AccountPreferences_step_2026_08_25(o);
+  return o;
+}
+
+export function down_CardTransaction_2026_07_20(o: any): any {
+  o = down_CardTransaction_step_2026_07_30(o);
   return o;
 }
 
@@ -1723,6 +1752,10 @@ export function up_listAccounts_2026_07_20(input: any): void {
 export function up_updateAccount_2026_07_20(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"coaching_and_courses":"education","physical_product":"ecommerce","marketplace":"platform"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["business_type"] !== undefined) b["business_type"] = Array.isArray(b["business_type"]) ? [...new Set(b["business_type"].flatMap(one))] : one(b["business_type"]); }
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_listCardTransactions_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
 export function up_listCheckoutConfigurations_2026_07_20(input: any): void {
@@ -1882,6 +1915,11 @@ export function down_AccountPreferences_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_CardTransaction_2025_01_01(o: any): any {
+  o = down_CardTransaction_step_2026_07_30(o);
+  return o;
+}
+
 export function down_CheckoutConfiguration_2025_01_01(o: any): any {
   o = down_CheckoutConfiguration_step_2026_08_25(o);
   o = down_CheckoutConfiguration_step_2026_07_22(o);
@@ -2036,6 +2074,10 @@ export function up_updateAccount_2025_01_01(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_listCardTransactions_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_listCheckoutConfigurations_2025_01_01(input: any): void {
   { const v = input.query?.["created_after"]; if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) input.query["created_after"] = new Date(Number(v) * 1000).toISOString(); } { const v = input.query?.["created_before"]; if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) input.query["created_before"] = new Date(Number(v) * 1000).toISOString(); }
 }
@@ -2178,6 +2220,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Account: { "2026-09-02": down_Account_2026_09_02, "2026-08-28": down_Account_2026_08_28, "2026-08-25": down_Account_2026_08_25, "2026-08-21": down_Account_2026_08_21, "2026-08-14": down_Account_2026_08_14, "2026-08-07": down_Account_2026_08_07, "2026-07-30": down_Account_2026_07_30, "2026-07-23": down_Account_2026_07_23, "2026-07-22": down_Account_2026_07_22, "2026-07-20": down_Account_2026_07_20, "2025-01-01": down_Account_2025_01_01 },
   AccountBalance: { "2026-07-30": down_AccountBalance_2026_07_30, "2026-07-23": down_AccountBalance_2026_07_23, "2026-07-22": down_AccountBalance_2026_07_22, "2026-07-20": down_AccountBalance_2026_07_20, "2025-01-01": down_AccountBalance_2025_01_01 },
   AccountPreferences: { "2026-08-21": down_AccountPreferences_2026_08_21, "2026-08-14": down_AccountPreferences_2026_08_14, "2026-08-07": down_AccountPreferences_2026_08_07, "2026-07-30": down_AccountPreferences_2026_07_30, "2026-07-23": down_AccountPreferences_2026_07_23, "2026-07-22": down_AccountPreferences_2026_07_22, "2026-07-20": down_AccountPreferences_2026_07_20, "2025-01-01": down_AccountPreferences_2025_01_01 },
+  CardTransaction: { "2026-07-23": down_CardTransaction_2026_07_23, "2026-07-22": down_CardTransaction_2026_07_22, "2026-07-20": down_CardTransaction_2026_07_20, "2025-01-01": down_CardTransaction_2025_01_01 },
   CheckoutConfiguration: { "2026-08-21": down_CheckoutConfiguration_2026_08_21, "2026-08-14": down_CheckoutConfiguration_2026_08_14, "2026-08-07": down_CheckoutConfiguration_2026_08_07, "2026-07-30": down_CheckoutConfiguration_2026_07_30, "2026-07-23": down_CheckoutConfiguration_2026_07_23, "2026-07-22": down_CheckoutConfiguration_2026_07_22, "2026-07-20": down_CheckoutConfiguration_2026_07_20, "2025-01-01": down_CheckoutConfiguration_2025_01_01 },
   CurrencyBalance: { "2026-07-30": down_CurrencyBalance_2026_07_30, "2026-07-23": down_CurrencyBalance_2026_07_23, "2026-07-22": down_CurrencyBalance_2026_07_22, "2026-07-20": down_CurrencyBalance_2026_07_20, "2025-01-01": down_CurrencyBalance_2025_01_01 },
   Deleted: { "2026-07-20": down_Deleted_2026_07_20, "2025-01-01": down_Deleted_2025_01_01 },
@@ -2223,6 +2266,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   createWebhook: { "2026-08-07": up_createWebhook_2026_08_07, "2026-07-30": up_createWebhook_2026_07_30, "2026-07-23": up_createWebhook_2026_07_23, "2026-07-22": up_createWebhook_2026_07_22, "2026-07-20": up_createWebhook_2026_07_20, "2025-01-01": up_createWebhook_2025_01_01 },
   extendMembership: { "2026-07-22": up_extendMembership_2026_07_22, "2026-07-20": up_extendMembership_2026_07_20, "2025-01-01": up_extendMembership_2025_01_01 },
   listAccounts: { "2026-07-20": up_listAccounts_2026_07_20, "2025-01-01": up_listAccounts_2025_01_01 },
+  listCardTransactions: { "2026-07-23": up_listCardTransactions_2026_07_23, "2026-07-22": up_listCardTransactions_2026_07_22, "2026-07-20": up_listCardTransactions_2026_07_20, "2025-01-01": up_listCardTransactions_2025_01_01 },
   listCheckoutConfigurations: { "2026-07-20": up_listCheckoutConfigurations_2026_07_20, "2025-01-01": up_listCheckoutConfigurations_2025_01_01 },
   listMembers: { "2026-07-22": up_listMembers_2026_07_22, "2026-07-20": up_listMembers_2026_07_20, "2025-01-01": up_listMembers_2025_01_01 },
   listMemberships: { "2026-07-22": up_listMemberships_2026_07_22, "2026-07-20": up_listMemberships_2026_07_20, "2025-01-01": up_listMemberships_2025_01_01 },

@@ -221,6 +221,75 @@ export interface ApiKeyStatement {
     actions: string[];
 }
 
+/** A team member of the account who holds its cards; made with the first card assigned to them. */
+export interface Cardholder {
+    id: string;
+    object: "cardholder";
+    account_id: string;
+    user_id: string;
+    /** The name printed on their cards: the user's name, else username. */
+    name: string;
+    created_at: string;
+    updated_at: string;
+}
+
+/** A virtual card spending its account's cards balance. */
+export interface Card {
+    id: string;
+    object: "card";
+    account_id: string;
+    cardholder_id: string;
+    /** The cardholder's user. */
+    user_id: string;
+    /** A display name. */
+    name: string | null;
+    /** The sandbox issues virtual cards only. */
+    type: "virtual" | "physical";
+    status: "active" | "frozen" | "canceled";
+    last4: string;
+    /** Two digits ("07"). */
+    expiration_month: string;
+    /** Four digits. */
+    expiration_year: string;
+    canceled_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+/** Money moved from the business balance into the cards balance. */
+export interface CardTopUp {
+    id: string;
+    object: "card_top_up";
+    account_id: string;
+    /** balance: POST /card_top_ups; auto: cleared payment funds, with cards_auto_top_up on. */
+    source: "balance" | "auto";
+    /** auto: the payment whose cleared funds moved. */
+    payment_id: string | null;
+    amount: Money;
+    created_at: string;
+}
+
+/** A purchase the card network asked to authorise on a card. */
+export interface CardTransaction {
+    id: string;
+    object: "card_transaction";
+    account_id: string;
+    card_id: string;
+    cardholder_id: string;
+    /** pending: authorised, its amount held; settled: captured; reversed: released; declined: refused at authorisation. */
+    status: "pending" | "settled" | "reversed" | "declined";
+    amount: Money;
+    currency: string;
+    merchant_name: string;
+    merchant_category: string | null;
+    /** Why a declined transaction was declined; null otherwise. */
+    decline_reason: "insufficient_funds" | "card_frozen" | "card_canceled" | null;
+    settled_at: string | null;
+    reversed_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
 export interface CheckoutConfiguration {
     id: string;
     account_id: string;
@@ -1008,6 +1077,96 @@ export interface RevokeApiKeyInput {
 }
 
 export type RevokeApiKeyOutput = ApiKey;
+
+/** POST /cards: Request a card */
+export interface CreateCardInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; assigned_user_id?: string; name?: string };
+}
+
+export type CreateCardOutput = Card;
+
+/** GET /cards: List cards */
+export interface ListCardsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; cardholder_id?: string; user_id?: string; status?: "active" | "frozen" | "canceled" };
+    body: undefined;
+}
+
+export type ListCardsOutput = Page<Card>;
+
+/** GET /cards/{id}: Retrieve a card */
+export interface RetrieveCardInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveCardOutput = Card;
+
+/** PATCH /cards/{id}: Freeze, unfreeze, cancel or rename a card */
+export interface UpdateCardInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { name?: string; frozen?: boolean; canceled?: boolean };
+}
+
+export type UpdateCardOutput = Card;
+
+/** GET /cardholders: List cardholders */
+export interface ListCardholdersInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; user_id?: string };
+    body: undefined;
+}
+
+export type ListCardholdersOutput = Page<Cardholder>;
+
+/** GET /cardholders/{id}: Retrieve a cardholder */
+export interface RetrieveCardholderInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveCardholderOutput = Cardholder;
+
+/** POST /card_top_ups: Top up the cards balance */
+export interface CreateCardTopUpInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; amount: number; currency: "usd" };
+}
+
+export type CreateCardTopUpOutput = CardTopUp;
+
+/** GET /card_transactions: List card transactions */
+export interface ListCardTransactionsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; transaction_ids?: string[]; card_id?: string; cardholder_id?: string; status?: "pending" | "settled" | "reversed" | "declined"; created_after?: string; created_before?: string };
+    body: undefined;
+}
+
+export type ListCardTransactionsOutput = Page<CardTransaction>;
+
+/** GET /card_transactions/{id}: Retrieve a card transaction */
+export interface RetrieveCardTransactionInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveCardTransactionOutput = CardTransaction;
+
+/** POST /sandbox/card_network/authorizations: Sandbox: the card network authorises a purchase */
+export interface AuthorizeCardPurchaseInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { card_id: string; amount: number; currency: "usd"; merchant_name: string; merchant_category?: string };
+}
+
+export type AuthorizeCardPurchaseOutput = CardTransaction;
 
 /** GET /checkout_configurations: List checkout configurations */
 export interface ListCheckoutConfigurationsInput {
@@ -1859,7 +2018,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -1886,7 +2045,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -1915,6 +2074,16 @@ export interface Operations {
     updateApiKey: { input: UpdateApiKeyInput; output: UpdateApiKeyOutput };
     rotateApiKey: { input: RotateApiKeyInput; output: RotateApiKeyOutput };
     revokeApiKey: { input: RevokeApiKeyInput; output: RevokeApiKeyOutput };
+    createCard: { input: CreateCardInput; output: CreateCardOutput };
+    listCards: { input: ListCardsInput; output: ListCardsOutput };
+    retrieveCard: { input: RetrieveCardInput; output: RetrieveCardOutput };
+    updateCard: { input: UpdateCardInput; output: UpdateCardOutput };
+    listCardholders: { input: ListCardholdersInput; output: ListCardholdersOutput };
+    retrieveCardholder: { input: RetrieveCardholderInput; output: RetrieveCardholderOutput };
+    createCardTopUp: { input: CreateCardTopUpInput; output: CreateCardTopUpOutput };
+    listCardTransactions: { input: ListCardTransactionsInput; output: ListCardTransactionsOutput };
+    retrieveCardTransaction: { input: RetrieveCardTransactionInput; output: RetrieveCardTransactionOutput };
+    authorizeCardPurchase: { input: AuthorizeCardPurchaseInput; output: AuthorizeCardPurchaseOutput };
     listCheckoutConfigurations: { input: ListCheckoutConfigurationsInput; output: ListCheckoutConfigurationsOutput };
     createCheckoutConfiguration: { input: CreateCheckoutConfigurationInput; output: CreateCheckoutConfigurationOutput };
     retrieveCheckoutConfiguration: { input: RetrieveCheckoutConfigurationInput; output: RetrieveCheckoutConfigurationOutput };

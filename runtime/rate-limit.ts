@@ -5,7 +5,8 @@
 // budget is a 429 rate_limited with Retry-After.
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from './errors.js';
 import type { Principal } from './principal.js';
@@ -88,7 +89,9 @@ export function rateLimits(options: RateLimitOptions, logger: Logger): RateLimit
 
 /** A Redis client that fails fast while disconnected (the insurance limiter takes over) and says so once. */
 function connect(url: string, logger: Logger): Redis {
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  // Loaded only when REDIS_URL is set: most processes never talk to Redis, and the client costs start-up time.
+  const { Redis: Client } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+  const redis = new Client(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
   let down = false;
   redis.on('error', (err: Error) => {
     if (down) return;

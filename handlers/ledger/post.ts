@@ -7,7 +7,7 @@ import { ApiError } from '../../runtime/errors.js';
 
 /** Spendable: available (withdrawable), in_transit (on its way out in a payout), held (reserved for a claim link).
  * Unfloored: pending (clearing; may go negative), fees, and the contra buckets for money owed by or to the outside. */
-export type Bucket = 'available' | 'pending' | 'in_transit' | 'held' | 'fees' | 'processor_clearing' | 'payout_clearing';
+export type Bucket = 'available' | 'pending' | 'in_transit' | 'held' | 'fees' | 'processor_clearing' | 'payout_clearing' | 'card_clearing';
 
 export interface Posting { ledger: string; bucket: Bucket; amount: number }
 

@@ -1,7 +1,8 @@
 // A property of the whole money path: random sequences of payments, refunds, clearing, payouts (with failures,
 // reversals and cancels) and transfers, run a few at a time concurrently, with retried idempotency keys, leave a
 // ledger where every balance equals the sum of its postings, every entry balances per currency, no spendable bucket
-// is below zero, nothing was created twice under a retried key, and no request failed with a 5xx.
+// is below zero, nothing was created twice under a retried key, and no request failed with a 5xx. Cards have a
+// property of their own (the last block).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
@@ -13,6 +14,7 @@ import { clearDueFunds } from '../../handlers/ledger/clearing.js';
 import { stepPayout, TEST_DESTINATIONS } from '../../handlers/payout_rail/rail.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { fundBalance } from '../helpers/ledger.js';
+import { REVERSING_MERCHANT, stepCardTransaction } from '../../handlers/card_network/network.js';
 
 const t = suite('money: a property of random concurrent movements');
 let app: TestApp;
@@ -151,6 +153,68 @@ t('balances equal their postings, floors hold and retried keys create once, what
     payouts: await count('payouts'), transfers: await count('transfers') };
   console.log(`  money property: ${JSON.stringify(seen)}`);
   for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} happened`);
+});
+
+// Cards (issue 15): random concurrent top-ups, authorisations (some beyond the balance, some on a frozen card) and
+// the card network's settle and reverse steps, each step run twice as a re-run job would: the cards balance equals
+// what was topped up less what settled, exactly, held equals what is pending, and nothing crossed a floor.
+type CardCommand =
+  | { kind: 'top_up'; cents: number }
+  | { kind: 'authorize'; cents: number; reversing: boolean }
+  | { kind: 'step'; pick: number }
+  | { kind: 'freeze'; frozen: boolean };
+
+const cardCommand: fc.Arbitrary<CardCommand> = fc.oneof(
+  fc.record({ kind: fc.constant('top_up' as const), cents: fc.integer({ min: 1, max: 3_000 }) }),
+  fc.record({ kind: fc.constant('authorize' as const), cents: fc.integer({ min: 1, max: 4_000 }), reversing: fc.boolean() }),
+  fc.record({ kind: fc.constant('step' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('freeze' as const), frozen: fc.boolean() }),
+);
+
+t('cards: the cards balance equals top-ups less settlements, held equals pending authorisations, steps post once', async () => {
+  const s = await makeSeller(app.db);
+  await fundBalance(app.db, s.accountId, 1_000_000);
+  const card = (await app.request('POST', '/cards', { token: s.key, version: VERSION, body: { account_id: s.accountId } })).body;
+  const serverErrors: string[] = [];
+  const check = (res: { status: number; body: unknown }) => {
+    if (res.status >= 500) serverErrors.push(`${res.status} ${JSON.stringify(res.body)}`);
+  };
+  const run = async (c: CardCommand): Promise<void> => {
+    if (c.kind === 'top_up') {
+      check(await app.request('POST', '/card_top_ups', { token: s.key, version: VERSION, body: { account_id: s.accountId, amount: c.cents } }));
+    } else if (c.kind === 'authorize') {
+      check(await app.request('POST', '/sandbox/card_network/authorizations', { token: s.key, version: VERSION,
+        body: { card_id: card.id, amount: c.cents, merchant_name: c.reversing ? REVERSING_MERCHANT : 'Shop' } }));
+    } else if (c.kind === 'step') {
+      const pending = await app.db('card_transactions').where({ card_id: card.id, status: 'pending' }).orderBy('id').pluck('id');
+      if (pending.length) {
+        const id = pending[c.pick % pending.length];
+        await Promise.all([stepCardTransaction(app.db, id), stepCardTransaction(app.db, id)]);
+      }
+    } else {
+      check(await app.request('PATCH', `/cards/${card.id}`, { token: s.key, version: VERSION, body: { frozen: c.frozen } }));
+    }
+  };
+  const sum = async (where: Record<string, unknown>) =>
+    Number((await app.db('card_transactions').where({ card_id: card.id, ...where }).sum({ n: 'amount' }))[0].n ?? 0);
+  await fc.assert(fc.asyncProperty(fc.array(cardCommand, { minLength: 6, maxLength: 20 }), async (commands) => {
+    for (let i = 0; i < commands.length; i += 4) await Promise.all(commands.slice(i, i + 4).map(run));
+    const report = await verifyLedger(app.db);
+    assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
+    assert.equal(await app.db('ledger_balances').whereIn('bucket', ['available', 'in_transit', 'held']).where('amount', '<', 0), []);
+    assert.equal(serverErrors, []);
+    const cards = (await app.db('ledger_accounts').where({ account_id: s.accountId, kind: 'cards' }).first('id')).id;
+    const bucket = async (b: string) => Number((await app.db('ledger_balances').where({ ledger_id: cards, bucket: b, currency: 'usd' }).first('amount'))?.amount ?? 0);
+    const toppedUp = Number((await app.db('card_top_ups').where({ account_id: s.accountId }).sum({ n: 'amount' }))[0].n ?? 0);
+    assert.is(await bucket('held'), await sum({ status: 'pending' }));
+    assert.is(await bucket('available') + await bucket('held'), toppedUp - await sum({ status: 'settled' }));
+    const steps = await app.db('ledger_postings').where('entry_id', 'like', 'citx_%').whereIn('bucket', ['card_clearing'])
+      .sum({ n: 'amount' });
+    assert.is(Number(steps[0].n ?? 0), await sum({ status: 'settled' }), 'each settlement posted once');
+  }), { numRuns: Number(process.env.MONEY_RUNS ?? 15) });
+  const seen = { settled: await sum({ status: 'settled' }), reversed: await sum({ status: 'reversed' }), declined: await sum({ status: 'declined' }) };
+  console.log(`  cards property: ${JSON.stringify(seen)}`);
+  for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} card transactions happened`);
 });
 
 t.run();
