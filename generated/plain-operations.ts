@@ -159,6 +159,31 @@ export const retrieveMember = plainRetrieve<'retrieveMember'>(resources.Member, 
   scopes: ['member:basic:read'],
 });
 
+/** GET /payment_method_domains: List payment method domains */
+export const listPaymentMethodDomains = plainList<'listPaymentMethodDomains'>(resources.PaymentMethodDomain, {
+  scope: 'payment_method_domain:read',
+  accountParam: 'account_id',
+  accountColumn: 'payment_method_domains.account_id',
+  filters: [
+    { param: 'status', test: 'equal', sql: ['"payment_method_domains"."status"'] },
+  ],
+  sorts: { created_at: { column: 'payment_method_domains.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'payment_method_domains.id',
+});
+
+/** GET /payment_method_domains/{id}: Retrieve a payment method domain */
+export const retrievePaymentMethodDomain = plainRetrieve<'retrievePaymentMethodDomain'>(resources.PaymentMethodDomain, {
+  scopes: ['payment_method_domain:read'],
+});
+
+/** DELETE /payment_method_domains/{id}: Delete a payment method domain */
+export const deletePaymentMethodDomain = plainDelete<'deletePaymentMethodDomain'>(resources.PaymentMethodDomain, {
+  scopes: ['payment_method_domain:manage'],
+  statement: 'delete from "payment_method_domains" where "id" = $1',
+});
+
 /** GET /payment_methods: List saved payment methods */
 export const listPaymentMethods = plainList<'listPaymentMethods'>(resources.PaymentMethod, {
   scope: 'payment:basic:read',
@@ -258,6 +283,21 @@ export const listRefunds = plainList<'listRefunds'>(resources.Refund, {
 /** GET /refunds/{id}: Retrieve a refund */
 export const retrieveRefund = plainRetrieve<'retrieveRefund'>(resources.Refund, {
   scopes: ['payment:basic:read'],
+});
+
+/** GET /shipments: List shipments */
+export const listShipments = plainList<'listShipments'>(resources.Shipment, {
+  scope: 'shipment:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'shipments.account_id',
+  filters: [
+    { param: 'payment_id', test: 'equal', sql: ['"shipments"."payment_id"'] },
+    { param: 'user_id', test: 'equal', sql: ['"shipments"."user_id"'] },
+  ],
+  sorts: { created_at: { column: 'shipments.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'shipments.id',
 });
 
 /** GET /team_members: List an account's team members */

@@ -8,6 +8,7 @@ import { apiKeyPermissions, apiKeyStatus } from '../handlers/api_keys/api-key-fi
 import { configurationPurchaseUrl, variantPurchaseUrl } from '../handlers/checkout_configurations/purchase-url.js';
 import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
 import { amountAfterFees, usdTotal } from '../handlers/payments/payment-fields.js';
+import { shipmentTrackingUrl } from '../handlers/shipments/carriers.js';
 
 /** Resources whose spec names their table (resources.<Name>.table). */
 export const resources = {
@@ -266,6 +267,27 @@ export const resources = {
       updated_at: row.updated_at,
     }),
   } satisfies StoredResource<T.Membership>,
+  PaymentMethodDomain: {
+    name: 'PaymentMethodDomain',
+    noun: 'payment method domain',
+    table: 'payment_method_domains',
+    columns: '"payment_method_domains".*',
+    from: '"payment_method_domains"',
+    live: null,
+    byId: 'select "payment_method_domains".* from "payment_method_domains" where "payment_method_domains"."id" = $1',
+    byIdForUpdate: 'select "payment_method_domains".* from "payment_method_domains" where "payment_method_domains"."id" = $1 for update of "payment_method_domains"',
+    bareRows: true,
+    view: (row: Row): T.PaymentMethodDomain => ({
+      id: row.id,
+      account_id: row.account_id,
+      domain: row.domain,
+      status: row.status,
+      verification: { txt_record_name: row.txt_record_name, txt_record_value: row.verification_token, last_error: row.verification_error },
+      verified_at: row.verified_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }),
+  } satisfies StoredResource<T.PaymentMethodDomain>,
   PaymentMethod: {
     name: 'PaymentMethod',
     noun: 'payment method',
@@ -400,6 +422,28 @@ export const resources = {
       updated_at: row.updated_at,
     }),
   } satisfies StoredResource<T.Refund>,
+  Shipment: {
+    name: 'Shipment',
+    noun: 'shipment',
+    table: 'shipments',
+    columns: '"shipments".*',
+    from: '"shipments"',
+    live: null,
+    byId: 'select "shipments".* from "shipments" where "shipments"."id" = $1',
+    byIdForUpdate: 'select "shipments".* from "shipments" where "shipments"."id" = $1 for update of "shipments"',
+    bareRows: true,
+    view: (row: Row): T.Shipment => ({
+      id: row.id,
+      account_id: row.account_id,
+      payment_id: row.payment_id,
+      order_id: row.order_id,
+      tracking_number: row.tracking_number,
+      carrier: row.carrier,
+      tracking_url: shipmentTrackingUrl(row),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }),
+  } satisfies StoredResource<T.Shipment>,
   TeamMember: {
     name: 'TeamMember',
     noun: 'team member',

@@ -3,7 +3,7 @@ import type { OperationDefinition } from "../runtime/operation.js";
 import * as params from "./validators-params.js";
 import * as body from "./validators-body.js";
 import * as transformers from "./transformers.js";
-import { deleteCheckoutConfiguration, deletePlan, deleteProduct, deleteVariant, deleteWebhook, listApiKeys, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listMembers, listPaymentMethods, listPlans, listProducts, listPromoCodes, listRefunds, listTeamMembers, listVariants, listWebhooks, retrieveApiKey, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveMember, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveVariant, retrieveWebhook, updateApiKey, updateProduct, updateWebhook } from "./plain-operations.js";
+import { deleteCheckoutConfiguration, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteVariant, deleteWebhook, listApiKeys, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listMembers, listPaymentMethodDomains, listPaymentMethods, listPlans, listProducts, listPromoCodes, listRefunds, listShipments, listTeamMembers, listVariants, listWebhooks, retrieveApiKey, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveMember, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveVariant, retrieveWebhook, updateApiKey, updateProduct, updateWebhook } from "./plain-operations.js";
 import { retrieveAccountPreferences } from "../handlers/account_preferences/retrieveAccountPreferences.js";
 import { retryAdsPayment } from "../handlers/account_preferences/retryAdsPayment.js";
 import { updateAccountPreferences } from "../handlers/account_preferences/updateAccountPreferences.js";
@@ -36,6 +36,8 @@ import { resumeMembership } from "../handlers/memberships/resumeMembership.js";
 import { retrieveMembership } from "../handlers/memberships/retrieveMembership.js";
 import { uncancelMembership } from "../handlers/memberships/uncancelMembership.js";
 import { updateMembership } from "../handlers/memberships/updateMembership.js";
+import { createPaymentMethodDomain } from "../handlers/payment_method_domains/createPaymentMethodDomain.js";
+import { publishPaymentMethodDomainProof } from "../handlers/payment_method_domains/publishPaymentMethodDomainProof.js";
 import { capturePayment } from "../handlers/payments/capturePayment.js";
 import { confirmPaymentAction } from "../handlers/payments/confirmPaymentAction.js";
 import { createPayment } from "../handlers/payments/createPayment.js";
@@ -45,7 +47,9 @@ import { listPaymentFees } from "../handlers/payments/listPaymentFees.js";
 import { listPayments } from "../handlers/payments/listPayments.js";
 import { refundPayment } from "../handlers/payments/refundPayment.js";
 import { retrievePayment } from "../handlers/payments/retrievePayment.js";
+import { retrievePaymentStatus } from "../handlers/payments/retrievePaymentStatus.js";
 import { retryPayment } from "../handlers/payments/retryPayment.js";
+import { updatePayment } from "../handlers/payments/updatePayment.js";
 import { voidPayment } from "../handlers/payments/voidPayment.js";
 import { cancelPayout } from "../handlers/payouts/cancelPayout.js";
 import { createPayout } from "../handlers/payouts/createPayout.js";
@@ -65,6 +69,10 @@ import { confirmSetupIntentAction } from "../handlers/setup_intents/confirmSetup
 import { createSetupIntent } from "../handlers/setup_intents/createSetupIntent.js";
 import { listSetupIntents } from "../handlers/setup_intents/listSetupIntents.js";
 import { retrieveSetupIntent } from "../handlers/setup_intents/retrieveSetupIntent.js";
+import { retrieveSetupIntentStatus } from "../handlers/setup_intents/retrieveSetupIntentStatus.js";
+import { createShipment } from "../handlers/shipments/createShipment.js";
+import { retrieveShipment } from "../handlers/shipments/retrieveShipment.js";
+import { updateShipment } from "../handlers/shipments/updateShipment.js";
 import { createSwap } from "../handlers/swaps/createSwap.js";
 import { createSwapQuote } from "../handlers/swaps/createSwapQuote.js";
 import { listSwaps } from "../handlers/swaps/listSwaps.js";
@@ -799,6 +807,66 @@ export const operations: OperationDefinition[] = [
     handler: uncancelMembership,
   },
   {
+    id: "listPaymentMethodDomains",
+    method: "GET",
+    path: "/payment_method_domains",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment_method_domain:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_f83a0e5fe339, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_f83a0e5fe339, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_f83a0e5fe339, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_f83a0e5fe339, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_f83a0e5fe339, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_f83a0e5fe339, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_f83a0e5fe339, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_f83a0e5fe339, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_f83a0e5fe339, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_f83a0e5fe339, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_f83a0e5fe339, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_f83a0e5fe339, body: null, upgrade: null, downgrade: null } },
+    handler: listPaymentMethodDomains,
+  },
+  {
+    id: "createPaymentMethodDomain",
+    method: "POST",
+    path: "/payment_method_domains",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment_method_domain:manage"],
+    account: { from: "body", name: "account_id" },
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_00c3bcf09d6b, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_00c3bcf09d6b, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_00c3bcf09d6b, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_00c3bcf09d6b, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_00c3bcf09d6b, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_00c3bcf09d6b, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_00c3bcf09d6b, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_00c3bcf09d6b, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_00c3bcf09d6b, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_00c3bcf09d6b, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_00c3bcf09d6b, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_00c3bcf09d6b, upgrade: null, downgrade: null } },
+    handler: createPaymentMethodDomain,
+  },
+  {
+    id: "deletePaymentMethodDomain",
+    method: "DELETE",
+    path: "/payment_method_domains/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment_method_domain:manage"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Deleted_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Deleted_2025_01_01 } },
+    handler: deletePaymentMethodDomain,
+  },
+  {
+    id: "retrievePaymentMethodDomain",
+    method: "GET",
+    path: "/payment_method_domains/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment_method_domain:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: retrievePaymentMethodDomain,
+  },
+  {
     id: "listPaymentMethods",
     method: "GET",
     path: "/payment_methods",
@@ -872,6 +940,21 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Payment_2026_09_02 }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Payment_2026_08_28 }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Payment_2026_08_25 }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Payment_2026_08_21 }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Payment_2026_08_14 }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Payment_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Payment_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Payment_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Payment_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Payment_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Payment_2025_01_01 } },
     handler: retrievePayment,
+  },
+  {
+    id: "updatePayment",
+    method: "PATCH",
+    path: "/payments/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:charge"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_09_02 }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_08_28 }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_08_25 }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_08_21 }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_08_14 }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1d81fdbe6071, upgrade: null, downgrade: transformers.down_Payment_2025_01_01 } },
+    handler: updatePayment,
   },
   {
     id: "capturePayment",
@@ -962,6 +1045,21 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_09_02 }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_08_28 }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_08_25 }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_08_21 }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_08_14 }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: transformers.down_Payment_2025_01_01 } },
     handler: retryPayment,
+  },
+  {
+    id: "retrievePaymentStatus",
+    method: "GET",
+    path: "/payments/:id/status",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:basic:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2026_08_14 }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_PaymentStatus_2025_01_01 } },
+    handler: retrievePaymentStatus,
   },
   {
     id: "voidPayment",
@@ -1414,6 +1512,21 @@ export const operations: OperationDefinition[] = [
     handler: createSandboxCryptoTransfer,
   },
   {
+    id: "publishPaymentMethodDomainProof",
+    method: "POST",
+    path: "/sandbox/payment_method_domains/:id/publish_proof",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment_method_domain:manage"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null } },
+    handler: publishPaymentMethodDomainProof,
+  },
+  {
     id: "listSetupIntents",
     method: "GET",
     path: "/setup_intents",
@@ -1472,6 +1585,81 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_21 }, "2026-08-14": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_14 }, "2026-08-07": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_08_07 }, "2026-07-30": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_30 }, "2026-07-23": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_23 }, "2026-07-22": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_22 }, "2026-07-20": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2026_07_20 }, "2025-01-01": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: body.body_f6cef3aebbb9, upgrade: null, downgrade: transformers.down_SetupIntent_2025_01_01 } },
     handler: confirmSetupIntentAction,
+  },
+  {
+    id: "retrieveSetupIntentStatus",
+    method: "GET",
+    path: "/setup_intents/:id/status",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:basic:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_08_21 }, "2026-08-14": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_08_14 }, "2026-08-07": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_08_07 }, "2026-07-30": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_07_30 }, "2026-07-23": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_07_23 }, "2026-07-22": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_07_22 }, "2026-07-20": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2026_07_20 }, "2025-01-01": { path: params.path_7a0763cae1d4, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_SetupIntentStatus_2025_01_01 } },
+    handler: retrieveSetupIntentStatus,
+  },
+  {
+    id: "listShipments",
+    method: "GET",
+    path: "/shipments",
+    auth: ["api_key", "user_token"],
+    scopes: ["shipment:basic:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_bb22ee0b4286, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_bb22ee0b4286, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_bb22ee0b4286, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_bb22ee0b4286, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_bb22ee0b4286, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_bb22ee0b4286, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_bb22ee0b4286, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_bb22ee0b4286, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_828cad0f8eb3, body: null, upgrade: transformers.up_listShipments_2026_07_23, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Shipment_2026_07_23) }), olderNames: { "account_id": "company_id" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_828cad0f8eb3, body: null, upgrade: transformers.up_listShipments_2026_07_22, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Shipment_2026_07_22) }), olderNames: { "account_id": "company_id" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_828cad0f8eb3, body: null, upgrade: transformers.up_listShipments_2026_07_20, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Shipment_2026_07_20) }), olderNames: { "account_id": "company_id" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_828cad0f8eb3, body: null, upgrade: transformers.up_listShipments_2025_01_01, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_Shipment_2025_01_01) }), olderNames: { "account_id": "company_id" } } },
+    handler: listShipments,
+  },
+  {
+    id: "createShipment",
+    method: "POST",
+    path: "/shipments",
+    auth: ["api_key", "user_token"],
+    scopes: ["shipment:create"],
+    account: { from: "body", name: "account_id" },
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_b716649cb232, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_b716649cb232, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_b716649cb232, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_b716649cb232, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_b716649cb232, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_b716649cb232, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_b716649cb232, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_b716649cb232, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_d8dad3353a89, upgrade: transformers.up_createShipment_2026_07_23, downgrade: transformers.down_Shipment_2026_07_23, olderNames: { "account_id": "company_id", "tracking_number": "tracking_code" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_d8dad3353a89, upgrade: transformers.up_createShipment_2026_07_22, downgrade: transformers.down_Shipment_2026_07_22, olderNames: { "account_id": "company_id", "tracking_number": "tracking_code" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_d8dad3353a89, upgrade: transformers.up_createShipment_2026_07_20, downgrade: transformers.down_Shipment_2026_07_20, olderNames: { "account_id": "company_id", "tracking_number": "tracking_code" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_d8dad3353a89, upgrade: transformers.up_createShipment_2025_01_01, downgrade: transformers.down_Shipment_2025_01_01, olderNames: { "account_id": "company_id", "tracking_number": "tracking_code" } } },
+    handler: createShipment,
+  },
+  {
+    id: "retrieveShipment",
+    method: "GET",
+    path: "/shipments/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["shipment:basic:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Shipment_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Shipment_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Shipment_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Shipment_2025_01_01 } },
+    handler: retrieveShipment,
+  },
+  {
+    id: "updateShipment",
+    method: "PATCH",
+    path: "/shipments/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["shipment:update"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null } },
+    handler: updateShipment,
   },
   {
     id: "listSwaps",
@@ -1875,7 +2063,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_985881fe3132, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_985881fe3132, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_985881fe3132, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_985881fe3132, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_985881fe3132, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_985881fe3132, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_024a97262d58, upgrade: transformers.up_createWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1f227d7f0461, upgrade: transformers.up_createWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1f227d7f0461, upgrade: transformers.up_createWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1f227d7f0461, upgrade: transformers.up_createWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1f227d7f0461, upgrade: transformers.up_createWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1f227d7f0461, upgrade: transformers.up_createWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } } },
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_81d930834b96, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_81d930834b96, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_81d930834b96, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_81d930834b96, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_81d930834b96, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_81d930834b96, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_5528d4b496f2, upgrade: transformers.up_createWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f882c9019171, upgrade: transformers.up_createWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f882c9019171, upgrade: transformers.up_createWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f882c9019171, upgrade: transformers.up_createWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f882c9019171, upgrade: transformers.up_createWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_f882c9019171, upgrade: transformers.up_createWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } } },
     handler: createWebhook,
   },
   {
@@ -1920,7 +2108,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f9cbc744cd38, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f9cbc744cd38, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f9cbc744cd38, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f9cbc744cd38, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f9cbc744cd38, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f9cbc744cd38, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ca66a13fedae, upgrade: transformers.up_updateWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_40ce38d4c13d, upgrade: transformers.up_updateWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_40ce38d4c13d, upgrade: transformers.up_updateWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_40ce38d4c13d, upgrade: transformers.up_updateWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_40ce38d4c13d, upgrade: transformers.up_updateWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_40ce38d4c13d, upgrade: transformers.up_updateWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "include_connected_accounts": "child_resource_events" } } },
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_3d784f25a598, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_3d784f25a598, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_3d784f25a598, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_3d784f25a598, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_3d784f25a598, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_3d784f25a598, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_df0727ba4ef2, upgrade: transformers.up_updateWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_811bd6e30427, upgrade: transformers.up_updateWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_811bd6e30427, upgrade: transformers.up_updateWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_811bd6e30427, upgrade: transformers.up_updateWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_811bd6e30427, upgrade: transformers.up_updateWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_811bd6e30427, upgrade: transformers.up_updateWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "include_connected_accounts": "child_resource_events" } } },
     handler: updateWebhook,
   },
   {

@@ -66,7 +66,12 @@ export const specData = {
     "checkout_configuration:basic:read",
     "checkout_configuration:create",
     "checkout_configuration:delete",
-    "member:manage"
+    "member:manage",
+    "shipment:basic:read",
+    "shipment:create",
+    "shipment:update",
+    "payment_method_domain:read",
+    "payment_method_domain:manage"
   ],
   "roles": {
     "owner": [
@@ -151,6 +156,7 @@ export const specData = {
     "LedgerAccount": "ldgr_",
     "Member": "mber_",
     "Membership": "mem_",
+    "PaymentMethodDomain": "pmd_",
     "PaymentMethod": "payt_",
     "Payment": "pay_",
     "SupportedPayoutMethod": "podst_",
@@ -160,6 +166,7 @@ export const specData = {
     "PromoCode": "promo_",
     "Refund": "rfnd_",
     "SetupIntent": "seti_",
+    "Shipment": "ship_",
     "Swap": "swap_",
     "TeamMember": "tmem_",
     "Transfer": "xfer_",
@@ -196,6 +203,8 @@ export const specData = {
     "membership.paused": "Membership",
     "membership.resumed": "Membership",
     "membership.extended": "Membership",
+    "payment_method_domain.created": "PaymentMethodDomain",
+    "payment_method_domain.verified": "PaymentMethodDomain",
     "payment.succeeded": "Payment",
     "payment.failed": "Payment",
     "payout.created": "Payout",
@@ -217,6 +226,8 @@ export const specData = {
     "setup_intent.requires_action": "SetupIntent",
     "setup_intent.succeeded": "SetupIntent",
     "setup_intent.canceled": "SetupIntent",
+    "shipment.created": "Shipment",
+    "shipment.updated": "Shipment",
     "team_member.invited": "TeamMember",
     "team_member.accepted": "TeamMember",
     "team_member.updated": "TeamMember",
@@ -426,6 +437,12 @@ export const specData = {
             "partially_refunded"
           ],
           "to": "refunded"
+        },
+        "change_return_url": {
+          "from": [
+            "requires_action"
+          ],
+          "to": "requires_action"
         }
       }
     },

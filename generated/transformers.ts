@@ -21,6 +21,7 @@ import * as promoCodeLegacyCreate from '../handlers/versions/promoCodeLegacyCrea
 import * as promoCodeLegacyDiscount from '../handlers/versions/promoCodeLegacyDiscount.js';
 import * as refundDecimalAmount from '../handlers/versions/refundDecimalAmount.js';
 import * as setupIntentEmbeddedReferences from '../handlers/versions/setupIntentEmbeddedReferences.js';
+import * as shipmentLegacyShape from '../handlers/versions/shipmentLegacyShape.js';
 import * as swapFiatAmountIsRepayment from '../handlers/versions/swapFiatAmountIsRepayment.js';
 import * as transferDecimalAmount from '../handlers/versions/transferDecimalAmount.js';
 import * as transferLegacyShape from '../handlers/versions/transferLegacyShape.js';
@@ -131,6 +132,12 @@ function down_SetupIntent_step_2026_08_25(o: any): any {
   return o;
 }
 
+function down_SetupIntentStatus_step_2026_08_25(o: any): any {
+  o.error_message ??= o.last_setup_error?.message ?? null;
+  delete o.last_setup_error;
+  return o;
+}
+
 function down_Variant_step_2026_08_25(o: any): any {
   { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
   return o;
@@ -160,6 +167,12 @@ function down_PaymentFee_step_2026_08_21(o: any): any {
   o.currency ??= o.amount?.currency ?? null;
   o.name ??= o.label ?? null;
   { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); } { const p = o; if (p && p.settlement_amount && typeof p.settlement_amount === 'object') p.settlement_amount = decimalAmount(p.settlement_amount); }
+  return o;
+}
+
+function down_PaymentStatus_step_2026_08_21(o: any): any {
+  o.substatus ??= o.status ?? null;
+  { const p = o; const m: Record<string, string> = {"requires_action":"open","failed":"open","processing":"pending","authorized":"pending","succeeded":"paid","refunded":"paid","partially_refunded":"paid","canceled":"void"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
   return o;
 }
 
@@ -260,6 +273,11 @@ function down_PayoutQuote_step_2026_07_30(o: any): any {
 
 function down_PayoutQuoteSpeed_step_2026_07_30(o: any): any {
   o.estimated_arrival ??= null;
+  return o;
+}
+
+function down_Shipment_step_2026_07_30(o: any): any {
+  o = shipmentLegacyShape.down(o);
   return o;
 }
 
@@ -478,6 +496,11 @@ export function down_SetupIntent_2026_08_21(o: any): any {
   return o;
 }
 
+export function down_SetupIntentStatus_2026_08_21(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Transfer_2026_08_21(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
   return o;
@@ -594,6 +617,11 @@ export function down_PaymentFee_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2026_08_14(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2026_08_14(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -617,6 +645,11 @@ export function down_Refund_2026_08_14(o: any): any {
 
 export function down_SetupIntent_2026_08_14(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_08_14(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -771,6 +804,11 @@ export function down_PaymentFee_2026_08_07(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2026_08_07(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2026_08_07(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -794,6 +832,11 @@ export function down_Refund_2026_08_07(o: any): any {
 
 export function down_SetupIntent_2026_08_07(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_08_07(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -982,6 +1025,11 @@ export function down_PaymentFee_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2026_07_30(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2026_07_30(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -1010,6 +1058,11 @@ export function down_Refund_2026_07_30(o: any): any {
 
 export function down_SetupIntent_2026_07_30(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_07_30(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -1224,6 +1277,11 @@ export function down_PaymentFee_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2026_07_23(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2026_07_23(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -1264,6 +1322,16 @@ export function down_Refund_2026_07_23(o: any): any {
 
 export function down_SetupIntent_2026_07_23(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_07_23(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Shipment_2026_07_23(o: any): any {
+  o = down_Shipment_step_2026_07_30(o);
   return o;
 }
 
@@ -1367,6 +1435,15 @@ export function up_createSetupIntent_2026_07_23(input: any): void {
 
 export function up_listSetupIntents_2026_07_23(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listShipments_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createShipment_2026_07_23(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "tracking_code" in b) { b["tracking_number"] = b["tracking_code"]; delete b["tracking_code"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
 export function up_createSwap_2026_07_23(input: any): void {
@@ -1496,6 +1573,11 @@ export function down_PaymentFee_2026_07_22(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2026_07_22(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2026_07_22(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -1536,6 +1618,16 @@ export function down_Refund_2026_07_22(o: any): any {
 
 export function down_SetupIntent_2026_07_22(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_07_22(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Shipment_2026_07_22(o: any): any {
+  o = down_Shipment_step_2026_07_30(o);
   return o;
 }
 
@@ -1655,6 +1747,15 @@ export function up_createSetupIntent_2026_07_22(input: any): void {
 
 export function up_listSetupIntents_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listShipments_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createShipment_2026_07_22(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "tracking_code" in b) { b["tracking_number"] = b["tracking_code"]; delete b["tracking_code"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
 export function up_createSwap_2026_07_22(input: any): void {
@@ -1790,6 +1891,11 @@ export function down_PaymentFee_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2026_07_20(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2026_07_20(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -1835,6 +1941,16 @@ export function down_Refund_2026_07_20(o: any): any {
 
 export function down_SetupIntent_2026_07_20(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_07_20(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Shipment_2026_07_20(o: any): any {
+  o = down_Shipment_step_2026_07_30(o);
   return o;
 }
 
@@ -1974,6 +2090,15 @@ export function up_createSetupIntent_2026_07_20(input: any): void {
 
 export function up_listSetupIntents_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listShipments_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createShipment_2026_07_20(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "tracking_code" in b) { b["tracking_number"] = b["tracking_code"]; delete b["tracking_code"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
 export function up_createSwap_2026_07_20(input: any): void {
@@ -2123,6 +2248,11 @@ export function down_PaymentFee_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_PaymentStatus_2025_01_01(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Payout_2025_01_01(o: any): any {
   o = down_Payout_step_2026_09_02(o);
   o = down_Payout_step_2026_08_21(o);
@@ -2168,6 +2298,16 @@ export function down_Refund_2025_01_01(o: any): any {
 
 export function down_SetupIntent_2025_01_01(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2025_01_01(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Shipment_2025_01_01(o: any): any {
+  o = down_Shipment_step_2026_07_30(o);
   return o;
 }
 
@@ -2309,6 +2449,15 @@ export function up_listSetupIntents_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_listShipments_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createShipment_2025_01_01(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "tracking_code" in b) { b["tracking_number"] = b["tracking_code"]; delete b["tracking_code"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_createSwap_2025_01_01(input: any): void {
   swapFiatAmountIsRepayment.up(input);
 }
@@ -2381,6 +2530,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Membership: { "2026-07-22": down_Membership_2026_07_22, "2026-07-20": down_Membership_2026_07_20, "2025-01-01": down_Membership_2025_01_01 },
   Payment: { "2026-09-02": down_Payment_2026_09_02, "2026-08-28": down_Payment_2026_08_28, "2026-08-25": down_Payment_2026_08_25, "2026-08-21": down_Payment_2026_08_21, "2026-08-14": down_Payment_2026_08_14, "2026-08-07": down_Payment_2026_08_07, "2026-07-30": down_Payment_2026_07_30, "2026-07-23": down_Payment_2026_07_23, "2026-07-22": down_Payment_2026_07_22, "2026-07-20": down_Payment_2026_07_20, "2025-01-01": down_Payment_2025_01_01 },
   PaymentFee: { "2026-08-14": down_PaymentFee_2026_08_14, "2026-08-07": down_PaymentFee_2026_08_07, "2026-07-30": down_PaymentFee_2026_07_30, "2026-07-23": down_PaymentFee_2026_07_23, "2026-07-22": down_PaymentFee_2026_07_22, "2026-07-20": down_PaymentFee_2026_07_20, "2025-01-01": down_PaymentFee_2025_01_01 },
+  PaymentStatus: { "2026-08-14": down_PaymentStatus_2026_08_14, "2026-08-07": down_PaymentStatus_2026_08_07, "2026-07-30": down_PaymentStatus_2026_07_30, "2026-07-23": down_PaymentStatus_2026_07_23, "2026-07-22": down_PaymentStatus_2026_07_22, "2026-07-20": down_PaymentStatus_2026_07_20, "2025-01-01": down_PaymentStatus_2025_01_01 },
   Payout: { "2026-08-28": down_Payout_2026_08_28, "2026-08-25": down_Payout_2026_08_25, "2026-08-21": down_Payout_2026_08_21, "2026-08-14": down_Payout_2026_08_14, "2026-08-07": down_Payout_2026_08_07, "2026-07-30": down_Payout_2026_07_30, "2026-07-23": down_Payout_2026_07_23, "2026-07-22": down_Payout_2026_07_22, "2026-07-20": down_Payout_2026_07_20, "2025-01-01": down_Payout_2025_01_01 },
   PayoutMethod: { "2026-08-28": down_PayoutMethod_2026_08_28, "2026-08-25": down_PayoutMethod_2026_08_25, "2026-08-21": down_PayoutMethod_2026_08_21, "2026-08-14": down_PayoutMethod_2026_08_14, "2026-08-07": down_PayoutMethod_2026_08_07, "2026-07-30": down_PayoutMethod_2026_07_30, "2026-07-23": down_PayoutMethod_2026_07_23, "2026-07-22": down_PayoutMethod_2026_07_22, "2026-07-20": down_PayoutMethod_2026_07_20, "2025-01-01": down_PayoutMethod_2025_01_01 },
   PayoutQuote: { "2026-07-23": down_PayoutQuote_2026_07_23, "2026-07-22": down_PayoutQuote_2026_07_22, "2026-07-20": down_PayoutQuote_2026_07_20, "2025-01-01": down_PayoutQuote_2025_01_01 },
@@ -2390,6 +2540,8 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   PromoCode: { "2026-07-30": down_PromoCode_2026_07_30, "2026-07-23": down_PromoCode_2026_07_23, "2026-07-22": down_PromoCode_2026_07_22, "2026-07-20": down_PromoCode_2026_07_20, "2025-01-01": down_PromoCode_2025_01_01 },
   Refund: { "2026-08-14": down_Refund_2026_08_14, "2026-08-07": down_Refund_2026_08_07, "2026-07-30": down_Refund_2026_07_30, "2026-07-23": down_Refund_2026_07_23, "2026-07-22": down_Refund_2026_07_22, "2026-07-20": down_Refund_2026_07_20, "2025-01-01": down_Refund_2025_01_01 },
   SetupIntent: { "2026-08-21": down_SetupIntent_2026_08_21, "2026-08-14": down_SetupIntent_2026_08_14, "2026-08-07": down_SetupIntent_2026_08_07, "2026-07-30": down_SetupIntent_2026_07_30, "2026-07-23": down_SetupIntent_2026_07_23, "2026-07-22": down_SetupIntent_2026_07_22, "2026-07-20": down_SetupIntent_2026_07_20, "2025-01-01": down_SetupIntent_2025_01_01 },
+  SetupIntentStatus: { "2026-08-21": down_SetupIntentStatus_2026_08_21, "2026-08-14": down_SetupIntentStatus_2026_08_14, "2026-08-07": down_SetupIntentStatus_2026_08_07, "2026-07-30": down_SetupIntentStatus_2026_07_30, "2026-07-23": down_SetupIntentStatus_2026_07_23, "2026-07-22": down_SetupIntentStatus_2026_07_22, "2026-07-20": down_SetupIntentStatus_2026_07_20, "2025-01-01": down_SetupIntentStatus_2025_01_01 },
+  Shipment: { "2026-07-23": down_Shipment_2026_07_23, "2026-07-22": down_Shipment_2026_07_22, "2026-07-20": down_Shipment_2026_07_20, "2025-01-01": down_Shipment_2025_01_01 },
   Transfer: { "2026-09-02": down_Transfer_2026_09_02, "2026-08-28": down_Transfer_2026_08_28, "2026-08-25": down_Transfer_2026_08_25, "2026-08-21": down_Transfer_2026_08_21, "2026-08-14": down_Transfer_2026_08_14, "2026-08-07": down_Transfer_2026_08_07, "2026-07-30": down_Transfer_2026_07_30, "2026-07-23": down_Transfer_2026_07_23, "2026-07-22": down_Transfer_2026_07_22, "2026-07-20": down_Transfer_2026_07_20, "2025-01-01": down_Transfer_2025_01_01 },
   User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-22": down_User_2026_07_22, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
   UserBalance: { "2026-07-30": down_UserBalance_2026_07_30, "2026-07-23": down_UserBalance_2026_07_23, "2026-07-22": down_UserBalance_2026_07_22, "2026-07-20": down_UserBalance_2026_07_20, "2025-01-01": down_UserBalance_2025_01_01 },
@@ -2409,6 +2561,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   createProduct: { "2026-07-20": up_createProduct_2026_07_20, "2025-01-01": up_createProduct_2025_01_01 },
   createPromoCode: { "2026-07-30": up_createPromoCode_2026_07_30, "2026-07-23": up_createPromoCode_2026_07_23, "2026-07-22": up_createPromoCode_2026_07_22, "2026-07-20": up_createPromoCode_2026_07_20, "2025-01-01": up_createPromoCode_2025_01_01 },
   createSetupIntent: { "2026-08-21": up_createSetupIntent_2026_08_21, "2026-08-14": up_createSetupIntent_2026_08_14, "2026-08-07": up_createSetupIntent_2026_08_07, "2026-07-30": up_createSetupIntent_2026_07_30, "2026-07-23": up_createSetupIntent_2026_07_23, "2026-07-22": up_createSetupIntent_2026_07_22, "2026-07-20": up_createSetupIntent_2026_07_20, "2025-01-01": up_createSetupIntent_2025_01_01 },
+  createShipment: { "2026-07-23": up_createShipment_2026_07_23, "2026-07-22": up_createShipment_2026_07_22, "2026-07-20": up_createShipment_2026_07_20, "2025-01-01": up_createShipment_2025_01_01 },
   createSwap: { "2026-07-30": up_createSwap_2026_07_30, "2026-07-23": up_createSwap_2026_07_23, "2026-07-22": up_createSwap_2026_07_22, "2026-07-20": up_createSwap_2026_07_20, "2025-01-01": up_createSwap_2025_01_01 },
   createTransfer: { "2026-09-02": up_createTransfer_2026_09_02, "2026-08-28": up_createTransfer_2026_08_28, "2026-08-25": up_createTransfer_2026_08_25, "2026-08-21": up_createTransfer_2026_08_21, "2026-08-14": up_createTransfer_2026_08_14, "2026-08-07": up_createTransfer_2026_08_07, "2026-07-30": up_createTransfer_2026_07_30, "2026-07-23": up_createTransfer_2026_07_23, "2026-07-22": up_createTransfer_2026_07_22, "2026-07-20": up_createTransfer_2026_07_20, "2025-01-01": up_createTransfer_2025_01_01 },
   createVariant: { "2026-08-21": up_createVariant_2026_08_21, "2026-08-14": up_createVariant_2026_08_14, "2026-08-07": up_createVariant_2026_08_07, "2026-07-30": up_createVariant_2026_07_30, "2026-07-23": up_createVariant_2026_07_23, "2026-07-22": up_createVariant_2026_07_22, "2026-07-20": up_createVariant_2026_07_20, "2025-01-01": up_createVariant_2025_01_01 },
@@ -2426,6 +2579,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   listPromoCodes: { "2026-07-30": up_listPromoCodes_2026_07_30, "2026-07-23": up_listPromoCodes_2026_07_23, "2026-07-22": up_listPromoCodes_2026_07_22, "2026-07-20": up_listPromoCodes_2026_07_20, "2025-01-01": up_listPromoCodes_2025_01_01 },
   listRefunds: { "2026-08-14": up_listRefunds_2026_08_14, "2026-08-07": up_listRefunds_2026_08_07, "2026-07-30": up_listRefunds_2026_07_30, "2026-07-23": up_listRefunds_2026_07_23, "2026-07-22": up_listRefunds_2026_07_22, "2026-07-20": up_listRefunds_2026_07_20, "2025-01-01": up_listRefunds_2025_01_01 },
   listSetupIntents: { "2026-08-21": up_listSetupIntents_2026_08_21, "2026-08-14": up_listSetupIntents_2026_08_14, "2026-08-07": up_listSetupIntents_2026_08_07, "2026-07-30": up_listSetupIntents_2026_07_30, "2026-07-23": up_listSetupIntents_2026_07_23, "2026-07-22": up_listSetupIntents_2026_07_22, "2026-07-20": up_listSetupIntents_2026_07_20, "2025-01-01": up_listSetupIntents_2025_01_01 },
+  listShipments: { "2026-07-23": up_listShipments_2026_07_23, "2026-07-22": up_listShipments_2026_07_22, "2026-07-20": up_listShipments_2026_07_20, "2025-01-01": up_listShipments_2025_01_01 },
   listVariants: { "2026-07-20": up_listVariants_2026_07_20, "2025-01-01": up_listVariants_2025_01_01 },
   listWebhooks: { "2026-08-07": up_listWebhooks_2026_08_07, "2026-07-30": up_listWebhooks_2026_07_30, "2026-07-23": up_listWebhooks_2026_07_23, "2026-07-22": up_listWebhooks_2026_07_22, "2026-07-20": up_listWebhooks_2026_07_20, "2025-01-01": up_listWebhooks_2025_01_01 },
   refundPayment: { "2026-08-14": up_refundPayment_2026_08_14, "2026-08-07": up_refundPayment_2026_08_07, "2026-07-30": up_refundPayment_2026_07_30, "2026-07-23": up_refundPayment_2026_07_23, "2026-07-22": up_refundPayment_2026_07_22, "2026-07-20": up_refundPayment_2026_07_20, "2025-01-01": up_refundPayment_2025_01_01 },

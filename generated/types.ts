@@ -482,6 +482,20 @@ export interface Membership {
     updated_at: string;
 }
 
+export interface PaymentMethodDomain {
+    id: string;
+    account_id: string;
+    /** The hostname, lower-cased. */
+    domain: string;
+    /** verified once the ownership proof was checked. */
+    status: "pending" | "verified";
+    /** The DNS TXT record that proves ownership. */
+    verification: { txt_record_name: string; txt_record_value: string; last_error: string | null };
+    verified_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
 export interface PaymentMethod {
     id: string;
     account_id: string;
@@ -537,6 +551,17 @@ export interface Payment {
     failure_code: "card_declined" | "insufficient_funds" | "authentication_required" | "authentication_failed" | null;
     failure_message: string | null;
     created_at: string;
+    updated_at: string;
+}
+
+/** A payment's state alone, for polling (GET /payments/{id}/status): cheaper to send than the payment, and what a checkout page needs to decide its next step. */
+export interface PaymentStatus {
+    id: string;
+    status: "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+    /** As on the payment (requires_action only). */
+    next_action: { type: "redirect_to_url"; redirect_to_url: { url: string; return_url: string | null } } | null;
+    failure_code: "card_declined" | "insufficient_funds" | "authentication_required" | "authentication_failed" | null;
+    failure_message: string | null;
     updated_at: string;
 }
 
@@ -802,6 +827,31 @@ export interface SetupIntent {
     last_setup_error: { code: string; message: string } | null;
     /** Only on create and retrieve of setups created through the API, and only for the account's payment:charge credential or the buyer's own user token; null otherwise and always null on list rows. */
     client_secret: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+/** A setup intent's state alone, for polling (GET /setup_intents/{id}/status). */
+export interface SetupIntentStatus {
+    id: string;
+    status: "processing" | "requires_action" | "succeeded" | "canceled";
+    /** As on the setup intent (requires_action only). */
+    next_action: { type: "redirect_to_url"; redirect_url: string; return_url: string | null } | null;
+    last_setup_error: { code: string; message: string } | null;
+    updated_at: string;
+}
+
+export interface Shipment {
+    id: string;
+    account_id: string;
+    payment_id: string;
+    /** The seller's own order reference, as sent at creation; null when none. */
+    order_id: string | null;
+    /** Upper-cased. */
+    tracking_number: string;
+    carrier: "usps" | "ups" | "fedex" | "dhl_express" | "royal_mail" | "canada_post" | "australia_post" | "ontrac" | "dpd" | "post_nl";
+    /** The carrier's public tracking page for tracking_number (the table above). */
+    tracking_url: string;
     created_at: string;
     updated_at: string;
 }
@@ -1478,6 +1528,51 @@ export interface ResumeMembershipInput {
 
 export type ResumeMembershipOutput = Membership;
 
+/** GET /payment_method_domains: List payment method domains */
+export interface ListPaymentMethodDomainsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; status?: "pending" | "verified" };
+    body: undefined;
+}
+
+export type ListPaymentMethodDomainsOutput = Page<PaymentMethodDomain>;
+
+/** POST /payment_method_domains: Register a hostname for wallet payment methods */
+export interface CreatePaymentMethodDomainInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; domain: string };
+}
+
+export type CreatePaymentMethodDomainOutput = PaymentMethodDomain;
+
+/** GET /payment_method_domains/{id}: Retrieve a payment method domain */
+export interface RetrievePaymentMethodDomainInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrievePaymentMethodDomainOutput = PaymentMethodDomain;
+
+/** DELETE /payment_method_domains/{id}: Delete a payment method domain */
+export interface DeletePaymentMethodDomainInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeletePaymentMethodDomainOutput = Deleted;
+
+/** POST /sandbox/payment_method_domains/{id}/publish_proof: Publish a domain's ownership proof (sandbox) */
+export interface PublishPaymentMethodDomainProofInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { value?: string };
+}
+
+export type PublishPaymentMethodDomainProofOutput = PaymentMethodDomain;
+
 /** GET /payment_methods: List saved payment methods */
 export interface ListPaymentMethodsInput {
     path: Record<string, never>;
@@ -1513,6 +1608,24 @@ export interface RetrievePaymentInput {
 }
 
 export type RetrievePaymentOutput = Payment;
+
+/** GET /payments/{id}/status: Retrieve a payment's status */
+export interface RetrievePaymentStatusInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrievePaymentStatusOutput = PaymentStatus;
+
+/** PATCH /payments/{id}: Change a payment's return_url */
+export interface UpdatePaymentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { return_url: string };
+}
+
+export type UpdatePaymentOutput = Payment;
 
 /** POST /payments/{id}/capture: Capture an authorized payment */
 export interface CapturePaymentInput {
@@ -1811,6 +1924,15 @@ export interface RetrieveSetupIntentInput {
 
 export type RetrieveSetupIntentOutput = SetupIntent;
 
+/** GET /setup_intents/{id}/status: Retrieve a setup intent's status */
+export interface RetrieveSetupIntentStatusInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveSetupIntentStatusOutput = SetupIntentStatus;
+
 /** POST /setup_intents/{id}/confirm_action: Complete a setup intent's 3D Secure step (sandbox) */
 export interface ConfirmSetupIntentActionInput {
     path: { id: string };
@@ -1819,6 +1941,42 @@ export interface ConfirmSetupIntentActionInput {
 }
 
 export type ConfirmSetupIntentActionOutput = SetupIntent;
+
+/** GET /shipments: List shipments */
+export interface ListShipmentsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; payment_id?: string; user_id?: string };
+    body: undefined;
+}
+
+export type ListShipmentsOutput = Page<Shipment>;
+
+/** POST /shipments: Attach a tracking number to a payment */
+export interface CreateShipmentInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; payment_id: string; tracking_number: string; carrier?: "usps" | "ups" | "fedex" | "dhl_express" | "royal_mail" | "canada_post" | "australia_post" | "ontrac" | "dpd" | "post_nl"; order_id?: string };
+}
+
+export type CreateShipmentOutput = Shipment;
+
+/** GET /shipments/{id}: Retrieve a shipment */
+export interface RetrieveShipmentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveShipmentOutput = Shipment;
+
+/** PATCH /shipments/{id}: Change a shipment's tracking number */
+export interface UpdateShipmentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { tracking_number: string; carrier?: "usps" | "ups" | "fedex" | "dhl_express" | "royal_mail" | "canada_post" | "australia_post" | "ontrac" | "dpd" | "post_nl" };
+}
+
+export type UpdateShipmentOutput = Shipment;
 
 /** POST /swaps/quote: Quote a swap */
 export interface CreateSwapQuoteInput {
@@ -2112,7 +2270,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -2139,7 +2297,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -2200,10 +2358,17 @@ export interface Operations {
     extendMembership: { input: ExtendMembershipInput; output: ExtendMembershipOutput };
     pauseMembership: { input: PauseMembershipInput; output: PauseMembershipOutput };
     resumeMembership: { input: ResumeMembershipInput; output: ResumeMembershipOutput };
+    listPaymentMethodDomains: { input: ListPaymentMethodDomainsInput; output: ListPaymentMethodDomainsOutput };
+    createPaymentMethodDomain: { input: CreatePaymentMethodDomainInput; output: CreatePaymentMethodDomainOutput };
+    retrievePaymentMethodDomain: { input: RetrievePaymentMethodDomainInput; output: RetrievePaymentMethodDomainOutput };
+    deletePaymentMethodDomain: { input: DeletePaymentMethodDomainInput; output: DeletePaymentMethodDomainOutput };
+    publishPaymentMethodDomainProof: { input: PublishPaymentMethodDomainProofInput; output: PublishPaymentMethodDomainProofOutput };
     listPaymentMethods: { input: ListPaymentMethodsInput; output: ListPaymentMethodsOutput };
     createPayment: { input: CreatePaymentInput; output: CreatePaymentOutput };
     listPayments: { input: ListPaymentsInput; output: ListPaymentsOutput };
     retrievePayment: { input: RetrievePaymentInput; output: RetrievePaymentOutput };
+    retrievePaymentStatus: { input: RetrievePaymentStatusInput; output: RetrievePaymentStatusOutput };
+    updatePayment: { input: UpdatePaymentInput; output: UpdatePaymentOutput };
     capturePayment: { input: CapturePaymentInput; output: CapturePaymentOutput };
     voidPayment: { input: VoidPaymentInput; output: VoidPaymentOutput };
     retryPayment: { input: RetryPaymentInput; output: RetryPaymentOutput };
@@ -2237,7 +2402,12 @@ export interface Operations {
     createSetupIntent: { input: CreateSetupIntentInput; output: CreateSetupIntentOutput };
     listSetupIntents: { input: ListSetupIntentsInput; output: ListSetupIntentsOutput };
     retrieveSetupIntent: { input: RetrieveSetupIntentInput; output: RetrieveSetupIntentOutput };
+    retrieveSetupIntentStatus: { input: RetrieveSetupIntentStatusInput; output: RetrieveSetupIntentStatusOutput };
     confirmSetupIntentAction: { input: ConfirmSetupIntentActionInput; output: ConfirmSetupIntentActionOutput };
+    listShipments: { input: ListShipmentsInput; output: ListShipmentsOutput };
+    createShipment: { input: CreateShipmentInput; output: CreateShipmentOutput };
+    retrieveShipment: { input: RetrieveShipmentInput; output: RetrieveShipmentOutput };
+    updateShipment: { input: UpdateShipmentInput; output: UpdateShipmentOutput };
     createSwapQuote: { input: CreateSwapQuoteInput; output: CreateSwapQuoteOutput };
     createSwap: { input: CreateSwapInput; output: CreateSwapOutput };
     listSwaps: { input: ListSwapsInput; output: ListSwapsOutput };

@@ -13,6 +13,7 @@ import { cardTasks } from './cards/tasks.js';
 import { SWEEP_TASK } from './webhooks/delivery/sweep-task.js';
 import { CLEAR_DUE_FUNDS, clearDueFundsTask } from './ledger/clearing.js';
 import { cryptoNetworkTasks } from './crypto_network/network.js';
+import { paymentMethodDomainTasks } from './payment_method_domains/verification.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -27,6 +28,7 @@ export function taskList(db: Knex): TaskList {
     ...transferTasks(db),
     ...cardTasks(db),
     ...cryptoNetworkTasks(db),
+    ...paymentMethodDomainTasks(db),
   };
 }
 
