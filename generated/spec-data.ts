@@ -64,7 +64,9 @@ export const specData = {
     "checkout_configuration:basic:read",
     "checkout_configuration:create",
     "checkout_configuration:delete",
-    "member:manage"
+    "member:manage",
+    "payment:dispute:read",
+    "payment:dispute"
   ],
   "roles": {
     "owner": [
@@ -102,6 +104,7 @@ export const specData = {
       "member:basic:read",
       "plan:basic:read",
       "payment:basic:read",
+      "payment:dispute:read",
       "team_member:read",
       "user:read"
     ]
@@ -141,6 +144,8 @@ export const specData = {
     "ApiKey": "apik_",
     "CheckoutConfiguration": "chcfg_",
     "ConfirmationToken": "ctok_",
+    "Dispute": "dspt_",
+    "DisputeAlert": "dspa_",
     "LedgerAccount": "ldgr_",
     "Member": "mber_",
     "Membership": "mem_",
@@ -170,6 +175,15 @@ export const specData = {
     "api_key.revoked": "ApiKey",
     "checkout_configuration.created": "CheckoutConfiguration",
     "checkout_configuration.deleted": "CheckoutConfiguration",
+    "dispute.created": "Dispute",
+    "dispute.updated": "Dispute",
+    "dispute.submitted": "Dispute",
+    "dispute.won": "Dispute",
+    "dispute.lost": "Dispute",
+    "dispute.prevented": "Dispute",
+    "dispute.closed": "Dispute",
+    "dispute_alert.created": "DisputeAlert",
+    "dispute_alert.updated": "DisputeAlert",
     "membership.activated": "Membership",
     "membership.canceled": "Membership",
     "membership.updated": "Membership",
@@ -210,6 +224,42 @@ export const specData = {
     "plan.deleted": "Variant"
   },
   "stateMachines": {
+    "Dispute": {
+      "field": "status",
+      "transitions": {
+        "submit": {
+          "from": [
+            "needs_response"
+          ],
+          "to": "under_review"
+        },
+        "win": {
+          "from": [
+            "under_review"
+          ],
+          "to": "won"
+        },
+        "lose": {
+          "from": [
+            "under_review"
+          ],
+          "to": "lost"
+        },
+        "prevent": {
+          "from": [
+            "needs_response",
+            "under_review"
+          ],
+          "to": "prevented"
+        },
+        "close": {
+          "from": [
+            "needs_response"
+          ],
+          "to": "closed"
+        }
+      }
+    },
     "Member": {
       "field": "status",
       "transitions": {

@@ -3,6 +3,9 @@
 import { decimalAmount } from '../runtime/decimal-money.js';
 import * as balancePendingCombined from '../handlers/versions/balancePendingCombined.js';
 import * as checkoutConfigurationEpochTimestamps from '../handlers/versions/checkoutConfigurationEpochTimestamps.js';
+import * as disputeAlertLegacyShape from '../handlers/versions/disputeAlertLegacyShape.js';
+import * as disputeLegacyShape from '../handlers/versions/disputeLegacyShape.js';
+import * as disputeSummaryWithoutPrevented from '../handlers/versions/disputeSummaryWithoutPrevented.js';
 import * as eiOfferDurationDays from '../handlers/versions/eiOfferDurationDays.js';
 import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeekly.js';
 import * as membershipCancellationMode from '../handlers/versions/membershipCancellationMode.js';
@@ -62,6 +65,16 @@ function down_PayoutMethod_step_2026_09_02(o: any): any {
 
 function down_Account_step_2026_08_28(o: any): any {
   if (Array.isArray(o.economic_intelligence_offers)) o.economic_intelligence_offers = o.economic_intelligence_offers.map(down_EconomicIntelligenceOffer_step_2026_08_28);
+  return o;
+}
+
+function down_Dispute_step_2026_08_28(o: any): any {
+  { const p = o; const m: Record<string, string> = {"prevented":"closed"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
+  return o;
+}
+
+function down_DisputeSummary_step_2026_08_28(o: any): any {
+  o = disputeSummaryWithoutPrevented.down(o);
   return o;
 }
 
@@ -203,6 +216,18 @@ function down_Account_step_2026_07_30(o: any): any {
   return o;
 }
 
+function down_Dispute_step_2026_07_30(o: any): any {
+  o = disputeLegacyShape.down(o);
+  { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); }
+  return o;
+}
+
+function down_DisputeAlert_step_2026_07_30(o: any): any {
+  o = disputeAlertLegacyShape.down(o);
+  { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); }
+  return o;
+}
+
 function down_Payout_step_2026_07_30(o: any): any {
   if (o.payout_method) o.payout_method = down_PayoutMethod_step_2026_07_30(o.payout_method);
   o = payoutLegacyToken.down(o);
@@ -331,6 +356,16 @@ export function down_Account_2026_08_25(o: any): any {
   return o;
 }
 
+export function down_Dispute_2026_08_25(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_08_25(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
+  return o;
+}
+
 export function down_EconomicIntelligenceOffer_2026_08_25(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
@@ -393,6 +428,16 @@ export function down_AccountPreferences_2026_08_21(o: any): any {
 
 export function down_CheckoutConfiguration_2026_08_21(o: any): any {
   o = down_CheckoutConfiguration_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Dispute_2026_08_21(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_08_21(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
   return o;
 }
 
@@ -502,6 +547,16 @@ export function down_AccountPreferences_2026_08_14(o: any): any {
 
 export function down_CheckoutConfiguration_2026_08_14(o: any): any {
   o = down_CheckoutConfiguration_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Dispute_2026_08_14(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_08_14(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
   return o;
 }
 
@@ -646,6 +701,16 @@ export function down_AccountPreferences_2026_08_07(o: any): any {
 
 export function down_CheckoutConfiguration_2026_08_07(o: any): any {
   o = down_CheckoutConfiguration_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Dispute_2026_08_07(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_08_07(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
   return o;
 }
 
@@ -819,6 +884,16 @@ export function down_CheckoutConfiguration_2026_07_30(o: any): any {
 
 export function down_CurrencyBalance_2026_07_30(o: any): any {
   o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
+export function down_Dispute_2026_07_30(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_07_30(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
   return o;
 }
 
@@ -1022,6 +1097,22 @@ export function down_CurrencyBalance_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_Dispute_2026_07_23(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  o = down_Dispute_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeAlert_2026_07_23(o: any): any {
+  o = down_DisputeAlert_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_07_23(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
+  return o;
+}
+
 export function down_EconomicIntelligenceOffer_2026_07_23(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
@@ -1127,6 +1218,14 @@ export function up_updateAccount_2026_07_23(input: any): void {
 export function up_createCheckoutConfiguration_2026_07_23(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_listDisputes_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listDisputeAlerts_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
 export function up_createPayment_2026_07_23(input: any): void {
@@ -1235,6 +1334,22 @@ export function down_CheckoutConfiguration_2026_07_22(o: any): any {
 
 export function down_CurrencyBalance_2026_07_22(o: any): any {
   o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
+export function down_Dispute_2026_07_22(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  o = down_Dispute_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeAlert_2026_07_22(o: any): any {
+  o = down_DisputeAlert_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_07_22(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
   return o;
 }
 
@@ -1353,6 +1468,14 @@ export function up_updateAccount_2026_07_22(input: any): void {
 export function up_createCheckoutConfiguration_2026_07_22(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_listDisputes_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listDisputeAlerts_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
 export function up_listMembers_2026_07_22(input: any): void {
@@ -1483,6 +1606,22 @@ export function down_CurrencyBalance_2026_07_20(o: any): any {
 
 export function down_Deleted_2026_07_20(o: any): any {
   o = down_Deleted_step_2026_07_22(o);
+  return o;
+}
+
+export function down_Dispute_2026_07_20(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  o = down_Dispute_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeAlert_2026_07_20(o: any): any {
+  o = down_DisputeAlert_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_07_20(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
   return o;
 }
 
@@ -1618,6 +1757,14 @@ export function up_createCheckoutConfiguration_2026_07_20(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_listDisputes_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listDisputeAlerts_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
 export function up_listMembers_2026_07_20(input: any): void {
@@ -1773,6 +1920,22 @@ export function down_Deleted_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_Dispute_2025_01_01(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  o = down_Dispute_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeAlert_2025_01_01(o: any): any {
+  o = down_DisputeAlert_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeSummary_2025_01_01(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
+  return o;
+}
+
 export function down_EconomicIntelligenceOffer_2025_01_01(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
@@ -1907,6 +2070,14 @@ export function up_createCheckoutConfiguration_2025_01_01(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_listDisputes_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listDisputeAlerts_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_listMembers_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -2032,6 +2203,9 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   CheckoutConfiguration: { "2026-08-21": down_CheckoutConfiguration_2026_08_21, "2026-08-14": down_CheckoutConfiguration_2026_08_14, "2026-08-07": down_CheckoutConfiguration_2026_08_07, "2026-07-30": down_CheckoutConfiguration_2026_07_30, "2026-07-23": down_CheckoutConfiguration_2026_07_23, "2026-07-22": down_CheckoutConfiguration_2026_07_22, "2026-07-20": down_CheckoutConfiguration_2026_07_20, "2025-01-01": down_CheckoutConfiguration_2025_01_01 },
   CurrencyBalance: { "2026-07-30": down_CurrencyBalance_2026_07_30, "2026-07-23": down_CurrencyBalance_2026_07_23, "2026-07-22": down_CurrencyBalance_2026_07_22, "2026-07-20": down_CurrencyBalance_2026_07_20, "2025-01-01": down_CurrencyBalance_2025_01_01 },
   Deleted: { "2026-07-20": down_Deleted_2026_07_20, "2025-01-01": down_Deleted_2025_01_01 },
+  Dispute: { "2026-08-25": down_Dispute_2026_08_25, "2026-08-21": down_Dispute_2026_08_21, "2026-08-14": down_Dispute_2026_08_14, "2026-08-07": down_Dispute_2026_08_07, "2026-07-30": down_Dispute_2026_07_30, "2026-07-23": down_Dispute_2026_07_23, "2026-07-22": down_Dispute_2026_07_22, "2026-07-20": down_Dispute_2026_07_20, "2025-01-01": down_Dispute_2025_01_01 },
+  DisputeAlert: { "2026-07-23": down_DisputeAlert_2026_07_23, "2026-07-22": down_DisputeAlert_2026_07_22, "2026-07-20": down_DisputeAlert_2026_07_20, "2025-01-01": down_DisputeAlert_2025_01_01 },
+  DisputeSummary: { "2026-08-25": down_DisputeSummary_2026_08_25, "2026-08-21": down_DisputeSummary_2026_08_21, "2026-08-14": down_DisputeSummary_2026_08_14, "2026-08-07": down_DisputeSummary_2026_08_07, "2026-07-30": down_DisputeSummary_2026_07_30, "2026-07-23": down_DisputeSummary_2026_07_23, "2026-07-22": down_DisputeSummary_2026_07_22, "2026-07-20": down_DisputeSummary_2026_07_20, "2025-01-01": down_DisputeSummary_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-22": down_EconomicIntelligenceOffer_2026_07_22, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
   LedgerAccount: { "2026-07-30": down_LedgerAccount_2026_07_30, "2026-07-23": down_LedgerAccount_2026_07_23, "2026-07-22": down_LedgerAccount_2026_07_22, "2026-07-20": down_LedgerAccount_2026_07_20, "2025-01-01": down_LedgerAccount_2025_01_01 },
   Member: { "2026-07-22": down_Member_2026_07_22, "2026-07-20": down_Member_2026_07_20, "2025-01-01": down_Member_2025_01_01 },
@@ -2071,6 +2245,8 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   extendMembership: { "2026-07-22": up_extendMembership_2026_07_22, "2026-07-20": up_extendMembership_2026_07_20, "2025-01-01": up_extendMembership_2025_01_01 },
   listAccounts: { "2026-07-20": up_listAccounts_2026_07_20, "2025-01-01": up_listAccounts_2025_01_01 },
   listCheckoutConfigurations: { "2026-07-20": up_listCheckoutConfigurations_2026_07_20, "2025-01-01": up_listCheckoutConfigurations_2025_01_01 },
+  listDisputeAlerts: { "2026-07-23": up_listDisputeAlerts_2026_07_23, "2026-07-22": up_listDisputeAlerts_2026_07_22, "2026-07-20": up_listDisputeAlerts_2026_07_20, "2025-01-01": up_listDisputeAlerts_2025_01_01 },
+  listDisputes: { "2026-07-23": up_listDisputes_2026_07_23, "2026-07-22": up_listDisputes_2026_07_22, "2026-07-20": up_listDisputes_2026_07_20, "2025-01-01": up_listDisputes_2025_01_01 },
   listMembers: { "2026-07-22": up_listMembers_2026_07_22, "2026-07-20": up_listMembers_2026_07_20, "2025-01-01": up_listMembers_2025_01_01 },
   listMemberships: { "2026-07-22": up_listMemberships_2026_07_22, "2026-07-20": up_listMemberships_2026_07_20, "2025-01-01": up_listMemberships_2025_01_01 },
   listPayments: { "2026-08-14": up_listPayments_2026_08_14, "2026-08-07": up_listPayments_2026_08_07, "2026-07-30": up_listPayments_2026_07_30, "2026-07-23": up_listPayments_2026_07_23, "2026-07-22": up_listPayments_2026_07_22, "2026-07-20": up_listPayments_2026_07_20, "2025-01-01": up_listPayments_2025_01_01 },

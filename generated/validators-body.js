@@ -400,8 +400,8 @@ return errors === 0;
 }
 validate18.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_0d5d34081012 = validate19;
-const schema22 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false};
+export const body_0bf36fd1baac = validate19;
+const schema22 = {"type":"object","properties":{"access_activity_log":{"type":["string","null"],"maxLength":20000},"billing_address":{"type":["string","null"],"maxLength":1000},"cancellation_policy_disclosure":{"type":["string","null"],"maxLength":20000},"customer_email_address":{"type":["string","null"],"maxLength":320},"customer_name":{"type":["string","null"],"maxLength":500},"notes":{"type":["string","null"],"maxLength":20000},"product_description":{"type":["string","null"],"maxLength":20000},"refund_policy_disclosure":{"type":["string","null"],"maxLength":20000},"refund_refusal_explanation":{"type":["string","null"],"maxLength":20000},"service_date":{"type":["string","null"],"maxLength":100}},"additionalProperties":false};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -417,23 +417,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "role") || (key0 === "permissions"))){
+if(!(func1.call(schema22.properties, key0))){
 validate19.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.role !== undefined){
-let data0 = data.role;
+if(data.access_activity_log !== undefined){
+let data0 = data.access_activity_log;
 const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate19.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if((typeof data0 !== "string") && (data0 !== null)){
+validate19.errors = [{instancePath:instancePath+"/access_activity_log",schemaPath:"#/properties/access_activity_log/type",keyword:"type",params:{type: schema22.properties.access_activity_log.type},message:"must be string,null"}];
 return false;
 }
-if(!(((((data0 === "admin") || (data0 === "moderator")) || (data0 === "sales_manager")) || (data0 === "viewer")) || (data0 === "custom"))){
-validate19.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema22.properties.role.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 20000){
+validate19.errors = [{instancePath:instancePath+"/access_activity_log",schemaPath:"#/properties/access_activity_log/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
+}
+}
 }
 var valid0 = _errs2 === errors;
 }
@@ -441,49 +445,201 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.permissions !== undefined){
-let data1 = data.permissions;
+if(data.billing_address !== undefined){
+let data1 = data.billing_address;
 const _errs4 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate19.errors = [{instancePath:instancePath+"/billing_address",schemaPath:"#/properties/billing_address/type",keyword:"type",params:{type: schema22.properties.billing_address.type},message:"must be string,null"}];
+return false;
+}
 if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 100){
-validate19.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(typeof data1 === "string"){
+if(func2(data1) > 1000){
+validate19.errors = [{instancePath:instancePath+"/billing_address",schemaPath:"#/properties/billing_address/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
 return false;
 }
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 100){
-validate19.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate19.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
 }
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.cancellation_policy_disclosure !== undefined){
+let data2 = data.cancellation_policy_disclosure;
+const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate19.errors = [{instancePath:instancePath+"/cancellation_policy_disclosure",schemaPath:"#/properties/cancellation_policy_disclosure/type",keyword:"type",params:{type: schema22.properties.cancellation_policy_disclosure.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 20000){
+validate19.errors = [{instancePath:instancePath+"/cancellation_policy_disclosure",schemaPath:"#/properties/cancellation_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.customer_email_address !== undefined){
+let data3 = data.customer_email_address;
+const _errs8 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate19.errors = [{instancePath:instancePath+"/customer_email_address",schemaPath:"#/properties/customer_email_address/type",keyword:"type",params:{type: schema22.properties.customer_email_address.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func2(data3) > 320){
+validate19.errors = [{instancePath:instancePath+"/customer_email_address",schemaPath:"#/properties/customer_email_address/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.customer_name !== undefined){
+let data4 = data.customer_name;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate19.errors = [{instancePath:instancePath+"/customer_name",schemaPath:"#/properties/customer_name/type",keyword:"type",params:{type: schema22.properties.customer_name.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 500){
+validate19.errors = [{instancePath:instancePath+"/customer_name",schemaPath:"#/properties/customer_name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.notes !== undefined){
+let data5 = data.notes;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate19.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema22.properties.notes.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 20000){
+validate19.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_description !== undefined){
+let data6 = data.product_description;
+const _errs14 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate19.errors = [{instancePath:instancePath+"/product_description",schemaPath:"#/properties/product_description/type",keyword:"type",params:{type: schema22.properties.product_description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 20000){
+validate19.errors = [{instancePath:instancePath+"/product_description",schemaPath:"#/properties/product_description/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.refund_policy_disclosure !== undefined){
+let data7 = data.refund_policy_disclosure;
+const _errs16 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate19.errors = [{instancePath:instancePath+"/refund_policy_disclosure",schemaPath:"#/properties/refund_policy_disclosure/type",keyword:"type",params:{type: schema22.properties.refund_policy_disclosure.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func2(data7) > 20000){
+validate19.errors = [{instancePath:instancePath+"/refund_policy_disclosure",schemaPath:"#/properties/refund_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.refund_refusal_explanation !== undefined){
+let data8 = data.refund_refusal_explanation;
+const _errs18 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate19.errors = [{instancePath:instancePath+"/refund_refusal_explanation",schemaPath:"#/properties/refund_refusal_explanation/type",keyword:"type",params:{type: schema22.properties.refund_refusal_explanation.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func2(data8) > 20000){
+validate19.errors = [{instancePath:instancePath+"/refund_refusal_explanation",schemaPath:"#/properties/refund_refusal_explanation/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.service_date !== undefined){
+let data9 = data.service_date;
+const _errs20 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate19.errors = [{instancePath:instancePath+"/service_date",schemaPath:"#/properties/service_date/type",keyword:"type",params:{type: schema22.properties.service_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(func2(data9) > 100){
+validate19.errors = [{instancePath:instancePath+"/service_date",schemaPath:"#/properties/service_date/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -498,8 +654,8 @@ return errors === 0;
 }
 validate19.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_133a4725aaba = validate20;
-const schema23 = {"type":"object","properties":{"free_days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["free_days"]};
+export const body_0d5d34081012 = validate20;
+const schema23 = {"type":"object","properties":{"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -513,42 +669,75 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.free_days === undefined) && (missing0 = "free_days")){
-validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "free_days")){
+if(!((key0 === "role") || (key0 === "permissions"))){
 validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.free_days !== undefined){
-let data0 = data.free_days;
+if(data.role !== undefined){
+let data0 = data.role;
 const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate20.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data0 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 3650 || isNaN(data0)){
-validate20.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+if(!(((((data0 === "admin") || (data0 === "moderator")) || (data0 === "sales_manager")) || (data0 === "viewer")) || (data0 === "custom"))){
+validate20.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema23.properties.role.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.permissions !== undefined){
+let data1 = data.permissions;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate20.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-if(data0 < 1 || isNaN(data0)){
-validate20.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 100){
+validate20.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
+else {
+validate20.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -563,9 +752,8 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_144e54518304 = validate21;
-const schema24 = {"type":"object","properties":{"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["country"]};
-const pattern7 = new RegExp("^[A-Z]{2}$", "u");
+export const body_133a4725aaba = validate21;
+const schema24 = {"type":"object","properties":{"free_days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["free_days"]};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -580,33 +768,39 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.country === undefined) && (missing0 = "country")){
+if((data.free_days === undefined) && (missing0 = "free_days")){
 validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "country")){
+if(!(key0 === "free_days")){
 validate21.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.country !== undefined){
-let data0 = data.country;
+if(data.free_days !== undefined){
+let data0 = data.free_days;
 const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(!pattern7.test(data0)){
-validate21.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate21.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 3650 || isNaN(data0)){
+validate21.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data0 < 1 || isNaN(data0)){
+validate21.errors = [{instancePath:instancePath+"/free_days",schemaPath:"#/properties/free_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
+}
+}
 }
 }
 }
@@ -623,12 +817,9 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_14cf890fa736 = validate22;
-const schema25 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50}},"additionalProperties":false};
-const formats2 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-const formats4 = inputFormats.uri;
-const pattern9 = new RegExp("^txcd_[A-Za-z0-9]+$", "u");
-const pattern11 = new RegExp("^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$", "u");
+export const body_144e54518304 = validate22;
+const schema25 = {"type":"object","properties":{"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["country"]};
+const pattern7 = new RegExp("^[A-Z]{2}$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -642,106 +833,27 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.country === undefined) && (missing0 = "country")){
+validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema25.properties, key0))){
+if(!(key0 === "country")){
 validate22.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.title !== undefined){
-let data0 = data.title;
+if(data.country !== undefined){
+let data0 = data.country;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 100){
-validate22.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(func2(data0) < 1){
-validate22.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.email !== undefined){
-let data1 = data.email;
-const _errs4 = errors;
-if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 254){
-validate22.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
-return false;
-}
-else {
-if(!(formats2.test(data1))){
-validate22.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
-return false;
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.logo_url !== undefined){
-let data2 = data.logo_url;
-const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate22.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema25.properties.logo_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs6){
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 2048){
-validate22.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data2))){
-validate22.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.country !== undefined){
-let data3 = data.country;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern7.test(data3)){
+if(!pattern7.test(data0)){
 validate22.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
@@ -749,492 +861,6 @@ return false;
 else {
 validate22.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data4 = data.metadata;
-const _errs10 = errors;
-if(errors === _errs10){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(Object.keys(data4).length > 50){
-validate22.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key1 in data4){
-const _errs12 = errors;
-if(typeof key1 === "string"){
-if(func2(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs12 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate22.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data4){
-let data5 = data4[key2];
-const _errs14 = errors;
-if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate22.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema25.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs14 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.send_customer_emails !== undefined){
-const _errs16 = errors;
-if(typeof data.send_customer_emails !== "boolean"){
-validate22.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data7 = data.three_d_secure_policy;
-const _errs18 = errors;
-if(typeof data7 !== "string"){
-validate22.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
-validate22.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema25.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tax_remitted_by !== undefined){
-let data8 = data.tax_remitted_by;
-const _errs20 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-validate22.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema25.properties.tax_remitted_by.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
-validate22.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema25.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tax_type !== undefined){
-let data9 = data.tax_type;
-const _errs22 = errors;
-if((typeof data9 !== "string") && (data9 !== null)){
-validate22.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema25.properties.tax_type.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
-validate22.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema25.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.product_tax_code_id !== undefined){
-let data10 = data.product_tax_code_id;
-const _errs24 = errors;
-if((typeof data10 !== "string") && (data10 !== null)){
-validate22.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema25.properties.product_tax_code_id.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs24){
-if(typeof data10 === "string"){
-if(func2(data10) > 64){
-validate22.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern9.test(data10)){
-validate22.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.business_address !== undefined){
-let data11 = data.business_address;
-const _errs26 = errors;
-if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-validate22.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema25.properties.business_address.type},message:"must be object,null"}];
-return false;
-}
-if(errors === _errs26){
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-let missing0;
-if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
-validate22.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs28 = errors;
-for(const key3 in data11){
-if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
-validate22.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs28 === errors){
-if(data11.line1 !== undefined){
-let data12 = data11.line1;
-const _errs29 = errors;
-if(errors === _errs29){
-if(typeof data12 === "string"){
-if(func2(data12) > 200){
-validate22.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs29 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.line2 !== undefined){
-let data13 = data11.line2;
-const _errs31 = errors;
-if((typeof data13 !== "string") && (data13 !== null)){
-validate22.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema25.properties.business_address.properties.line2.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs31){
-if(typeof data13 === "string"){
-if(func2(data13) > 200){
-validate22.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs31 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.city !== undefined){
-let data14 = data11.city;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data14 === "string"){
-if(func2(data14) > 100){
-validate22.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs33 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.state !== undefined){
-let data15 = data11.state;
-const _errs35 = errors;
-if((typeof data15 !== "string") && (data15 !== null)){
-validate22.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema25.properties.business_address.properties.state.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs35){
-if(typeof data15 === "string"){
-if(func2(data15) > 100){
-validate22.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid3 = _errs35 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.postal_code !== undefined){
-let data16 = data11.postal_code;
-const _errs37 = errors;
-if(errors === _errs37){
-if(typeof data16 === "string"){
-if(func2(data16) > 20){
-validate22.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs37 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data11.country !== undefined){
-let data17 = data11.country;
-const _errs39 = errors;
-if(errors === _errs39){
-if(typeof data17 === "string"){
-if(!pattern7.test(data17)){
-validate22.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs39 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tax_identifiers !== undefined){
-let data18 = data.tax_identifiers;
-const _errs41 = errors;
-if(errors === _errs41){
-if(Array.isArray(data18)){
-if(data18.length > 10){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len0 = data18.length;
-for(let i0=0; i0<len0; i0++){
-let data19 = data18[i0];
-const _errs43 = errors;
-if(errors === _errs43){
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-let missing1;
-if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs45 = errors;
-for(const key4 in data19){
-if(!((key4 === "type") || (key4 === "value"))){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs45 === errors){
-if(data19.type !== undefined){
-let data20 = data19.type;
-const _errs46 = errors;
-if(errors === _errs46){
-if(typeof data20 === "string"){
-if(func2(data20) > 20){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs46 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data19.value !== undefined){
-let data21 = data19.value;
-const _errs48 = errors;
-if(errors === _errs48){
-if(typeof data21 === "string"){
-if(func2(data21) > 50){
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
-return false;
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid5 = _errs48 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid4 = _errs43 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs41 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.allowed_origins !== undefined){
-let data22 = data.allowed_origins;
-const _errs50 = errors;
-if(errors === _errs50){
-if(Array.isArray(data22)){
-if(data22.length > 50){
-validate22.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
-return false;
-}
-else {
-var valid6 = true;
-const len1 = data22.length;
-for(let i1=0; i1<len1; i1++){
-let data23 = data22[i1];
-const _errs52 = errors;
-if(errors === _errs52){
-if(typeof data23 === "string"){
-if(func2(data23) > 253){
-validate22.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
-return false;
-}
-else {
-if(!pattern11.test(data23)){
-validate22.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid6 = _errs52 === errors;
-if(!valid6){
-break;
-}
-}
-}
-}
-else {
-validate22.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs50 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -1251,8 +877,12 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_1b3daf41077f = validate23;
-const schema26 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
+export const body_14cf890fa736 = validate23;
+const schema26 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50}},"additionalProperties":false};
+const formats2 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const formats4 = inputFormats.uri;
+const pattern9 = new RegExp("^txcd_[A-Za-z0-9]+$", "u");
+const pattern11 = new RegExp("^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$", "u");
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1462,11 +1092,11 @@ if(valid0){
 if(data.three_d_secure_policy !== undefined){
 let data7 = data.three_d_secure_policy;
 const _errs18 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
-validate23.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema26.properties.three_d_secure_policy.type},message:"must be string,null"}];
+if(typeof data7 !== "string"){
+validate23.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === null))){
+if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
 validate23.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema26.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -1851,18 +1481,642 @@ var valid0 = _errs50 === errors;
 else {
 var valid0 = true;
 }
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_1b3daf41077f = validate24;
+const schema27 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func1.call(schema27.properties, key0))){
+validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.title !== undefined){
+let data0 = data.title;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 100){
+validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.email !== undefined){
+let data1 = data.email;
+const _errs4 = errors;
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 254){
+validate24.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+return false;
+}
+else {
+if(!(formats2.test(data1))){
+validate24.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+return false;
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logo_url !== undefined){
+let data2 = data.logo_url;
+const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate24.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema27.properties.logo_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs6){
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 2048){
+validate24.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data2))){
+validate24.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data3 = data.country;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern7.test(data3)){
+validate24.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data4 = data.metadata;
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(Object.keys(data4).length > 50){
+validate24.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data4){
+const _errs12 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate24.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data4){
+let data5 = data4[key2];
+const _errs14 = errors;
+if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
+validate24.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema27.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs14 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.send_customer_emails !== undefined){
+const _errs16 = errors;
+if(typeof data.send_customer_emails !== "boolean"){
+validate24.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data7 = data.three_d_secure_policy;
+const _errs18 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate24.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema27.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === null))){
+validate24.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema27.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_remitted_by !== undefined){
+let data8 = data.tax_remitted_by;
+const _errs20 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate24.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema27.properties.tax_remitted_by.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
+validate24.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema27.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_type !== undefined){
+let data9 = data.tax_type;
+const _errs22 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate24.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema27.properties.tax_type.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
+validate24.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema27.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_tax_code_id !== undefined){
+let data10 = data.product_tax_code_id;
+const _errs24 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate24.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema27.properties.product_tax_code_id.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs24){
+if(typeof data10 === "string"){
+if(func2(data10) > 64){
+validate24.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern9.test(data10)){
+validate24.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.business_address !== undefined){
+let data11 = data.business_address;
+const _errs26 = errors;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
+validate24.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema27.properties.business_address.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs26){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing0;
+if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
+validate24.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs28 = errors;
+for(const key3 in data11){
+if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
+validate24.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs28 === errors){
+if(data11.line1 !== undefined){
+let data12 = data11.line1;
+const _errs29 = errors;
+if(errors === _errs29){
+if(typeof data12 === "string"){
+if(func2(data12) > 200){
+validate24.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs29 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.line2 !== undefined){
+let data13 = data11.line2;
+const _errs31 = errors;
+if((typeof data13 !== "string") && (data13 !== null)){
+validate24.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema27.properties.business_address.properties.line2.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs31){
+if(typeof data13 === "string"){
+if(func2(data13) > 200){
+validate24.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid3 = _errs31 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.city !== undefined){
+let data14 = data11.city;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data14 === "string"){
+if(func2(data14) > 100){
+validate24.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs33 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.state !== undefined){
+let data15 = data11.state;
+const _errs35 = errors;
+if((typeof data15 !== "string") && (data15 !== null)){
+validate24.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema27.properties.business_address.properties.state.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs35){
+if(typeof data15 === "string"){
+if(func2(data15) > 100){
+validate24.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid3 = _errs35 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.postal_code !== undefined){
+let data16 = data11.postal_code;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data16 === "string"){
+if(func2(data16) > 20){
+validate24.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs37 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data11.country !== undefined){
+let data17 = data11.country;
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data17 === "string"){
+if(!pattern7.test(data17)){
+validate24.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs39 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tax_identifiers !== undefined){
+let data18 = data.tax_identifiers;
+const _errs41 = errors;
+if(errors === _errs41){
+if(Array.isArray(data18)){
+if(data18.length > 10){
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len0 = data18.length;
+for(let i0=0; i0<len0; i0++){
+let data19 = data18[i0];
+const _errs43 = errors;
+if(errors === _errs43){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let missing1;
+if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs45 = errors;
+for(const key4 in data19){
+if(!((key4 === "type") || (key4 === "value"))){
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs45 === errors){
+if(data19.type !== undefined){
+let data20 = data19.type;
+const _errs46 = errors;
+if(errors === _errs46){
+if(typeof data20 === "string"){
+if(func2(data20) > 20){
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs46 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data19.value !== undefined){
+let data21 = data19.value;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data21 === "string"){
+if(func2(data21) > 50){
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+return false;
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs48 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid4 = _errs43 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs41 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.allowed_origins !== undefined){
+let data22 = data.allowed_origins;
+const _errs50 = errors;
+if(errors === _errs50){
+if(Array.isArray(data22)){
+if(data22.length > 50){
+validate24.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid6 = true;
+const len1 = data22.length;
+for(let i1=0; i1<len1; i1++){
+let data23 = data22[i1];
+const _errs52 = errors;
+if(errors === _errs52){
+if(typeof data23 === "string"){
+if(func2(data23) > 253){
+validate24.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+return false;
+}
+else {
+if(!pattern11.test(data23)){
+validate24.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid6 = _errs52 === errors;
+if(!valid6){
+break;
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
 if(data.business_type !== undefined){
 let data24 = data.business_type;
 const _errs54 = errors;
 if((typeof data24 !== "string") && (data24 !== null)){
-validate23.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema26.properties.business_type.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema27.properties.business_type.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs54){
 if(typeof data24 === "string"){
 if(func2(data24) > 64){
-validate23.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate24.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -1877,13 +2131,13 @@ if(data.industry_type !== undefined){
 let data25 = data.industry_type;
 const _errs56 = errors;
 if((typeof data25 !== "string") && (data25 !== null)){
-validate23.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema26.properties.industry_type.type},message:"must be string,null"}];
+validate24.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema27.properties.industry_type.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs56){
 if(typeof data25 === "string"){
 if(func2(data25) > 64){
-validate23.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate24.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -1910,23 +2164,23 @@ var valid0 = true;
 }
 }
 else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate23.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_2646804bc0c7 = validate24;
-const schema27 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id"]};
+export const body_2646804bc0c7 = validate25;
+const schema28 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id"]};
 const pattern21 = new RegExp("^[A-Za-z0-9_-]{3,64}$", "u");
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate25.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1940,14 +2194,14 @@ data.mode = "payment";
 }
 let missing0;
 if((data.company_id === undefined) && (missing0 = "company_id")){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "company_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
-validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1959,18 +2213,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate24.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate25.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate24.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate25.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1983,11 +2237,11 @@ if(valid0){
 let data1 = data.mode;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data1 === "payment") || (data1 === "setup"))){
-validate24.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema27.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema28.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1998,18 +2252,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 64){
-validate24.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate25.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data2)){
-validate24.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+validate25.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2026,14 +2280,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((((data3.company_id === undefined) && (missing1 = "company_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
-validate24.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate25.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
-if(!(func1.call(schema27.properties.plan.properties, key1))){
-validate24.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(!(func1.call(schema28.properties.plan.properties, key1))){
+validate25.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2045,18 +2299,18 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func2(data4) > 64){
-validate24.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate25.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate24.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate25.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2072,18 +2326,18 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(func2(data5) > 64){
-validate24.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate25.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern4.test(data5)){
-validate24.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+validate25.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2097,13 +2351,13 @@ if(data3.title !== undefined){
 let data6 = data3.title;
 const _errs15 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate24.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema27.properties.plan.properties.title.type},message:"must be string,null"}];
+validate25.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema28.properties.plan.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs15){
 if(typeof data6 === "string"){
 if(func2(data6) > 200){
-validate24.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate25.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -2118,11 +2372,11 @@ if(data3.plan_type !== undefined){
 let data7 = data3.plan_type;
 const _errs17 = errors;
 if(typeof data7 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data7 === "renewal") || (data7 === "one_time"))){
-validate24.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema27.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema28.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs17 === errors;
@@ -2135,18 +2389,18 @@ if(data3.billing_period !== undefined){
 let data8 = data3.billing_period;
 const _errs19 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate24.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs19){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 3650 || isNaN(data8)){
-validate24.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate25.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data8 < 1 || isNaN(data8)){
-validate24.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate25.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -2162,18 +2416,18 @@ if(data3.trial_period_days !== undefined){
 let data9 = data3.trial_period_days;
 const _errs21 = errors;
 if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-validate24.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema27.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
+validate25.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema28.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs21){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 > 730 || isNaN(data9)){
-validate24.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+validate25.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
 if(data9 < 0 || isNaN(data9)){
-validate24.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -2191,12 +2445,12 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data10 === "string"){
 if(!pattern5.test(data10)){
-validate24.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate25.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2210,18 +2464,18 @@ if(data3.initial_price !== undefined){
 let data11 = data3.initial_price;
 const _errs25 = errors;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate24.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs25){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 > 100000000000 || isNaN(data11)){
-validate24.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate25.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data11 < 0 || isNaN(data11)){
-validate24.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -2237,18 +2491,18 @@ if(data3.renewal_price !== undefined){
 let data12 = data3.renewal_price;
 const _errs27 = errors;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate24.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate25.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs27){
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 > 100000000000 || isNaN(data12)){
-validate24.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate25.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data12 < 0 || isNaN(data12)){
-validate24.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -2264,11 +2518,11 @@ if(data3.visibility !== undefined){
 let data13 = data3.visibility;
 const _errs29 = errors;
 if(typeof data13 !== "string"){
-validate24.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
-validate24.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema27.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema28.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs29 === errors;
@@ -2281,18 +2535,18 @@ if(data3.stock !== undefined){
 let data14 = data3.stock;
 const _errs31 = errors;
 if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
-validate24.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema27.properties.plan.properties.stock.type},message:"must be integer,null"}];
+validate25.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema28.properties.plan.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs31){
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 > 2147483647 || isNaN(data14)){
-validate24.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate25.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data14 < 0 || isNaN(data14)){
-validate24.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate25.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -2310,12 +2564,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data15 === "string"){
 if(!pattern21.test(data15)){
-validate24.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+validate25.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate25.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2329,11 +2583,11 @@ if(data3.three_d_secure_policy !== undefined){
 let data16 = data3.three_d_secure_policy;
 const _errs35 = errors;
 if((typeof data16 !== "string") && (data16 !== null)){
-validate24.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema27.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate25.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema28.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === null))){
-validate24.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema27.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema28.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs35 === errors;
@@ -2348,7 +2602,7 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 if(Object.keys(data17).length > 50){
-validate24.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate25.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -2376,7 +2630,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate24.errors = vErrors;
+validate25.errors = vErrors;
 return false;
 break;
 }
@@ -2386,7 +2640,7 @@ for(const key3 in data17){
 let data18 = data17[key3];
 const _errs41 = errors;
 if((((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")) && (data18 !== null)){
-validate24.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema27.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate25.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema28.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid3 = _errs41 === errors;
@@ -2398,7 +2652,7 @@ break;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -2424,7 +2678,7 @@ var valid1 = true;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -2438,19 +2692,19 @@ if(data.redirect_url !== undefined){
 let data19 = data.redirect_url;
 const _errs43 = errors;
 if((typeof data19 !== "string") && (data19 !== null)){
-validate24.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema27.properties.redirect_url.type},message:"must be string,null"}];
+validate25.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema28.properties.redirect_url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs43){
 if(errors === _errs43){
 if(typeof data19 === "string"){
 if(func2(data19) > 2048){
-validate24.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate25.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(!(formats4(data19))){
-validate24.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate25.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
@@ -2467,11 +2721,11 @@ if(data.three_d_secure_policy !== undefined){
 let data20 = data.three_d_secure_policy;
 const _errs45 = errors;
 if((typeof data20 !== "string") && (data20 !== null)){
-validate24.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema27.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate25.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema28.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === null))){
-validate24.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema27.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate25.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema28.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs45 === errors;
@@ -2486,7 +2740,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(Object.keys(data21).length > 50){
-validate24.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate25.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -2514,7 +2768,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate24.errors = vErrors;
+validate25.errors = vErrors;
 return false;
 break;
 }
@@ -2524,7 +2778,7 @@ for(const key5 in data21){
 let data22 = data21[key5];
 const _errs51 = errors;
 if((((typeof data22 !== "string") && (!((typeof data22 == "number") && (isFinite(data22))))) && (typeof data22 !== "boolean")) && (data22 !== null)){
-validate24.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema27.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate25.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema28.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid5 = _errs51 === errors;
@@ -2536,7 +2790,7 @@ break;
 }
 }
 else {
-validate24.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate25.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -2555,182 +2809,6 @@ var valid0 = true;
 }
 }
 else {
-validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate24.errors = vErrors;
-return errors === 0;
-}
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_26b28c23d7e6 = validate25;
-const schema28 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"}},"additionalProperties":false};
-
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
-validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.url !== undefined){
-let data0 = data.url;
-const _errs2 = errors;
-if(errors === _errs2){
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 2048){
-validate25.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data0))){
-validate25.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.events !== undefined){
-let data1 = data.events;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 100){
-validate25.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired"))){
-validate25.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema28.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate25.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.enabled !== undefined){
-const _errs8 = errors;
-if(typeof data.enabled !== "boolean"){
-validate25.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined){
-let data4 = data.description;
-const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate25.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema28.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func2(data4) > 500){
-validate25.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data5 = data.api_version_date;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate25.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema28.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 20){
-validate25.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.child_resource_events !== undefined){
-const _errs14 = errors;
-if(typeof data.child_resource_events !== "boolean"){
-validate25.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
 validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -2740,8 +2818,8 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_2c4b290cc491 = validate26;
-const schema29 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false,"required":["url"]};
+export const body_287cbdd6d1ea = validate26;
+const schema29 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2758,8 +2836,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enabled === undefined){
 data.enabled = true;
 }
-if(data.child_resource_events === undefined){
-data.child_resource_events = false;
+if(data.include_connected_accounts === undefined){
+data.include_connected_accounts = false;
 }
 let missing0;
 if((data.url === undefined) && (missing0 = "url")){
@@ -2769,31 +2847,31 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
+if(!(((((((key0 === "account_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
 validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.resource_id !== undefined){
-let data0 = data.resource_id;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate26.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate26.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate26.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate26.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate26.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2851,7 +2929,7 @@ if(typeof data3 !== "string"){
 validate26.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired"))){
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "dispute.closed")) || (data3 === "dispute.created")) || (data3 === "dispute.lost")) || (data3 === "dispute.prevented")) || (data3 === "dispute.submitted")) || (data3 === "dispute.updated")) || (data3 === "dispute.won")) || (data3 === "dispute_alert.created")) || (data3 === "dispute_alert.updated")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired"))){
 validate26.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema29.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -2923,29 +3001,11 @@ var valid0 = true;
 }
 if(valid0){
 const _errs16 = errors;
-if(typeof data.child_resource_events !== "boolean"){
-validate26.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.include_connected_accounts !== "boolean"){
+validate26.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
-if(valid0){
-if(data.api_version !== undefined){
-let data8 = data.api_version;
-const _errs18 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-validate26.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema29.properties.api_version.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data8 === "v1") || (data8 === "v2")) || (data8 === "v5")) || (data8 === null))){
-validate26.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema29.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -3798,8 +3858,10 @@ return errors === 0;
 }
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_360ca239e9f2 = validate30;
-const schema33 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
+export const body_466e4a6d086a = validate30;
+const schema33 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"destination_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]}},"additionalProperties":false,"required":["destination_id","nickname","fields"]};
+const pattern39 = new RegExp("^podst_[a-z_]{1,40}$", "u");
+const pattern41 = new RegExp("^[0-9]{9}$", "u");
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3813,21 +3875,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.enabled === undefined){
-data.enabled = true;
-}
-if(data.include_connected_accounts === undefined){
-data.include_connected_accounts = false;
-}
 let missing0;
-if((data.url === undefined) && (missing0 = "url")){
+if((((data.destination_id === undefined) && (missing0 = "destination_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
 validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
+if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "destination_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields"))){
 validate30.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -3861,27 +3917,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
-let data1 = data.url;
+if(data.user_id !== undefined){
+let data1 = data.user_id;
 const _errs4 = errors;
 if(errors === _errs4){
-if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 2048){
-validate30.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if(func2(data1) > 64){
+validate30.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!(formats4(data1))){
-validate30.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(!pattern25.test(data1)){
+validate30.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
 }
 }
 var valid0 = _errs4 === errors;
@@ -3890,38 +3944,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.events !== undefined){
-let data2 = data.events;
+if(data.destination_id !== undefined){
+let data2 = data.destination_id;
 const _errs6 = errors;
 if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 100){
-validate30.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(typeof data2 === "string"){
+if(!pattern39.test(data2)){
+validate30.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
 return false;
-}
-else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate30.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired"))){
-validate30.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema33.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-if(!valid1){
-break;
-}
-}
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate30.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3931,27 +3965,59 @@ else {
 var valid0 = true;
 }
 if(valid0){
-const _errs10 = errors;
-if(typeof data.enabled !== "boolean"){
-validate30.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(data.nickname !== undefined){
+let data3 = data.nickname;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func2(data3) > 60){
+validate30.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
 return false;
+}
+else {
+if(func2(data3) < 1){
+validate30.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.destination_currency !== undefined){
+let data4 = data.destination_currency;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern5.test(data4)){
+validate30.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
-if(data.description !== undefined){
-let data5 = data.description;
+if(data.is_default !== undefined){
 const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate30.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema33.properties.description.type},message:"must be string,null"}];
+if(typeof data.is_default !== "boolean"){
+validate30.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 500){
-validate30.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -3959,19 +4025,102 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.api_version_date !== undefined){
-let data6 = data.api_version_date;
+if(data.fields !== undefined){
+let data6 = data.fields;
 const _errs14 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate30.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema33.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func2(data6) > 20){
-validate30.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+let missing1;
+if((data6.account_number === undefined) && (missing1 = "account_number")){
+validate30.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
+else {
+const _errs16 = errors;
+for(const key1 in data6){
+if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
+validate30.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs16 === errors){
+if(data6.account_number !== undefined){
+let data7 = data6.account_number;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func2(data7) > 80){
+validate30.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+return false;
+}
+else {
+if(func2(data7) < 4){
+validate30.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
+return false;
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.routing_number !== undefined){
+let data8 = data6.routing_number;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(!pattern41.test(data8)){
+validate30.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
+return false;
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.institution_name !== undefined){
+let data9 = data6.institution_name;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func2(data9) > 100){
+validate30.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 var valid0 = _errs14 === errors;
@@ -3979,13 +4128,6 @@ var valid0 = _errs14 === errors;
 else {
 var valid0 = true;
 }
-if(valid0){
-const _errs16 = errors;
-if(typeof data.include_connected_accounts !== "boolean"){
-validate30.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
 }
 }
 }
@@ -4005,8 +4147,8 @@ return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_3987b04dc472 = validate31;
-const schema34 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false};
+export const body_47328a129bf3 = validate31;
+const schema34 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false,"required":["url"]};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4020,27 +4162,66 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enabled === undefined){
+data.enabled = true;
+}
+if(data.child_resource_events === undefined){
+data.child_resource_events = false;
+}
+let missing0;
+if((data.url === undefined) && (missing0 = "url")){
+validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
+if(!((((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
 validate31.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.url !== undefined){
-let data0 = data.url;
+if(data.resource_id !== undefined){
+let data0 = data.resource_id;
 const _errs2 = errors;
 if(errors === _errs2){
-if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 2048){
+if(func2(data0) > 64){
+validate31.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate31.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.url !== undefined){
+let data1 = data.url;
+const _errs4 = errors;
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 2048){
 validate31.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!(formats4(data0))){
+if(!(formats4(data1))){
 validate31.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -4052,36 +4233,36 @@ return false;
 }
 }
 }
-var valid0 = _errs2 === errors;
+var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.events !== undefined){
-let data1 = data.events;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 100){
+let data2 = data.events;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 100){
 validate31.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 var valid1 = true;
-const len0 = data1.length;
+const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(typeof data2 !== "string"){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(typeof data3 !== "string"){
 validate31.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired"))){
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "dispute.closed")) || (data3 === "dispute.created")) || (data3 === "dispute.lost")) || (data3 === "dispute.prevented")) || (data3 === "dispute.submitted")) || (data3 === "dispute.updated")) || (data3 === "dispute.won")) || (data3 === "dispute_alert.created")) || (data3 === "dispute_alert.updated")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired"))){
 validate31.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema34.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid1 = _errs6 === errors;
+var valid1 = _errs8 === errors;
 if(!valid1){
 break;
 }
@@ -4093,56 +4274,30 @@ validate31.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properti
 return false;
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enabled !== undefined){
-const _errs8 = errors;
+const _errs10 = errors;
 if(typeof data.enabled !== "boolean"){
 validate31.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
+var valid0 = _errs10 === errors;
 if(valid0){
 if(data.description !== undefined){
-let data4 = data.description;
-const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate31.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema34.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func2(data4) > 500){
-validate31.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data5 = data.api_version_date;
+let data5 = data.description;
 const _errs12 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate31.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema34.properties.api_version_date.type},message:"must be string,null"}];
+validate31.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema34.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(func2(data5) > 20){
-validate31.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+if(func2(data5) > 500){
+validate31.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -4153,11 +4308,20 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.child_resource_events !== undefined){
+if(data.api_version_date !== undefined){
+let data6 = data.api_version_date;
 const _errs14 = errors;
-if(typeof data.child_resource_events !== "boolean"){
-validate31.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if((typeof data6 !== "string") && (data6 !== null)){
+validate31.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema34.properties.api_version_date.type},message:"must be string,null"}];
 return false;
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 20){
+validate31.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
@@ -4165,21 +4329,30 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.api_version !== undefined){
-let data7 = data.api_version;
 const _errs16 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
-validate31.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema34.properties.api_version.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data7 === "v1") || (data7 === "v2")) || (data7 === "v5")) || (data7 === null))){
-validate31.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema34.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
+if(typeof data.child_resource_events !== "boolean"){
+validate31.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
+if(valid0){
+if(data.api_version !== undefined){
+let data8 = data.api_version;
+const _errs18 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate31.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema34.properties.api_version.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data8 === "v1") || (data8 === "v2")) || (data8 === "v5")) || (data8 === null))){
+validate31.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema34.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
 }
 else {
 var valid0 = true;
+}
+}
 }
 }
 }
@@ -4199,509 +4372,13 @@ return errors === 0;
 }
 validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_41fb4113a3e8 = validate32;
-const schema35 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
+export const body_482836e65e55 = validate32;
+const schema35 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"],"default":"visible"},"includes_license":{"type":"boolean","default":false},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","title"]};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.enabled === undefined){
-data.enabled = true;
-}
-if(data.child_resource_events === undefined){
-data.child_resource_events = false;
-}
-let missing0;
-if((data.url === undefined) && (missing0 = "url")){
-validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
-validate32.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.resource_id !== undefined){
-let data0 = data.resource_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate32.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate32.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate32.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.url !== undefined){
-let data1 = data.url;
-const _errs4 = errors;
-if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 2048){
-validate32.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data1))){
-validate32.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate32.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.events !== undefined){
-let data2 = data.events;
-const _errs6 = errors;
-if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 100){
-validate32.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate32.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired"))){
-validate32.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema35.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate32.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs10 = errors;
-if(typeof data.enabled !== "boolean"){
-validate32.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-if(valid0){
-if(data.description !== undefined){
-let data5 = data.description;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate32.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema35.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 500){
-validate32.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data6 = data.api_version_date;
-const _errs14 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate32.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema35.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func2(data6) > 20){
-validate32.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs16 = errors;
-if(typeof data.child_resource_events !== "boolean"){
-validate32.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate32.errors = vErrors;
-return errors === 0;
-}
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_466e4a6d086a = validate33;
-const schema36 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"destination_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]}},"additionalProperties":false,"required":["destination_id","nickname","fields"]};
-const pattern41 = new RegExp("^podst_[a-z_]{1,40}$", "u");
-const pattern43 = new RegExp("^[0-9]{9}$", "u");
-
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.destination_id === undefined) && (missing0 = "destination_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
-validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "destination_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields"))){
-validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate33.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate33.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate33.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern25.test(data1)){
-validate33.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.destination_id !== undefined){
-let data2 = data.destination_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern41.test(data2)){
-validate33.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.nickname !== undefined){
-let data3 = data.nickname;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func2(data3) > 60){
-validate33.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
-return false;
-}
-else {
-if(func2(data3) < 1){
-validate33.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.destination_currency !== undefined){
-let data4 = data.destination_currency;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern5.test(data4)){
-validate33.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.is_default !== undefined){
-const _errs12 = errors;
-if(typeof data.is_default !== "boolean"){
-validate33.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.fields !== undefined){
-let data6 = data.fields;
-const _errs14 = errors;
-if(errors === _errs14){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-let missing1;
-if((data6.account_number === undefined) && (missing1 = "account_number")){
-validate33.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs16 = errors;
-for(const key1 in data6){
-if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
-validate33.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs16 === errors){
-if(data6.account_number !== undefined){
-let data7 = data6.account_number;
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func2(data7) > 80){
-validate33.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
-return false;
-}
-else {
-if(func2(data7) < 4){
-validate33.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
-return false;
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.routing_number !== undefined){
-let data8 = data6.routing_number;
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data8 === "string"){
-if(!pattern43.test(data8)){
-validate33.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.institution_name !== undefined){
-let data9 = data6.institution_name;
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func2(data9) > 100){
-validate33.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate33.errors = vErrors;
-return errors === 0;
-}
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_482836e65e55 = validate34;
-const schema37 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"],"default":"visible"},"includes_license":{"type":"boolean","default":false},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","title"]};
-
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate34.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4718,14 +4395,14 @@ data.includes_license = false;
 }
 let missing0;
 if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.title === undefined) && (missing0 = "title"))){
-validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "account_id") || (key0 === "title")) || (key0 === "description")) || (key0 === "visibility")) || (key0 === "includes_license")) || (key0 === "metadata"))){
-validate34.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate32.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4737,18 +4414,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate34.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate32.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate34.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate32.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4764,18 +4441,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 200){
-validate34.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate32.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data1) < 1){
-validate34.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate32.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4789,13 +4466,13 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate34.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema37.properties.description.type},message:"must be string,null"}];
+validate32.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema35.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 5000){
-validate34.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+validate32.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
 return false;
 }
 }
@@ -4809,18 +4486,18 @@ if(valid0){
 let data3 = data.visibility;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate34.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data3 === "visible") || (data3 === "hidden")) || (data3 === "archived"))){
-validate34.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema37.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate32.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema35.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
 if(valid0){
 const _errs10 = errors;
 if(typeof data.includes_license !== "boolean"){
-validate34.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate32.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -4831,7 +4508,7 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(Object.keys(data5).length > 50){
-validate34.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate32.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -4859,7 +4536,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate34.errors = vErrors;
+validate32.errors = vErrors;
 return false;
 break;
 }
@@ -4869,7 +4546,7 @@ for(const key2 in data5){
 let data6 = data5[key2];
 const _errs16 = errors;
 if((((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))) && (typeof data6 !== "boolean")) && (data6 !== null)){
-validate34.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema37.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate32.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema35.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -4881,7 +4558,7 @@ break;
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate32.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4899,22 +4576,22 @@ var valid0 = true;
 }
 }
 else {
-validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate34.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_493a4a8a3646 = validate35;
-const schema38 = {"type":"object","properties":{"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_493a4a8a3646 = validate33;
+const schema36 = {"type":"object","properties":{"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4926,7 +4603,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "metadata")){
-validate35.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4938,7 +4615,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(Object.keys(data0).length > 50){
-validate35.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate33.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -4966,7 +4643,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate35.errors = vErrors;
+validate33.errors = vErrors;
 return false;
 break;
 }
@@ -4976,7 +4653,7 @@ for(const key2 in data0){
 let data1 = data0[key2];
 const _errs6 = errors;
 if((((typeof data1 !== "string") && (!((typeof data1 == "number") && (isFinite(data1))))) && (typeof data1 !== "boolean")) && (data1 !== null)){
-validate35.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema38.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate33.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema36.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -4988,7 +4665,7 @@ break;
 }
 }
 else {
-validate35.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate33.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -4996,22 +4673,22 @@ return false;
 }
 }
 else {
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate35.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_49841310c38d = validate36;
-const schema39 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1,"maximum":3650}},"additionalProperties":false};
+export const body_49841310c38d = validate34;
+const schema37 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1,"maximum":3650}},"additionalProperties":false};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
+const evaluated0 = validate34.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5023,7 +4700,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "ads_payment_methods") || (key0 === "ads_reporting_currency")) || (key0 === "ads_scheduling_timezone")) || (key0 === "ads_triplewhale_integration")) || (key0 === "cards_auto_top_up")) || (key0 === "cards_notifications")) || (key0 === "dispute_fighter_enabled")) || (key0 === "economic_intelligence_duration_days"))){
-validate36.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate34.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5033,7 +4710,7 @@ if(data.ads_payment_methods !== undefined){
 let data0 = data.ads_payment_methods;
 const _errs2 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema39.properties.ads_payment_methods.type},message:"must be object,null"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema37.properties.ads_payment_methods.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -5041,7 +4718,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((key1 === "primary") || (key1 === "backup"))){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5051,21 +4728,21 @@ if(data0.primary !== undefined){
 let data1 = data0.primary;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema39.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema37.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing0;
 if(((data1.type === undefined) && (missing0 = "type")) || ((data1.id === undefined) && (missing0 = "id"))){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key2 in data1){
 if(!((key2 === "type") || (key2 === "id"))){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5075,11 +4752,11 @@ if(data1.type !== undefined){
 let data2 = data1.type;
 const _errs8 = errors;
 if(typeof data2 !== "string"){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data2 === "platform_balance") || (data2 === "card"))){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema39.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema37.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -5094,12 +4771,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(!pattern33.test(data3)){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5123,21 +4800,21 @@ if(data0.backup !== undefined){
 let data4 = data0.backup;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema39.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema37.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if(((data4.type === undefined) && (missing1 = "type")) || ((data4.id === undefined) && (missing1 = "id"))){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key3 in data4){
 if(!((key3 === "type") || (key3 === "id"))){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5147,11 +4824,11 @@ if(data4.type !== undefined){
 let data5 = data4.type;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data5 === "platform_balance") || (data5 === "card"))){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema39.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema37.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid3 = _errs15 === errors;
@@ -5166,12 +4843,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
 if(!pattern33.test(data6)){
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate34.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5206,12 +4883,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data7 === "string"){
 if(!pattern5.test(data7)){
-validate36.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate34.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate34.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5227,18 +4904,18 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data8 === "string"){
 if(func2(data8) > 64){
-validate36.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate34.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data8) < 1){
-validate36.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate34.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate34.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5256,7 +4933,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs25 = errors;
 for(const key4 in data9){
 if(!(key4 === "api_key")){
-validate36.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate34.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5266,18 +4943,18 @@ if(data9.api_key !== undefined){
 let data10 = data9.api_key;
 const _errs26 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate36.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema39.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
+validate34.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema37.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs26){
 if(typeof data10 === "string"){
 if(func2(data10) > 200){
-validate36.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate34.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data10) < 8){
-validate36.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+validate34.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
 return false;
 }
 }
@@ -5287,7 +4964,7 @@ return false;
 }
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate34.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5300,7 +4977,7 @@ if(valid0){
 if(data.cards_auto_top_up !== undefined){
 const _errs28 = errors;
 if(typeof data.cards_auto_top_up !== "boolean"){
-validate36.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate34.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -5312,7 +4989,7 @@ if(valid0){
 if(data.cards_notifications !== undefined){
 const _errs30 = errors;
 if(typeof data.cards_notifications !== "boolean"){
-validate36.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate34.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -5324,7 +5001,7 @@ if(valid0){
 if(data.dispute_fighter_enabled !== undefined){
 const _errs32 = errors;
 if(typeof data.dispute_fighter_enabled !== "boolean"){
-validate36.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate34.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -5337,18 +5014,18 @@ if(data.economic_intelligence_duration_days !== undefined){
 let data14 = data.economic_intelligence_duration_days;
 const _errs34 = errors;
 if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
-validate36.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema39.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
+validate34.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema37.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs34){
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 > 3650 || isNaN(data14)){
-validate36.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate34.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data14 < 1 || isNaN(data14)){
-validate36.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate34.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -5369,22 +5046,22 @@ var valid0 = true;
 }
 }
 else {
-validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate36.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_4d7d209cfcb5 = validate37;
-const schema40 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200},"shop_domain":{"type":["string","null"],"maxLength":253,"pattern":"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1,"maximum":3650}},"additionalProperties":false};
+export const body_4d7d209cfcb5 = validate35;
+const schema38 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200},"shop_domain":{"type":["string","null"],"maxLength":253,"pattern":"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1,"maximum":3650}},"additionalProperties":false};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate35.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5396,7 +5073,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "ads_payment_methods") || (key0 === "ads_reporting_currency")) || (key0 === "ads_scheduling_timezone")) || (key0 === "ads_triplewhale_integration")) || (key0 === "cards_auto_top_up")) || (key0 === "cards_notifications")) || (key0 === "dispute_fighter_enabled")) || (key0 === "economic_intelligence_duration_days"))){
-validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate35.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5406,7 +5083,7 @@ if(data.ads_payment_methods !== undefined){
 let data0 = data.ads_payment_methods;
 const _errs2 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema40.properties.ads_payment_methods.type},message:"must be object,null"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema38.properties.ads_payment_methods.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -5414,7 +5091,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((key1 === "primary") || (key1 === "backup"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5424,21 +5101,21 @@ if(data0.primary !== undefined){
 let data1 = data0.primary;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema40.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema38.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing0;
 if(((data1.type === undefined) && (missing0 = "type")) || ((data1.id === undefined) && (missing0 = "id"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key2 in data1){
 if(!((key2 === "type") || (key2 === "id"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5448,11 +5125,11 @@ if(data1.type !== undefined){
 let data2 = data1.type;
 const _errs8 = errors;
 if(typeof data2 !== "string"){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data2 === "platform_balance") || (data2 === "card"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema40.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -5467,12 +5144,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(!pattern33.test(data3)){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5496,21 +5173,21 @@ if(data0.backup !== undefined){
 let data4 = data0.backup;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema40.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema38.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if(((data4.type === undefined) && (missing1 = "type")) || ((data4.id === undefined) && (missing1 = "id"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key3 in data4){
 if(!((key3 === "type") || (key3 === "id"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5520,11 +5197,11 @@ if(data4.type !== undefined){
 let data5 = data4.type;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data5 === "platform_balance") || (data5 === "card"))){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema40.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid3 = _errs15 === errors;
@@ -5539,12 +5216,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
 if(!pattern33.test(data6)){
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5579,12 +5256,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data7 === "string"){
 if(!pattern5.test(data7)){
-validate37.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate35.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5600,18 +5277,18 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data8 === "string"){
 if(func2(data8) > 64){
-validate37.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate35.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func2(data8) < 1){
-validate37.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate35.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate35.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5629,7 +5306,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs25 = errors;
 for(const key4 in data9){
 if(!((key4 === "api_key") || (key4 === "shop_domain"))){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate35.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5639,18 +5316,18 @@ if(data9.api_key !== undefined){
 let data10 = data9.api_key;
 const _errs26 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema40.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
+validate35.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema38.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs26){
 if(typeof data10 === "string"){
 if(func2(data10) > 200){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate35.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data10) < 8){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+validate35.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
 return false;
 }
 }
@@ -5666,18 +5343,18 @@ if(data9.shop_domain !== undefined){
 let data11 = data9.shop_domain;
 const _errs28 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/type",keyword:"type",params:{type: schema40.properties.ads_triplewhale_integration.properties.shop_domain.type},message:"must be string,null"}];
+validate35.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/type",keyword:"type",params:{type: schema38.properties.ads_triplewhale_integration.properties.shop_domain.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs28){
 if(typeof data11 === "string"){
 if(func2(data11) > 253){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+validate35.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
 return false;
 }
 else {
 if(!pattern36.test(data11)){
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"},message:"must match pattern \""+"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"+"\""}];
+validate35.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"},message:"must match pattern \""+"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"+"\""}];
 return false;
 }
 }
@@ -5692,7 +5369,7 @@ var valid4 = true;
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate35.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5705,7 +5382,7 @@ if(valid0){
 if(data.cards_auto_top_up !== undefined){
 const _errs30 = errors;
 if(typeof data.cards_auto_top_up !== "boolean"){
-validate37.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate35.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -5717,7 +5394,7 @@ if(valid0){
 if(data.cards_notifications !== undefined){
 const _errs32 = errors;
 if(typeof data.cards_notifications !== "boolean"){
-validate37.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate35.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -5729,7 +5406,7 @@ if(valid0){
 if(data.dispute_fighter_enabled !== undefined){
 const _errs34 = errors;
 if(typeof data.dispute_fighter_enabled !== "boolean"){
-validate37.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate35.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs34 === errors;
@@ -5742,18 +5419,18 @@ if(data.economic_intelligence_duration_days !== undefined){
 let data15 = data.economic_intelligence_duration_days;
 const _errs36 = errors;
 if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
-validate37.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema40.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
+validate35.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema38.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs36){
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 > 3650 || isNaN(data15)){
-validate37.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate35.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data15 < 1 || isNaN(data15)){
-validate37.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate35.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -5774,23 +5451,23 @@ var valid0 = true;
 }
 }
 else {
-validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate37.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_500e3e373fce = validate38;
-const schema41 = {"type":"object","properties":{"affiliate_code":{"type":["string","null"],"maxLength":64},"blueprint_id":{"type":["string","null"],"pattern":"^app_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"email":{"type":"string","format":"email","maxLength":254},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean","default":false},"title":{"type":"string","minLength":1,"maxLength":100}},"additionalProperties":false};
-const pattern52 = new RegExp("^app_[A-Za-z0-9]+$", "u");
+export const body_500e3e373fce = validate36;
+const schema39 = {"type":"object","properties":{"affiliate_code":{"type":["string","null"],"maxLength":64},"blueprint_id":{"type":["string","null"],"pattern":"^app_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"email":{"type":"string","format":"email","maxLength":254},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean","default":false},"title":{"type":"string","minLength":1,"maxLength":100}},"additionalProperties":false};
+const pattern51 = new RegExp("^app_[A-Za-z0-9]+$", "u");
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5805,7 +5482,7 @@ data.send_customer_emails = false;
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "affiliate_code") || (key0 === "blueprint_id")) || (key0 === "country")) || (key0 === "email")) || (key0 === "metadata")) || (key0 === "send_customer_emails")) || (key0 === "title"))){
-validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate36.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5815,13 +5492,13 @@ if(data.affiliate_code !== undefined){
 let data0 = data.affiliate_code;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate38.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/type",keyword:"type",params:{type: schema41.properties.affiliate_code.type},message:"must be string,null"}];
+validate36.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/type",keyword:"type",params:{type: schema39.properties.affiliate_code.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate38.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate36.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -5836,13 +5513,13 @@ if(data.blueprint_id !== undefined){
 let data1 = data.blueprint_id;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate38.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/type",keyword:"type",params:{type: schema41.properties.blueprint_id.type},message:"must be string,null"}];
+validate36.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/type",keyword:"type",params:{type: schema39.properties.blueprint_id.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern52.test(data1)){
-validate38.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
+if(!pattern51.test(data1)){
+validate36.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -5859,12 +5536,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern7.test(data2)){
-validate38.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate36.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5881,18 +5558,18 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func2(data3) > 254){
-validate38.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+validate36.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 else {
 if(!(formats2.test(data3))){
-validate38.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+validate36.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5909,7 +5586,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate38.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate36.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -5937,7 +5614,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate38.errors = vErrors;
+validate36.errors = vErrors;
 return false;
 break;
 }
@@ -5947,7 +5624,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate38.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema41.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate36.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema39.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -5959,7 +5636,7 @@ break;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate36.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5971,7 +5648,7 @@ var valid0 = true;
 if(valid0){
 const _errs16 = errors;
 if(typeof data.send_customer_emails !== "boolean"){
-validate38.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate36.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -5982,18 +5659,18 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data7 === "string"){
 if(func2(data7) > 100){
-validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func2(data7) < 1){
-validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6011,22 +5688,22 @@ var valid0 = true;
 }
 }
 else {
-validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate38.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_521371daedb8 = validate39;
-const schema42 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_521371daedb8 = validate37;
+const schema40 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate37.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6037,8 +5714,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema42.properties, key0))){
-validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema40.properties, key0))){
+validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6048,13 +5725,13 @@ if(data.title !== undefined){
 let data0 = data.title;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate39.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema42.properties.title.type},message:"must be string,null"}];
+validate37.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema40.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 200){
-validate39.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate37.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -6069,18 +5746,18 @@ if(data.billing_period !== undefined){
 let data1 = data.billing_period;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate39.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate37.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 3650 || isNaN(data1)){
-validate39.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate37.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data1 < 1 || isNaN(data1)){
-validate39.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate37.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -6096,18 +5773,18 @@ if(data.trial_period_days !== undefined){
 let data2 = data.trial_period_days;
 const _errs6 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-validate39.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema42.properties.trial_period_days.type},message:"must be integer,null"}];
+validate37.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema40.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 730 || isNaN(data2)){
-validate39.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+validate37.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
 if(data2 < 0 || isNaN(data2)){
-validate39.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate37.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6123,18 +5800,18 @@ if(data.initial_price !== undefined){
 let data3 = data.initial_price;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate39.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate37.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 100000000000 || isNaN(data3)){
-validate39.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate37.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate39.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate37.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6150,18 +5827,18 @@ if(data.renewal_price !== undefined){
 let data4 = data.renewal_price;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate39.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate37.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 100000000000 || isNaN(data4)){
-validate39.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate37.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data4 < 0 || isNaN(data4)){
-validate39.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate37.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6177,11 +5854,11 @@ if(data.visibility !== undefined){
 let data5 = data.visibility;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
-validate39.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "visible") || (data5 === "hidden")) || (data5 === "quick_link")) || (data5 === "archived"))){
-validate39.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema42.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate37.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema40.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -6194,18 +5871,18 @@ if(data.stock !== undefined){
 let data6 = data.stock;
 const _errs14 = errors;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-validate39.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema42.properties.stock.type},message:"must be integer,null"}];
+validate37.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema40.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs14){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 2147483647 || isNaN(data6)){
-validate39.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate37.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data6 < 0 || isNaN(data6)){
-validate39.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate37.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6221,13 +5898,13 @@ if(data.short_link !== undefined){
 let data7 = data.short_link;
 const _errs16 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate39.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema42.properties.short_link.type},message:"must be string,null"}];
+validate37.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema40.properties.short_link.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!pattern21.test(data7)){
-validate39.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+validate37.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
 }
@@ -6242,11 +5919,11 @@ if(data.three_d_secure_policy !== undefined){
 let data8 = data.three_d_secure_policy;
 const _errs18 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate39.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema42.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate37.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema40.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
 if(!((((data8 === "mandate_challenge") || (data8 === "mandate_if_required")) || (data8 === "frictionless_if_required")) || (data8 === null))){
-validate39.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema42.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate37.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema40.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -6261,7 +5938,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(Object.keys(data9).length > 50){
-validate39.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate37.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -6289,7 +5966,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate39.errors = vErrors;
+validate37.errors = vErrors;
 return false;
 break;
 }
@@ -6299,7 +5976,7 @@ for(const key2 in data9){
 let data10 = data9[key2];
 const _errs24 = errors;
 if((((typeof data10 !== "string") && (!((typeof data10 == "number") && (isFinite(data10))))) && (typeof data10 !== "boolean")) && (data10 !== null)){
-validate39.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema42.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate37.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema40.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs24 === errors;
@@ -6311,7 +5988,7 @@ break;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate37.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -6332,22 +6009,22 @@ var valid0 = true;
 }
 }
 else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate39.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_5891c881cfd2 = validate40;
-const schema43 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"],"default":"visible"},"includes_license":{"type":"boolean","default":false},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","title"]};
+export const body_5891c881cfd2 = validate38;
+const schema41 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"],"default":"visible"},"includes_license":{"type":"boolean","default":false},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","title"]};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6364,14 +6041,14 @@ data.includes_license = false;
 }
 let missing0;
 if(((data.company_id === undefined) && (missing0 = "company_id")) || ((data.title === undefined) && (missing0 = "title"))){
-validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "company_id") || (key0 === "title")) || (key0 === "description")) || (key0 === "visibility")) || (key0 === "includes_license")) || (key0 === "metadata"))){
-validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6383,18 +6060,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate40.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate38.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate40.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate38.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6410,18 +6087,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 200){
-validate40.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data1) < 1){
-validate40.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6435,13 +6112,13 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate40.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema43.properties.description.type},message:"must be string,null"}];
+validate38.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema41.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 5000){
-validate40.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+validate38.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
 return false;
 }
 }
@@ -6455,18 +6132,18 @@ if(valid0){
 let data3 = data.visibility;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate40.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data3 === "visible") || (data3 === "hidden")) || (data3 === "archived"))){
-validate40.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema43.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate38.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema41.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
 if(valid0){
 const _errs10 = errors;
 if(typeof data.includes_license !== "boolean"){
-validate40.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate38.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -6477,7 +6154,7 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(Object.keys(data5).length > 50){
-validate40.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate38.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -6505,7 +6182,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate40.errors = vErrors;
+validate38.errors = vErrors;
 return false;
 break;
 }
@@ -6515,7 +6192,7 @@ for(const key2 in data5){
 let data6 = data5[key2];
 const _errs16 = errors;
 if((((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))) && (typeof data6 !== "boolean")) && (data6 !== null)){
-validate40.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema43.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate38.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema41.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -6527,7 +6204,7 @@ break;
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate38.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -6535,6 +6212,545 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate38.errors = vErrors;
+return errors === 0;
+}
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_62a987210130 = validate39;
+const schema42 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enabled === undefined){
+data.enabled = true;
+}
+if(data.child_resource_events === undefined){
+data.child_resource_events = false;
+}
+let missing0;
+if((data.url === undefined) && (missing0 = "url")){
+validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
+validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.resource_id !== undefined){
+let data0 = data.resource_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate39.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate39.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.url !== undefined){
+let data1 = data.url;
+const _errs4 = errors;
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 2048){
+validate39.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data1))){
+validate39.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.events !== undefined){
+let data2 = data.events;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 100){
+validate39.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate39.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "dispute.closed")) || (data3 === "dispute.created")) || (data3 === "dispute.lost")) || (data3 === "dispute.prevented")) || (data3 === "dispute.submitted")) || (data3 === "dispute.updated")) || (data3 === "dispute.won")) || (data3 === "dispute_alert.created")) || (data3 === "dispute_alert.updated")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired"))){
+validate39.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema42.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs10 = errors;
+if(typeof data.enabled !== "boolean"){
+validate39.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+if(valid0){
+if(data.description !== undefined){
+let data5 = data.description;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate39.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema42.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 500){
+validate39.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data6 = data.api_version_date;
+const _errs14 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate39.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema42.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 20){
+validate39.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs16 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate39.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_66c4f05d0a4e = validate40;
+const schema43 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":100},"role":{"type":"string","maxLength":40},"statements":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string","enum":["allow","deny"]},"actions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["effect","actions"]},"maxItems":50},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":"string","format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false,"required":["account_id","name"]};
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))){
+validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "account_id") || (key0 === "name")) || (key0 === "role")) || (key0 === "statements")) || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
+validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+let data1 = data.name;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 100){
+validate40.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func2(data1) < 1){
+validate40.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+let data2 = data.role;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 40){
+validate40.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.statements !== undefined){
+let data3 = data.statements;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+if(data3.length > 50){
+validate40.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing1;
+if(((data4.effect === undefined) && (missing1 = "effect")) || ((data4.actions === undefined) && (missing1 = "actions"))){
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs12 = errors;
+for(const key1 in data4){
+if(!((key1 === "effect") || (key1 === "actions"))){
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs12 === errors){
+if(data4.effect !== undefined){
+let data5 = data4.effect;
+const _errs13 = errors;
+if(typeof data5 !== "string"){
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data5 === "allow") || (data5 === "deny"))){
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/enum",keyword:"enum",params:{allowedValues: schema43.properties.statements.items.properties.effect.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.actions !== undefined){
+let data6 = data4.actions;
+const _errs15 = errors;
+if(errors === _errs15){
+if(Array.isArray(data6)){
+if(data6.length > 100){
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func2(data7) > 100){
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs17 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs10 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ip_allowlist !== undefined){
+let data8 = data.ip_allowlist;
+const _errs19 = errors;
+if(errors === _errs19){
+if(Array.isArray(data8)){
+if(data8.length > 50){
+validate40.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len2 = data8.length;
+for(let i2=0; i2<len2; i2++){
+let data9 = data8[i2];
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func2(data9) > 64){
+validate40.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs21 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.expires_at !== undefined){
+let data10 = data.expires_at;
+const _errs23 = errors;
+if(errors === _errs23){
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate40.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data11 = data.api_version_date;
+const _errs25 = errors;
+if(errors === _errs25){
+if(typeof data11 === "string"){
+if(func2(data11) > 20){
+validate40.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -6554,8 +6770,8 @@ return errors === 0;
 }
 validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_66c4f05d0a4e = validate41;
-const schema44 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":100},"role":{"type":"string","maxLength":40},"statements":{"type":"array","items":{"type":"object","properties":{"effect":{"type":"string","enum":["allow","deny"]},"actions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["effect","actions"]},"maxItems":50},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":"string","format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false,"required":["account_id","name"]};
+export const body_70c5b59977aa = validate41;
+const schema44 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"amount_off":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"percent_off":{"type":"number","minimum":0.01,"maximum":100},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"max_redemptions":{"type":"integer","minimum":1,"maximum":1000000000},"expires_at":{"type":"string","format":"date-time"}},"additionalProperties":false,"required":["account_id","code"]};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6570,14 +6786,14 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))){
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.code === undefined) && (missing0 = "code"))){
 validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "name")) || (key0 === "role")) || (key0 === "statements")) || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
+if(!(func1.call(schema44.properties, key0))){
 validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -6611,24 +6827,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
-let data1 = data.name;
+if(data.code !== undefined){
+let data1 = data.code;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 100){
-validate41.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(func2(data1) < 1){
-validate41.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern3.test(data1)){
+validate41.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
 return false;
 }
 }
-}
 else {
-validate41.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6638,19 +6848,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
-let data2 = data.role;
+if(data.amount_off !== undefined){
+let data2 = data.amount_off;
 const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 40){
-validate41.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+validate41.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100000000000 || isNaN(data2)){
+validate41.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data2 < 1 || isNaN(data2)){
+validate41.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
+}
+}
 }
 }
 var valid0 = _errs6 === errors;
@@ -6659,117 +6875,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statements !== undefined){
-let data3 = data.statements;
+if(data.currency !== undefined){
+let data3 = data.currency;
 const _errs8 = errors;
 if(errors === _errs8){
-if(Array.isArray(data3)){
-if(data3.length > 50){
-validate41.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-const _errs10 = errors;
-if(errors === _errs10){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if(((data4.effect === undefined) && (missing1 = "effect")) || ((data4.actions === undefined) && (missing1 = "actions"))){
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs12 = errors;
-for(const key1 in data4){
-if(!((key1 === "effect") || (key1 === "actions"))){
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs12 === errors){
-if(data4.effect !== undefined){
-let data5 = data4.effect;
-const _errs13 = errors;
-if(typeof data5 !== "string"){
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data5 === "allow") || (data5 === "deny"))){
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0+"/effect",schemaPath:"#/properties/statements/items/properties/effect/enum",keyword:"enum",params:{allowedValues: schema44.properties.statements.items.properties.effect.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs13 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data4.actions !== undefined){
-let data6 = data4.actions;
-const _errs15 = errors;
-if(errors === _errs15){
-if(Array.isArray(data6)){
-if(data6.length > 100){
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid3 = true;
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func2(data7) > 100){
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(typeof data3 === "string"){
+if(!pattern5.test(data3)){
+validate41.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions/" + i1,schemaPath:"#/properties/statements/items/properties/actions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs17 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0+"/actions",schemaPath:"#/properties/statements/items/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid2 = _errs15 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/statements/" + i0,schemaPath:"#/properties/statements/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs10 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/statements",schemaPath:"#/properties/statements/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate41.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6779,58 +6896,121 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ip_allowlist !== undefined){
-let data8 = data.ip_allowlist;
-const _errs19 = errors;
-if(errors === _errs19){
-if(Array.isArray(data8)){
-if(data8.length > 50){
-validate41.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+if(data.percent_off !== undefined){
+let data4 = data.percent_off;
+const _errs10 = errors;
+if(errors === _errs10){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 100 || isNaN(data4)){
+validate41.errors = [{instancePath:instancePath+"/percent_off",schemaPath:"#/properties/percent_off/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
-var valid4 = true;
-const len2 = data8.length;
-for(let i2=0; i2<len2; i2++){
-let data9 = data8[i2];
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func2(data9) > 64){
-validate41.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(data4 < 0.01 || isNaN(data4)){
+validate41.errors = [{instancePath:instancePath+"/percent_off",schemaPath:"#/properties/percent_off/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
 return false;
-}
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/ip_allowlist/" + i2,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid4 = _errs21 === errors;
-if(!valid4){
-break;
-}
 }
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate41.errors = [{instancePath:instancePath+"/percent_off",schemaPath:"#/properties/percent_off/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-var valid0 = _errs19 === errors;
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data5 = data.product_id;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 64){
+validate41.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate41.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate41.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_id !== undefined){
+let data6 = data.plan_id;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 64){
+validate41.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data6)){
+validate41.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate41.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.max_redemptions !== undefined){
+let data7 = data.max_redemptions;
+const _errs16 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+validate41.errors = [{instancePath:instancePath+"/max_redemptions",schemaPath:"#/properties/max_redemptions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 1000000000 || isNaN(data7)){
+validate41.errors = [{instancePath:instancePath+"/max_redemptions",schemaPath:"#/properties/max_redemptions/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
+return false;
+}
+else {
+if(data7 < 1 || isNaN(data7)){
+validate41.errors = [{instancePath:instancePath+"/max_redemptions",schemaPath:"#/properties/max_redemptions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.expires_at !== undefined){
-let data10 = data.expires_at;
-const _errs23 = errors;
-if(errors === _errs23){
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
+let data8 = data.expires_at;
+const _errs18 = errors;
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
 validate41.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
@@ -6841,31 +7021,12 @@ return false;
 }
 }
 }
-var valid0 = _errs23 === errors;
+var valid0 = _errs18 === errors;
 }
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.api_version_date !== undefined){
-let data11 = data.api_version_date;
-const _errs25 = errors;
-if(errors === _errs25){
-if(typeof data11 === "string"){
-if(func2(data11) > 20){
-validate41.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
 }
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs25 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -6886,8 +7047,9 @@ return errors === 0;
 }
 validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_70c5b59977aa = validate42;
-const schema45 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"amount_off":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"percent_off":{"type":"number","minimum":0.01,"maximum":100},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"max_redemptions":{"type":"integer","minimum":1,"maximum":1000000000},"expires_at":{"type":"string","format":"date-time"}},"additionalProperties":false,"required":["account_id","code"]};
+export const body_717e982ac85b = validate42;
+const schema45 = {"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Za-z0-9]{32}$"}},"additionalProperties":false};
+const pattern62 = new RegExp("^[A-Za-z0-9]{32}$", "u");
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6901,253 +7063,28 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.code === undefined) && (missing0 = "code"))){
-validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema45.properties, key0))){
+if(!(key0 === "code")){
 validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.code !== undefined){
+let data0 = data.code;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.code !== undefined){
-let data1 = data.code;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!pattern3.test(data1)){
-validate42.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
+if(!pattern62.test(data0)){
+validate42.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{32}$"},message:"must match pattern \""+"^[A-Za-z0-9]{32}$"+"\""}];
 return false;
 }
 }
 else {
 validate42.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.amount_off !== undefined){
-let data2 = data.amount_off;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate42.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100000000000 || isNaN(data2)){
-validate42.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate42.errors = [{instancePath:instancePath+"/amount_off",schemaPath:"#/properties/amount_off/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data3 = data.currency;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern5.test(data3)){
-validate42.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.percent_off !== undefined){
-let data4 = data.percent_off;
-const _errs10 = errors;
-if(errors === _errs10){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 100 || isNaN(data4)){
-validate42.errors = [{instancePath:instancePath+"/percent_off",schemaPath:"#/properties/percent_off/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data4 < 0.01 || isNaN(data4)){
-validate42.errors = [{instancePath:instancePath+"/percent_off",schemaPath:"#/properties/percent_off/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
-return false;
-}
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/percent_off",schemaPath:"#/properties/percent_off/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.product_id !== undefined){
-let data5 = data.product_id;
-const _errs12 = errors;
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func2(data5) > 64){
-validate42.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data5)){
-validate42.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_id !== undefined){
-let data6 = data.plan_id;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func2(data6) > 64){
-validate42.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data6)){
-validate42.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.max_redemptions !== undefined){
-let data7 = data.max_redemptions;
-const _errs16 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate42.errors = [{instancePath:instancePath+"/max_redemptions",schemaPath:"#/properties/max_redemptions/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs16){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 1000000000 || isNaN(data7)){
-validate42.errors = [{instancePath:instancePath+"/max_redemptions",schemaPath:"#/properties/max_redemptions/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
-return false;
-}
-else {
-if(data7 < 1 || isNaN(data7)){
-validate42.errors = [{instancePath:instancePath+"/max_redemptions",schemaPath:"#/properties/max_redemptions/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.expires_at !== undefined){
-let data8 = data.expires_at;
-const _errs18 = errors;
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate42.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-else {
-validate42.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -7163,66 +7100,13 @@ return errors === 0;
 }
 validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_717e982ac85b = validate43;
-const schema46 = {"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Za-z0-9]{32}$"}},"additionalProperties":false};
-const pattern62 = new RegExp("^[A-Za-z0-9]{32}$", "u");
+export const body_773effc168ec = validate43;
+const schema46 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate43.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "code")){
-validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.code !== undefined){
-let data0 = data.code;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(!pattern62.test(data0)){
-validate43.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{32}$"},message:"must match pattern \""+"^[A-Za-z0-9]{32}$"+"\""}];
-return false;
-}
-}
-else {
-validate43.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-}
-else {
-validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate43.errors = vErrors;
-return errors === 0;
-}
-validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_773effc168ec = validate44;
-const schema47 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]};
-
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7239,14 +7123,14 @@ data.visibility = "visible";
 }
 let missing0;
 if((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
-validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema47.properties, key0))){
-validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema46.properties, key0))){
+validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7258,18 +7142,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate44.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate43.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate44.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate43.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7285,18 +7169,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 64){
-validate44.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate43.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern4.test(data1)){
-validate44.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+validate43.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7310,13 +7194,13 @@ if(data.title !== undefined){
 let data2 = data.title;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate44.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema47.properties.title.type},message:"must be string,null"}];
+validate43.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema46.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 200){
-validate44.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate43.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -7331,11 +7215,11 @@ if(data.plan_type !== undefined){
 let data3 = data.plan_type;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate44.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "renewal") || (data3 === "one_time"))){
-validate44.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema47.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+validate43.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema46.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -7348,18 +7232,18 @@ if(data.billing_period !== undefined){
 let data4 = data.billing_period;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate44.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate43.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 3650 || isNaN(data4)){
-validate44.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate43.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data4 < 1 || isNaN(data4)){
-validate44.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate43.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -7375,18 +7259,18 @@ if(data.trial_period_days !== undefined){
 let data5 = data.trial_period_days;
 const _errs12 = errors;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-validate44.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema47.properties.trial_period_days.type},message:"must be integer,null"}];
+validate43.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema46.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs12){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 730 || isNaN(data5)){
-validate44.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+validate43.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
 if(data5 < 0 || isNaN(data5)){
-validate44.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate43.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7403,12 +7287,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern5.test(data6)){
-validate44.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate43.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7418,18 +7302,18 @@ if(data.initial_price !== undefined){
 let data7 = data.initial_price;
 const _errs16 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate44.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate43.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 100000000000 || isNaN(data7)){
-validate44.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate43.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data7 < 0 || isNaN(data7)){
-validate44.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate43.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7445,18 +7329,18 @@ if(data.renewal_price !== undefined){
 let data8 = data.renewal_price;
 const _errs18 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate44.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate43.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 100000000000 || isNaN(data8)){
-validate44.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate43.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data8 < 0 || isNaN(data8)){
-validate44.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate43.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7471,11 +7355,11 @@ if(valid0){
 let data9 = data.visibility;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
-validate44.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
-validate44.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema47.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate43.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema46.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -7484,18 +7368,18 @@ if(data.stock !== undefined){
 let data10 = data.stock;
 const _errs22 = errors;
 if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-validate44.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema47.properties.stock.type},message:"must be integer,null"}];
+validate43.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema46.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs22){
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 2147483647 || isNaN(data10)){
-validate44.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate43.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data10 < 0 || isNaN(data10)){
-validate44.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate43.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7513,12 +7397,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
 if(!pattern21.test(data11)){
-validate44.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+validate43.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7532,11 +7416,11 @@ if(data.three_d_secure_policy !== undefined){
 let data12 = data.three_d_secure_policy;
 const _errs26 = errors;
 if((typeof data12 !== "string") && (data12 !== null)){
-validate44.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema47.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate43.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema46.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === null))){
-validate44.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema47.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate43.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema46.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -7551,7 +7435,7 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(Object.keys(data13).length > 50){
-validate44.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate43.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -7579,7 +7463,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate44.errors = vErrors;
+validate43.errors = vErrors;
 return false;
 break;
 }
@@ -7589,7 +7473,7 @@ for(const key2 in data13){
 let data14 = data13[key2];
 const _errs32 = errors;
 if((((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (typeof data14 !== "boolean")) && (data14 !== null)){
-validate44.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema47.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate43.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema46.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs32 === errors;
@@ -7601,7 +7485,7 @@ break;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate43.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -7627,6 +7511,650 @@ var valid0 = true;
 }
 }
 else {
+validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate43.errors = vErrors;
+return errors === 0;
+}
+validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_7be67bde174f = validate44;
+const schema47 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id"]};
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate44.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+data.mode = "payment";
+}
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "account_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
+validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data1 = data.mode;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate44.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data1 === "payment") || (data1 === "setup"))){
+validate44.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema47.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+if(valid0){
+if(data.plan_id !== undefined){
+let data2 = data.plan_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+validate44.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data2)){
+validate44.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan !== undefined){
+let data3 = data.plan;
+const _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((((data3.account_id === undefined) && (missing1 = "account_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
+validate44.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data3){
+if(!(func1.call(schema47.properties.plan.properties, key1))){
+validate44.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.account_id !== undefined){
+let data4 = data3.account_id;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 64){
+validate44.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate44.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.product_id !== undefined){
+let data5 = data3.product_id;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(func2(data5) > 64){
+validate44.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate44.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.title !== undefined){
+let data6 = data3.title;
+const _errs15 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate44.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema47.properties.plan.properties.title.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func2(data6) > 200){
+validate44.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.plan_type !== undefined){
+let data7 = data3.plan_type;
+const _errs17 = errors;
+if(typeof data7 !== "string"){
+validate44.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data7 === "renewal") || (data7 === "one_time"))){
+validate44.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema47.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.billing_period !== undefined){
+let data8 = data3.billing_period;
+const _errs19 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+validate44.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs19){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 3650 || isNaN(data8)){
+validate44.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data8 < 1 || isNaN(data8)){
+validate44.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.trial_period_days !== undefined){
+let data9 = data3.trial_period_days;
+const _errs21 = errors;
+if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
+validate44.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema47.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs21){
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 730 || isNaN(data9)){
+validate44.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data9 < 0 || isNaN(data9)){
+validate44.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.currency !== undefined){
+let data10 = data3.currency;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!pattern5.test(data10)){
+validate44.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs23 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.initial_price !== undefined){
+let data11 = data3.initial_price;
+const _errs25 = errors;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+validate44.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs25){
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 100000000000 || isNaN(data11)){
+validate44.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data11 < 0 || isNaN(data11)){
+validate44.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs25 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.renewal_price !== undefined){
+let data12 = data3.renewal_price;
+const _errs27 = errors;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+validate44.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs27){
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 100000000000 || isNaN(data12)){
+validate44.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data12 < 0 || isNaN(data12)){
+validate44.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs27 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.visibility !== undefined){
+let data13 = data3.visibility;
+const _errs29 = errors;
+if(typeof data13 !== "string"){
+validate44.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
+validate44.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema47.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs29 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.stock !== undefined){
+let data14 = data3.stock;
+const _errs31 = errors;
+if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
+validate44.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema47.properties.plan.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs31){
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 2147483647 || isNaN(data14)){
+validate44.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+return false;
+}
+else {
+if(data14 < 0 || isNaN(data14)){
+validate44.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs31 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.short_link !== undefined){
+let data15 = data3.short_link;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data15 === "string"){
+if(!pattern21.test(data15)){
+validate44.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs33 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.three_d_secure_policy !== undefined){
+let data16 = data3.three_d_secure_policy;
+const _errs35 = errors;
+if((typeof data16 !== "string") && (data16 !== null)){
+validate44.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema47.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === "frictionless_if_required")) || (data16 === null))){
+validate44.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema47.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs35 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.metadata !== undefined){
+let data17 = data3.metadata;
+const _errs37 = errors;
+if(errors === _errs37){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(Object.keys(data17).length > 50){
+validate44.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key2 in data17){
+const _errs39 = errors;
+if(typeof key2 === "string"){
+if(func2(key2) > 40){
+const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid2 = _errs39 === errors;
+if(!valid2){
+const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate44.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid2){
+for(const key3 in data17){
+let data18 = data17[key3];
+const _errs41 = errors;
+if((((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")) && (data18 !== null)){
+validate44.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema47.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid3 = _errs41 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs37 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.redirect_url !== undefined){
+let data19 = data.redirect_url;
+const _errs43 = errors;
+if((typeof data19 !== "string") && (data19 !== null)){
+validate44.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema47.properties.redirect_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs43){
+if(errors === _errs43){
+if(typeof data19 === "string"){
+if(func2(data19) > 2048){
+validate44.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data19))){
+validate44.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs43 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data20 = data.three_d_secure_policy;
+const _errs45 = errors;
+if((typeof data20 !== "string") && (data20 !== null)){
+validate44.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema47.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === "frictionless_if_required")) || (data20 === null))){
+validate44.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema47.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs45 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data21 = data.metadata;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(Object.keys(data21).length > 50){
+validate44.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key4 in data21){
+const _errs49 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 40){
+const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var valid4 = _errs49 === errors;
+if(!valid4){
+const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate44.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid4){
+for(const key5 in data21){
+let data22 = data21[key5];
+const _errs51 = errors;
+if((((typeof data22 !== "string") && (!((typeof data22 == "number") && (isFinite(data22))))) && (typeof data22 !== "boolean")) && (data22 !== null)){
+validate44.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema47.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid5 = _errs51 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs47 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
 validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -7636,8 +8164,8 @@ return errors === 0;
 }
 validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_7be67bde174f = validate45;
-const schema48 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id"]};
+export const body_7e0701b61908 = validate45;
+const schema48 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id"]};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8048,7 +8576,7 @@ if((typeof data16 !== "string") && (data16 !== null)){
 validate45.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema48.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
-if(!((((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === "frictionless_if_required")) || (data16 === null))){
+if(!(((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === null))){
 validate45.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema48.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -8186,7 +8714,7 @@ if((typeof data20 !== "string") && (data20 !== null)){
 validate45.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema48.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
-if(!((((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === "frictionless_if_required")) || (data20 === null))){
+if(!(((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === null))){
 validate45.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema48.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -8280,8 +8808,8 @@ return errors === 0;
 }
 validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_7e0701b61908 = validate46;
-const schema49 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id"]};
+export const body_7e0c161958f8 = validate46;
+const schema49 = {"type":"object","properties":{"days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["days"]};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8295,617 +8823,38 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-data.mode = "payment";
-}
 let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
+if((data.days === undefined) && (missing0 = "days")){
 validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
+if(!(key0 === "days")){
 validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.days !== undefined){
+let data0 = data.days;
 const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate46.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate46.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 3650 || isNaN(data0)){
+validate46.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
-validate46.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(data0 < 1 || isNaN(data0)){
+validate46.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data1 = data.mode;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate46.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data1 === "payment") || (data1 === "setup"))){
-validate46.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema49.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-if(valid0){
-if(data.plan_id !== undefined){
-let data2 = data.plan_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 64){
-validate46.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data2)){
-validate46.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan !== undefined){
-let data3 = data.plan;
-const _errs8 = errors;
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((((data3.account_id === undefined) && (missing1 = "account_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
-validate46.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs10 = errors;
-for(const key1 in data3){
-if(!(func1.call(schema49.properties.plan.properties, key1))){
-validate46.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs10 === errors){
-if(data3.account_id !== undefined){
-let data4 = data3.account_id;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate46.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate46.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan/account_id",schemaPath:"#/properties/plan/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.product_id !== undefined){
-let data5 = data3.product_id;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(func2(data5) > 64){
-validate46.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data5)){
-validate46.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.title !== undefined){
-let data6 = data3.title;
-const _errs15 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate46.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema49.properties.plan.properties.title.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs15){
-if(typeof data6 === "string"){
-if(func2(data6) > 200){
-validate46.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs15 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.plan_type !== undefined){
-let data7 = data3.plan_type;
-const _errs17 = errors;
-if(typeof data7 !== "string"){
-validate46.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data7 === "renewal") || (data7 === "one_time"))){
-validate46.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema49.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.billing_period !== undefined){
-let data8 = data3.billing_period;
-const _errs19 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate46.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs19){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 3650 || isNaN(data8)){
-validate46.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
-}
-else {
-if(data8 < 1 || isNaN(data8)){
-validate46.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.trial_period_days !== undefined){
-let data9 = data3.trial_period_days;
-const _errs21 = errors;
-if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-validate46.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema49.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs21){
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 730 || isNaN(data9)){
-validate46.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
-return false;
-}
-else {
-if(data9 < 0 || isNaN(data9)){
-validate46.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.currency !== undefined){
-let data10 = data3.currency;
-const _errs23 = errors;
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(!pattern5.test(data10)){
-validate46.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs23 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.initial_price !== undefined){
-let data11 = data3.initial_price;
-const _errs25 = errors;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate46.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs25){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 100000000000 || isNaN(data11)){
-validate46.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data11 < 0 || isNaN(data11)){
-validate46.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs25 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.renewal_price !== undefined){
-let data12 = data3.renewal_price;
-const _errs27 = errors;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate46.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs27){
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 100000000000 || isNaN(data12)){
-validate46.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data12 < 0 || isNaN(data12)){
-validate46.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs27 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.visibility !== undefined){
-let data13 = data3.visibility;
-const _errs29 = errors;
-if(typeof data13 !== "string"){
-validate46.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
-validate46.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema49.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs29 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.stock !== undefined){
-let data14 = data3.stock;
-const _errs31 = errors;
-if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
-validate46.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema49.properties.plan.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs31){
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 > 2147483647 || isNaN(data14)){
-validate46.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
-return false;
-}
-else {
-if(data14 < 0 || isNaN(data14)){
-validate46.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs31 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.short_link !== undefined){
-let data15 = data3.short_link;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data15 === "string"){
-if(!pattern21.test(data15)){
-validate46.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs33 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.three_d_secure_policy !== undefined){
-let data16 = data3.three_d_secure_policy;
-const _errs35 = errors;
-if((typeof data16 !== "string") && (data16 !== null)){
-validate46.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema49.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === null))){
-validate46.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema49.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs35 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.metadata !== undefined){
-let data17 = data3.metadata;
-const _errs37 = errors;
-if(errors === _errs37){
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(Object.keys(data17).length > 50){
-validate46.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key2 in data17){
-const _errs39 = errors;
-if(typeof key2 === "string"){
-if(func2(key2) > 40){
-const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid2 = _errs39 === errors;
-if(!valid2){
-const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate46.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid2){
-for(const key3 in data17){
-let data18 = data17[key3];
-const _errs41 = errors;
-if((((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")) && (data18 !== null)){
-validate46.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema49.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid3 = _errs41 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs37 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.redirect_url !== undefined){
-let data19 = data.redirect_url;
-const _errs43 = errors;
-if((typeof data19 !== "string") && (data19 !== null)){
-validate46.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema49.properties.redirect_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs43){
-if(errors === _errs43){
-if(typeof data19 === "string"){
-if(func2(data19) > 2048){
-validate46.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data19))){
-validate46.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-}
-}
-var valid0 = _errs43 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data20 = data.three_d_secure_policy;
-const _errs45 = errors;
-if((typeof data20 !== "string") && (data20 !== null)){
-validate46.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema49.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === null))){
-validate46.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema49.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs45 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data21 = data.metadata;
-const _errs47 = errors;
-if(errors === _errs47){
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(Object.keys(data21).length > 50){
-validate46.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key4 in data21){
-const _errs49 = errors;
-if(typeof key4 === "string"){
-if(func2(key4) > 40){
-const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var valid4 = _errs49 === errors;
-if(!valid4){
-const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-validate46.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid4){
-for(const key5 in data21){
-let data22 = data21[key5];
-const _errs51 = errors;
-if((((typeof data22 !== "string") && (!((typeof data22 == "number") && (isFinite(data22))))) && (typeof data22 !== "boolean")) && (data22 !== null)){
-validate46.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema49.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid5 = _errs51 === errors;
-if(!valid5){
-break;
-}
-}
-}
-}
-}
-else {
-validate46.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs47 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -8924,8 +8873,9 @@ return errors === 0;
 }
 validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_7e0c161958f8 = validate47;
-const schema50 = {"type":"object","properties":{"days":{"type":"integer","minimum":1,"maximum":3650}},"additionalProperties":false,"required":["days"]};
+export const body_801d9a5fd1b9 = validate47;
+const schema50 = {"type":"object","properties":{"type":{"type":"string","enum":["ledger","wallet_send","claim_link"]},"origin_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"destination_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"amount":{"type":"number","minimum":0.01,"maximum":1000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"expires_at":{"type":"string","format":"date-time"},"redeemable_count":{"type":"integer","minimum":1,"maximum":100},"notes":{"type":["string","null"],"maxLength":500},"metadata":{"type":["object","null"],"maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"idempotence_key":{"type":["string","null"],"minLength":1,"maxLength":255}},"additionalProperties":false,"required":["origin_id","amount"]};
+const pattern79 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,60}$", "u");
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8939,85 +8889,19 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+data.currency = "usd";
+}
 let missing0;
-if((data.days === undefined) && (missing0 = "days")){
+if(((data.origin_id === undefined) && (missing0 = "origin_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
 validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "days")){
+if(!(func1.call(schema50.properties, key0))){
 validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.days !== undefined){
-let data0 = data.days;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate47.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 3650 || isNaN(data0)){
-validate47.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate47.errors = [{instancePath:instancePath+"/days",schemaPath:"#/properties/days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate47.errors = vErrors;
-return errors === 0;
-}
-validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_801d9a5fd1b9 = validate48;
-const schema51 = {"type":"object","properties":{"type":{"type":"string","enum":["ledger","wallet_send","claim_link"]},"origin_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"destination_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"amount":{"type":"number","minimum":0.01,"maximum":1000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"expires_at":{"type":"string","format":"date-time"},"redeemable_count":{"type":"integer","minimum":1,"maximum":100},"notes":{"type":["string","null"],"maxLength":500},"metadata":{"type":["object","null"],"maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"idempotence_key":{"type":["string","null"],"minLength":1,"maxLength":255}},"additionalProperties":false,"required":["origin_id","amount"]};
-const pattern79 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,60}$", "u");
-
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate48.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-data.currency = "usd";
-}
-let missing0;
-if(((data.origin_id === undefined) && (missing0 = "origin_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func1.call(schema51.properties, key0))){
-validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9027,11 +8911,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate48.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data0 === "ledger") || (data0 === "wallet_send")) || (data0 === "claim_link"))){
-validate48.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema51.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema50.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9046,12 +8930,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern79.test(data1)){
-validate48.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+validate47.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
 return false;
 }
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9067,12 +8951,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern79.test(data2)){
-validate48.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+validate47.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
 return false;
 }
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9088,18 +8972,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1000000000 || isNaN(data3)){
-validate48.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
+validate47.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"}];
 return false;
 }
 else {
 if(data3 < 0.01 || isNaN(data3)){
-validate48.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
+validate47.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
 return false;
 }
 }
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate47.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -9114,12 +8998,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(!pattern5.test(data4)){
-validate48.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate47.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9132,12 +9016,12 @@ if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!(formats0(data5))){
-validate48.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate47.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9152,18 +9036,18 @@ if(data.redeemable_count !== undefined){
 let data6 = data.redeemable_count;
 const _errs14 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate48.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate47.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 100 || isNaN(data6)){
-validate48.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate47.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data6 < 1 || isNaN(data6)){
-validate48.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate47.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -9179,13 +9063,13 @@ if(data.notes !== undefined){
 let data7 = data.notes;
 const _errs16 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate48.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema51.properties.notes.type},message:"must be string,null"}];
+validate47.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema50.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(func2(data7) > 500){
-validate48.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate47.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -9200,13 +9084,13 @@ if(data.metadata !== undefined){
 let data8 = data.metadata;
 const _errs18 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-validate48.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema51.properties.metadata.type},message:"must be object,null"}];
+validate47.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema50.properties.metadata.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs18){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(Object.keys(data8).length > 50){
-validate48.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate47.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -9234,7 +9118,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate48.errors = vErrors;
+validate47.errors = vErrors;
 return false;
 break;
 }
@@ -9244,7 +9128,7 @@ for(const key2 in data8){
 let data9 = data8[key2];
 const _errs22 = errors;
 if((((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")) && (data9 !== null)){
-validate48.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema51.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate47.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema50.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -9266,18 +9150,18 @@ if(data.idempotence_key !== undefined){
 let data10 = data.idempotence_key;
 const _errs24 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate48.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/type",keyword:"type",params:{type: schema51.properties.idempotence_key.type},message:"must be string,null"}];
+validate47.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/type",keyword:"type",params:{type: schema50.properties.idempotence_key.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func2(data10) > 255){
-validate48.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+validate47.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
 return false;
 }
 else {
 if(func2(data10) < 1){
-validate48.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate47.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
@@ -9301,6 +9185,64 @@ var valid0 = true;
 }
 }
 else {
+validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate47.errors = vErrors;
+return errors === 0;
+}
+validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_83729438dc81 = validate48;
+const schema51 = {"type":"object","properties":{"partial_amount":{"type":"integer","minimum":1,"maximum":9007199254740991}},"additionalProperties":false};
+
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate48.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "partial_amount")){
+validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.partial_amount !== undefined){
+let data0 = data.partial_amount;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate48.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 9007199254740991 || isNaN(data0)){
+validate48.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate48.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+else {
 validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -9310,8 +9252,8 @@ return errors === 0;
 }
 validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_83729438dc81 = validate49;
-const schema52 = {"type":"object","properties":{"partial_amount":{"type":"integer","minimum":1,"maximum":9007199254740991}},"additionalProperties":false};
+export const body_8e921ff1dec2 = validate49;
+const schema52 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"lines":{"type":"array","items":{"type":"object","properties":{"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"quantity":{"type":"integer","minimum":1,"maximum":1000,"default":1}},"additionalProperties":false,"required":["plan_id"]},"maxItems":20}},"additionalProperties":false,"required":["account_id","country","lines"]};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9325,33 +9267,177 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.country === undefined) && (missing0 = "country"))) || ((data.lines === undefined) && (missing0 = "lines"))){
+validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "partial_amount")){
+if(!(((key0 === "account_id") || (key0 === "country")) || (key0 === "lines"))){
 validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.partial_amount !== undefined){
-let data0 = data.partial_amount;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate49.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 9007199254740991 || isNaN(data0)){
-validate49.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate49.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(data0 < 1 || isNaN(data0)){
-validate49.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(!pattern2.test(data0)){
+validate49.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data1 = data.country;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern7.test(data1)){
+validate49.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.lines !== undefined){
+let data2 = data.lines;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 20){
+validate49.errors = [{instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.quantity === undefined){
+data3.quantity = 1;
+}
+let missing1;
+if((data3.plan_id === undefined) && (missing1 = "plan_id")){
+validate49.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data3){
+if(!((key1 === "plan_id") || (key1 === "quantity"))){
+validate49.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.plan_id !== undefined){
+let data4 = data3.plan_id;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func2(data4) > 64){
+validate49.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data4)){
+validate49.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs11 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+let data5 = data3.quantity;
+const _errs13 = errors;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+validate49.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs13){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 1000 || isNaN(data5)){
+validate49.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+return false;
+}
+else {
+if(data5 < 1 || isNaN(data5)){
+validate49.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs13 === errors;
+}
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -9368,8 +9454,8 @@ return errors === 0;
 }
 validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_8e921ff1dec2 = validate50;
-const schema53 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"lines":{"type":"array","items":{"type":"object","properties":{"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"quantity":{"type":"integer","minimum":1,"maximum":1000,"default":1}},"additionalProperties":false,"required":["plan_id"]},"maxItems":20}},"additionalProperties":false,"required":["account_id","country","lines"]};
+export const body_8eb6f2ca64b7 = validate50;
+const schema53 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9383,212 +9469,10 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.country === undefined) && (missing0 = "country"))) || ((data.lines === undefined) && (missing0 = "lines"))){
-validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((key0 === "account_id") || (key0 === "country")) || (key0 === "lines"))){
+if(!(func1.call(schema53.properties, key0))){
 validate50.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.country !== undefined){
-let data1 = data.country;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!pattern7.test(data1)){
-validate50.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.lines !== undefined){
-let data2 = data.lines;
-const _errs6 = errors;
-if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 20){
-validate50.errors = [{instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.quantity === undefined){
-data3.quantity = 1;
-}
-let missing1;
-if((data3.plan_id === undefined) && (missing1 = "plan_id")){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs10 = errors;
-for(const key1 in data3){
-if(!((key1 === "plan_id") || (key1 === "quantity"))){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs10 === errors){
-if(data3.plan_id !== undefined){
-let data4 = data3.plan_id;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data4)){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0+"/plan_id",schemaPath:"#/properties/lines/items/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs11 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-let data5 = data3.quantity;
-const _errs13 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs13){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 1000 || isNaN(data5)){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
-return false;
-}
-else {
-if(data5 < 1 || isNaN(data5)){
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs13 === errors;
-}
-}
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs8 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate50.errors = vErrors;
-return errors === 0;
-}
-validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_8eb6f2ca64b7 = validate51;
-const schema54 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":100},"email":{"type":"string","format":"email","maxLength":254},"logo_url":{"type":["string","null"],"format":"uri","maxLength":2048},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean"},"three_d_secure_policy":{"type":"string","enum":["mandate_challenge","mandate_if_required","frictionless_if_required"]},"tax_remitted_by":{"type":["string","null"],"enum":["platform","account",null]},"tax_type":{"type":["string","null"],"enum":["inclusive","exclusive",null]},"product_tax_code_id":{"type":["string","null"],"maxLength":64,"pattern":"^txcd_[A-Za-z0-9]+$"},"business_address":{"type":["object","null"],"properties":{"line1":{"type":"string","maxLength":200},"line2":{"type":["string","null"],"maxLength":200},"city":{"type":"string","maxLength":100},"state":{"type":["string","null"],"maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","postal_code","country"]},"tax_identifiers":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","maxLength":20},"value":{"type":"string","maxLength":50}},"additionalProperties":false,"required":["type","value"]},"maxItems":10},"allowed_origins":{"type":"array","items":{"type":"string","maxLength":253,"pattern":"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},"maxItems":50},"business_type":{"type":["string","null"],"maxLength":64},"industry_type":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
-
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate51.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func1.call(schema54.properties, key0))){
-validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9600,18 +9484,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 100){
-validate51.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate50.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate51.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate50.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9628,18 +9512,18 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 254){
-validate51.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+validate50.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 else {
 if(!(formats2.test(data1))){
-validate51.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+validate50.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9654,19 +9538,19 @@ if(data.logo_url !== undefined){
 let data2 = data.logo_url;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate51.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema54.properties.logo_url.type},message:"must be string,null"}];
+validate50.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/type",keyword:"type",params:{type: schema53.properties.logo_url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 2048){
-validate51.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate50.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(!(formats4(data2))){
-validate51.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate50.errors = [{instancePath:instancePath+"/logo_url",schemaPath:"#/properties/logo_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
@@ -9685,12 +9569,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern7.test(data3)){
-validate51.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate50.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9706,7 +9590,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate51.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate50.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -9734,7 +9618,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate51.errors = vErrors;
+validate50.errors = vErrors;
 return false;
 break;
 }
@@ -9744,7 +9628,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate51.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema54.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate50.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema53.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -9756,7 +9640,7 @@ break;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate50.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -9769,7 +9653,7 @@ if(valid0){
 if(data.send_customer_emails !== undefined){
 const _errs16 = errors;
 if(typeof data.send_customer_emails !== "boolean"){
-validate51.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate50.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -9782,11 +9666,11 @@ if(data.three_d_secure_policy !== undefined){
 let data7 = data.three_d_secure_policy;
 const _errs18 = errors;
 if(typeof data7 !== "string"){
-validate51.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data7 === "mandate_challenge") || (data7 === "mandate_if_required")) || (data7 === "frictionless_if_required"))){
-validate51.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema54.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate50.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema53.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -9799,11 +9683,11 @@ if(data.tax_remitted_by !== undefined){
 let data8 = data.tax_remitted_by;
 const _errs20 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate51.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema54.properties.tax_remitted_by.type},message:"must be string,null"}];
+validate50.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/type",keyword:"type",params:{type: schema53.properties.tax_remitted_by.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data8 === "platform") || (data8 === "account")) || (data8 === null))){
-validate51.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema54.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
+validate50.errors = [{instancePath:instancePath+"/tax_remitted_by",schemaPath:"#/properties/tax_remitted_by/enum",keyword:"enum",params:{allowedValues: schema53.properties.tax_remitted_by.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -9816,11 +9700,11 @@ if(data.tax_type !== undefined){
 let data9 = data.tax_type;
 const _errs22 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate51.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema54.properties.tax_type.type},message:"must be string,null"}];
+validate50.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/type",keyword:"type",params:{type: schema53.properties.tax_type.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data9 === "inclusive") || (data9 === "exclusive")) || (data9 === null))){
-validate51.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema54.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
+validate50.errors = [{instancePath:instancePath+"/tax_type",schemaPath:"#/properties/tax_type/enum",keyword:"enum",params:{allowedValues: schema53.properties.tax_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -9833,18 +9717,18 @@ if(data.product_tax_code_id !== undefined){
 let data10 = data.product_tax_code_id;
 const _errs24 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate51.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema54.properties.product_tax_code_id.type},message:"must be string,null"}];
+validate50.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/type",keyword:"type",params:{type: schema53.properties.product_tax_code_id.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func2(data10) > 64){
-validate51.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate50.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern9.test(data10)){
-validate51.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
+validate50.errors = [{instancePath:instancePath+"/product_tax_code_id",schemaPath:"#/properties/product_tax_code_id/pattern",keyword:"pattern",params:{pattern: "^txcd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^txcd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -9860,21 +9744,21 @@ if(data.business_address !== undefined){
 let data11 = data.business_address;
 const _errs26 = errors;
 if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-validate51.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema54.properties.business_address.type},message:"must be object,null"}];
+validate50.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/type",keyword:"type",params:{type: schema53.properties.business_address.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing0;
 if(((((data11.line1 === undefined) && (missing0 = "line1")) || ((data11.city === undefined) && (missing0 = "city"))) || ((data11.postal_code === undefined) && (missing0 = "postal_code"))) || ((data11.country === undefined) && (missing0 = "country"))){
-validate51.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate50.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs28 = errors;
 for(const key3 in data11){
 if(!((((((key3 === "line1") || (key3 === "line2")) || (key3 === "city")) || (key3 === "state")) || (key3 === "postal_code")) || (key3 === "country"))){
-validate51.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate50.errors = [{instancePath:instancePath+"/business_address",schemaPath:"#/properties/business_address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9886,12 +9770,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data12 === "string"){
 if(func2(data12) > 200){
-validate51.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate50.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/business_address/line1",schemaPath:"#/properties/business_address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9905,13 +9789,13 @@ if(data11.line2 !== undefined){
 let data13 = data11.line2;
 const _errs31 = errors;
 if((typeof data13 !== "string") && (data13 !== null)){
-validate51.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema54.properties.business_address.properties.line2.type},message:"must be string,null"}];
+validate50.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/type",keyword:"type",params:{type: schema53.properties.business_address.properties.line2.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs31){
 if(typeof data13 === "string"){
 if(func2(data13) > 200){
-validate51.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate50.errors = [{instancePath:instancePath+"/business_address/line2",schemaPath:"#/properties/business_address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -9928,12 +9812,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data14 === "string"){
 if(func2(data14) > 100){
-validate51.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate50.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/business_address/city",schemaPath:"#/properties/business_address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9947,13 +9831,13 @@ if(data11.state !== undefined){
 let data15 = data11.state;
 const _errs35 = errors;
 if((typeof data15 !== "string") && (data15 !== null)){
-validate51.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema54.properties.business_address.properties.state.type},message:"must be string,null"}];
+validate50.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/type",keyword:"type",params:{type: schema53.properties.business_address.properties.state.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs35){
 if(typeof data15 === "string"){
 if(func2(data15) > 100){
-validate51.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate50.errors = [{instancePath:instancePath+"/business_address/state",schemaPath:"#/properties/business_address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -9970,12 +9854,12 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(typeof data16 === "string"){
 if(func2(data16) > 20){
-validate51.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate50.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/business_address/postal_code",schemaPath:"#/properties/business_address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9991,12 +9875,12 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data17 === "string"){
 if(!pattern7.test(data17)){
-validate51.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate50.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/business_address/country",schemaPath:"#/properties/business_address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10026,7 +9910,7 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(Array.isArray(data18)){
 if(data18.length > 10){
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+validate50.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
 }
 else {
@@ -10039,14 +9923,14 @@ if(errors === _errs43){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 let missing1;
 if(((data19.type === undefined) && (missing1 = "type")) || ((data19.value === undefined) && (missing1 = "value"))){
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs45 = errors;
 for(const key4 in data19){
 if(!((key4 === "type") || (key4 === "value"))){
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10058,12 +9942,12 @@ const _errs46 = errors;
 if(errors === _errs46){
 if(typeof data20 === "string"){
 if(func2(data20) > 20){
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/type",schemaPath:"#/properties/tax_identifiers/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10079,12 +9963,12 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data21 === "string"){
 if(func2(data21) > 50){
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0+"/value",schemaPath:"#/properties/tax_identifiers/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10098,7 +9982,7 @@ var valid5 = true;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate50.errors = [{instancePath:instancePath+"/tax_identifiers/" + i0,schemaPath:"#/properties/tax_identifiers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10110,7 +9994,7 @@ break;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate50.errors = [{instancePath:instancePath+"/tax_identifiers",schemaPath:"#/properties/tax_identifiers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10126,7 +10010,7 @@ const _errs50 = errors;
 if(errors === _errs50){
 if(Array.isArray(data22)){
 if(data22.length > 50){
-validate51.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate50.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -10138,18 +10022,18 @@ const _errs52 = errors;
 if(errors === _errs52){
 if(typeof data23 === "string"){
 if(func2(data23) > 253){
-validate51.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+validate50.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
 return false;
 }
 else {
 if(!pattern11.test(data23)){
-validate51.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
+validate50.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/pattern",keyword:"pattern",params:{pattern: "^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"},message:"must match pattern \""+"^(\\*|https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?)$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/allowed_origins/" + i1,schemaPath:"#/properties/allowed_origins/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10161,7 +10045,7 @@ break;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate50.errors = [{instancePath:instancePath+"/allowed_origins",schemaPath:"#/properties/allowed_origins/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10175,13 +10059,13 @@ if(data.business_type !== undefined){
 let data24 = data.business_type;
 const _errs54 = errors;
 if((typeof data24 !== "string") && (data24 !== null)){
-validate51.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema54.properties.business_type.type},message:"must be string,null"}];
+validate50.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/type",keyword:"type",params:{type: schema53.properties.business_type.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs54){
 if(typeof data24 === "string"){
 if(func2(data24) > 64){
-validate51.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate50.errors = [{instancePath:instancePath+"/business_type",schemaPath:"#/properties/business_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -10196,13 +10080,13 @@ if(data.industry_type !== undefined){
 let data25 = data.industry_type;
 const _errs56 = errors;
 if((typeof data25 !== "string") && (data25 !== null)){
-validate51.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema54.properties.industry_type.type},message:"must be string,null"}];
+validate50.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/type",keyword:"type",params:{type: schema53.properties.industry_type.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs56){
 if(typeof data25 === "string"){
 if(func2(data25) > 64){
-validate51.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate50.errors = [{instancePath:instancePath+"/industry_type",schemaPath:"#/properties/industry_type/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -10229,6 +10113,64 @@ var valid0 = true;
 }
 }
 else {
+validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate50.errors = vErrors;
+return errors === 0;
+}
+validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_91ac60b52695 = validate51;
+const schema54 = {"type":"object","properties":{"partial_amount":{"type":"number","minimum":0.01,"maximum":999999999.99}},"additionalProperties":false};
+
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate51.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "partial_amount")){
+validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.partial_amount !== undefined){
+let data0 = data.partial_amount;
+const _errs2 = errors;
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 999999999.99 || isNaN(data0)){
+validate51.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999.99},message:"must be <= 999999999.99"}];
+return false;
+}
+else {
+if(data0 < 0.01 || isNaN(data0)){
+validate51.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+}
+}
+}
+else {
 validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -10238,8 +10180,8 @@ return errors === 0;
 }
 validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_91ac60b52695 = validate52;
-const schema55 = {"type":"object","properties":{"partial_amount":{"type":"number","minimum":0.01,"maximum":999999999.99}},"additionalProperties":false};
+export const body_9c77f20d3fdb = validate52;
+const schema55 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean"}},"additionalProperties":false};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10255,66 +10197,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "partial_amount")){
-validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.partial_amount !== undefined){
-let data0 = data.partial_amount;
-const _errs2 = errors;
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 999999999.99 || isNaN(data0)){
-validate52.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999.99},message:"must be <= 999999999.99"}];
-return false;
-}
-else {
-if(data0 < 0.01 || isNaN(data0)){
-validate52.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
-return false;
-}
-}
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/partial_amount",schemaPath:"#/properties/partial_amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-}
-}
-}
-else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate52.errors = vErrors;
-return errors === 0;
-}
-validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_9c4c9ad231e8 = validate53;
-const schema56 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean"}},"additionalProperties":false};
-
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate53.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
 if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
-validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10327,18 +10211,18 @@ if(errors === _errs2){
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 2048){
-validate53.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate52.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(!(formats4(data0))){
-validate53.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate52.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10355,7 +10239,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 100){
-validate53.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate52.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -10365,11 +10249,11 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate53.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired"))){
-validate53.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema56.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "dispute.closed")) || (data2 === "dispute.created")) || (data2 === "dispute.lost")) || (data2 === "dispute.prevented")) || (data2 === "dispute.submitted")) || (data2 === "dispute.updated")) || (data2 === "dispute.won")) || (data2 === "dispute_alert.created")) || (data2 === "dispute_alert.updated")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired"))){
+validate52.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema55.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -10380,7 +10264,7 @@ break;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate52.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10393,7 +10277,7 @@ if(valid0){
 if(data.enabled !== undefined){
 const _errs8 = errors;
 if(typeof data.enabled !== "boolean"){
-validate53.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate52.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -10406,13 +10290,13 @@ if(data.description !== undefined){
 let data4 = data.description;
 const _errs10 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate53.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema56.properties.description.type},message:"must be string,null"}];
+validate52.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema55.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func2(data4) > 500){
-validate53.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate52.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -10427,13 +10311,13 @@ if(data.api_version_date !== undefined){
 let data5 = data.api_version_date;
 const _errs12 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate53.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema56.properties.api_version_date.type},message:"must be string,null"}];
+validate52.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema55.properties.api_version_date.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func2(data5) > 20){
-validate53.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate52.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
@@ -10447,13 +10331,253 @@ if(valid0){
 if(data.include_connected_accounts !== undefined){
 const _errs14 = errors;
 if(typeof data.include_connected_accounts !== "boolean"){
-validate53.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate52.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_a414f6f8b590 = validate53;
+const schema56 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["company_id"]};
+const pattern94 = new RegExp("^chcfg_[A-Za-z0-9]+$", "u");
+
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate53.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.company_id === undefined) && (missing0 = "company_id")){
+validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "company_id") || (key0 === "confirmation_token")) || (key0 === "payment_method_id")) || (key0 === "member_id")) || (key0 === "user_id")) || (key0 === "return_url")) || (key0 === "checkout_configuration_id"))){
+validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.company_id !== undefined){
+let data0 = data.company_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate53.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate53.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.confirmation_token !== undefined){
+let data1 = data.confirmation_token;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 64){
+validate53.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern24.test(data1)){
+validate53.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.payment_method_id !== undefined){
+let data2 = data.payment_method_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+validate53.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern27.test(data2)){
+validate53.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.member_id !== undefined){
+let data3 = data.member_id;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func2(data3) > 64){
+validate53.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern26.test(data3)){
+validate53.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data4 = data.user_id;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 64){
+validate53.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern25.test(data4)){
+validate53.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.return_url !== undefined){
+let data5 = data.return_url;
+const _errs12 = errors;
+if(errors === _errs12){
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func2(data5) > 2048){
+validate53.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data5))){
+validate53.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.checkout_configuration_id !== undefined){
+let data6 = data.checkout_configuration_id;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func2(data6) > 64){
+validate53.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern94.test(data6)){
+validate53.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -10472,9 +10596,8 @@ return errors === 0;
 }
 validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_a414f6f8b590 = validate54;
-const schema57 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["company_id"]};
-const pattern94 = new RegExp("^chcfg_[A-Za-z0-9]+$", "u");
+export const body_a93bc5ac8320 = validate54;
+const schema57 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":99999999},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"capture":{"type":"boolean","default":true},"return_url":{"type":"string","format":"uri","maxLength":2048},"off_session":{"type":"boolean"},"promo_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"promo_code_id":{"type":"string","maxLength":64,"pattern":"^promo_[A-Za-z0-9]+$"},"save_payment_method":{"type":"boolean","default":false}},"additionalProperties":false,"required":["account_id"]};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10488,39 +10611,45 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capture === undefined){
+data.capture = true;
+}
+if(data.save_payment_method === undefined){
+data.save_payment_method = false;
+}
 let missing0;
-if((data.company_id === undefined) && (missing0 = "company_id")){
+if((data.account_id === undefined) && (missing0 = "account_id")){
 validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "company_id") || (key0 === "confirmation_token")) || (key0 === "payment_method_id")) || (key0 === "member_id")) || (key0 === "user_id")) || (key0 === "return_url")) || (key0 === "checkout_configuration_id"))){
+if(!(func1.call(schema57.properties, key0))){
 validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.company_id !== undefined){
-let data0 = data.company_id;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 64){
-validate54.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate54.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10557,24 +10686,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_method_id !== undefined){
-let data2 = data.payment_method_id;
+if(data.user_id !== undefined){
+let data2 = data.user_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func2(data2) > 64){
-validate54.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate54.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern27.test(data2)){
-validate54.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+if(!pattern25.test(data2)){
+validate54.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10611,24 +10740,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data4 = data.user_id;
+if(data.payment_method_id !== undefined){
+let data4 = data.payment_method_id;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func2(data4) > 64){
-validate54.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate54.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern25.test(data4)){
-validate54.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern27.test(data4)){
+validate54.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10638,18 +10767,121 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.return_url !== undefined){
-let data5 = data.return_url;
+if(data.plan_id !== undefined){
+let data5 = data.plan_id;
 const _errs12 = errors;
 if(errors === _errs12){
-if(errors === _errs12){
 if(typeof data5 === "string"){
-if(func2(data5) > 2048){
+if(func2(data5) > 64){
+validate54.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data5)){
+validate54.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data6 = data.amount;
+const _errs14 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+validate54.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 99999999 || isNaN(data6)){
+validate54.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999999},message:"must be <= 99999999"}];
+return false;
+}
+else {
+if(data6 < 1 || isNaN(data6)){
+validate54.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data7 = data.currency;
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern5.test(data7)){
+validate54.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data8 = data.country;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!pattern7.test(data8)){
+validate54.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs20 = errors;
+if(typeof data.capture !== "boolean"){
+validate54.errors = [{instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+if(data.return_url !== undefined){
+let data10 = data.return_url;
+const _errs22 = errors;
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(func2(data10) > 2048){
 validate54.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!(formats4(data5))){
+if(!(formats4(data10))){
 validate54.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
@@ -10661,37 +10893,85 @@ return false;
 }
 }
 }
-var valid0 = _errs12 === errors;
+var valid0 = _errs22 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.checkout_configuration_id !== undefined){
-let data6 = data.checkout_configuration_id;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func2(data6) > 64){
-validate54.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(data.off_session !== undefined){
+const _errs24 = errors;
+if(typeof data.off_session !== "boolean"){
+validate54.errors = [{instancePath:instancePath+"/off_session",schemaPath:"#/properties/off_session/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-else {
-if(!pattern94.test(data6)){
-validate54.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate54.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
+var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.promo_code !== undefined){
+let data12 = data.promo_code;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(!pattern3.test(data12)){
+validate54.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.promo_code_id !== undefined){
+let data13 = data.promo_code_id;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data13 === "string"){
+if(func2(data13) > 64){
+validate54.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern32.test(data13)){
+validate54.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/pattern",keyword:"pattern",params:{pattern: "^promo_[A-Za-z0-9]+$"},message:"must match pattern \""+"^promo_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs30 = errors;
+if(typeof data.save_payment_method !== "boolean"){
+validate54.errors = [{instancePath:instancePath+"/save_payment_method",schemaPath:"#/properties/save_payment_method/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs30 === errors;
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -10712,8 +10992,8 @@ return errors === 0;
 }
 validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_a93bc5ac8320 = validate55;
-const schema58 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":99999999},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"capture":{"type":"boolean","default":true},"return_url":{"type":"string","format":"uri","maxLength":2048},"off_session":{"type":"boolean"},"promo_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"promo_code_id":{"type":"string","maxLength":64,"pattern":"^promo_[A-Za-z0-9]+$"},"save_payment_method":{"type":"boolean","default":false}},"additionalProperties":false,"required":["account_id"]};
+export const body_b7f0387e6e9d = validate55;
+const schema58 = {"type":"object","properties":{"evidence":{"type":"object","properties":{"access_activity_log":{"type":["string","null"],"maxLength":20000},"billing_address":{"type":["string","null"],"maxLength":1000},"cancellation_policy_disclosure":{"type":["string","null"],"maxLength":20000},"customer_email_address":{"type":["string","null"],"maxLength":320},"customer_name":{"type":["string","null"],"maxLength":500},"notes":{"type":["string","null"],"maxLength":20000},"product_description":{"type":["string","null"],"maxLength":20000},"refund_policy_disclosure":{"type":["string","null"],"maxLength":20000},"refund_refusal_explanation":{"type":["string","null"],"maxLength":20000},"service_date":{"type":["string","null"],"maxLength":100}},"additionalProperties":false}},"additionalProperties":false,"required":["evidence"]};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10727,371 +11007,258 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capture === undefined){
-data.capture = true;
-}
-if(data.save_payment_method === undefined){
-data.save_payment_method = false;
-}
 let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
+if((data.evidence === undefined) && (missing0 = "evidence")){
 validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema58.properties, key0))){
+if(!(key0 === "evidence")){
 validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.evidence !== undefined){
+let data0 = data.evidence;
 const _errs2 = errors;
 if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.confirmation_token !== undefined){
-let data1 = data.confirmation_token;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 const _errs4 = errors;
-if(errors === _errs4){
+for(const key1 in data0){
+if(!(func1.call(schema58.properties.evidence.properties, key1))){
+validate55.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs4 === errors){
+if(data0.access_activity_log !== undefined){
+let data1 = data0.access_activity_log;
+const _errs5 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate55.errors = [{instancePath:instancePath+"/evidence/access_activity_log",schemaPath:"#/properties/evidence/properties/access_activity_log/type",keyword:"type",params:{type: schema58.properties.evidence.properties.access_activity_log.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs5){
 if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate55.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern24.test(data1)){
-validate55.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
+if(func2(data1) > 20000){
+validate55.errors = [{instancePath:instancePath+"/evidence/access_activity_log",schemaPath:"#/properties/evidence/properties/access_activity_log/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
 }
+var valid1 = _errs5 === errors;
+}
 else {
-validate55.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+var valid1 = true;
+}
+if(valid1){
+if(data0.billing_address !== undefined){
+let data2 = data0.billing_address;
+const _errs7 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate55.errors = [{instancePath:instancePath+"/evidence/billing_address",schemaPath:"#/properties/evidence/properties/billing_address/type",keyword:"type",params:{type: schema58.properties.evidence.properties.billing_address.type},message:"must be string,null"}];
 return false;
 }
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data2 = data.user_id;
-const _errs6 = errors;
-if(errors === _errs6){
+if(errors === _errs7){
 if(typeof data2 === "string"){
-if(func2(data2) > 64){
-validate55.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern25.test(data2)){
-validate55.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(func2(data2) > 1000){
+validate55.errors = [{instancePath:instancePath+"/evidence/billing_address",schemaPath:"#/properties/evidence/properties/billing_address/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
 return false;
 }
 }
 }
+var valid1 = _errs7 === errors;
+}
 else {
-validate55.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+var valid1 = true;
+}
+if(valid1){
+if(data0.cancellation_policy_disclosure !== undefined){
+let data3 = data0.cancellation_policy_disclosure;
+const _errs9 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate55.errors = [{instancePath:instancePath+"/evidence/cancellation_policy_disclosure",schemaPath:"#/properties/evidence/properties/cancellation_policy_disclosure/type",keyword:"type",params:{type: schema58.properties.evidence.properties.cancellation_policy_disclosure.type},message:"must be string,null"}];
 return false;
 }
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.member_id !== undefined){
-let data3 = data.member_id;
-const _errs8 = errors;
-if(errors === _errs8){
+if(errors === _errs9){
 if(typeof data3 === "string"){
-if(func2(data3) > 64){
-validate55.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern26.test(data3)){
-validate55.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+if(func2(data3) > 20000){
+validate55.errors = [{instancePath:instancePath+"/evidence/cancellation_policy_disclosure",schemaPath:"#/properties/evidence/properties/cancellation_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
 }
+var valid1 = _errs9 === errors;
+}
 else {
-validate55.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+var valid1 = true;
+}
+if(valid1){
+if(data0.customer_email_address !== undefined){
+let data4 = data0.customer_email_address;
+const _errs11 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate55.errors = [{instancePath:instancePath+"/evidence/customer_email_address",schemaPath:"#/properties/evidence/properties/customer_email_address/type",keyword:"type",params:{type: schema58.properties.evidence.properties.customer_email_address.type},message:"must be string,null"}];
 return false;
 }
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.payment_method_id !== undefined){
-let data4 = data.payment_method_id;
-const _errs10 = errors;
-if(errors === _errs10){
+if(errors === _errs11){
 if(typeof data4 === "string"){
-if(func2(data4) > 64){
-validate55.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern27.test(data4)){
-validate55.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+if(func2(data4) > 320){
+validate55.errors = [{instancePath:instancePath+"/evidence/customer_email_address",schemaPath:"#/properties/evidence/properties/customer_email_address/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
 return false;
 }
 }
 }
+var valid1 = _errs11 === errors;
+}
 else {
-validate55.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+var valid1 = true;
+}
+if(valid1){
+if(data0.customer_name !== undefined){
+let data5 = data0.customer_name;
+const _errs13 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate55.errors = [{instancePath:instancePath+"/evidence/customer_name",schemaPath:"#/properties/evidence/properties/customer_name/type",keyword:"type",params:{type: schema58.properties.evidence.properties.customer_name.type},message:"must be string,null"}];
 return false;
 }
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_id !== undefined){
-let data5 = data.plan_id;
-const _errs12 = errors;
-if(errors === _errs12){
+if(errors === _errs13){
 if(typeof data5 === "string"){
-if(func2(data5) > 64){
-validate55.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func2(data5) > 500){
+validate55.errors = [{instancePath:instancePath+"/evidence/customer_name",schemaPath:"#/properties/evidence/properties/customer_name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
+}
+}
+}
+var valid1 = _errs13 === errors;
 }
 else {
-if(!pattern6.test(data5)){
-validate55.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+var valid1 = true;
+}
+if(valid1){
+if(data0.notes !== undefined){
+let data6 = data0.notes;
+const _errs15 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate55.errors = [{instancePath:instancePath+"/evidence/notes",schemaPath:"#/properties/evidence/properties/notes/type",keyword:"type",params:{type: schema58.properties.evidence.properties.notes.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func2(data6) > 20000){
+validate55.errors = [{instancePath:instancePath+"/evidence/notes",schemaPath:"#/properties/evidence/properties/notes/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
+}
+var valid1 = _errs15 === errors;
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+var valid1 = true;
+}
+if(valid1){
+if(data0.product_description !== undefined){
+let data7 = data0.product_description;
+const _errs17 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate55.errors = [{instancePath:instancePath+"/evidence/product_description",schemaPath:"#/properties/evidence/properties/product_description/type",keyword:"type",params:{type: schema58.properties.evidence.properties.product_description.type},message:"must be string,null"}];
 return false;
 }
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.amount !== undefined){
-let data6 = data.amount;
-const _errs14 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate55.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs14){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 99999999 || isNaN(data6)){
-validate55.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999999},message:"must be <= 99999999"}];
-return false;
-}
-else {
-if(data6 < 1 || isNaN(data6)){
-validate55.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data7 = data.currency;
-const _errs16 = errors;
-if(errors === _errs16){
+if(errors === _errs17){
 if(typeof data7 === "string"){
-if(!pattern5.test(data7)){
-validate55.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(func2(data7) > 20000){
+validate55.errors = [{instancePath:instancePath+"/evidence/product_description",schemaPath:"#/properties/evidence/properties/product_description/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
+}
+var valid1 = _errs17 === errors;
+}
 else {
-validate55.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+var valid1 = true;
+}
+if(valid1){
+if(data0.refund_policy_disclosure !== undefined){
+let data8 = data0.refund_policy_disclosure;
+const _errs19 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate55.errors = [{instancePath:instancePath+"/evidence/refund_policy_disclosure",schemaPath:"#/properties/evidence/properties/refund_policy_disclosure/type",keyword:"type",params:{type: schema58.properties.evidence.properties.refund_policy_disclosure.type},message:"must be string,null"}];
 return false;
 }
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.country !== undefined){
-let data8 = data.country;
-const _errs18 = errors;
-if(errors === _errs18){
+if(errors === _errs19){
 if(typeof data8 === "string"){
-if(!pattern7.test(data8)){
-validate55.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(func2(data8) > 20000){
+validate55.errors = [{instancePath:instancePath+"/evidence/refund_policy_disclosure",schemaPath:"#/properties/evidence/properties/refund_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
+}
+}
+var valid1 = _errs19 === errors;
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+var valid1 = true;
+}
+if(valid1){
+if(data0.refund_refusal_explanation !== undefined){
+let data9 = data0.refund_refusal_explanation;
+const _errs21 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate55.errors = [{instancePath:instancePath+"/evidence/refund_refusal_explanation",schemaPath:"#/properties/evidence/properties/refund_refusal_explanation/type",keyword:"type",params:{type: schema58.properties.evidence.properties.refund_refusal_explanation.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func2(data9) > 20000){
+validate55.errors = [{instancePath:instancePath+"/evidence/refund_refusal_explanation",schemaPath:"#/properties/evidence/properties/refund_refusal_explanation/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
-var valid0 = _errs18 === errors;
+}
+var valid1 = _errs21 === errors;
 }
 else {
-var valid0 = true;
+var valid1 = true;
 }
-if(valid0){
-const _errs20 = errors;
-if(typeof data.capture !== "boolean"){
-validate55.errors = [{instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(valid1){
+if(data0.service_date !== undefined){
+let data10 = data0.service_date;
+const _errs23 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate55.errors = [{instancePath:instancePath+"/evidence/service_date",schemaPath:"#/properties/evidence/properties/service_date/type",keyword:"type",params:{type: schema58.properties.evidence.properties.service_date.type},message:"must be string,null"}];
 return false;
 }
-var valid0 = _errs20 === errors;
-if(valid0){
-if(data.return_url !== undefined){
-let data10 = data.return_url;
-const _errs22 = errors;
-if(errors === _errs22){
-if(errors === _errs22){
+if(errors === _errs23){
 if(typeof data10 === "string"){
-if(func2(data10) > 2048){
-validate55.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if(func2(data10) > 100){
+validate55.errors = [{instancePath:instancePath+"/evidence/service_date",schemaPath:"#/properties/evidence/properties/service_date/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
+}
+}
+}
+var valid1 = _errs23 === errors;
 }
 else {
-if(!(formats4(data10))){
-validate55.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
+var valid1 = true;
 }
 }
 }
-else {
-validate55.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 }
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.off_session !== undefined){
-const _errs24 = errors;
-if(typeof data.off_session !== "boolean"){
-validate55.errors = [{instancePath:instancePath+"/off_session",schemaPath:"#/properties/off_session/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.promo_code !== undefined){
-let data12 = data.promo_code;
-const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(!pattern3.test(data12)){
-validate55.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
-return false;
 }
 }
-else {
-validate55.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.promo_code_id !== undefined){
-let data13 = data.promo_code_id;
-const _errs28 = errors;
-if(errors === _errs28){
-if(typeof data13 === "string"){
-if(func2(data13) > 64){
-validate55.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern32.test(data13)){
-validate55.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/pattern",keyword:"pattern",params:{pattern: "^promo_[A-Za-z0-9]+$"},message:"must match pattern \""+"^promo_[A-Za-z0-9]+$"+"\""}];
-return false;
 }
 }
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs30 = errors;
-if(typeof data.save_payment_method !== "boolean"){
-validate55.errors = [{instancePath:instancePath+"/save_payment_method",schemaPath:"#/properties/save_payment_method/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs30 === errors;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -11197,7 +11364,7 @@ let data2 = data.supported_payout_method_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern41.test(data2)){
+if(!pattern39.test(data2)){
 validate56.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
 return false;
 }
@@ -11325,7 +11492,7 @@ let data8 = data6.routing_number;
 const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data8 === "string"){
-if(!pattern43.test(data8)){
+if(!pattern41.test(data8)){
 validate56.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
 return false;
 }
@@ -13022,8 +13189,8 @@ return errors === 0;
 }
 validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_e42f0b36d4ac = validate65;
-const schema68 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
+export const body_d735a32ec929 = validate65;
+const schema68 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"}},"additionalProperties":false};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13037,46 +13204,36 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-data.currency = "usd";
-}
-if(data.visibility === undefined){
-data.visibility = "visible";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
-validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema68.properties, key0))){
+if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
 validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.url !== undefined){
+let data0 = data.url;
 const _errs2 = errors;
 if(errors === _errs2){
+if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func2(data0) > 2048){
+validate65.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
-validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(!(formats4(data0))){
+validate65.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 var valid0 = _errs2 === errors;
@@ -13085,24 +13242,38 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.product_id !== undefined){
-let data1 = data.product_id;
+if(data.events !== undefined){
+let data1 = data.events;
 const _errs4 = errors;
 if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate65.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate65.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-if(!pattern4.test(data1)){
-validate65.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate65.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "dispute.closed")) || (data2 === "dispute.created")) || (data2 === "dispute.lost")) || (data2 === "dispute.prevented")) || (data2 === "dispute.submitted")) || (data2 === "dispute.updated")) || (data2 === "dispute.won")) || (data2 === "dispute_alert.created")) || (data2 === "dispute_alert.updated")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired"))){
+validate65.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema68.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
 }
 }
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13112,36 +13283,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
-let data2 = data.title;
-const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate65.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema68.properties.title.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-validate65.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_type !== undefined){
-let data3 = data.plan_type;
+if(data.enabled !== undefined){
 const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate65.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data3 === "renewal") || (data3 === "one_time"))){
-validate65.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema68.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+if(typeof data.enabled !== "boolean"){
+validate65.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -13150,24 +13295,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.billing_period !== undefined){
-let data4 = data.billing_period;
+if(data.description !== undefined){
+let data4 = data.description;
 const _errs10 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate65.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if((typeof data4 !== "string") && (data4 !== null)){
+validate65.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema68.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs10){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 3650 || isNaN(data4)){
-validate65.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+if(typeof data4 === "string"){
+if(func2(data4) > 500){
+validate65.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
-}
-else {
-if(data4 < 1 || isNaN(data4)){
-validate65.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
 }
 }
 }
@@ -13177,24 +13316,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.trial_period_days !== undefined){
-let data5 = data.trial_period_days;
+if(data.api_version_date !== undefined){
+let data5 = data.api_version_date;
 const _errs12 = errors;
-if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-validate65.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema68.properties.trial_period_days.type},message:"must be integer,null"}];
+if((typeof data5 !== "string") && (data5 !== null)){
+validate65.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema68.properties.api_version_date.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs12){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 730 || isNaN(data5)){
-validate65.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+if(typeof data5 === "string"){
+if(func2(data5) > 20){
+validate65.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
-}
-else {
-if(data5 < 0 || isNaN(data5)){
-validate65.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
 }
 }
 }
@@ -13204,226 +13337,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data6 = data.currency;
+if(data.child_resource_events !== undefined){
 const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!pattern5.test(data6)){
-validate65.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(typeof data.child_resource_events !== "boolean"){
+validate65.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs14 === errors;
-if(valid0){
-if(data.initial_price !== undefined){
-let data7 = data.initial_price;
-const _errs16 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate65.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs16){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 100000000000 || isNaN(data7)){
-validate65.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data7 < 0 || isNaN(data7)){
-validate65.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.renewal_price !== undefined){
-let data8 = data.renewal_price;
-const _errs18 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate65.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs18){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 100000000000 || isNaN(data8)){
-validate65.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data8 < 0 || isNaN(data8)){
-validate65.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.visibility;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-validate65.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
-validate65.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema68.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-if(valid0){
-if(data.stock !== undefined){
-let data10 = data.stock;
-const _errs22 = errors;
-if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-validate65.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema68.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs22){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 2147483647 || isNaN(data10)){
-validate65.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
-return false;
-}
-else {
-if(data10 < 0 || isNaN(data10)){
-validate65.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.short_link !== undefined){
-let data11 = data.short_link;
-const _errs24 = errors;
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!pattern21.test(data11)){
-validate65.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data12 = data.three_d_secure_policy;
-const _errs26 = errors;
-if((typeof data12 !== "string") && (data12 !== null)){
-validate65.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema68.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === "frictionless_if_required")) || (data12 === null))){
-validate65.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema68.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data13 = data.metadata;
-const _errs28 = errors;
-if(errors === _errs28){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(Object.keys(data13).length > 50){
-validate65.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key1 in data13){
-const _errs30 = errors;
-if(typeof key1 === "string"){
-if(func2(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs30 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate65.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data13){
-let data14 = data13[key2];
-const _errs32 = errors;
-if((((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (typeof data14 !== "boolean")) && (data14 !== null)){
-validate65.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema68.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs32 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -13442,8 +13365,8 @@ return errors === 0;
 }
 validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_e4903ad39057 = validate66;
-const schema69 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]},"recipient":{"type":"object","properties":{"first_name":{"type":"string","minLength":1,"maxLength":100},"last_name":{"type":"string","minLength":1,"maxLength":100},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["first_name","last_name","country"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
+export const body_e42f0b36d4ac = validate66;
+const schema69 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13457,15 +13380,21 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+data.currency = "usd";
+}
+if(data.visibility === undefined){
+data.visibility = "visible";
+}
 let missing0;
-if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
 validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields")) || (key0 === "recipient"))){
+if(!(func1.call(schema69.properties, key0))){
 validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -13499,24 +13428,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
+if(data.product_id !== undefined){
+let data1 = data.product_id;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 64){
-validate66.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate66.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern25.test(data1)){
-validate66.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern4.test(data1)){
+validate66.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13526,19 +13455,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.supported_payout_method_id !== undefined){
-let data2 = data.supported_payout_method_id;
+if(data.title !== undefined){
+let data2 = data.title;
 const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate66.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema69.properties.title.type},message:"must be string,null"}];
+return false;
+}
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern41.test(data2)){
-validate66.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
+if(func2(data2) > 200){
+validate66.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 var valid0 = _errs6 === errors;
@@ -13547,26 +13476,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nickname !== undefined){
-let data3 = data.nickname;
+if(data.plan_type !== undefined){
+let data3 = data.plan_type;
 const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func2(data3) > 60){
-validate66.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
+if(typeof data3 !== "string"){
+validate66.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-else {
-if(func2(data3) < 1){
-validate66.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!((data3 === "renewal") || (data3 === "one_time"))){
+validate66.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema69.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs8 === errors;
 }
@@ -13574,19 +13493,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.destination_currency !== undefined){
-let data4 = data.destination_currency;
+if(data.billing_period !== undefined){
+let data4 = data.billing_period;
 const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern5.test(data4)){
-validate66.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate66.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === _errs10){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 3650 || isNaN(data4)){
+validate66.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data4 < 1 || isNaN(data4)){
+validate66.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
+}
+}
 }
 }
 var valid0 = _errs10 === errors;
@@ -13595,11 +13520,26 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.is_default !== undefined){
+if(data.trial_period_days !== undefined){
+let data5 = data.trial_period_days;
 const _errs12 = errors;
-if(typeof data.is_default !== "boolean"){
-validate66.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+validate66.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema69.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
+}
+if(errors === _errs12){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 730 || isNaN(data5)){
+validate66.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data5 < 0 || isNaN(data5)){
+validate66.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -13607,218 +13547,223 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.fields !== undefined){
-let data6 = data.fields;
+let data6 = data.currency;
 const _errs14 = errors;
 if(errors === _errs14){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-let missing1;
-if((data6.account_number === undefined) && (missing1 = "account_number")){
-validate66.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs16 = errors;
-for(const key1 in data6){
-if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
-validate66.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs16 === errors){
-if(data6.account_number !== undefined){
-let data7 = data6.account_number;
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func2(data7) > 80){
-validate66.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
-return false;
-}
-else {
-if(func2(data7) < 4){
-validate66.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
-return false;
-}
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.routing_number !== undefined){
-let data8 = data6.routing_number;
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data8 === "string"){
-if(!pattern43.test(data8)){
-validate66.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
+if(typeof data6 === "string"){
+if(!pattern5.test(data6)){
+validate66.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.institution_name !== undefined){
-let data9 = data6.institution_name;
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func2(data9) > 100){
-validate66.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 var valid0 = _errs14 === errors;
+if(valid0){
+if(data.initial_price !== undefined){
+let data7 = data.initial_price;
+const _errs16 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+validate66.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 100000000000 || isNaN(data7)){
+validate66.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data7 < 0 || isNaN(data7)){
+validate66.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.recipient !== undefined){
-let data10 = data.recipient;
-const _errs23 = errors;
-if(errors === _errs23){
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-let missing2;
-if((((data10.first_name === undefined) && (missing2 = "first_name")) || ((data10.last_name === undefined) && (missing2 = "last_name"))) || ((data10.country === undefined) && (missing2 = "country"))){
-validate66.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+if(data.renewal_price !== undefined){
+let data8 = data.renewal_price;
+const _errs18 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+validate66.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs18){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 100000000000 || isNaN(data8)){
+validate66.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
-const _errs25 = errors;
-for(const key2 in data10){
-if(!(((key2 === "first_name") || (key2 === "last_name")) || (key2 === "country"))){
-validate66.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+if(data8 < 0 || isNaN(data8)){
+validate66.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.visibility;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+validate66.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
+validate66.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema69.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+if(data.stock !== undefined){
+let data10 = data.stock;
+const _errs22 = errors;
+if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
+validate66.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema69.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs22){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 2147483647 || isNaN(data10)){
+validate66.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+return false;
+}
+else {
+if(data10 < 0 || isNaN(data10)){
+validate66.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.short_link !== undefined){
+let data11 = data.short_link;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!pattern21.test(data11)){
+validate66.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data12 = data.three_d_secure_policy;
+const _errs26 = errors;
+if((typeof data12 !== "string") && (data12 !== null)){
+validate66.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema69.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === "frictionless_if_required")) || (data12 === null))){
+validate66.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema69.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data13 = data.metadata;
+const _errs28 = errors;
+if(errors === _errs28){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(Object.keys(data13).length > 50){
+validate66.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data13){
+const _errs30 = errors;
+if(typeof key1 === "string"){
+if(func2(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs30 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate66.errors = vErrors;
 return false;
 break;
 }
 }
-if(_errs25 === errors){
-if(data10.first_name !== undefined){
-let data11 = data10.first_name;
-const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data11 === "string"){
-if(func2(data11) > 100){
-validate66.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(valid1){
+for(const key2 in data13){
+let data14 = data13[key2];
+const _errs32 = errors;
+if((((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (typeof data14 !== "boolean")) && (data14 !== null)){
+validate66.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema69.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
-else {
-if(func2(data11) < 1){
-validate66.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs26 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data10.last_name !== undefined){
-let data12 = data10.last_name;
-const _errs28 = errors;
-if(errors === _errs28){
-if(typeof data12 === "string"){
-if(func2(data12) > 100){
-validate66.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(func2(data12) < 1){
-validate66.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs28 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data10.country !== undefined){
-let data13 = data10.country;
-const _errs30 = errors;
-if(errors === _errs30){
-if(typeof data13 === "string"){
-if(!pattern7.test(data13)){
-validate66.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs30 === errors;
-}
-else {
-var valid2 = true;
-}
+var valid2 = _errs32 === errors;
+if(!valid2){
+break;
 }
 }
 }
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid0 = _errs23 === errors;
+var valid0 = _errs28 === errors;
 }
 else {
 var valid0 = true;
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -13840,8 +13785,8 @@ return errors === 0;
 }
 validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f024972fd026 = validate67;
-const schema70 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"includes_license":{"type":"boolean"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_e4903ad39057 = validate67;
+const schema70 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]},"recipient":{"type":"object","properties":{"first_name":{"type":"string","minLength":1,"maxLength":100},"last_name":{"type":"string","minLength":1,"maxLength":100},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["first_name","last_name","country"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13855,10 +13800,408 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
+validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields")) || (key0 === "recipient"))){
+validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data1 = data.user_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 64){
+validate67.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern25.test(data1)){
+validate67.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.supported_payout_method_id !== undefined){
+let data2 = data.supported_payout_method_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern39.test(data2)){
+validate67.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
+return false;
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nickname !== undefined){
+let data3 = data.nickname;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func2(data3) > 60){
+validate67.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
+return false;
+}
+else {
+if(func2(data3) < 1){
+validate67.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.destination_currency !== undefined){
+let data4 = data.destination_currency;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern5.test(data4)){
+validate67.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.is_default !== undefined){
+const _errs12 = errors;
+if(typeof data.is_default !== "boolean"){
+validate67.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.fields !== undefined){
+let data6 = data.fields;
+const _errs14 = errors;
+if(errors === _errs14){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+let missing1;
+if((data6.account_number === undefined) && (missing1 = "account_number")){
+validate67.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs16 = errors;
+for(const key1 in data6){
+if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
+validate67.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs16 === errors){
+if(data6.account_number !== undefined){
+let data7 = data6.account_number;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func2(data7) > 80){
+validate67.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+return false;
+}
+else {
+if(func2(data7) < 4){
+validate67.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
+return false;
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.routing_number !== undefined){
+let data8 = data6.routing_number;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(!pattern41.test(data8)){
+validate67.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
+return false;
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.institution_name !== undefined){
+let data9 = data6.institution_name;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func2(data9) > 100){
+validate67.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.recipient !== undefined){
+let data10 = data.recipient;
+const _errs23 = errors;
+if(errors === _errs23){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let missing2;
+if((((data10.first_name === undefined) && (missing2 = "first_name")) || ((data10.last_name === undefined) && (missing2 = "last_name"))) || ((data10.country === undefined) && (missing2 = "country"))){
+validate67.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs25 = errors;
+for(const key2 in data10){
+if(!(((key2 === "first_name") || (key2 === "last_name")) || (key2 === "country"))){
+validate67.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs25 === errors){
+if(data10.first_name !== undefined){
+let data11 = data10.first_name;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data11 === "string"){
+if(func2(data11) > 100){
+validate67.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func2(data11) < 1){
+validate67.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs26 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data10.last_name !== undefined){
+let data12 = data10.last_name;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data12 === "string"){
+if(func2(data12) > 100){
+validate67.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func2(data12) < 1){
+validate67.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs28 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data10.country !== undefined){
+let data13 = data10.country;
+const _errs30 = errors;
+if(errors === _errs30){
+if(typeof data13 === "string"){
+if(!pattern7.test(data13)){
+validate67.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs30 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate67.errors = vErrors;
+return errors === 0;
+}
+validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_f024972fd026 = validate68;
+const schema71 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"includes_license":{"type":"boolean"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate68.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "title") || (key0 === "description")) || (key0 === "visibility")) || (key0 === "includes_license")) || (key0 === "metadata"))){
-validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -13870,18 +14213,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 200){
-validate67.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate68.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate67.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate68.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13895,13 +14238,13 @@ if(data.description !== undefined){
 let data1 = data.description;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate67.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema70.properties.description.type},message:"must be string,null"}];
+validate68.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema71.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 5000){
-validate67.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+validate68.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
 return false;
 }
 }
@@ -13916,11 +14259,11 @@ if(data.visibility !== undefined){
 let data2 = data.visibility;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate67.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "visible") || (data2 === "hidden")) || (data2 === "archived"))){
-validate67.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema70.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate68.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema71.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -13932,7 +14275,7 @@ if(valid0){
 if(data.includes_license !== undefined){
 const _errs8 = errors;
 if(typeof data.includes_license !== "boolean"){
-validate67.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate68.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -13947,7 +14290,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate67.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate68.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -13975,7 +14318,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate67.errors = vErrors;
+validate68.errors = vErrors;
 return false;
 break;
 }
@@ -13985,7 +14328,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate67.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema70.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate68.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema71.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -13997,7 +14340,7 @@ break;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate68.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14013,22 +14356,22 @@ var valid0 = true;
 }
 }
 else {
-validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate67.errors = vErrors;
+validate68.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f10d5e8a880d = validate68;
-const schema71 = {"type":"object","properties":{"type":{"type":"string","enum":["balance","claim_link"]},"origin_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"destination_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"expires_at":{"type":"string","format":"date-time"},"redeemable_count":{"type":"integer","minimum":1,"maximum":100},"notes":{"type":["string","null"],"maxLength":500},"metadata":{"type":["object","null"],"maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"idempotence_key":{"type":["string","null"],"minLength":1,"maxLength":255}},"additionalProperties":false,"required":["type","origin_id","amount"]};
+export const body_f10d5e8a880d = validate69;
+const schema72 = {"type":"object","properties":{"type":{"type":"string","enum":["balance","claim_link"]},"origin_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"destination_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"expires_at":{"type":"string","format":"date-time"},"redeemable_count":{"type":"integer","minimum":1,"maximum":100},"notes":{"type":["string","null"],"maxLength":500},"metadata":{"type":["object","null"],"maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"idempotence_key":{"type":["string","null"],"minLength":1,"maxLength":255}},"additionalProperties":false,"required":["type","origin_id","amount"]};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate68.evaluated;
+const evaluated0 = validate69.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14042,14 +14385,14 @@ data.currency = "usd";
 }
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.origin_id === undefined) && (missing0 = "origin_id"))) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func1.call(schema71.properties, key0))){
-validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func1.call(schema72.properties, key0))){
+validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14059,11 +14402,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate68.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "balance") || (data0 === "claim_link"))){
-validate68.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema71.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate69.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema72.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14078,12 +14421,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern79.test(data1)){
-validate68.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+validate69.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
 return false;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14099,12 +14442,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern79.test(data2)){
-validate68.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+validate69.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
 return false;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14118,18 +14461,18 @@ if(data.amount !== undefined){
 let data3 = data.amount;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate68.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate69.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 100000000000 || isNaN(data3)){
-validate68.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate69.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data3 < 1 || isNaN(data3)){
-validate68.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate69.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -14146,12 +14489,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(!pattern5.test(data4)){
-validate68.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate69.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14164,12 +14507,12 @@ if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!(formats0(data5))){
-validate68.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate69.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14184,18 +14527,18 @@ if(data.redeemable_count !== undefined){
 let data6 = data.redeemable_count;
 const _errs14 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate68.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate69.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 100 || isNaN(data6)){
-validate68.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate69.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data6 < 1 || isNaN(data6)){
-validate68.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate69.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -14211,13 +14554,13 @@ if(data.notes !== undefined){
 let data7 = data.notes;
 const _errs16 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate68.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema71.properties.notes.type},message:"must be string,null"}];
+validate69.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema72.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(func2(data7) > 500){
-validate68.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate69.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -14232,13 +14575,13 @@ if(data.metadata !== undefined){
 let data8 = data.metadata;
 const _errs18 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-validate68.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema71.properties.metadata.type},message:"must be object,null"}];
+validate69.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema72.properties.metadata.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs18){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(Object.keys(data8).length > 50){
-validate68.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate69.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -14266,7 +14609,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate68.errors = vErrors;
+validate69.errors = vErrors;
 return false;
 break;
 }
@@ -14276,7 +14619,7 @@ for(const key2 in data8){
 let data9 = data8[key2];
 const _errs22 = errors;
 if((((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")) && (data9 !== null)){
-validate68.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema71.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate69.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema72.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -14298,18 +14641,18 @@ if(data.idempotence_key !== undefined){
 let data10 = data.idempotence_key;
 const _errs24 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate68.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/type",keyword:"type",params:{type: schema71.properties.idempotence_key.type},message:"must be string,null"}];
+validate69.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/type",keyword:"type",params:{type: schema72.properties.idempotence_key.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func2(data10) > 255){
-validate68.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+validate69.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
 return false;
 }
 else {
 if(func2(data10) < 1){
-validate68.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate69.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
@@ -14333,24 +14676,24 @@ var valid0 = true;
 }
 }
 else {
-validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate68.errors = vErrors;
+validate69.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f32088b2539e = validate69;
-const schema72 = {"type":"object","properties":{"card":{"type":"object","properties":{"number":{"type":"string","pattern":"^[0-9]{12,19}$"},"exp_month":{"type":"integer","minimum":1,"maximum":12},"exp_year":{"type":"integer","minimum":2000,"maximum":2100},"cvc":{"type":"string","pattern":"^[0-9]{3,4}$"}},"additionalProperties":false,"required":["number","exp_month","exp_year","cvc"]}},"additionalProperties":false,"required":["card"]};
+export const body_f32088b2539e = validate70;
+const schema73 = {"type":"object","properties":{"card":{"type":"object","properties":{"number":{"type":"string","pattern":"^[0-9]{12,19}$"},"exp_month":{"type":"integer","minimum":1,"maximum":12},"exp_year":{"type":"integer","minimum":2000,"maximum":2100},"cvc":{"type":"string","pattern":"^[0-9]{3,4}$"}},"additionalProperties":false,"required":["number","exp_month","exp_year","cvc"]}},"additionalProperties":false,"required":["card"]};
 const pattern140 = new RegExp("^[0-9]{12,19}$", "u");
 const pattern141 = new RegExp("^[0-9]{3,4}$", "u");
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate70.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14361,14 +14704,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.card === undefined) && (missing0 = "card")){
-validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "card")){
-validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate70.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14381,14 +14724,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if(((((data0.number === undefined) && (missing1 = "number")) || ((data0.exp_month === undefined) && (missing1 = "exp_month"))) || ((data0.exp_year === undefined) && (missing1 = "exp_year"))) || ((data0.cvc === undefined) && (missing1 = "cvc"))){
-validate69.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate70.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((((key1 === "number") || (key1 === "exp_month")) || (key1 === "exp_year")) || (key1 === "cvc"))){
-validate69.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate70.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -14400,12 +14743,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern140.test(data1)){
-validate69.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""}];
+validate70.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""}];
 return false;
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14419,18 +14762,18 @@ if(data0.exp_month !== undefined){
 let data2 = data0.exp_month;
 const _errs7 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate69.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate70.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs7){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 12 || isNaN(data2)){
-validate69.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/maximum",keyword:"maximum",params:{comparison: "<=", limit: 12},message:"must be <= 12"}];
+validate70.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/maximum",keyword:"maximum",params:{comparison: "<=", limit: 12},message:"must be <= 12"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate69.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate70.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -14446,18 +14789,18 @@ if(data0.exp_year !== undefined){
 let data3 = data0.exp_year;
 const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate69.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate70.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 2100 || isNaN(data3)){
-validate69.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2100},message:"must be <= 2100"}];
+validate70.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2100},message:"must be <= 2100"}];
 return false;
 }
 else {
 if(data3 < 2000 || isNaN(data3)){
-validate69.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"}];
+validate70.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"}];
 return false;
 }
 }
@@ -14475,12 +14818,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(!pattern141.test(data4)){
-validate69.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3,4}$"},message:"must match pattern \""+"^[0-9]{3,4}$"+"\""}];
+validate70.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3,4}$"},message:"must match pattern \""+"^[0-9]{3,4}$"+"\""}];
 return false;
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14496,63 +14839,9 @@ var valid1 = true;
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate70.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-}
-}
-}
-}
-else {
-validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate69.errors = vErrors;
-return errors === 0;
-}
-validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_f6cef3aebbb9 = validate70;
-const schema73 = {"type":"object","properties":{"outcome":{"type":"string","enum":["succeed","fail"]}},"additionalProperties":false,"required":["outcome"]};
-
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate70.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
-validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "outcome")){
-validate70.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.outcome !== undefined){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-validate70.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data0 === "succeed") || (data0 === "fail"))){
-validate70.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema73.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
-return false;
 }
 }
 }
@@ -14568,9 +14857,8 @@ return errors === 0;
 }
 validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_fc0fbf9a0928 = validate71;
-const schema74 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"}},"additionalProperties":false,"required":["payout_method_id","amount"]};
-const pattern145 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,8})?$", "u");
+export const body_f6cef3aebbb9 = validate71;
+const schema74 = {"type":"object","properties":{"outcome":{"type":"string","enum":["succeed","fail"]}},"additionalProperties":false,"required":["outcome"]};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14584,155 +14872,30 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.speed === undefined){
-data.speed = "standard";
-}
 let missing0;
-if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
+if((data.outcome === undefined) && (missing0 = "outcome")){
 validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed"))){
+if(!(key0 === "outcome")){
 validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 64){
-validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(data.outcome !== undefined){
+let data0 = data.outcome;
+if(typeof data0 !== "string"){
+validate71.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-else {
-if(!pattern2.test(data0)){
-validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(!((data0 === "succeed") || (data0 === "fail"))){
+validate71.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema74.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 64){
-validate71.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern25.test(data1)){
-validate71.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.payout_method_id !== undefined){
-let data2 = data.payout_method_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern125.test(data2)){
-validate71.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
-return false;
-}
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.amount !== undefined){
-let data3 = data.amount;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern145.test(data3)){
-validate71.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
-return false;
-}
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data4 = data.currency;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern5.test(data4)){
-validate71.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data5 = data.speed;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-validate71.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data5 === "standard") || (data5 === "instant"))){
-validate71.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema74.properties.speed.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-}
-}
 }
 }
 }
@@ -14748,9 +14911,8 @@ return errors === 0;
 }
 validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_ffc2772e4dd4 = validate72;
-const schema75 = {"type":"object","properties":{"name":{"type":["string","null"],"minLength":1,"maxLength":100},"bio":{"type":["string","null"],"maxLength":500},"username":{"type":"string","pattern":"^[a-z0-9_]{3,30}$"},"profile_picture_url":{"type":["string","null"],"format":"uri","maxLength":2048},"city":{"type":["string","null"],"maxLength":100},"country":{"type":["string","null"],"pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
-const pattern147 = new RegExp("^[a-z0-9_]{3,30}$", "u");
+export const body_f91950de84d8 = validate72;
+const schema75 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","checkout_configuration.created","checkout_configuration.deleted","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14766,31 +14928,33 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "name") || (key0 === "bio")) || (key0 === "username")) || (key0 === "profile_picture_url")) || (key0 === "city")) || (key0 === "country"))){
+if(!(((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
 validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.name !== undefined){
-let data0 = data.name;
+if(data.url !== undefined){
+let data0 = data.url;
 const _errs2 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema75.properties.name.type},message:"must be string,null"}];
-return false;
-}
+if(errors === _errs2){
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 100){
-validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func2(data0) > 2048){
+validate72.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(func2(data0) < 1){
-validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!(formats4(data0))){
+validate72.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 }
@@ -14800,19 +14964,39 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.bio !== undefined){
-let data1 = data.bio;
+if(data.events !== undefined){
+let data1 = data.events;
 const _errs4 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate72.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/type",keyword:"type",params:{type: schema75.properties.bio.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 500){
-validate72.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate72.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate72.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "dispute.closed")) || (data2 === "dispute.created")) || (data2 === "dispute.lost")) || (data2 === "dispute.prevented")) || (data2 === "dispute.submitted")) || (data2 === "dispute.updated")) || (data2 === "dispute.won")) || (data2 === "dispute_alert.created")) || (data2 === "dispute_alert.updated")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired"))){
+validate72.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema75.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
 }
 }
 var valid0 = _errs4 === errors;
@@ -14821,49 +15005,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.username !== undefined){
-let data2 = data.username;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern147.test(data2)){
-validate72.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{3,30}$"},message:"must match pattern \""+"^[a-z0-9_]{3,30}$"+"\""}];
-return false;
-}
-}
-else {
-validate72.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.profile_picture_url !== undefined){
-let data3 = data.profile_picture_url;
+if(data.enabled !== undefined){
 const _errs8 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-validate72.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/type",keyword:"type",params:{type: schema75.properties.profile_picture_url.type},message:"must be string,null"}];
+if(typeof data.enabled !== "boolean"){
+validate72.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-if(errors === _errs8){
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func2(data3) > 2048){
-validate72.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data3))){
-validate72.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-}
 }
 var valid0 = _errs8 === errors;
 }
@@ -14871,17 +15017,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.city !== undefined){
-let data4 = data.city;
+if(data.description !== undefined){
+let data4 = data.description;
 const _errs10 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate72.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema75.properties.city.type},message:"must be string,null"}];
+validate72.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema75.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func2(data4) > 100){
-validate72.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func2(data4) > 500){
+validate72.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -14892,17 +15038,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.country !== undefined){
-let data5 = data.country;
+if(data.api_version_date !== undefined){
+let data5 = data.api_version_date;
 const _errs12 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate72.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: schema75.properties.country.type},message:"must be string,null"}];
+validate72.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema75.properties.api_version_date.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
-validate72.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(func2(data5) > 20){
+validate72.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
@@ -14911,6 +15057,36 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.child_resource_events !== undefined){
+const _errs14 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate72.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version !== undefined){
+let data7 = data.api_version;
+const _errs16 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate72.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema75.properties.api_version.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data7 === "v1") || (data7 === "v2")) || (data7 === "v5")) || (data7 === null))){
+validate72.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema75.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -14928,4 +15104,365 @@ validate72.errors = vErrors;
 return errors === 0;
 }
 validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_fc0fbf9a0928 = validate73;
+const schema76 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"}},"additionalProperties":false,"required":["payout_method_id","amount"]};
+const pattern145 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,8})?$", "u");
+
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate73.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.speed === undefined){
+data.speed = "standard";
+}
+let missing0;
+if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
+validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed"))){
+validate73.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 64){
+validate73.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate73.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data1 = data.user_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 64){
+validate73.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern25.test(data1)){
+validate73.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.payout_method_id !== undefined){
+let data2 = data.payout_method_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern125.test(data2)){
+validate73.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
+return false;
+}
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data3 = data.amount;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern145.test(data3)){
+validate73.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+return false;
+}
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data4 = data.currency;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern5.test(data4)){
+validate73.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data5 = data.speed;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+validate73.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data5 === "standard") || (data5 === "instant"))){
+validate73.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema76.properties.speed.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate73.errors = vErrors;
+return errors === 0;
+}
+validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_ffc2772e4dd4 = validate74;
+const schema77 = {"type":"object","properties":{"name":{"type":["string","null"],"minLength":1,"maxLength":100},"bio":{"type":["string","null"],"maxLength":500},"username":{"type":"string","pattern":"^[a-z0-9_]{3,30}$"},"profile_picture_url":{"type":["string","null"],"format":"uri","maxLength":2048},"city":{"type":["string","null"],"maxLength":100},"country":{"type":["string","null"],"pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
+const pattern147 = new RegExp("^[a-z0-9_]{3,30}$", "u");
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate74.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "name") || (key0 === "bio")) || (key0 === "username")) || (key0 === "profile_picture_url")) || (key0 === "city")) || (key0 === "country"))){
+validate74.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate74.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema77.properties.name.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 100){
+validate74.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate74.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bio !== undefined){
+let data1 = data.bio;
+const _errs4 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate74.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/type",keyword:"type",params:{type: schema77.properties.bio.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 500){
+validate74.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.username !== undefined){
+let data2 = data.username;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern147.test(data2)){
+validate74.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{3,30}$"},message:"must match pattern \""+"^[a-z0-9_]{3,30}$"+"\""}];
+return false;
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.profile_picture_url !== undefined){
+let data3 = data.profile_picture_url;
+const _errs8 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate74.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/type",keyword:"type",params:{type: schema77.properties.profile_picture_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs8){
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func2(data3) > 2048){
+validate74.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data3))){
+validate74.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.city !== undefined){
+let data4 = data.city;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate74.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema77.properties.city.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 100){
+validate74.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data5 = data.country;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate74.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: schema77.properties.country.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!pattern7.test(data5)){
+validate74.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate74.errors = vErrors;
+return errors === 0;
+}
+validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
