@@ -156,6 +156,8 @@ t('past response_due_at: PATCH and submit are refused naming response_due_at; th
   const illegal = await submit(s.key, d.id);
   assert.equal([illegal.status, illegal.body.error.type, illegal.body.error.param], [400, 'invalid_state', 'status']);
   assert.equal((await eventTypes(app, d.id)), ['dispute.created', 'dispute.closed']);
+  const again = await app.request('POST', `/payments/${p.id}/refund`, { token: s.key, version: VERSION, body: {} });
+  assert.equal([again.status, again.body.error.type], [400, 'invalid_state']);
 });
 
 t('a refund before any ruling prevents the dispute and returns the amount; after a ruling it does not', async () => {
@@ -178,12 +180,15 @@ t('a refund before any ruling prevents the dispute and returns the amount; after
   assert.is((await get(s.key, `/disputes/${e.id}`)).body.status, 'prevented');
   await ruleOnDispute(app.db, e.id);
   assert.is((await get(s.key, `/disputes/${e.id}`)).body.status, 'prevented');
-  // A refund after a loss leaves the dispute lost.
+  // After a loss the buyer already has the money: a refund is refused and nothing is written.
   const r = await paidWith(app, s, NETWORK_CARDS.chargeback);
   const f = await disputeOf(app, r.id);
   await submit(s.key, f.id);
   await ruleOnDispute(app.db, f.id);
-  await refund(app, s.key, r.id, { partial_amount: 100 });
+  const refused = await app.request('POST', `/payments/${r.id}/refund`, { token: s.key, version: VERSION, body: { partial_amount: 100 } });
+  assert.equal([refused.status, refused.body.error.type], [400, 'invalid_state']);
+  assert.match(refused.body.error.message, /charged back/);
+  assert.is((await app.db('refunds').where({ payment_id: r.id })).length, 0);
   assert.is((await get(s.key, `/disputes/${f.id}`)).body.status, 'lost');
   const report = await verifyLedger(app.db);
   assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
