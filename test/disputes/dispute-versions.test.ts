@@ -74,6 +74,12 @@ t('before entry 14 a prevented dispute is closed, in events and summaries too; a
   assert.equal(head.body.totals, [{ status: 'prevented', count: 1, amount: usd(PAID) }, { status: 'closed', count: 1, amount: usd(PAID) }]);
   const older = await at(BEFORE_14, s.key, 'GET', `/disputes/summary?account_id=${s.accountId}`);
   assert.equal(older.body.totals, [{ status: 'closed', count: 2, amount: usd(2 * PAID) }]);
+  const closedList = async (version: string) =>
+    (await at(version, s.key, 'GET', `/disputes?status=closed`)).body.data.map((x: any) => x.id).sort();
+  assert.equal(await closedList(VERSION), [e.id]);
+  assert.equal(await closedList(BEFORE_14), [d.id, e.id].sort());
+  assert.equal((await at(VERSION, s.key, 'GET', `/disputes?status=prevented`)).body.data.map((x: any) => x.id), [d.id]);
+  assert.is((await at(BEFORE_14, s.key, 'GET', `/disputes?status=prevented`)).status, 400);
   const event = await app.db('events').where({ type: 'dispute.prevented' }).whereRaw("data->>'id' = ?", [d.id]).first();
   assert.is((renderAt('Dispute', event.data, BEFORE_14) as any).status, 'closed');
 });
