@@ -109,4 +109,19 @@ t('list: filters by account, payment, type and creation window; cursor pages; ot
   assert.is((await get(s.key, '/dispute_alerts?created_after=yesterday')).body.error.param, 'created_after');
 });
 
+t('settlement queues the network\'s report only for its test cards; the worker knows every network task', async () => {
+  const s = await seller(app);
+  const jobs = (paymentId: string) => app.db('graphile_worker._private_jobs').where({ key: `dispute_network_report:${paymentId}` });
+  const { pay } = await import('../payments/payment-fixtures.js');
+  const flagged = await pay(app, s, { amount: PAID, currency: 'usd' }, { card: NETWORK_CARDS.disputeAlert });
+  const plain = await pay(app, s, { amount: PAID, currency: 'usd' });
+  assert.is((await jobs(flagged.id)).length, 1);
+  assert.is((await jobs(plain.id)).length, 0);
+  await reportOnPayment(app.db, plain.id);
+  assert.is((await app.db('dispute_alerts').where({ payment_id: plain.id })).length, 0);
+  const { taskList } = await import('../../handlers/tasks.js');
+  const names = Object.keys(taskList(app.db));
+  for (const n of ['dispute_network_report', 'dispute_alert_window_end', 'dispute_deadline', 'dispute_ruling', 'dispute_fighter']) assert.ok(names.includes(n), n);
+});
+
 t.run();
