@@ -124,7 +124,30 @@ export const latencyScenarios: LatencyScenario[] = [
     first: (f) => ({ method: 'GET', path: `/api/v1/accounts/${f.connectedId}`, headers: auth(f) }),
     second: (f) => ({ method: 'GET', path: `/api/v1/accounts/${f.ledgerHeavyId}`, headers: auth(f) }),
   },
+  {
+    // Daily totals (migrations/260_ledger_daily_totals.ts): a year's report of a million postings sums 365 days of
+    // totals and the postings of its partial first and last days, as a day's report reads its two partial days.
+    name: 'GET /financial_reports by window',
+    labels: ['one day', 'one year'],
+    maxRatio: 1.5,
+    describe: (f) => `over ${f.ledgerPostings} postings spread over a year`,
+    check: (body, f, which) => {
+      const rows = body.currencies?.[0]?.rows ?? [];
+      if (which === 0) return rows.length ? null : 'an empty report';
+      const shown = rows.find((r: { type: string }) => r.type === 'adjustment');
+      const want = f.reportYear;
+      const got = shown && { entries: shown.count, buckets: { available: shown.available.amount, pending: shown.pending.amount, in_transit: shown.in_transit.amount } };
+      return got && got.entries === want.entries && ['available', 'pending', 'in_transit'].every((b) => got.buckets[b as 'available'] === want.buckets[b])
+        ? null : `the year's report, ${JSON.stringify(got)}, is not the sum of its postings, ${JSON.stringify(want)}`;
+    },
+    first: (f) => ({ method: 'GET', path: reportPath(f.ledgerHeavyId, f.reportDay), headers: auth(f) }),
+    second: (f) => ({ method: 'GET', path: reportPath(f.ledgerHeavyId, f.reportYear), headers: auth(f) }),
+  },
 ];
+
+function reportPath(accountId: string, w: { from: string; to: string }): string {
+  return `/api/v1/financial_reports?account_id=${accountId}&from=${encodeURIComponent(w.from)}&to=${encodeURIComponent(w.to)}`;
+}
 
 export interface VersionScenario {
   name: string;

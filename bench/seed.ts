@@ -31,6 +31,10 @@ export interface Fixture {
   ledgerHeavyId: string;
   ledgerPostings: number;
   ledgerBalance: Record<string, number>;
+  /** financial report windows over the long ledger (whose postings are spread over the year before the seed): its
+   * last day and its last year, with what the year's postings add up to per bucket, summed from the postings */
+  reportDay: { from: string; to: string };
+  reportYear: { from: string; to: string; entries: number; buckets: Record<string, number> };
 }
 
 const PAYMENT_ROWS = Number(process.env.BENCH_PAYMENT_ROWS ?? 1_000_000);
@@ -49,22 +53,36 @@ async function seedPayments(db: Knex, accountId: string, buyerId: string, rows: 
   return encodeCursor(deep.created_at, deep.id);
 }
 
+const YEAR_SECONDS = 365 * 86_400;
+
 /**
  * A million postings in one statement: balanced entries of two postings each, money moving from the processor's
- * clearing into a bucket (the buckets in turn), as the sixty postings of the connected account do. The deferred
- * check that every entry sums to zero runs at its commit. Returns the balance they add up to, summed from the
- * postings themselves (not from ledger_balances, which the view reads).
+ * clearing into a bucket (the buckets in turn), as the sixty postings of the connected account do, spread evenly
+ * over the year before `now` (a financial report's window reads them by time). The deferred check that every entry
+ * sums to zero runs at its commit. Returns the balance they add up to, summed from the postings themselves (not
+ * from ledger_balances, which the view reads), and the same per bucket over the year window [now - 365 days, now).
  */
-async function seedLedger(db: Knex, accountId: string, postings: number): Promise<Record<string, number>> {
+async function seedLedger(db: Knex, accountId: string, postings: number, now: string) {
   const ledger = await ledgerOf(db, accountId);
-  await db.raw(`insert into ledger_postings (entry_id, ledger_id, bucket, currency, amount)
+  const entries = Math.floor(postings / 2);
+  await db.raw(`insert into ledger_postings (entry_id, ledger_id, bucket, currency, amount, created_at)
     select 'le_bench' || lpad(e::text, 10, '0'), ?, case when side = 1 then (array['available', 'pending', 'in_transit'])[e % 3 + 1] else 'processor_clearing' end,
-      'usd', case when side = 1 then 1 else -1 end * (100 + e % 900)
-    from generate_series(1, ?) as e, generate_series(1, 2) as side`, [ledger, Math.floor(postings / 2)]);
+      'usd', case when side = 1 then 1 else -1 end * (100 + e % 900),
+      date_trunc('milliseconds', ?::timestamptz - make_interval(secs => e * ?::float8 / ?))
+    from generate_series(1, ?) as e, generate_series(1, 2) as side`, [ledger, now, YEAR_SECONDS, entries, entries]);
   await db.raw('analyze ledger_postings');
+  await db.raw('analyze ledger_daily_totals');
   const { rows } = await db.raw(`select bucket, sum(amount) as amount from ledger_postings where ledger_id = ? and currency = 'usd'
     group by bucket`, [ledger]);
-  return Object.fromEntries(BUCKETS.map((b) => [b, Number(rows.find((r: { bucket: string }) => r.bucket === b)?.amount ?? 0)]));
+  const balance = Object.fromEntries(BUCKETS.map((b) => [b, Number(rows.find((r: { bucket: string }) => r.bucket === b)?.amount ?? 0)]));
+  const yearFrom = new Date(Date.parse(now) - YEAR_SECONDS * 1000).toISOString();
+  const { rows: year } = await db.raw(`select bucket, sum(amount) as amount, count(distinct entry_id) as entries from ledger_postings
+    where ledger_id = ? and created_at >= ? and created_at < ? and bucket <> 'processor_clearing' group by bucket`, [ledger, yearFrom, now]);
+  return {
+    balance,
+    year: { from: yearFrom, to: now, entries: year.reduce((n: number, r: { entries: string }) => n + Number(r.entries), 0),
+      buckets: Object.fromEntries(year.map((r: { bucket: string; amount: string }) => [r.bucket, Number(r.amount)])) },
+  };
 }
 
 /** A connected account of the platform as the view needs it: lifetime volume, a paid reward, 60 postings. */
@@ -113,9 +131,11 @@ export async function seed(db: Knex): Promise<Fixture> {
   });
   const { buyerId, ...fixture } = f;
   const deepCursor = await seedPayments(db, f.connectedId, buyerId, PAYMENT_ROWS);
-  const ledgerBalance = await seedLedger(db, f.ledgerHeavyId, LEDGER_POSTINGS);
+  const now = new Date().toISOString();
+  const ledger = await seedLedger(db, f.ledgerHeavyId, LEDGER_POSTINGS, now);
   return {
     ...fixture, paymentRows: PAYMENT_ROWS, deepCursor, paymentId: `pay_bench${String(Math.ceil(PAYMENT_ROWS / 2)).padStart(10, '0')}`,
-    ledgerPostings: Math.floor(LEDGER_POSTINGS / 2) * 2, ledgerBalance,
+    ledgerPostings: Math.floor(LEDGER_POSTINGS / 2) * 2, ledgerBalance: ledger.balance,
+    reportDay: { from: new Date(Date.parse(now) - 86_400_000).toISOString(), to: now }, reportYear: ledger.year,
   };
 }

@@ -94,7 +94,7 @@ const COMMANDS: Record<string, Command> = {
     options: {},
     async run(db) {
       const report = await verifyLedger(db);
-      if (report.mismatches.length || report.unbalancedEntries.length) throw new CliError(ledgerProblems(report));
+      if (report.mismatches.length || report.unbalancedEntries.length || report.dailyTotalMismatches.length) throw new CliError(ledgerProblems(report));
       return { ...report };
     },
     print: (r: LedgerReport) => [`The ledger holds: ${r.balances} balances equal their postings; ${r.entries} entries each sum to zero.`],
@@ -105,6 +105,7 @@ function ledgerProblems(r: LedgerReport): string {
   const lines = [`the ledger does not hold (${r.mismatches.length} balances differ from their postings, ${r.unbalancedEntries.length} entries do not sum to zero):`];
   for (const m of r.mismatches.slice(0, 20)) lines.push(`  ${m.ledger_id} ${m.currency} ${m.bucket}: balance ${m.balance}, postings sum to ${m.postings}`);
   for (const e of r.unbalancedEntries.slice(0, 20)) lines.push(`  entry ${e.entry_id} sums to ${e.sum}`);
+  for (const d of r.dailyTotalMismatches.slice(0, 20)) lines.push(`  daily totals of ${d.ledger_id} ${d.currency} on ${d.day} differ from its postings`);
   return lines.join('\n');
 }
 

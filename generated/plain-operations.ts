@@ -41,6 +41,70 @@ export const updateApiKey = plainUpdate<'updateApiKey'>(resources.ApiKey, {
   hook: updateApiKeyHook,
 });
 
+/** GET /cards: List cards */
+export const listCards = plainList<'listCards'>(resources.Card, {
+  scope: 'card:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'cards.account_id',
+  filters: [
+    { param: 'cardholder_id', test: 'equal', sql: ['"cards"."cardholder_id"'] },
+    { param: 'user_id', test: 'equal', sql: ['"cards"."user_id"'] },
+    { param: 'status', test: 'equal', sql: ['"cards"."status"'] },
+  ],
+  sorts: { created_at: { column: 'cards.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'cards.id',
+});
+
+/** GET /cards/{id}: Retrieve a card */
+export const retrieveCard = plainRetrieve<'retrieveCard'>(resources.Card, {
+  scopes: ['card:basic:read'],
+});
+
+/** GET /cardholders: List cardholders */
+export const listCardholders = plainList<'listCardholders'>(resources.Cardholder, {
+  scope: 'card:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'cardholders.account_id',
+  filters: [
+    { param: 'user_id', test: 'equal', sql: ['"cardholders"."user_id"'] },
+  ],
+  sorts: { created_at: { column: 'cardholders.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'cardholders.id',
+});
+
+/** GET /cardholders/{id}: Retrieve a cardholder */
+export const retrieveCardholder = plainRetrieve<'retrieveCardholder'>(resources.Cardholder, {
+  scopes: ['card:basic:read'],
+});
+
+/** GET /card_transactions: List card transactions */
+export const listCardTransactions = plainList<'listCardTransactions'>(resources.CardTransaction, {
+  scope: 'card:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'card_transactions.account_id',
+  filters: [
+    { param: 'transaction_ids', test: 'equal', sql: ['"card_transactions"."id"'] },
+    { param: 'card_id', test: 'equal', sql: ['"card_transactions"."card_id"'] },
+    { param: 'cardholder_id', test: 'equal', sql: ['"card_transactions"."cardholder_id"'] },
+    { param: 'status', test: 'equal', sql: ['"card_transactions"."status"'] },
+    { param: 'created_after', test: 'after', sql: ['"card_transactions"."created_at"'] },
+    { param: 'created_before', test: 'before', sql: ['"card_transactions"."created_at"'] },
+  ],
+  sorts: { created_at: { column: 'card_transactions.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'card_transactions.id',
+});
+
+/** GET /card_transactions/{id}: Retrieve a card transaction */
+export const retrieveCardTransaction = plainRetrieve<'retrieveCardTransaction'>(resources.CardTransaction, {
+  scopes: ['card:basic:read'],
+});
+
 /** GET /checkout_configurations: List checkout configurations */
 export const listCheckoutConfigurations = plainList<'listCheckoutConfigurations'>(resources.CheckoutConfiguration, {
   scope: 'checkout_configuration:basic:read',
@@ -137,6 +201,31 @@ export const listMembers = plainList<'listMembers'>(resources.Member, {
 /** GET /members/{id}: Retrieve a member */
 export const retrieveMember = plainRetrieve<'retrieveMember'>(resources.Member, {
   scopes: ['member:basic:read'],
+});
+
+/** GET /payment_method_domains: List payment method domains */
+export const listPaymentMethodDomains = plainList<'listPaymentMethodDomains'>(resources.PaymentMethodDomain, {
+  scope: 'payment_method_domain:read',
+  accountParam: 'account_id',
+  accountColumn: 'payment_method_domains.account_id',
+  filters: [
+    { param: 'status', test: 'equal', sql: ['"payment_method_domains"."status"'] },
+  ],
+  sorts: { created_at: { column: 'payment_method_domains.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'payment_method_domains.id',
+});
+
+/** GET /payment_method_domains/{id}: Retrieve a payment method domain */
+export const retrievePaymentMethodDomain = plainRetrieve<'retrievePaymentMethodDomain'>(resources.PaymentMethodDomain, {
+  scopes: ['payment_method_domain:read'],
+});
+
+/** DELETE /payment_method_domains/{id}: Delete a payment method domain */
+export const deletePaymentMethodDomain = plainDelete<'deletePaymentMethodDomain'>(resources.PaymentMethodDomain, {
+  scopes: ['payment_method_domain:manage'],
+  statement: 'delete from "payment_method_domains" where "id" = $1',
 });
 
 /** GET /payment_methods: List saved payment methods */
@@ -238,6 +327,21 @@ export const listRefunds = plainList<'listRefunds'>(resources.Refund, {
 /** GET /refunds/{id}: Retrieve a refund */
 export const retrieveRefund = plainRetrieve<'retrieveRefund'>(resources.Refund, {
   scopes: ['payment:basic:read'],
+});
+
+/** GET /shipments: List shipments */
+export const listShipments = plainList<'listShipments'>(resources.Shipment, {
+  scope: 'shipment:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'shipments.account_id',
+  filters: [
+    { param: 'payment_id', test: 'equal', sql: ['"shipments"."payment_id"'] },
+    { param: 'user_id', test: 'equal', sql: ['"shipments"."user_id"'] },
+  ],
+  sorts: { created_at: { column: 'shipments.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'shipments.id',
 });
 
 /** GET /team_members: List an account's team members */

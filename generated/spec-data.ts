@@ -43,6 +43,8 @@ export const specData = {
     "plan:delete",
     "social_account:read",
     "social_account:update",
+    "card:basic:read",
+    "card:manage",
     "crypto_wallet:trade",
     "crypto_wallet:trade:read",
     "member:basic:read",
@@ -66,7 +68,12 @@ export const specData = {
     "checkout_configuration:delete",
     "member:manage",
     "payment:dispute:read",
-    "payment:dispute"
+    "payment:dispute",
+    "shipment:basic:read",
+    "shipment:create",
+    "shipment:update",
+    "payment_method_domain:read",
+    "payment_method_domain:manage"
   ],
   "roles": {
     "owner": [
@@ -142,13 +149,19 @@ export const specData = {
     "AdsPaymentRetry": "adretry_",
     "Account": "biz_",
     "ApiKey": "apik_",
+    "Cardholder": "ichd_",
+    "Card": "icrd_",
+    "CardTopUp": "ctop_",
+    "CardTransaction": "citx_",
     "CheckoutConfiguration": "chcfg_",
     "ConfirmationToken": "ctok_",
+    "CryptoDeposit": "cdep_",
     "Dispute": "dspt_",
     "DisputeAlert": "dspa_",
     "LedgerAccount": "ldgr_",
     "Member": "mber_",
     "Membership": "mem_",
+    "PaymentMethodDomain": "pmd_",
     "PaymentMethod": "payt_",
     "Payment": "pay_",
     "SupportedPayoutMethod": "podst_",
@@ -158,6 +171,8 @@ export const specData = {
     "PromoCode": "promo_",
     "Refund": "rfnd_",
     "SetupIntent": "seti_",
+    "Shipment": "ship_",
+    "Swap": "swap_",
     "TeamMember": "tmem_",
     "Transfer": "xfer_",
     "User": "user_",
@@ -173,8 +188,20 @@ export const specData = {
     "api_key.created": "ApiKey",
     "api_key.rotated": "ApiKey",
     "api_key.revoked": "ApiKey",
+    "card.created": "Card",
+    "card.updated": "Card",
+    "card.frozen": "Card",
+    "card.unfrozen": "Card",
+    "card.canceled": "Card",
+    "card_top_up.created": "CardTopUp",
+    "card_transaction.created": "CardTransaction",
+    "card_transaction.settled": "CardTransaction",
+    "card_transaction.reversed": "CardTransaction",
     "checkout_configuration.created": "CheckoutConfiguration",
     "checkout_configuration.deleted": "CheckoutConfiguration",
+    "crypto_deposit.created": "CryptoDeposit",
+    "crypto_deposit.confirmed": "CryptoDeposit",
+    "crypto_deposit.below_minimum": "CryptoDeposit",
     "dispute.created": "Dispute",
     "dispute.updated": "Dispute",
     "dispute.submitted": "Dispute",
@@ -190,6 +217,8 @@ export const specData = {
     "membership.paused": "Membership",
     "membership.resumed": "Membership",
     "membership.extended": "Membership",
+    "payment_method_domain.created": "PaymentMethodDomain",
+    "payment_method_domain.verified": "PaymentMethodDomain",
     "payment.succeeded": "Payment",
     "payment.failed": "Payment",
     "payout.created": "Payout",
@@ -211,6 +240,8 @@ export const specData = {
     "setup_intent.requires_action": "SetupIntent",
     "setup_intent.succeeded": "SetupIntent",
     "setup_intent.canceled": "SetupIntent",
+    "shipment.created": "Shipment",
+    "shipment.updated": "Shipment",
     "team_member.invited": "TeamMember",
     "team_member.accepted": "TeamMember",
     "team_member.updated": "TeamMember",
@@ -224,6 +255,64 @@ export const specData = {
     "plan.deleted": "Variant"
   },
   "stateMachines": {
+    "Card": {
+      "field": "status",
+      "transitions": {
+        "freeze": {
+          "from": [
+            "active"
+          ],
+          "to": "frozen"
+        },
+        "unfreeze": {
+          "from": [
+            "frozen"
+          ],
+          "to": "active"
+        },
+        "cancel": {
+          "from": [
+            "active",
+            "frozen"
+          ],
+          "to": "canceled"
+        }
+      }
+    },
+    "CardTransaction": {
+      "field": "status",
+      "transitions": {
+        "settle": {
+          "from": [
+            "pending"
+          ],
+          "to": "settled"
+        },
+        "reverse": {
+          "from": [
+            "pending"
+          ],
+          "to": "reversed"
+        }
+      }
+    },
+    "CryptoDeposit": {
+      "field": "status",
+      "transitions": {
+        "confirm": {
+          "from": [
+            "pending"
+          ],
+          "to": "confirmed"
+        },
+        "refuse_below_minimum": {
+          "from": [
+            "pending"
+          ],
+          "to": "below_minimum"
+        }
+      }
+    },
     "Dispute": {
       "field": "status",
       "transitions": {
@@ -398,6 +487,12 @@ export const specData = {
             "partially_refunded"
           ],
           "to": "refunded"
+        },
+        "change_return_url": {
+          "from": [
+            "requires_action"
+          ],
+          "to": "requires_action"
         }
       }
     },

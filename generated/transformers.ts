@@ -3,11 +3,15 @@
 import { decimalAmount } from '../runtime/decimal-money.js';
 import * as balancePendingCombined from '../handlers/versions/balancePendingCombined.js';
 import * as checkoutConfigurationEpochTimestamps from '../handlers/versions/checkoutConfigurationEpochTimestamps.js';
+import * as depositLegacyDestination from '../handlers/versions/depositLegacyDestination.js';
 import * as disputeAlertLegacyShape from '../handlers/versions/disputeAlertLegacyShape.js';
 import * as disputeLegacyShape from '../handlers/versions/disputeLegacyShape.js';
 import * as disputeSummaryWithoutPrevented from '../handlers/versions/disputeSummaryWithoutPrevented.js';
 import * as eiOfferDurationDays from '../handlers/versions/eiOfferDurationDays.js';
 import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeekly.js';
+import * as financialReportDateWindow from '../handlers/versions/financialReportDateWindow.js';
+import * as financialReportDateWindowRequest from '../handlers/versions/financialReportDateWindowRequest.js';
+import * as financialReportTopupRows from '../handlers/versions/financialReportTopupRows.js';
 import * as membershipCancellationMode from '../handlers/versions/membershipCancellationMode.js';
 import * as paymentDecimalAmount from '../handlers/versions/paymentDecimalAmount.js';
 import * as payoutLegacyRequest from '../handlers/versions/payoutLegacyRequest.js';
@@ -20,6 +24,8 @@ import * as promoCodeLegacyCreate from '../handlers/versions/promoCodeLegacyCrea
 import * as promoCodeLegacyDiscount from '../handlers/versions/promoCodeLegacyDiscount.js';
 import * as refundDecimalAmount from '../handlers/versions/refundDecimalAmount.js';
 import * as setupIntentEmbeddedReferences from '../handlers/versions/setupIntentEmbeddedReferences.js';
+import * as shipmentLegacyShape from '../handlers/versions/shipmentLegacyShape.js';
+import * as swapFiatAmountIsRepayment from '../handlers/versions/swapFiatAmountIsRepayment.js';
 import * as transferDecimalAmount from '../handlers/versions/transferDecimalAmount.js';
 import * as transferLegacyShape from '../handlers/versions/transferLegacyShape.js';
 import * as userBalancesFlat from '../handlers/versions/userBalancesFlat.js';
@@ -115,6 +121,21 @@ function down_CheckoutConfiguration_step_2026_08_25(o: any): any {
   return o;
 }
 
+function down_FinancialReport_step_2026_08_25(o: any): any {
+  if (Array.isArray(o.currencies)) o.currencies = o.currencies.map(down_FinancialReportCurrency_step_2026_08_25);
+  return o;
+}
+
+function down_FinancialReportCurrency_step_2026_08_25(o: any): any {
+  o = financialReportTopupRows.down(o);
+  return o;
+}
+
+function down_FinancialReportDay_step_2026_08_25(o: any): any {
+  if (Array.isArray(o.currencies)) o.currencies = o.currencies.map(down_FinancialReportCurrency_step_2026_08_25);
+  return o;
+}
+
 function down_SetupIntent_step_2026_08_25(o: any): any {
   o = setupIntentEmbeddedReferences.down(o);
   o.error_message ??= o.last_setup_error?.message ?? null;
@@ -124,8 +145,24 @@ function down_SetupIntent_step_2026_08_25(o: any): any {
   return o;
 }
 
+function down_SetupIntentStatus_step_2026_08_25(o: any): any {
+  o.error_message ??= o.last_setup_error?.message ?? null;
+  delete o.last_setup_error;
+  return o;
+}
+
 function down_Variant_step_2026_08_25(o: any): any {
   { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
+  return o;
+}
+
+function down_Deposit_step_2026_08_21(o: any): any {
+  o.metadata ??= {};
+  return o;
+}
+
+function down_FinancialReport_step_2026_08_21(o: any): any {
+  o = financialReportDateWindow.down(o);
   return o;
 }
 
@@ -143,6 +180,12 @@ function down_PaymentFee_step_2026_08_21(o: any): any {
   o.currency ??= o.amount?.currency ?? null;
   o.name ??= o.label ?? null;
   { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); } { const p = o; if (p && p.settlement_amount && typeof p.settlement_amount === 'object') p.settlement_amount = decimalAmount(p.settlement_amount); }
+  return o;
+}
+
+function down_PaymentStatus_step_2026_08_21(o: any): any {
+  o.substatus ??= o.status ?? null;
+  { const p = o; const m: Record<string, string> = {"requires_action":"open","failed":"open","processing":"pending","authorized":"pending","succeeded":"paid","refunded":"paid","partially_refunded":"paid","canceled":"void"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
   return o;
 }
 
@@ -216,6 +259,12 @@ function down_Account_step_2026_07_30(o: any): any {
   return o;
 }
 
+function down_CardTransaction_step_2026_07_30(o: any): any {
+  { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); }
+  { const p = o; if (p && "account_id" in p) { p.company_id = p.account_id; delete p.account_id; } }
+  return o;
+}
+
 function down_Dispute_step_2026_07_30(o: any): any {
   o = disputeLegacyShape.down(o);
   { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); }
@@ -249,6 +298,11 @@ function down_PayoutQuote_step_2026_07_30(o: any): any {
 
 function down_PayoutQuoteSpeed_step_2026_07_30(o: any): any {
   o.estimated_arrival ??= null;
+  return o;
+}
+
+function down_Shipment_step_2026_07_30(o: any): any {
+  o = shipmentLegacyShape.down(o);
   return o;
 }
 
@@ -451,6 +505,21 @@ export function down_EconomicIntelligenceOffer_2026_08_21(o: any): any {
   return o;
 }
 
+export function down_FinancialReport_2026_08_21(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_08_21(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_08_21(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_08_21(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   return o;
@@ -473,6 +542,11 @@ export function down_PermissionList_2026_08_21(o: any): any {
 
 export function down_SetupIntent_2026_08_21(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_08_21(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -558,6 +632,11 @@ export function down_CheckoutConfiguration_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_Deposit_2026_08_14(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Dispute_2026_08_14(o: any): any {
   o = down_Dispute_step_2026_08_28(o);
   return o;
@@ -574,6 +653,22 @@ export function down_EconomicIntelligenceOffer_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_FinancialReport_2026_08_14(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_08_14(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_08_14(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_08_14(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -582,6 +677,11 @@ export function down_Payment_2026_08_14(o: any): any {
 
 export function down_PaymentFee_2026_08_14(o: any): any {
   o = down_PaymentFee_step_2026_08_21(o);
+  return o;
+}
+
+export function down_PaymentStatus_2026_08_14(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
   return o;
 }
 
@@ -608,6 +708,11 @@ export function down_Refund_2026_08_14(o: any): any {
 
 export function down_SetupIntent_2026_08_14(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_08_14(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -641,8 +746,20 @@ export function up_createCheckoutConfiguration_2026_08_14(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_08_14(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_listDisputes_2026_08_14(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_retrieveFinancialReport_2026_08_14(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2026_08_14(input: any): void {
+  financialReportDateWindowRequest.up(input);
 }
 
 export function up_createPayment_2026_08_14(input: any): void {
@@ -716,6 +833,11 @@ export function down_CheckoutConfiguration_2026_08_07(o: any): any {
   return o;
 }
 
+export function down_Deposit_2026_08_07(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Dispute_2026_08_07(o: any): any {
   o = down_Dispute_step_2026_08_28(o);
   return o;
@@ -732,6 +854,22 @@ export function down_EconomicIntelligenceOffer_2026_08_07(o: any): any {
   return o;
 }
 
+export function down_FinancialReport_2026_08_07(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_08_07(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_08_07(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_08_07(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -740,6 +878,11 @@ export function down_Payment_2026_08_07(o: any): any {
 
 export function down_PaymentFee_2026_08_07(o: any): any {
   o = down_PaymentFee_step_2026_08_21(o);
+  return o;
+}
+
+export function down_PaymentStatus_2026_08_07(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
   return o;
 }
 
@@ -766,6 +909,11 @@ export function down_Refund_2026_08_07(o: any): any {
 
 export function down_SetupIntent_2026_08_07(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_08_07(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -804,8 +952,20 @@ export function up_createCheckoutConfiguration_2026_08_07(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_08_07(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_listDisputes_2026_08_07(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_retrieveFinancialReport_2026_08_07(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2026_08_07(input: any): void {
+  financialReportDateWindowRequest.up(input);
 }
 
 export function up_createPayment_2026_08_07(input: any): void {
@@ -903,6 +1063,11 @@ export function down_CurrencyBalance_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_Deposit_2026_07_30(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
+  return o;
+}
+
 export function down_Dispute_2026_07_30(o: any): any {
   o = down_Dispute_step_2026_08_28(o);
   return o;
@@ -919,6 +1084,22 @@ export function down_EconomicIntelligenceOffer_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_FinancialReport_2026_07_30(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_07_30(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_07_30(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
 export function down_LedgerAccount_2026_07_30(o: any): any {
   o = down_LedgerAccount_step_2026_08_07(o);
   return o;
@@ -932,6 +1113,11 @@ export function down_Payment_2026_07_30(o: any): any {
 
 export function down_PaymentFee_2026_07_30(o: any): any {
   o = down_PaymentFee_step_2026_08_21(o);
+  return o;
+}
+
+export function down_PaymentStatus_2026_07_30(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
   return o;
 }
 
@@ -963,6 +1149,11 @@ export function down_Refund_2026_07_30(o: any): any {
 
 export function down_SetupIntent_2026_07_30(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
+  return o;
+}
+
+export function down_SetupIntentStatus_2026_07_30(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
   return o;
 }
 
@@ -1008,8 +1199,20 @@ export function up_createCheckoutConfiguration_2026_07_30(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_07_30(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_listDisputes_2026_07_30(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_retrieveFinancialReport_2026_07_30(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2026_07_30(input: any): void {
+  financialReportDateWindowRequest.up(input);
 }
 
 export function up_createPayment_2026_07_30(input: any): void {
@@ -1050,6 +1253,10 @@ export function up_createSetupIntent_2026_07_30(input: any): void {
 
 export function up_listSetupIntents_2026_07_30(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSwap_2026_07_30(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
 }
 
 export function up_createTransfer_2026_07_30(input: any): void {
@@ -1107,6 +1314,11 @@ export function down_AccountPreferences_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_CardTransaction_2026_07_23(o: any): any {
+  o = down_CardTransaction_step_2026_07_30(o);
+  return o;
+}
+
 export function down_CheckoutConfiguration_2026_07_23(o: any): any {
   o = down_CheckoutConfiguration_step_2026_08_25(o);
   return o;
@@ -1114,6 +1326,11 @@ export function down_CheckoutConfiguration_2026_07_23(o: any): any {
 
 export function down_CurrencyBalance_2026_07_23(o: any): any {
   o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
+export function down_Deposit_2026_07_23(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -1139,6 +1356,22 @@ export function down_EconomicIntelligenceOffer_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_FinancialReport_2026_07_23(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_07_23(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_07_23(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
 export function down_LedgerAccount_2026_07_23(o: any): any {
   o = down_LedgerAccount_step_2026_08_07(o);
   return o;
@@ -1152,6 +1385,11 @@ export function down_Payment_2026_07_23(o: any): any {
 
 export function down_PaymentFee_2026_07_23(o: any): any {
   o = down_PaymentFee_step_2026_08_21(o);
+  return o;
+}
+
+export function down_PaymentStatus_2026_07_23(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
   return o;
 }
 
@@ -1198,6 +1436,16 @@ export function down_SetupIntent_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_SetupIntentStatus_2026_07_23(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Shipment_2026_07_23(o: any): any {
+  o = down_Shipment_step_2026_07_30(o);
+  return o;
+}
+
 export function down_Transfer_2026_07_23(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
   return o;
@@ -1235,9 +1483,17 @@ export function up_updateAccount_2026_07_23(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_listCardTransactions_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_createCheckoutConfiguration_2026_07_23(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createDeposit_2026_07_23(input: any): void {
+  depositLegacyDestination.up(input);
 }
 
 export function up_listDisputes_2026_07_23(input: any): void {
@@ -1247,6 +1503,14 @@ export function up_listDisputes_2026_07_23(input: any): void {
 
 export function up_listDisputeAlerts_2026_07_23(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_retrieveFinancialReport_2026_07_23(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2026_07_23(input: any): void {
+  financialReportDateWindowRequest.up(input);
 }
 
 export function up_createPayment_2026_07_23(input: any): void {
@@ -1291,6 +1555,19 @@ export function up_createSetupIntent_2026_07_23(input: any): void {
 
 export function up_listSetupIntents_2026_07_23(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listShipments_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createShipment_2026_07_23(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "tracking_code" in b) { b["tracking_number"] = b["tracking_code"]; delete b["tracking_code"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSwap_2026_07_23(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
 }
 
 export function up_createTransfer_2026_07_23(input: any): void {
@@ -1348,6 +1625,11 @@ export function down_AccountPreferences_2026_07_22(o: any): any {
   return o;
 }
 
+export function down_CardTransaction_2026_07_22(o: any): any {
+  o = down_CardTransaction_step_2026_07_30(o);
+  return o;
+}
+
 export function down_CheckoutConfiguration_2026_07_22(o: any): any {
   o = down_CheckoutConfiguration_step_2026_08_25(o);
   return o;
@@ -1355,6 +1637,11 @@ export function down_CheckoutConfiguration_2026_07_22(o: any): any {
 
 export function down_CurrencyBalance_2026_07_22(o: any): any {
   o = down_CurrencyBalance_step_2026_08_07(o);
+  return o;
+}
+
+export function down_Deposit_2026_07_22(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -1377,6 +1664,22 @@ export function down_DisputeSummary_2026_07_22(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_22(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_FinancialReport_2026_07_22(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_07_22(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_07_22(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
   return o;
 }
 
@@ -1403,6 +1706,11 @@ export function down_Payment_2026_07_22(o: any): any {
 
 export function down_PaymentFee_2026_07_22(o: any): any {
   o = down_PaymentFee_step_2026_08_21(o);
+  return o;
+}
+
+export function down_PaymentStatus_2026_07_22(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
   return o;
 }
 
@@ -1449,6 +1757,16 @@ export function down_SetupIntent_2026_07_22(o: any): any {
   return o;
 }
 
+export function down_SetupIntentStatus_2026_07_22(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Shipment_2026_07_22(o: any): any {
+  o = down_Shipment_step_2026_07_30(o);
+  return o;
+}
+
 export function down_Transfer_2026_07_22(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
   return o;
@@ -1486,9 +1804,17 @@ export function up_updateAccount_2026_07_22(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_listCardTransactions_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_createCheckoutConfiguration_2026_07_22(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
+}
+
+export function up_createDeposit_2026_07_22(input: any): void {
+  depositLegacyDestination.up(input);
 }
 
 export function up_listDisputes_2026_07_22(input: any): void {
@@ -1498,6 +1824,14 @@ export function up_listDisputes_2026_07_22(input: any): void {
 
 export function up_listDisputeAlerts_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_retrieveFinancialReport_2026_07_22(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2026_07_22(input: any): void {
+  financialReportDateWindowRequest.up(input);
 }
 
 export function up_listMembers_2026_07_22(input: any): void {
@@ -1560,6 +1894,19 @@ export function up_listSetupIntents_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_listShipments_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createShipment_2026_07_22(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "tracking_code" in b) { b["tracking_number"] = b["tracking_code"]; delete b["tracking_code"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSwap_2026_07_22(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
+}
+
 export function up_createTransfer_2026_07_22(input: any): void {
   if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
   { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
@@ -1615,6 +1962,11 @@ export function down_AccountPreferences_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_CardTransaction_2026_07_20(o: any): any {
+  o = down_CardTransaction_step_2026_07_30(o);
+  return o;
+}
+
 export function down_CheckoutConfiguration_2026_07_20(o: any): any {
   o = down_CheckoutConfiguration_step_2026_08_25(o);
   o = down_CheckoutConfiguration_step_2026_07_22(o);
@@ -1628,6 +1980,11 @@ export function down_CurrencyBalance_2026_07_20(o: any): any {
 
 export function down_Deleted_2026_07_20(o: any): any {
   o = down_Deleted_step_2026_07_22(o);
+  return o;
+}
+
+export function down_Deposit_2026_07_20(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -1650,6 +2007,22 @@ export function down_DisputeSummary_2026_07_20(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_20(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_FinancialReport_2026_07_20(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2026_07_20(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2026_07_20(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
   return o;
 }
 
@@ -1676,6 +2049,11 @@ export function down_Payment_2026_07_20(o: any): any {
 
 export function down_PaymentFee_2026_07_20(o: any): any {
   o = down_PaymentFee_step_2026_08_21(o);
+  return o;
+}
+
+export function down_PaymentStatus_2026_07_20(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
   return o;
 }
 
@@ -1727,6 +2105,16 @@ export function down_SetupIntent_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_SetupIntentStatus_2026_07_20(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Shipment_2026_07_20(o: any): any {
+  o = down_Shipment_step_2026_07_30(o);
+  return o;
+}
+
 export function down_Transfer_2026_07_20(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
   return o;
@@ -1770,6 +2158,10 @@ export function up_updateAccount_2026_07_20(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_listCardTransactions_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_listCheckoutConfigurations_2026_07_20(input: any): void {
   { const v = input.query?.["created_after"]; if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) input.query["created_after"] = new Date(Number(v) * 1000).toISOString(); } { const v = input.query?.["created_before"]; if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) input.query["created_before"] = new Date(Number(v) * 1000).toISOString(); }
 }
@@ -1781,6 +2173,10 @@ export function up_createCheckoutConfiguration_2026_07_20(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2026_07_20(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_listDisputes_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
@@ -1788,6 +2184,14 @@ export function up_listDisputes_2026_07_20(input: any): void {
 
 export function up_listDisputeAlerts_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_retrieveFinancialReport_2026_07_20(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2026_07_20(input: any): void {
+  financialReportDateWindowRequest.up(input);
 }
 
 export function up_listMembers_2026_07_20(input: any): void {
@@ -1856,6 +2260,19 @@ export function up_createSetupIntent_2026_07_20(input: any): void {
 
 export function up_listSetupIntents_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listShipments_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createShipment_2026_07_20(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "tracking_code" in b) { b["tracking_number"] = b["tracking_code"]; delete b["tracking_code"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSwap_2026_07_20(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
 }
 
 export function up_createTransfer_2026_07_20(input: any): void {
@@ -1927,6 +2344,11 @@ export function down_AccountPreferences_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_CardTransaction_2025_01_01(o: any): any {
+  o = down_CardTransaction_step_2026_07_30(o);
+  return o;
+}
+
 export function down_CheckoutConfiguration_2025_01_01(o: any): any {
   o = down_CheckoutConfiguration_step_2026_08_25(o);
   o = down_CheckoutConfiguration_step_2026_07_22(o);
@@ -1940,6 +2362,11 @@ export function down_CurrencyBalance_2025_01_01(o: any): any {
 
 export function down_Deleted_2025_01_01(o: any): any {
   o = down_Deleted_step_2026_07_22(o);
+  return o;
+}
+
+export function down_Deposit_2025_01_01(o: any): any {
+  o = down_Deposit_step_2026_08_21(o);
   return o;
 }
 
@@ -1962,6 +2389,22 @@ export function down_DisputeSummary_2025_01_01(o: any): any {
 export function down_EconomicIntelligenceOffer_2025_01_01(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_FinancialReport_2025_01_01(o: any): any {
+  o = down_FinancialReport_step_2026_08_25(o);
+  o = down_FinancialReport_step_2026_08_21(o);
+  return o;
+}
+
+export function down_FinancialReportCurrency_2025_01_01(o: any): any {
+  o = down_FinancialReportCurrency_step_2026_08_25(o);
+  return o;
+}
+
+export function down_FinancialReportDay_2025_01_01(o: any): any {
+  o = down_FinancialReportDay_step_2026_08_25(o);
   return o;
 }
 
@@ -1988,6 +2431,11 @@ export function down_Payment_2025_01_01(o: any): any {
 
 export function down_PaymentFee_2025_01_01(o: any): any {
   o = down_PaymentFee_step_2026_08_21(o);
+  return o;
+}
+
+export function down_PaymentStatus_2025_01_01(o: any): any {
+  o = down_PaymentStatus_step_2026_08_21(o);
   return o;
 }
 
@@ -2039,6 +2487,16 @@ export function down_SetupIntent_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_SetupIntentStatus_2025_01_01(o: any): any {
+  o = down_SetupIntentStatus_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Shipment_2025_01_01(o: any): any {
+  o = down_Shipment_step_2026_07_30(o);
+  return o;
+}
+
 export function down_Transfer_2025_01_01(o: any): any {
   o = down_Transfer_step_2026_09_06(o);
   return o;
@@ -2082,6 +2540,10 @@ export function up_updateAccount_2025_01_01(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"null":"frictionless_if_required"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_listCardTransactions_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_listCheckoutConfigurations_2025_01_01(input: any): void {
   { const v = input.query?.["created_after"]; if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) input.query["created_after"] = new Date(Number(v) * 1000).toISOString(); } { const v = input.query?.["created_before"]; if (typeof v === 'number' || (typeof v === 'string' && /^\d+$/.test(v))) input.query["created_before"] = new Date(Number(v) * 1000).toISOString(); }
 }
@@ -2093,6 +2555,10 @@ export function up_createCheckoutConfiguration_2025_01_01(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_createDeposit_2025_01_01(input: any): void {
+  depositLegacyDestination.up(input);
+}
+
 export function up_listDisputes_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
@@ -2100,6 +2566,14 @@ export function up_listDisputes_2025_01_01(input: any): void {
 
 export function up_listDisputeAlerts_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_retrieveFinancialReport_2025_01_01(input: any): void {
+  financialReportDateWindowRequest.up(input);
+}
+
+export function up_listFinancialReportBreakdown_2025_01_01(input: any): void {
+  financialReportDateWindowRequest.up(input);
 }
 
 export function up_listMembers_2025_01_01(input: any): void {
@@ -2170,6 +2644,19 @@ export function up_listSetupIntents_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_listShipments_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createShipment_2025_01_01(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "tracking_code" in b) { b["tracking_number"] = b["tracking_code"]; delete b["tracking_code"]; } }
+  { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_createSwap_2025_01_01(input: any): void {
+  swapFiatAmountIsRepayment.up(input);
+}
+
 export function up_createTransfer_2025_01_01(input: any): void {
   if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
   { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
@@ -2224,18 +2711,24 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Account: { "2026-09-02": down_Account_2026_09_02, "2026-08-28": down_Account_2026_08_28, "2026-08-25": down_Account_2026_08_25, "2026-08-21": down_Account_2026_08_21, "2026-08-14": down_Account_2026_08_14, "2026-08-07": down_Account_2026_08_07, "2026-07-30": down_Account_2026_07_30, "2026-07-23": down_Account_2026_07_23, "2026-07-22": down_Account_2026_07_22, "2026-07-20": down_Account_2026_07_20, "2025-01-01": down_Account_2025_01_01 },
   AccountBalance: { "2026-07-30": down_AccountBalance_2026_07_30, "2026-07-23": down_AccountBalance_2026_07_23, "2026-07-22": down_AccountBalance_2026_07_22, "2026-07-20": down_AccountBalance_2026_07_20, "2025-01-01": down_AccountBalance_2025_01_01 },
   AccountPreferences: { "2026-08-21": down_AccountPreferences_2026_08_21, "2026-08-14": down_AccountPreferences_2026_08_14, "2026-08-07": down_AccountPreferences_2026_08_07, "2026-07-30": down_AccountPreferences_2026_07_30, "2026-07-23": down_AccountPreferences_2026_07_23, "2026-07-22": down_AccountPreferences_2026_07_22, "2026-07-20": down_AccountPreferences_2026_07_20, "2025-01-01": down_AccountPreferences_2025_01_01 },
+  CardTransaction: { "2026-07-23": down_CardTransaction_2026_07_23, "2026-07-22": down_CardTransaction_2026_07_22, "2026-07-20": down_CardTransaction_2026_07_20, "2025-01-01": down_CardTransaction_2025_01_01 },
   CheckoutConfiguration: { "2026-08-21": down_CheckoutConfiguration_2026_08_21, "2026-08-14": down_CheckoutConfiguration_2026_08_14, "2026-08-07": down_CheckoutConfiguration_2026_08_07, "2026-07-30": down_CheckoutConfiguration_2026_07_30, "2026-07-23": down_CheckoutConfiguration_2026_07_23, "2026-07-22": down_CheckoutConfiguration_2026_07_22, "2026-07-20": down_CheckoutConfiguration_2026_07_20, "2025-01-01": down_CheckoutConfiguration_2025_01_01 },
   CurrencyBalance: { "2026-07-30": down_CurrencyBalance_2026_07_30, "2026-07-23": down_CurrencyBalance_2026_07_23, "2026-07-22": down_CurrencyBalance_2026_07_22, "2026-07-20": down_CurrencyBalance_2026_07_20, "2025-01-01": down_CurrencyBalance_2025_01_01 },
   Deleted: { "2026-07-20": down_Deleted_2026_07_20, "2025-01-01": down_Deleted_2025_01_01 },
+  Deposit: { "2026-08-14": down_Deposit_2026_08_14, "2026-08-07": down_Deposit_2026_08_07, "2026-07-30": down_Deposit_2026_07_30, "2026-07-23": down_Deposit_2026_07_23, "2026-07-22": down_Deposit_2026_07_22, "2026-07-20": down_Deposit_2026_07_20, "2025-01-01": down_Deposit_2025_01_01 },
   Dispute: { "2026-08-25": down_Dispute_2026_08_25, "2026-08-21": down_Dispute_2026_08_21, "2026-08-14": down_Dispute_2026_08_14, "2026-08-07": down_Dispute_2026_08_07, "2026-07-30": down_Dispute_2026_07_30, "2026-07-23": down_Dispute_2026_07_23, "2026-07-22": down_Dispute_2026_07_22, "2026-07-20": down_Dispute_2026_07_20, "2025-01-01": down_Dispute_2025_01_01 },
   DisputeAlert: { "2026-07-23": down_DisputeAlert_2026_07_23, "2026-07-22": down_DisputeAlert_2026_07_22, "2026-07-20": down_DisputeAlert_2026_07_20, "2025-01-01": down_DisputeAlert_2025_01_01 },
   DisputeSummary: { "2026-08-25": down_DisputeSummary_2026_08_25, "2026-08-21": down_DisputeSummary_2026_08_21, "2026-08-14": down_DisputeSummary_2026_08_14, "2026-08-07": down_DisputeSummary_2026_08_07, "2026-07-30": down_DisputeSummary_2026_07_30, "2026-07-23": down_DisputeSummary_2026_07_23, "2026-07-22": down_DisputeSummary_2026_07_22, "2026-07-20": down_DisputeSummary_2026_07_20, "2025-01-01": down_DisputeSummary_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-22": down_EconomicIntelligenceOffer_2026_07_22, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
+  FinancialReport: { "2026-08-21": down_FinancialReport_2026_08_21, "2026-08-14": down_FinancialReport_2026_08_14, "2026-08-07": down_FinancialReport_2026_08_07, "2026-07-30": down_FinancialReport_2026_07_30, "2026-07-23": down_FinancialReport_2026_07_23, "2026-07-22": down_FinancialReport_2026_07_22, "2026-07-20": down_FinancialReport_2026_07_20, "2025-01-01": down_FinancialReport_2025_01_01 },
+  FinancialReportCurrency: { "2026-08-21": down_FinancialReportCurrency_2026_08_21, "2026-08-14": down_FinancialReportCurrency_2026_08_14, "2026-08-07": down_FinancialReportCurrency_2026_08_07, "2026-07-30": down_FinancialReportCurrency_2026_07_30, "2026-07-23": down_FinancialReportCurrency_2026_07_23, "2026-07-22": down_FinancialReportCurrency_2026_07_22, "2026-07-20": down_FinancialReportCurrency_2026_07_20, "2025-01-01": down_FinancialReportCurrency_2025_01_01 },
+  FinancialReportDay: { "2026-08-21": down_FinancialReportDay_2026_08_21, "2026-08-14": down_FinancialReportDay_2026_08_14, "2026-08-07": down_FinancialReportDay_2026_08_07, "2026-07-30": down_FinancialReportDay_2026_07_30, "2026-07-23": down_FinancialReportDay_2026_07_23, "2026-07-22": down_FinancialReportDay_2026_07_22, "2026-07-20": down_FinancialReportDay_2026_07_20, "2025-01-01": down_FinancialReportDay_2025_01_01 },
   LedgerAccount: { "2026-07-30": down_LedgerAccount_2026_07_30, "2026-07-23": down_LedgerAccount_2026_07_23, "2026-07-22": down_LedgerAccount_2026_07_22, "2026-07-20": down_LedgerAccount_2026_07_20, "2025-01-01": down_LedgerAccount_2025_01_01 },
   Member: { "2026-07-22": down_Member_2026_07_22, "2026-07-20": down_Member_2026_07_20, "2025-01-01": down_Member_2025_01_01 },
   Membership: { "2026-07-22": down_Membership_2026_07_22, "2026-07-20": down_Membership_2026_07_20, "2025-01-01": down_Membership_2025_01_01 },
   Payment: { "2026-09-02": down_Payment_2026_09_02, "2026-08-28": down_Payment_2026_08_28, "2026-08-25": down_Payment_2026_08_25, "2026-08-21": down_Payment_2026_08_21, "2026-08-14": down_Payment_2026_08_14, "2026-08-07": down_Payment_2026_08_07, "2026-07-30": down_Payment_2026_07_30, "2026-07-23": down_Payment_2026_07_23, "2026-07-22": down_Payment_2026_07_22, "2026-07-20": down_Payment_2026_07_20, "2025-01-01": down_Payment_2025_01_01 },
   PaymentFee: { "2026-08-14": down_PaymentFee_2026_08_14, "2026-08-07": down_PaymentFee_2026_08_07, "2026-07-30": down_PaymentFee_2026_07_30, "2026-07-23": down_PaymentFee_2026_07_23, "2026-07-22": down_PaymentFee_2026_07_22, "2026-07-20": down_PaymentFee_2026_07_20, "2025-01-01": down_PaymentFee_2025_01_01 },
+  PaymentStatus: { "2026-08-14": down_PaymentStatus_2026_08_14, "2026-08-07": down_PaymentStatus_2026_08_07, "2026-07-30": down_PaymentStatus_2026_07_30, "2026-07-23": down_PaymentStatus_2026_07_23, "2026-07-22": down_PaymentStatus_2026_07_22, "2026-07-20": down_PaymentStatus_2026_07_20, "2025-01-01": down_PaymentStatus_2025_01_01 },
   Payout: { "2026-08-28": down_Payout_2026_08_28, "2026-08-25": down_Payout_2026_08_25, "2026-08-21": down_Payout_2026_08_21, "2026-08-14": down_Payout_2026_08_14, "2026-08-07": down_Payout_2026_08_07, "2026-07-30": down_Payout_2026_07_30, "2026-07-23": down_Payout_2026_07_23, "2026-07-22": down_Payout_2026_07_22, "2026-07-20": down_Payout_2026_07_20, "2025-01-01": down_Payout_2025_01_01 },
   PayoutMethod: { "2026-08-28": down_PayoutMethod_2026_08_28, "2026-08-25": down_PayoutMethod_2026_08_25, "2026-08-21": down_PayoutMethod_2026_08_21, "2026-08-14": down_PayoutMethod_2026_08_14, "2026-08-07": down_PayoutMethod_2026_08_07, "2026-07-30": down_PayoutMethod_2026_07_30, "2026-07-23": down_PayoutMethod_2026_07_23, "2026-07-22": down_PayoutMethod_2026_07_22, "2026-07-20": down_PayoutMethod_2026_07_20, "2025-01-01": down_PayoutMethod_2025_01_01 },
   PayoutQuote: { "2026-07-23": down_PayoutQuote_2026_07_23, "2026-07-22": down_PayoutQuote_2026_07_22, "2026-07-20": down_PayoutQuote_2026_07_20, "2025-01-01": down_PayoutQuote_2025_01_01 },
@@ -2245,6 +2738,8 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   PromoCode: { "2026-07-30": down_PromoCode_2026_07_30, "2026-07-23": down_PromoCode_2026_07_23, "2026-07-22": down_PromoCode_2026_07_22, "2026-07-20": down_PromoCode_2026_07_20, "2025-01-01": down_PromoCode_2025_01_01 },
   Refund: { "2026-08-14": down_Refund_2026_08_14, "2026-08-07": down_Refund_2026_08_07, "2026-07-30": down_Refund_2026_07_30, "2026-07-23": down_Refund_2026_07_23, "2026-07-22": down_Refund_2026_07_22, "2026-07-20": down_Refund_2026_07_20, "2025-01-01": down_Refund_2025_01_01 },
   SetupIntent: { "2026-08-21": down_SetupIntent_2026_08_21, "2026-08-14": down_SetupIntent_2026_08_14, "2026-08-07": down_SetupIntent_2026_08_07, "2026-07-30": down_SetupIntent_2026_07_30, "2026-07-23": down_SetupIntent_2026_07_23, "2026-07-22": down_SetupIntent_2026_07_22, "2026-07-20": down_SetupIntent_2026_07_20, "2025-01-01": down_SetupIntent_2025_01_01 },
+  SetupIntentStatus: { "2026-08-21": down_SetupIntentStatus_2026_08_21, "2026-08-14": down_SetupIntentStatus_2026_08_14, "2026-08-07": down_SetupIntentStatus_2026_08_07, "2026-07-30": down_SetupIntentStatus_2026_07_30, "2026-07-23": down_SetupIntentStatus_2026_07_23, "2026-07-22": down_SetupIntentStatus_2026_07_22, "2026-07-20": down_SetupIntentStatus_2026_07_20, "2025-01-01": down_SetupIntentStatus_2025_01_01 },
+  Shipment: { "2026-07-23": down_Shipment_2026_07_23, "2026-07-22": down_Shipment_2026_07_22, "2026-07-20": down_Shipment_2026_07_20, "2025-01-01": down_Shipment_2025_01_01 },
   Transfer: { "2026-09-02": down_Transfer_2026_09_02, "2026-08-28": down_Transfer_2026_08_28, "2026-08-25": down_Transfer_2026_08_25, "2026-08-21": down_Transfer_2026_08_21, "2026-08-14": down_Transfer_2026_08_14, "2026-08-07": down_Transfer_2026_08_07, "2026-07-30": down_Transfer_2026_07_30, "2026-07-23": down_Transfer_2026_07_23, "2026-07-22": down_Transfer_2026_07_22, "2026-07-20": down_Transfer_2026_07_20, "2025-01-01": down_Transfer_2025_01_01 },
   User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-22": down_User_2026_07_22, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
   UserBalance: { "2026-07-30": down_UserBalance_2026_07_30, "2026-07-23": down_UserBalance_2026_07_23, "2026-07-22": down_UserBalance_2026_07_22, "2026-07-20": down_UserBalance_2026_07_20, "2025-01-01": down_UserBalance_2025_01_01 },
@@ -2256,6 +2751,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
 export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   cancelMembership: { "2026-07-22": up_cancelMembership_2026_07_22, "2026-07-20": up_cancelMembership_2026_07_20, "2025-01-01": up_cancelMembership_2025_01_01 },
   createCheckoutConfiguration: { "2026-08-21": up_createCheckoutConfiguration_2026_08_21, "2026-08-14": up_createCheckoutConfiguration_2026_08_14, "2026-08-07": up_createCheckoutConfiguration_2026_08_07, "2026-07-30": up_createCheckoutConfiguration_2026_07_30, "2026-07-23": up_createCheckoutConfiguration_2026_07_23, "2026-07-22": up_createCheckoutConfiguration_2026_07_22, "2026-07-20": up_createCheckoutConfiguration_2026_07_20, "2025-01-01": up_createCheckoutConfiguration_2025_01_01 },
+  createDeposit: { "2026-08-14": up_createDeposit_2026_08_14, "2026-08-07": up_createDeposit_2026_08_07, "2026-07-30": up_createDeposit_2026_07_30, "2026-07-23": up_createDeposit_2026_07_23, "2026-07-22": up_createDeposit_2026_07_22, "2026-07-20": up_createDeposit_2026_07_20, "2025-01-01": up_createDeposit_2025_01_01 },
   createPayment: { "2026-08-14": up_createPayment_2026_08_14, "2026-08-07": up_createPayment_2026_08_07, "2026-07-30": up_createPayment_2026_07_30, "2026-07-23": up_createPayment_2026_07_23, "2026-07-22": up_createPayment_2026_07_22, "2026-07-20": up_createPayment_2026_07_20, "2025-01-01": up_createPayment_2025_01_01 },
   createPayout: { "2026-08-14": up_createPayout_2026_08_14, "2026-08-07": up_createPayout_2026_08_07, "2026-07-30": up_createPayout_2026_07_30, "2026-07-23": up_createPayout_2026_07_23, "2026-07-22": up_createPayout_2026_07_22, "2026-07-20": up_createPayout_2026_07_20, "2025-01-01": up_createPayout_2025_01_01 },
   createPayoutMethod: { "2026-07-23": up_createPayoutMethod_2026_07_23, "2026-07-22": up_createPayoutMethod_2026_07_22, "2026-07-20": up_createPayoutMethod_2026_07_20, "2025-01-01": up_createPayoutMethod_2025_01_01 },
@@ -2263,14 +2759,18 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   createProduct: { "2026-07-20": up_createProduct_2026_07_20, "2025-01-01": up_createProduct_2025_01_01 },
   createPromoCode: { "2026-07-30": up_createPromoCode_2026_07_30, "2026-07-23": up_createPromoCode_2026_07_23, "2026-07-22": up_createPromoCode_2026_07_22, "2026-07-20": up_createPromoCode_2026_07_20, "2025-01-01": up_createPromoCode_2025_01_01 },
   createSetupIntent: { "2026-08-21": up_createSetupIntent_2026_08_21, "2026-08-14": up_createSetupIntent_2026_08_14, "2026-08-07": up_createSetupIntent_2026_08_07, "2026-07-30": up_createSetupIntent_2026_07_30, "2026-07-23": up_createSetupIntent_2026_07_23, "2026-07-22": up_createSetupIntent_2026_07_22, "2026-07-20": up_createSetupIntent_2026_07_20, "2025-01-01": up_createSetupIntent_2025_01_01 },
+  createShipment: { "2026-07-23": up_createShipment_2026_07_23, "2026-07-22": up_createShipment_2026_07_22, "2026-07-20": up_createShipment_2026_07_20, "2025-01-01": up_createShipment_2025_01_01 },
+  createSwap: { "2026-07-30": up_createSwap_2026_07_30, "2026-07-23": up_createSwap_2026_07_23, "2026-07-22": up_createSwap_2026_07_22, "2026-07-20": up_createSwap_2026_07_20, "2025-01-01": up_createSwap_2025_01_01 },
   createTransfer: { "2026-09-02": up_createTransfer_2026_09_02, "2026-08-28": up_createTransfer_2026_08_28, "2026-08-25": up_createTransfer_2026_08_25, "2026-08-21": up_createTransfer_2026_08_21, "2026-08-14": up_createTransfer_2026_08_14, "2026-08-07": up_createTransfer_2026_08_07, "2026-07-30": up_createTransfer_2026_07_30, "2026-07-23": up_createTransfer_2026_07_23, "2026-07-22": up_createTransfer_2026_07_22, "2026-07-20": up_createTransfer_2026_07_20, "2025-01-01": up_createTransfer_2025_01_01 },
   createVariant: { "2026-08-21": up_createVariant_2026_08_21, "2026-08-14": up_createVariant_2026_08_14, "2026-08-07": up_createVariant_2026_08_07, "2026-07-30": up_createVariant_2026_07_30, "2026-07-23": up_createVariant_2026_07_23, "2026-07-22": up_createVariant_2026_07_22, "2026-07-20": up_createVariant_2026_07_20, "2025-01-01": up_createVariant_2025_01_01 },
   createWebhook: { "2026-08-07": up_createWebhook_2026_08_07, "2026-07-30": up_createWebhook_2026_07_30, "2026-07-23": up_createWebhook_2026_07_23, "2026-07-22": up_createWebhook_2026_07_22, "2026-07-20": up_createWebhook_2026_07_20, "2025-01-01": up_createWebhook_2025_01_01 },
   extendMembership: { "2026-07-22": up_extendMembership_2026_07_22, "2026-07-20": up_extendMembership_2026_07_20, "2025-01-01": up_extendMembership_2025_01_01 },
   listAccounts: { "2026-07-20": up_listAccounts_2026_07_20, "2025-01-01": up_listAccounts_2025_01_01 },
+  listCardTransactions: { "2026-07-23": up_listCardTransactions_2026_07_23, "2026-07-22": up_listCardTransactions_2026_07_22, "2026-07-20": up_listCardTransactions_2026_07_20, "2025-01-01": up_listCardTransactions_2025_01_01 },
   listCheckoutConfigurations: { "2026-07-20": up_listCheckoutConfigurations_2026_07_20, "2025-01-01": up_listCheckoutConfigurations_2025_01_01 },
   listDisputeAlerts: { "2026-07-23": up_listDisputeAlerts_2026_07_23, "2026-07-22": up_listDisputeAlerts_2026_07_22, "2026-07-20": up_listDisputeAlerts_2026_07_20, "2025-01-01": up_listDisputeAlerts_2025_01_01 },
   listDisputes: { "2026-08-25": up_listDisputes_2026_08_25, "2026-08-21": up_listDisputes_2026_08_21, "2026-08-14": up_listDisputes_2026_08_14, "2026-08-07": up_listDisputes_2026_08_07, "2026-07-30": up_listDisputes_2026_07_30, "2026-07-23": up_listDisputes_2026_07_23, "2026-07-22": up_listDisputes_2026_07_22, "2026-07-20": up_listDisputes_2026_07_20, "2025-01-01": up_listDisputes_2025_01_01 },
+  listFinancialReportBreakdown: { "2026-08-14": up_listFinancialReportBreakdown_2026_08_14, "2026-08-07": up_listFinancialReportBreakdown_2026_08_07, "2026-07-30": up_listFinancialReportBreakdown_2026_07_30, "2026-07-23": up_listFinancialReportBreakdown_2026_07_23, "2026-07-22": up_listFinancialReportBreakdown_2026_07_22, "2026-07-20": up_listFinancialReportBreakdown_2026_07_20, "2025-01-01": up_listFinancialReportBreakdown_2025_01_01 },
   listMembers: { "2026-07-22": up_listMembers_2026_07_22, "2026-07-20": up_listMembers_2026_07_20, "2025-01-01": up_listMembers_2025_01_01 },
   listMemberships: { "2026-07-22": up_listMemberships_2026_07_22, "2026-07-20": up_listMemberships_2026_07_20, "2025-01-01": up_listMemberships_2025_01_01 },
   listPayments: { "2026-08-14": up_listPayments_2026_08_14, "2026-08-07": up_listPayments_2026_08_07, "2026-07-30": up_listPayments_2026_07_30, "2026-07-23": up_listPayments_2026_07_23, "2026-07-22": up_listPayments_2026_07_22, "2026-07-20": up_listPayments_2026_07_20, "2025-01-01": up_listPayments_2025_01_01 },
@@ -2279,9 +2779,11 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   listPromoCodes: { "2026-07-30": up_listPromoCodes_2026_07_30, "2026-07-23": up_listPromoCodes_2026_07_23, "2026-07-22": up_listPromoCodes_2026_07_22, "2026-07-20": up_listPromoCodes_2026_07_20, "2025-01-01": up_listPromoCodes_2025_01_01 },
   listRefunds: { "2026-08-14": up_listRefunds_2026_08_14, "2026-08-07": up_listRefunds_2026_08_07, "2026-07-30": up_listRefunds_2026_07_30, "2026-07-23": up_listRefunds_2026_07_23, "2026-07-22": up_listRefunds_2026_07_22, "2026-07-20": up_listRefunds_2026_07_20, "2025-01-01": up_listRefunds_2025_01_01 },
   listSetupIntents: { "2026-08-21": up_listSetupIntents_2026_08_21, "2026-08-14": up_listSetupIntents_2026_08_14, "2026-08-07": up_listSetupIntents_2026_08_07, "2026-07-30": up_listSetupIntents_2026_07_30, "2026-07-23": up_listSetupIntents_2026_07_23, "2026-07-22": up_listSetupIntents_2026_07_22, "2026-07-20": up_listSetupIntents_2026_07_20, "2025-01-01": up_listSetupIntents_2025_01_01 },
+  listShipments: { "2026-07-23": up_listShipments_2026_07_23, "2026-07-22": up_listShipments_2026_07_22, "2026-07-20": up_listShipments_2026_07_20, "2025-01-01": up_listShipments_2025_01_01 },
   listVariants: { "2026-07-20": up_listVariants_2026_07_20, "2025-01-01": up_listVariants_2025_01_01 },
   listWebhooks: { "2026-08-07": up_listWebhooks_2026_08_07, "2026-07-30": up_listWebhooks_2026_07_30, "2026-07-23": up_listWebhooks_2026_07_23, "2026-07-22": up_listWebhooks_2026_07_22, "2026-07-20": up_listWebhooks_2026_07_20, "2025-01-01": up_listWebhooks_2025_01_01 },
   refundPayment: { "2026-08-14": up_refundPayment_2026_08_14, "2026-08-07": up_refundPayment_2026_08_07, "2026-07-30": up_refundPayment_2026_07_30, "2026-07-23": up_refundPayment_2026_07_23, "2026-07-22": up_refundPayment_2026_07_22, "2026-07-20": up_refundPayment_2026_07_20, "2025-01-01": up_refundPayment_2025_01_01 },
+  retrieveFinancialReport: { "2026-08-14": up_retrieveFinancialReport_2026_08_14, "2026-08-07": up_retrieveFinancialReport_2026_08_07, "2026-07-30": up_retrieveFinancialReport_2026_07_30, "2026-07-23": up_retrieveFinancialReport_2026_07_23, "2026-07-22": up_retrieveFinancialReport_2026_07_22, "2026-07-20": up_retrieveFinancialReport_2026_07_20, "2025-01-01": up_retrieveFinancialReport_2025_01_01 },
   searchUsers: { "2026-07-20": up_searchUsers_2026_07_20, "2025-01-01": up_searchUsers_2025_01_01 },
   updateAccount: { "2026-08-21": up_updateAccount_2026_08_21, "2026-08-14": up_updateAccount_2026_08_14, "2026-08-07": up_updateAccount_2026_08_07, "2026-07-30": up_updateAccount_2026_07_30, "2026-07-23": up_updateAccount_2026_07_23, "2026-07-22": up_updateAccount_2026_07_22, "2026-07-20": up_updateAccount_2026_07_20, "2025-01-01": up_updateAccount_2025_01_01 },
   updateAccountPreferences: { "2026-08-25": up_updateAccountPreferences_2026_08_25, "2026-08-21": up_updateAccountPreferences_2026_08_21, "2026-08-14": up_updateAccountPreferences_2026_08_14, "2026-08-07": up_updateAccountPreferences_2026_08_07, "2026-07-30": up_updateAccountPreferences_2026_07_30, "2026-07-23": up_updateAccountPreferences_2026_07_23, "2026-07-22": up_updateAccountPreferences_2026_07_22, "2026-07-20": up_updateAccountPreferences_2026_07_20, "2025-01-01": up_updateAccountPreferences_2025_01_01 },

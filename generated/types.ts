@@ -221,6 +221,75 @@ export interface ApiKeyStatement {
     actions: string[];
 }
 
+/** A team member of the account who holds its cards; made with the first card assigned to them. */
+export interface Cardholder {
+    id: string;
+    object: "cardholder";
+    account_id: string;
+    user_id: string;
+    /** The name printed on their cards: the user's name, else username. */
+    name: string;
+    created_at: string;
+    updated_at: string;
+}
+
+/** A virtual card spending its account's cards balance. */
+export interface Card {
+    id: string;
+    object: "card";
+    account_id: string;
+    cardholder_id: string;
+    /** The cardholder's user. */
+    user_id: string;
+    /** A display name. */
+    name: string | null;
+    /** The sandbox issues virtual cards only. */
+    type: "virtual" | "physical";
+    status: "active" | "frozen" | "canceled";
+    last4: string;
+    /** Two digits ("07"). */
+    expiration_month: string;
+    /** Four digits. */
+    expiration_year: string;
+    canceled_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+/** Money moved from the business balance into the cards balance. */
+export interface CardTopUp {
+    id: string;
+    object: "card_top_up";
+    account_id: string;
+    /** balance: POST /card_top_ups; auto: cleared payment funds, with cards_auto_top_up on. */
+    source: "balance" | "auto";
+    /** auto: the payment whose cleared funds moved. */
+    payment_id: string | null;
+    amount: Money;
+    created_at: string;
+}
+
+/** A purchase the card network asked to authorise on a card. */
+export interface CardTransaction {
+    id: string;
+    object: "card_transaction";
+    account_id: string;
+    card_id: string;
+    cardholder_id: string;
+    /** pending: authorised, its amount held; settled: captured; reversed: released; declined: refused at authorisation. */
+    status: "pending" | "settled" | "reversed" | "declined";
+    amount: Money;
+    currency: string;
+    merchant_name: string;
+    merchant_category: string | null;
+    /** Why a declined transaction was declined; null otherwise. */
+    decline_reason: "insufficient_funds" | "card_frozen" | "card_canceled" | null;
+    settled_at: string | null;
+    reversed_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
 export interface CheckoutConfiguration {
     id: string;
     account_id: string;
@@ -252,6 +321,65 @@ export interface CardSummary {
     last4: string;
     exp_month: number;
     exp_year: number;
+}
+
+/** Where to send stablecoins on one network to fund the destination. */
+export interface CryptoDepositMethod {
+    /** The network's id (ethereum, base, polygon, solana). */
+    network: string;
+    network_name: string;
+    /** The destination's deposit address on this network; the same on every call. */
+    address: string;
+    /** The stablecoins this network carries (usdc, usdt), credited 1:1 in USD. */
+    tokens: string[];
+    /** How many confirmations the network waits for before crediting. */
+    confirmations: number;
+    /** The smallest deposit credited, a decimal string in minimum_currency (10.00). */
+    minimum_amount: string;
+    minimum_currency: string;
+}
+
+export interface DepositMethods {
+    /** Always null: the sandbox takes deposits over its crypto network only. */
+    bank: { note: string } | null;
+    /** One per supported network, in the network table's order. */
+    crypto: CryptoDepositMethod[];
+}
+
+/** How to fund a destination. */
+export interface Deposit {
+    object: "deposit";
+    /** The destination: an account (biz_) or a user's personal wallet (user_). */
+    account_id: string;
+    /** The amount asked for, as sent (a decimal string in USD); informative only. */
+    amount: string | null;
+    /** Always null: the sandbox has no hosted deposit page. */
+    hosted_url: string | null;
+    methods: DepositMethods;
+}
+
+/** A transfer the crypto network reported to a deposit address. */
+export interface CryptoDeposit {
+    id: string;
+    object: "crypto_deposit";
+    /** The destination: an account (biz_) or a user's personal wallet (user_). */
+    account_id: string;
+    network: string;
+    address: string;
+    /** usdc or usdt. */
+    token: string;
+    /** What was sent, a decimal string with the token's 6 decimals. */
+    token_amount: string;
+    /** Its value in currency (1:1, rounded down to the cent), a decimal string: what is credited once confirmed. */
+    amount: string;
+    currency: string;
+    tx_hash: string;
+    status: "pending" | "confirmed" | "below_minimum";
+    status_detail: string | null;
+    /** When it was credited, or found below the minimum. */
+    settled_at: string | null;
+    created_at: string;
+    updated_at: string;
 }
 
 /** What the seller files to win a dispute; every field is free text (null when not given). */
@@ -338,6 +466,53 @@ export interface DisputeAlert {
     created_at: string;
 }
 
+/** One row type's entries in one currency over the window. Amounts are signed movements of the account's buckets (summed over its balances), in minor units; net is available + pending + in_transit + held. */
+export interface FinancialReportRow {
+    /** The row type: payment, funds_cleared, refund, payout_requested, payout_released, payout, payout_reversed, trading_account_withdrawal, trading_account_withdrawal_offset, transfer, transfer_returned, trading_account_deposit, trading_account_deposit_offset, swap, card_transaction, card_top_up, adjustment or other. */
+    type: string;
+    /** Entries of this type in the window, counted once per balance of the account they moved. */
+    count: number;
+    /** What the account holds moved by: available + pending + in_transit + held. */
+    net: Money;
+    available: Money;
+    pending: Money;
+    in_transit: Money;
+    held: Money;
+    /** Fees charged to the account (its fees bucket). */
+    fees: Money;
+}
+
+/** One currency of a report or of a day of its breakdown. */
+export interface FinancialReportCurrency {
+    /** Lowercase ISO 4217 code. */
+    currency: string;
+    /** The sum of the rows' net. */
+    net: Money;
+    /** One per row type with entries, by type. */
+    rows: FinancialReportRow[];
+}
+
+/** An account's ledger summed over a window. */
+export interface FinancialReport {
+    object: "financial_report";
+    account_id: string;
+    /** The window's start (inclusive). */
+    from: string;
+    /** The window's end (exclusive). */
+    to: string;
+    /** Each currency with entries in the window: USD first, then by code. */
+    currencies: FinancialReportCurrency[];
+}
+
+/** One UTC day of a report's window with entries (the first and last days only the part within the window). */
+export interface FinancialReportDay {
+    object: "financial_report_day";
+    /** The UTC day. */
+    date: string;
+    /** Each currency with entries that day: USD first, then by code. */
+    currencies: FinancialReportCurrency[];
+}
+
 /** A balance on the platform's side, in every currency it holds. */
 export interface LedgerAccount {
     id: string;
@@ -387,6 +562,20 @@ export interface Membership {
     member_id: string;
     user_id: string;
     account_id: string;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface PaymentMethodDomain {
+    id: string;
+    account_id: string;
+    /** The hostname, lower-cased. */
+    domain: string;
+    /** verified once the ownership proof was checked. */
+    status: "pending" | "verified";
+    /** The DNS TXT record that proves ownership. */
+    verification: { txt_record_name: string; txt_record_value: string; last_error: string | null };
+    verified_at: string | null;
     created_at: string;
     updated_at: string;
 }
@@ -446,6 +635,17 @@ export interface Payment {
     failure_code: "card_declined" | "insufficient_funds" | "authentication_required" | "authentication_failed" | null;
     failure_message: string | null;
     created_at: string;
+    updated_at: string;
+}
+
+/** A payment's state alone, for polling (GET /payments/{id}/status): cheaper to send than the payment, and what a checkout page needs to decide its next step. */
+export interface PaymentStatus {
+    id: string;
+    status: "requires_action" | "processing" | "authorized" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+    /** As on the payment (requires_action only). */
+    next_action: { type: "redirect_to_url"; redirect_to_url: { url: string; return_url: string | null } } | null;
+    failure_code: "card_declined" | "insufficient_funds" | "authentication_required" | "authentication_failed" | null;
+    failure_message: string | null;
     updated_at: string;
 }
 
@@ -713,6 +913,87 @@ export interface SetupIntent {
     client_secret: string | null;
     created_at: string;
     updated_at: string;
+}
+
+/** A setup intent's state alone, for polling (GET /setup_intents/{id}/status). */
+export interface SetupIntentStatus {
+    id: string;
+    status: "processing" | "requires_action" | "succeeded" | "canceled";
+    /** As on the setup intent (requires_action only). */
+    next_action: { type: "redirect_to_url"; redirect_url: string; return_url: string | null } | null;
+    last_setup_error: { code: string; message: string } | null;
+    updated_at: string;
+}
+
+export interface Shipment {
+    id: string;
+    account_id: string;
+    payment_id: string;
+    /** The seller's own order reference, as sent at creation; null when none. */
+    order_id: string | null;
+    /** Upper-cased. */
+    tracking_number: string;
+    carrier: "usps" | "ups" | "fedex" | "dhl_express" | "royal_mail" | "canada_post" | "australia_post" | "ontrac" | "dpd" | "post_nl";
+    /** The carrier's public tracking page for tracking_number (the table above). */
+    tracking_url: string;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface SwapToken {
+    /** The token's ticker, uppercase (USD, EUR, USDC). */
+    symbol: string;
+    /** The balance currency it is held in (usdc and usdt: usd). */
+    currency: string;
+    decimals: number;
+}
+
+/** What a swap would exchange now; nothing is written. */
+export interface SwapQuote {
+    object: "swap_quote";
+    from_token: SwapToken;
+    to_token: SwapToken;
+    /** What would be taken, a decimal string in from_token. */
+    amount_in: string;
+    /** What would arrive, a decimal string in to_token. */
+    amount_out: string;
+    /** The same as amount_out: mid-market rates have no slippage. */
+    amount_out_min: string;
+    /** to_token per from_token, 8 decimals. */
+    rate: string;
+    /** The sandbox charges no swap fee: 0. */
+    fee_bps: number;
+    /** Swaps between balances are immediate: 0. */
+    estimated_duration_seconds: number;
+}
+
+/** An exchange between two currencies of one balance. */
+export interface Swap {
+    id: string;
+    object: "swap";
+    /** Whose balance: an account (biz_) or a user's personal wallet (user_). */
+    account_id: string;
+    /** Swaps between balances complete at once. */
+    status: "completed";
+    from_token: SwapToken;
+    to_token: SwapToken;
+    /** Taken from the from_token balance, a decimal string. */
+    amount_in: string;
+    /** Credited in to_token, a decimal string. */
+    amount_out: string;
+    /** The same as amount_out. */
+    amount_out_expected: string;
+    /** The same as amount_out. */
+    amount_out_min: string;
+    /** The part of amount_out that repaid a negative balance, a decimal string. */
+    repaid_amount: string;
+    /** to_token per from_token, 8 decimals. */
+    rate: string;
+    /** Always empty: swaps between balances happen off chain. */
+    tx_hashes: string[];
+    /** Always null: a swap that cannot be made is refused, never recorded. */
+    error: string | null;
+    created_at: string;
 }
 
 /** A user's role on an account. Access to the account (and its connected accounts) counts only active members; invited members have none until they accept. */
@@ -1043,6 +1324,96 @@ export interface RevokeApiKeyInput {
 
 export type RevokeApiKeyOutput = ApiKey;
 
+/** POST /cards: Request a card */
+export interface CreateCardInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; assigned_user_id?: string; name?: string };
+}
+
+export type CreateCardOutput = Card;
+
+/** GET /cards: List cards */
+export interface ListCardsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; cardholder_id?: string; user_id?: string; status?: "active" | "frozen" | "canceled" };
+    body: undefined;
+}
+
+export type ListCardsOutput = Page<Card>;
+
+/** GET /cards/{id}: Retrieve a card */
+export interface RetrieveCardInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveCardOutput = Card;
+
+/** PATCH /cards/{id}: Freeze, unfreeze, cancel or rename a card */
+export interface UpdateCardInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { name?: string; frozen?: boolean; canceled?: boolean };
+}
+
+export type UpdateCardOutput = Card;
+
+/** GET /cardholders: List cardholders */
+export interface ListCardholdersInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; user_id?: string };
+    body: undefined;
+}
+
+export type ListCardholdersOutput = Page<Cardholder>;
+
+/** GET /cardholders/{id}: Retrieve a cardholder */
+export interface RetrieveCardholderInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveCardholderOutput = Cardholder;
+
+/** POST /card_top_ups: Top up the cards balance */
+export interface CreateCardTopUpInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; amount: number; currency: "usd" };
+}
+
+export type CreateCardTopUpOutput = CardTopUp;
+
+/** GET /card_transactions: List card transactions */
+export interface ListCardTransactionsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; transaction_ids?: string[]; card_id?: string; cardholder_id?: string; status?: "pending" | "settled" | "reversed" | "declined"; created_after?: string; created_before?: string };
+    body: undefined;
+}
+
+export type ListCardTransactionsOutput = Page<CardTransaction>;
+
+/** GET /card_transactions/{id}: Retrieve a card transaction */
+export interface RetrieveCardTransactionInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveCardTransactionOutput = CardTransaction;
+
+/** POST /sandbox/card_network/authorizations: Sandbox: the card network authorises a purchase */
+export interface AuthorizeCardPurchaseInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { card_id: string; amount: number; currency: "usd"; merchant_name: string; merchant_category?: string };
+}
+
+export type AuthorizeCardPurchaseOutput = CardTransaction;
+
 /** GET /checkout_configurations: List checkout configurations */
 export interface ListCheckoutConfigurationsInput {
     path: Record<string, never>;
@@ -1087,6 +1458,42 @@ export interface CreateConfirmationTokenInput {
 }
 
 export type CreateConfirmationTokenOutput = ConfirmationToken;
+
+/** POST /deposits: Resolve a deposit destination */
+export interface CreateDepositInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { destination: string; amount?: string; network?: string };
+}
+
+export type CreateDepositOutput = Deposit;
+
+/** GET /crypto_deposits: List crypto deposits */
+export interface ListCryptoDepositsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; status?: "pending" | "confirmed" | "below_minimum" };
+    body: undefined;
+}
+
+export type ListCryptoDepositsOutput = Page<CryptoDeposit>;
+
+/** GET /crypto_deposits/{id}: Retrieve a crypto deposit */
+export interface RetrieveCryptoDepositInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveCryptoDepositOutput = CryptoDeposit;
+
+/** POST /sandbox/crypto_network/transfers: Simulate an incoming on-chain transfer (sandbox) */
+export interface CreateSandboxCryptoTransferInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { network: string; address: string; token: string; amount: string; tx_hash?: string };
+}
+
+export type CreateSandboxCryptoTransferOutput = CryptoDeposit;
 
 /** GET /disputes: List disputes */
 export interface ListDisputesInput {
@@ -1159,6 +1566,24 @@ export interface RetrieveDisputeAlertInput {
 }
 
 export type RetrieveDisputeAlertOutput = DisputeAlert;
+
+/** GET /financial_reports: Report an account's ledger over a window */
+export interface RetrieveFinancialReportInput {
+    path: Record<string, never>;
+    query: { account_id: string; from: string; to: string; currency?: string };
+    body: undefined;
+}
+
+export type RetrieveFinancialReportOutput = FinancialReport;
+
+/** GET /financial_reports/breakdown: Break a report down by day */
+export interface ListFinancialReportBreakdownInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id: string; from: string; to: string; currency?: string; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListFinancialReportBreakdownOutput = Page<FinancialReportDay>;
 
 /** GET /ledger_accounts/{id}: Retrieve a balance */
 export interface RetrieveLedgerAccountInput {
@@ -1259,6 +1684,51 @@ export interface ResumeMembershipInput {
 
 export type ResumeMembershipOutput = Membership;
 
+/** GET /payment_method_domains: List payment method domains */
+export interface ListPaymentMethodDomainsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; status?: "pending" | "verified" };
+    body: undefined;
+}
+
+export type ListPaymentMethodDomainsOutput = Page<PaymentMethodDomain>;
+
+/** POST /payment_method_domains: Register a hostname for wallet payment methods */
+export interface CreatePaymentMethodDomainInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; domain: string };
+}
+
+export type CreatePaymentMethodDomainOutput = PaymentMethodDomain;
+
+/** GET /payment_method_domains/{id}: Retrieve a payment method domain */
+export interface RetrievePaymentMethodDomainInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrievePaymentMethodDomainOutput = PaymentMethodDomain;
+
+/** DELETE /payment_method_domains/{id}: Delete a payment method domain */
+export interface DeletePaymentMethodDomainInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeletePaymentMethodDomainOutput = Deleted;
+
+/** POST /sandbox/payment_method_domains/{id}/publish_proof: Publish a domain's ownership proof (sandbox) */
+export interface PublishPaymentMethodDomainProofInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { value?: string };
+}
+
+export type PublishPaymentMethodDomainProofOutput = PaymentMethodDomain;
+
 /** GET /payment_methods: List saved payment methods */
 export interface ListPaymentMethodsInput {
     path: Record<string, never>;
@@ -1294,6 +1764,24 @@ export interface RetrievePaymentInput {
 }
 
 export type RetrievePaymentOutput = Payment;
+
+/** GET /payments/{id}/status: Retrieve a payment's status */
+export interface RetrievePaymentStatusInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrievePaymentStatusOutput = PaymentStatus;
+
+/** PATCH /payments/{id}: Change a payment's return_url */
+export interface UpdatePaymentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { return_url: string };
+}
+
+export type UpdatePaymentOutput = Payment;
 
 /** POST /payments/{id}/capture: Capture an authorized payment */
 export interface CapturePaymentInput {
@@ -1592,6 +2080,15 @@ export interface RetrieveSetupIntentInput {
 
 export type RetrieveSetupIntentOutput = SetupIntent;
 
+/** GET /setup_intents/{id}/status: Retrieve a setup intent's status */
+export interface RetrieveSetupIntentStatusInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveSetupIntentStatusOutput = SetupIntentStatus;
+
 /** POST /setup_intents/{id}/confirm_action: Complete a setup intent's 3D Secure step (sandbox) */
 export interface ConfirmSetupIntentActionInput {
     path: { id: string };
@@ -1600,6 +2097,78 @@ export interface ConfirmSetupIntentActionInput {
 }
 
 export type ConfirmSetupIntentActionOutput = SetupIntent;
+
+/** GET /shipments: List shipments */
+export interface ListShipmentsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; payment_id?: string; user_id?: string };
+    body: undefined;
+}
+
+export type ListShipmentsOutput = Page<Shipment>;
+
+/** POST /shipments: Attach a tracking number to a payment */
+export interface CreateShipmentInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; payment_id: string; tracking_number: string; carrier?: "usps" | "ups" | "fedex" | "dhl_express" | "royal_mail" | "canada_post" | "australia_post" | "ontrac" | "dpd" | "post_nl"; order_id?: string };
+}
+
+export type CreateShipmentOutput = Shipment;
+
+/** GET /shipments/{id}: Retrieve a shipment */
+export interface RetrieveShipmentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveShipmentOutput = Shipment;
+
+/** PATCH /shipments/{id}: Change a shipment's tracking number */
+export interface UpdateShipmentInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { tracking_number: string; carrier?: "usps" | "ups" | "fedex" | "dhl_express" | "royal_mail" | "canada_post" | "australia_post" | "ontrac" | "dpd" | "post_nl" };
+}
+
+export type UpdateShipmentOutput = Shipment;
+
+/** POST /swaps/quote: Quote a swap */
+export interface CreateSwapQuoteInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { from_token: string; to_token: string; amount?: string; to_amount?: string };
+}
+
+export type CreateSwapQuoteOutput = SwapQuote;
+
+/** POST /swaps: Make a swap */
+export interface CreateSwapInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id?: string; from_token: string; to_token: string; amount?: string; to_amount?: string };
+}
+
+export type CreateSwapOutput = Swap;
+
+/** GET /swaps: List swaps */
+export interface ListSwapsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string };
+    body: undefined;
+}
+
+export type ListSwapsOutput = Page<Swap>;
+
+/** GET /swaps/{id}: Retrieve a swap */
+export interface RetrieveSwapInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveSwapOutput = Swap;
 
 /** GET /team_members: List an account's team members */
 export interface ListTeamMembersInput {
@@ -1857,7 +2426,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -1884,7 +2453,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "checkout_configuration.created" | "checkout_configuration.deleted" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -1913,11 +2482,25 @@ export interface Operations {
     updateApiKey: { input: UpdateApiKeyInput; output: UpdateApiKeyOutput };
     rotateApiKey: { input: RotateApiKeyInput; output: RotateApiKeyOutput };
     revokeApiKey: { input: RevokeApiKeyInput; output: RevokeApiKeyOutput };
+    createCard: { input: CreateCardInput; output: CreateCardOutput };
+    listCards: { input: ListCardsInput; output: ListCardsOutput };
+    retrieveCard: { input: RetrieveCardInput; output: RetrieveCardOutput };
+    updateCard: { input: UpdateCardInput; output: UpdateCardOutput };
+    listCardholders: { input: ListCardholdersInput; output: ListCardholdersOutput };
+    retrieveCardholder: { input: RetrieveCardholderInput; output: RetrieveCardholderOutput };
+    createCardTopUp: { input: CreateCardTopUpInput; output: CreateCardTopUpOutput };
+    listCardTransactions: { input: ListCardTransactionsInput; output: ListCardTransactionsOutput };
+    retrieveCardTransaction: { input: RetrieveCardTransactionInput; output: RetrieveCardTransactionOutput };
+    authorizeCardPurchase: { input: AuthorizeCardPurchaseInput; output: AuthorizeCardPurchaseOutput };
     listCheckoutConfigurations: { input: ListCheckoutConfigurationsInput; output: ListCheckoutConfigurationsOutput };
     createCheckoutConfiguration: { input: CreateCheckoutConfigurationInput; output: CreateCheckoutConfigurationOutput };
     retrieveCheckoutConfiguration: { input: RetrieveCheckoutConfigurationInput; output: RetrieveCheckoutConfigurationOutput };
     deleteCheckoutConfiguration: { input: DeleteCheckoutConfigurationInput; output: DeleteCheckoutConfigurationOutput };
     createConfirmationToken: { input: CreateConfirmationTokenInput; output: CreateConfirmationTokenOutput };
+    createDeposit: { input: CreateDepositInput; output: CreateDepositOutput };
+    listCryptoDeposits: { input: ListCryptoDepositsInput; output: ListCryptoDepositsOutput };
+    retrieveCryptoDeposit: { input: RetrieveCryptoDepositInput; output: RetrieveCryptoDepositOutput };
+    createSandboxCryptoTransfer: { input: CreateSandboxCryptoTransferInput; output: CreateSandboxCryptoTransferOutput };
     listDisputes: { input: ListDisputesInput; output: ListDisputesOutput };
     disputeSummary: { input: DisputeSummaryInput; output: DisputeSummaryOutput };
     retrieveDispute: { input: RetrieveDisputeInput; output: RetrieveDisputeOutput };
@@ -1926,6 +2509,8 @@ export interface Operations {
     submitDispute: { input: SubmitDisputeInput; output: SubmitDisputeOutput };
     listDisputeAlerts: { input: ListDisputeAlertsInput; output: ListDisputeAlertsOutput };
     retrieveDisputeAlert: { input: RetrieveDisputeAlertInput; output: RetrieveDisputeAlertOutput };
+    retrieveFinancialReport: { input: RetrieveFinancialReportInput; output: RetrieveFinancialReportOutput };
+    listFinancialReportBreakdown: { input: ListFinancialReportBreakdownInput; output: ListFinancialReportBreakdownOutput };
     retrieveLedgerAccount: { input: RetrieveLedgerAccountInput; output: RetrieveLedgerAccountOutput };
     listMembers: { input: ListMembersInput; output: ListMembersOutput };
     retrieveMember: { input: RetrieveMemberInput; output: RetrieveMemberOutput };
@@ -1937,10 +2522,17 @@ export interface Operations {
     extendMembership: { input: ExtendMembershipInput; output: ExtendMembershipOutput };
     pauseMembership: { input: PauseMembershipInput; output: PauseMembershipOutput };
     resumeMembership: { input: ResumeMembershipInput; output: ResumeMembershipOutput };
+    listPaymentMethodDomains: { input: ListPaymentMethodDomainsInput; output: ListPaymentMethodDomainsOutput };
+    createPaymentMethodDomain: { input: CreatePaymentMethodDomainInput; output: CreatePaymentMethodDomainOutput };
+    retrievePaymentMethodDomain: { input: RetrievePaymentMethodDomainInput; output: RetrievePaymentMethodDomainOutput };
+    deletePaymentMethodDomain: { input: DeletePaymentMethodDomainInput; output: DeletePaymentMethodDomainOutput };
+    publishPaymentMethodDomainProof: { input: PublishPaymentMethodDomainProofInput; output: PublishPaymentMethodDomainProofOutput };
     listPaymentMethods: { input: ListPaymentMethodsInput; output: ListPaymentMethodsOutput };
     createPayment: { input: CreatePaymentInput; output: CreatePaymentOutput };
     listPayments: { input: ListPaymentsInput; output: ListPaymentsOutput };
     retrievePayment: { input: RetrievePaymentInput; output: RetrievePaymentOutput };
+    retrievePaymentStatus: { input: RetrievePaymentStatusInput; output: RetrievePaymentStatusOutput };
+    updatePayment: { input: UpdatePaymentInput; output: UpdatePaymentOutput };
     capturePayment: { input: CapturePaymentInput; output: CapturePaymentOutput };
     voidPayment: { input: VoidPaymentInput; output: VoidPaymentOutput };
     retryPayment: { input: RetryPaymentInput; output: RetryPaymentOutput };
@@ -1974,7 +2566,16 @@ export interface Operations {
     createSetupIntent: { input: CreateSetupIntentInput; output: CreateSetupIntentOutput };
     listSetupIntents: { input: ListSetupIntentsInput; output: ListSetupIntentsOutput };
     retrieveSetupIntent: { input: RetrieveSetupIntentInput; output: RetrieveSetupIntentOutput };
+    retrieveSetupIntentStatus: { input: RetrieveSetupIntentStatusInput; output: RetrieveSetupIntentStatusOutput };
     confirmSetupIntentAction: { input: ConfirmSetupIntentActionInput; output: ConfirmSetupIntentActionOutput };
+    listShipments: { input: ListShipmentsInput; output: ListShipmentsOutput };
+    createShipment: { input: CreateShipmentInput; output: CreateShipmentOutput };
+    retrieveShipment: { input: RetrieveShipmentInput; output: RetrieveShipmentOutput };
+    updateShipment: { input: UpdateShipmentInput; output: UpdateShipmentOutput };
+    createSwapQuote: { input: CreateSwapQuoteInput; output: CreateSwapQuoteOutput };
+    createSwap: { input: CreateSwapInput; output: CreateSwapOutput };
+    listSwaps: { input: ListSwapsInput; output: ListSwapsOutput };
+    retrieveSwap: { input: RetrieveSwapInput; output: RetrieveSwapOutput };
     listTeamMembers: { input: ListTeamMembersInput; output: ListTeamMembersOutput };
     addTeamMember: { input: AddTeamMemberInput; output: AddTeamMemberOutput };
     retrieveTeamMember: { input: RetrieveTeamMemberInput; output: RetrieveTeamMemberOutput };

@@ -10,8 +10,11 @@ import { paymentTasks } from './payments/tasks.js';
 import { payoutTasks } from './payouts/tasks.js';
 import { transferTasks } from './transfers/claim-links.js';
 import { disputeTasks } from './disputes/tasks.js';
+import { cardTasks } from './cards/tasks.js';
 import { SWEEP_TASK } from './webhooks/delivery/sweep-task.js';
 import { CLEAR_DUE_FUNDS, clearDueFundsTask } from './ledger/clearing.js';
+import { cryptoNetworkTasks } from './crypto_network/network.js';
+import { paymentMethodDomainTasks } from './payment_method_domains/verification.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -25,6 +28,9 @@ export function taskList(db: Knex): TaskList {
     [CLEAR_DUE_FUNDS]: clearDueFundsTask(db),
     ...transferTasks(db),
     ...disputeTasks(db),
+    ...cardTasks(db),
+    ...cryptoNetworkTasks(db),
+    ...paymentMethodDomainTasks(db),
   };
 }
 

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { ledgerOf } from './ledgers.js';
 import { postEntry } from './post.js';
+import { autoTopUpLedger, recordAutoTopUp } from '../cards/auto-top-up.js';
 
 export const CLEAR_DUE_FUNDS = 'clear_due_funds';
 
@@ -26,10 +27,13 @@ export async function clearDueFunds(db: Knex): Promise<number> {
     for (const payment of due) {
       const amount = Math.max(0, Number(payment.total) - Number(payment.fee_amount) - Number(payment.refunded_amount));
       const ledger = await ledgerOf(trx, payment.account_id);
+      // With cards_auto_top_up on, the funds become spendable on the cards balance instead.
+      const cards = await autoTopUpLedger(trx, payment);
       await postEntry(trx, `${payment.id}:cleared`, payment.currency, [
         { ledger, bucket: 'pending', amount: -amount },
-        { ledger, bucket: 'available', amount },
+        { ledger: cards ?? ledger, bucket: 'available', amount },
       ]);
+      if (cards && amount > 0) await recordAutoTopUp(trx, payment, amount);
     }
     if (due.length) await trx('payments').whereIn('id', due.map((p) => p.id)).update({ funds_cleared_at: trx.fn.now() });
     return due.length;

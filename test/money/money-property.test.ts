@@ -1,7 +1,9 @@
 // A property of the whole money path: random sequences of payments, refunds, clearing, payouts (with failures,
-// reversals and cancels), transfers and chargebacks (disputes won, lost or prevented by a refund), run a few at a time concurrently, with retried idempotency keys, leave a
+// reversals and cancels), transfers and chargebacks (disputes won, lost or prevented by a refund), run a few at a
+// time concurrently, with retried idempotency keys, leave a
 // ledger where every balance equals the sum of its postings, every entry balances per currency, no spendable bucket
-// is below zero, nothing was created twice under a retried key, and no request failed with a 5xx.
+// is below zero, nothing was created twice under a retried key, and no request failed with a 5xx. Cards have a
+// property of their own (the last block).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
@@ -15,6 +17,11 @@ import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { fundBalance } from '../helpers/ledger.js';
 import { reportOnPayment, ruleOnDispute } from '../../handlers/disputes/network.js';
 import { NETWORK_CARDS } from '../disputes/dispute-fixtures.js';
+import { REVERSING_MERCHANT, stepCardTransaction } from '../../handlers/card_network/network.js';
+import { confirmDeposit } from '../../handlers/crypto_network/network.js';
+import { ledgerOf } from '../../handlers/ledger/ledgers.js';
+import { postEntry } from '../../handlers/ledger/post.js';
+import { randomToken } from '../../runtime/ids.js';
 
 const t = suite('money: a property of random concurrent movements');
 let app: TestApp;
@@ -154,7 +161,7 @@ t('balances equal their postings, floors hold and retried keys create once, what
   await fc.assert(fc.asyncProperty(fc.array(command, { minLength: 6, maxLength: 20 }), async (commands) => {
     for (let i = 0; i < commands.length; i += 4) await Promise.all(commands.slice(i, i + 4).map(run));
     const report = await verifyLedger(app.db);
-    assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
+    assert.equal([report.mismatches, report.unbalancedEntries, report.dailyTotalMismatches], [[], [], []]);
     const below = await app.db('ledger_balances').whereIn('bucket', ['available', 'in_transit', 'held']).where('amount', '<', 0);
     assert.equal(below, []);
     assert.equal(serverErrors, []);
@@ -172,6 +179,158 @@ t('balances equal their postings, floors hold and retried keys create once, what
   const seen = { payments: settled, refunds: await count('refunds', { status: 'succeeded' }),
     payouts: await count('payouts'), transfers: await count('transfers'), disputes: await count('disputes') };
   console.log(`  money property: ${JSON.stringify(seen)}`);
+  for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} happened`);
+});
+
+// Cards (issue 15): random concurrent top-ups, authorisations (some beyond the balance, some on a frozen card) and
+// the card network's settle and reverse steps, each step run twice as a re-run job would: the cards balance equals
+// what was topped up less what settled, exactly, held equals what is pending, and nothing crossed a floor.
+type CardCommand =
+  | { kind: 'top_up'; cents: number }
+  | { kind: 'authorize'; cents: number; reversing: boolean }
+  | { kind: 'step'; pick: number }
+  | { kind: 'freeze'; frozen: boolean };
+
+const cardCommand: fc.Arbitrary<CardCommand> = fc.oneof(
+  fc.record({ kind: fc.constant('top_up' as const), cents: fc.integer({ min: 1, max: 3_000 }) }),
+  fc.record({ kind: fc.constant('authorize' as const), cents: fc.integer({ min: 1, max: 4_000 }), reversing: fc.boolean() }),
+  fc.record({ kind: fc.constant('step' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('freeze' as const), frozen: fc.boolean() }),
+);
+
+t('cards: the cards balance equals top-ups less settlements, held equals pending authorisations, steps post once', async () => {
+  const s = await makeSeller(app.db);
+  await fundBalance(app.db, s.accountId, 1_000_000);
+  const card = (await app.request('POST', '/cards', { token: s.key, version: VERSION, body: { account_id: s.accountId } })).body;
+  const serverErrors: string[] = [];
+  const check = (res: { status: number; body: unknown }) => {
+    if (res.status >= 500) serverErrors.push(`${res.status} ${JSON.stringify(res.body)}`);
+  };
+  const run = async (c: CardCommand): Promise<void> => {
+    if (c.kind === 'top_up') {
+      check(await app.request('POST', '/card_top_ups', { token: s.key, version: VERSION, body: { account_id: s.accountId, amount: c.cents } }));
+    } else if (c.kind === 'authorize') {
+      check(await app.request('POST', '/sandbox/card_network/authorizations', { token: s.key, version: VERSION,
+        body: { card_id: card.id, amount: c.cents, merchant_name: c.reversing ? REVERSING_MERCHANT : 'Shop' } }));
+    } else if (c.kind === 'step') {
+      const pending = await app.db('card_transactions').where({ card_id: card.id, status: 'pending' }).orderBy('id').pluck('id');
+      if (pending.length) {
+        const id = pending[c.pick % pending.length];
+        await Promise.all([stepCardTransaction(app.db, id), stepCardTransaction(app.db, id)]);
+      }
+    } else {
+      check(await app.request('PATCH', `/cards/${card.id}`, { token: s.key, version: VERSION, body: { frozen: c.frozen } }));
+    }
+  };
+  const sum = async (where: Record<string, unknown>) =>
+    Number((await app.db('card_transactions').where({ card_id: card.id, ...where }).sum({ n: 'amount' }))[0].n ?? 0);
+  await fc.assert(fc.asyncProperty(fc.array(cardCommand, { minLength: 6, maxLength: 20 }), async (commands) => {
+    for (let i = 0; i < commands.length; i += 4) await Promise.all(commands.slice(i, i + 4).map(run));
+    const report = await verifyLedger(app.db);
+    assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
+    assert.equal(await app.db('ledger_balances').whereIn('bucket', ['available', 'in_transit', 'held']).where('amount', '<', 0), []);
+    assert.equal(serverErrors, []);
+    const cards = (await app.db('ledger_accounts').where({ account_id: s.accountId, kind: 'cards' }).first('id')).id;
+    const bucket = async (b: string) => Number((await app.db('ledger_balances').where({ ledger_id: cards, bucket: b, currency: 'usd' }).first('amount'))?.amount ?? 0);
+    const toppedUp = Number((await app.db('card_top_ups').where({ account_id: s.accountId }).sum({ n: 'amount' }))[0].n ?? 0);
+    assert.is(await bucket('held'), await sum({ status: 'pending' }));
+    assert.is(await bucket('available') + await bucket('held'), toppedUp - await sum({ status: 'settled' }));
+    const steps = await app.db('ledger_postings').where('entry_id', 'like', 'citx_%').whereIn('bucket', ['card_clearing'])
+      .sum({ n: 'amount' });
+    assert.is(Number(steps[0].n ?? 0), await sum({ status: 'settled' }), 'each settlement posted once');
+  }), { numRuns: Number(process.env.MONEY_RUNS ?? 15) });
+  const seen = { settled: await sum({ status: 'settled' }), reversed: await sum({ status: 'reversed' }), declined: await sum({ status: 'declined' }) };
+  console.log(`  cards property: ${JSON.stringify(seen)}`);
+  for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} card transactions happened`);
+});
+
+// Deposits over the simulated crypto network and swaps (issue 15), in a block of their own: random reports (some
+// of one transaction, some concurrent), confirmations run concurrently and again, negative balances and swaps
+// repaying or converting, leave every balance equal to its postings, no floor crossed, each transaction one deposit
+// credited at most once, and the platform's crypto_clearing equal to what confirmed deposits credited.
+type CryptoCommand =
+  | { kind: 'report'; tx: number; twice: boolean }
+  | { kind: 'confirm'; pick: number; twice: boolean }
+  | { kind: 'owe'; side: number; cents: number; currency: number }
+  | { kind: 'swap'; side: number; from: number; to: number; mode: number; cents: number };
+
+const SWAP_CURRENCIES = ['usd', 'eur', 'gbp'];
+const cryptoCommand: fc.Arbitrary<CryptoCommand> = fc.oneof(
+  fc.record({ kind: fc.constant('report' as const), tx: fc.nat(12), twice: fc.boolean() }),
+  fc.record({ kind: fc.constant('confirm' as const), pick: fc.nat(), twice: fc.boolean() }),
+  fc.record({ kind: fc.constant('owe' as const), side: fc.nat(2), cents: fc.integer({ min: 1, max: 3_000 }), currency: fc.nat(2) }),
+  fc.record({ kind: fc.constant('swap' as const), side: fc.nat(2), from: fc.nat(2), to: fc.nat(2), mode: fc.nat(2), cents: fc.integer({ min: 1, max: 4_000 }) }),
+);
+
+t('deposits and swaps: balances equal their postings, floors hold, each transaction is credited once', async () => {
+  const business = await makeSeller(app.db);
+  const other = await makeSeller(app.db);
+  const wallet = await makeUser(app.db);
+  const sides = [{ id: business.accountId, token: business.key }, { id: other.accountId, token: other.key }, { id: wallet.id, token: wallet.token }];
+  const addresses: string[] = [];
+  for (const side of sides) {
+    const res = await app.request('POST', '/deposits', { token: side.token, version: VERSION, body: { destination: side.id } });
+    addresses.push(res.body.methods.crypto.find((m: { network: string }) => m.network === 'ethereum').address);
+  }
+  const serverErrors: string[] = [];
+  const check = (what: string, res: { status: number; body: unknown }) => {
+    if (res.status >= 500) serverErrors.push(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res;
+  };
+  let round = 0;
+  const run = async (c: CryptoCommand): Promise<void> => {
+    switch (c.kind) {
+      case 'report': {
+        // A transaction hash is one transfer: the same hash always carries the same details (5.00 to 59.00 USDC:
+        // the first two under the minimum).
+        const tx = `0x${round.toString(16).padStart(8, '0')}${c.tx.toString(16).padStart(56, '0')}`;
+        const body = { network: 'ethereum', address: addresses[c.tx % 3], token: 'usdc', amount: dollars(500 + c.tx * 450), tx_hash: tx };
+        const owner = sides[c.tx % 3];
+        const send = () => app.request('POST', '/sandbox/crypto_network/transfers', { token: owner.token, version: VERSION, body });
+        (await Promise.all(c.twice ? [send(), send()] : [send()])).forEach((r) => check('report', r));
+        return;
+      }
+      case 'confirm': {
+        const pending = await app.db('crypto_deposits').where({ status: 'pending' }).orderBy('id').select('id');
+        if (!pending.length) return;
+        const id = pending[c.pick % pending.length].id as string;
+        await Promise.all(c.twice ? [confirmDeposit(app.db, id), confirmDeposit(app.db, id)] : [confirmDeposit(app.db, id)]);
+        return;
+      }
+      case 'owe': {
+        const ledger = await ledgerOf(app.db, sides[c.side].id);
+        await postEntry(app.db, `le_owe_${randomToken(10)}`, SWAP_CURRENCIES[c.currency], [
+          { ledger, bucket: 'pending', amount: -c.cents }, { ledger, bucket: 'processor_clearing', amount: c.cents }]);
+        return;
+      }
+      case 'swap': {
+        const side = sides[c.side];
+        const amounts = [{ amount: dollars(c.cents) }, { to_amount: dollars(c.cents) }, {}][c.mode];
+        check('swap', await app.request('POST', '/swaps', { token: side.token, version: VERSION,
+          body: { account_id: side.id, from_token: SWAP_CURRENCIES[c.from], to_token: SWAP_CURRENCIES[c.to], ...amounts } }));
+      }
+    }
+  };
+  await fc.assert(fc.asyncProperty(fc.array(cryptoCommand, { minLength: 6, maxLength: 20 }), async (commands) => {
+    round++;
+    for (let i = 0; i < commands.length; i += 4) await Promise.all(commands.slice(i, i + 4).map(run));
+    const report = await verifyLedger(app.db);
+    assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
+    assert.equal(await app.db('ledger_balances').whereIn('bucket', ['available', 'in_transit', 'held']).where('amount', '<', 0), []);
+    assert.equal(serverErrors, []);
+    const repeated = await app.db('crypto_deposits').groupBy('network', 'tx_hash').havingRaw('count(*) > 1').select('tx_hash');
+    assert.equal(repeated, []);
+    const credits = await app.db('ledger_postings').where('entry_id', 'like', 'cdep_%:credited').where('bucket', 'available').select('entry_id', 'amount');
+    const confirmed = await app.db('crypto_deposits').where({ status: 'confirmed' }).select('id', 'amount');
+    assert.equal(credits.map((p) => p.entry_id).sort(), confirmed.map((d) => `${d.id}:credited`).sort());
+    assert.ok(confirmed.every((d) => Number(d.amount) >= 1_000));
+    const clearing = await app.db('ledger_balances').where({ bucket: 'crypto_clearing', currency: 'usd' }).first('amount');
+    assert.is(Number(clearing?.amount ?? 0), -confirmed.reduce((sum, d) => sum + Number(d.amount), 0));
+  }), { numRuns: Number(process.env.MONEY_RUNS ?? 15) });
+  const count = async (table: string, where: Record<string, unknown> = {}) => Number((await app.db(table).where(where).count({ n: '*' }))[0].n);
+  const seen = { confirmed: await count('crypto_deposits', { status: 'confirmed' }), below_minimum: await count('crypto_deposits', { status: 'below_minimum' }),
+    swaps: await count('swaps'), repayments: Number((await app.db('swaps').where('repaid_amount', '>', 0).count({ n: '*' }))[0].n) };
+  console.log(`  deposits and swaps: ${JSON.stringify(seen)}`);
   for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} happened`);
 });
 

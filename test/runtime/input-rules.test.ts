@@ -57,10 +57,12 @@ t('every list operation refuses forged cursors with a 400 naming after or before
   for (const op of lists) {
     // Path ids are the account's own (a 404 would come first otherwise); required text filters get a value.
     const path = op.path.replace(/:[a-z_]+/g, o.accountId);
-    const parameters: { name: string; in: string; required: boolean; schema: { pattern?: string } }[] =
+    const parameters: { name: string; in: string; required: boolean; schema: { pattern?: string; format?: string } }[] =
       doc.paths[op.path.replace(/:([a-z_]+)/g, '{$1}')].get.parameters;
-    const required = Object.fromEntries(parameters.filter((p) => p.in === 'query' && p.required)
-      .map((p) => [p.name, p.schema.pattern?.startsWith('^biz_') ? o.accountId : 'a']));
+    // A required window (a report's from and to) gets a valid one: the cursor must be what the request gets wrong.
+    const sample = (p: (typeof parameters)[number]) => (p.schema.pattern?.startsWith('^biz_') ? o.accountId
+      : p.schema.format === 'date-time' ? (p.name === 'to' ? '2026-01-02T00:00:00Z' : '2026-01-01T00:00:00Z') : 'a');
+    const required = Object.fromEntries(parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, sample(p)]));
     const token = op.auth.includes('api_key') ? o.key : o.token;
     for (const { what, value, id, text } of FORGED_CURSORS) {
       for (const param of ['after', 'before'] as const) {

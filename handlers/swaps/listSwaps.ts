@@ -1,0 +1,15 @@
+import type { Handler } from '../../runtime/handler.js';
+import { paginate } from '../../runtime/pagination.js';
+import { ownBalanceOr, requireDestination } from '../deposits/destination.js';
+import { swapView, type SwapRow } from './swap-view.js';
+
+/** GET /swaps: one balance's, newest first, keyset-paginated over (owner_id, created_at, id). */
+export const listSwaps: Handler<'listSwaps'> = async ({ query }, ctx) => {
+  const owner = ownBalanceOr(ctx, query.account_id);
+  await requireDestination(ctx, owner, 'crypto_wallet:trade:read', 'account_id');
+  const q = ctx.db('swaps').select('*').where({ owner_id: owner });
+  const { rows, page_info } = await paginate<SwapRow & { id: string }>(q, query, {
+    sortColumn: 'created_at', idColumn: 'id', defaultSize: ctx.defaultPageSize,
+  });
+  return { data: rows.map(swapView), page_info };
+};
