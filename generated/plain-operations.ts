@@ -134,6 +134,50 @@ export const deleteCheckoutConfiguration = plainDelete<'deleteCheckoutConfigurat
   emits: 'checkout_configuration.deleted',
 });
 
+/** GET /disputes: List disputes */
+export const listDisputes = plainList<'listDisputes'>(resources.Dispute, {
+  scope: 'payment:dispute:read',
+  accountParam: 'account_id',
+  accountColumn: 'disputes.account_id',
+  filters: [
+    { param: 'payment_id', test: 'equal', sql: ['"disputes"."payment_id"'] },
+    { param: 'status', test: 'equal', sql: ['"disputes"."status"'] },
+    { param: 'created_after', test: 'after', sql: ['"disputes"."created_at"'] },
+    { param: 'created_before', test: 'before', sql: ['"disputes"."created_at"'] },
+  ],
+  sorts: { created_at: { column: 'disputes.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: 'direction',
+  idColumn: 'disputes.id',
+});
+
+/** GET /disputes/{id}: Retrieve a dispute */
+export const retrieveDispute = plainRetrieve<'retrieveDispute'>(resources.Dispute, {
+  scopes: ['payment:dispute:read'],
+});
+
+/** GET /dispute_alerts: List dispute alerts */
+export const listDisputeAlerts = plainList<'listDisputeAlerts'>(resources.DisputeAlert, {
+  scope: 'payment:dispute:read',
+  accountParam: 'account_id',
+  accountColumn: 'dispute_alerts.account_id',
+  filters: [
+    { param: 'payment_id', test: 'equal', sql: ['"dispute_alerts"."payment_id"'] },
+    { param: 'type', test: 'equal', sql: ['"dispute_alerts"."type"'] },
+    { param: 'created_after', test: 'after', sql: ['"dispute_alerts"."created_at"'] },
+    { param: 'created_before', test: 'before', sql: ['"dispute_alerts"."created_at"'] },
+  ],
+  sorts: { created_at: { column: 'dispute_alerts.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: 'direction',
+  idColumn: 'dispute_alerts.id',
+});
+
+/** GET /dispute_alerts/{id}: Retrieve a dispute alert */
+export const retrieveDisputeAlert = plainRetrieve<'retrieveDisputeAlert'>(resources.DisputeAlert, {
+  scopes: ['payment:dispute:read'],
+});
+
 /** GET /members: List members */
 export const listMembers = plainList<'listMembers'>(resources.Member, {
   scope: 'member:basic:read',

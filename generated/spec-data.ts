@@ -67,6 +67,8 @@ export const specData = {
     "checkout_configuration:create",
     "checkout_configuration:delete",
     "member:manage",
+    "payment:dispute:read",
+    "payment:dispute",
     "shipment:basic:read",
     "shipment:create",
     "shipment:update",
@@ -109,6 +111,7 @@ export const specData = {
       "member:basic:read",
       "plan:basic:read",
       "payment:basic:read",
+      "payment:dispute:read",
       "team_member:read",
       "user:read"
     ]
@@ -153,6 +156,8 @@ export const specData = {
     "CheckoutConfiguration": "chcfg_",
     "ConfirmationToken": "ctok_",
     "CryptoDeposit": "cdep_",
+    "Dispute": "dspt_",
+    "DisputeAlert": "dspa_",
     "LedgerAccount": "ldgr_",
     "Member": "mber_",
     "Membership": "mem_",
@@ -197,6 +202,15 @@ export const specData = {
     "crypto_deposit.created": "CryptoDeposit",
     "crypto_deposit.confirmed": "CryptoDeposit",
     "crypto_deposit.below_minimum": "CryptoDeposit",
+    "dispute.created": "Dispute",
+    "dispute.updated": "Dispute",
+    "dispute.submitted": "Dispute",
+    "dispute.won": "Dispute",
+    "dispute.lost": "Dispute",
+    "dispute.prevented": "Dispute",
+    "dispute.closed": "Dispute",
+    "dispute_alert.created": "DisputeAlert",
+    "dispute_alert.updated": "DisputeAlert",
     "membership.activated": "Membership",
     "membership.canceled": "Membership",
     "membership.updated": "Membership",
@@ -296,6 +310,42 @@ export const specData = {
             "pending"
           ],
           "to": "below_minimum"
+        }
+      }
+    },
+    "Dispute": {
+      "field": "status",
+      "transitions": {
+        "submit": {
+          "from": [
+            "needs_response"
+          ],
+          "to": "under_review"
+        },
+        "win": {
+          "from": [
+            "under_review"
+          ],
+          "to": "won"
+        },
+        "lose": {
+          "from": [
+            "under_review"
+          ],
+          "to": "lost"
+        },
+        "prevent": {
+          "from": [
+            "needs_response",
+            "under_review"
+          ],
+          "to": "prevented"
+        },
+        "close": {
+          "from": [
+            "needs_response"
+          ],
+          "to": "closed"
         }
       }
     },

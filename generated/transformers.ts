@@ -4,6 +4,9 @@ import { decimalAmount } from '../runtime/decimal-money.js';
 import * as balancePendingCombined from '../handlers/versions/balancePendingCombined.js';
 import * as checkoutConfigurationEpochTimestamps from '../handlers/versions/checkoutConfigurationEpochTimestamps.js';
 import * as depositLegacyDestination from '../handlers/versions/depositLegacyDestination.js';
+import * as disputeAlertLegacyShape from '../handlers/versions/disputeAlertLegacyShape.js';
+import * as disputeLegacyShape from '../handlers/versions/disputeLegacyShape.js';
+import * as disputeSummaryWithoutPrevented from '../handlers/versions/disputeSummaryWithoutPrevented.js';
 import * as eiOfferDurationDays from '../handlers/versions/eiOfferDurationDays.js';
 import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeekly.js';
 import * as financialReportDateWindow from '../handlers/versions/financialReportDateWindow.js';
@@ -68,6 +71,16 @@ function down_PayoutMethod_step_2026_09_02(o: any): any {
 
 function down_Account_step_2026_08_28(o: any): any {
   if (Array.isArray(o.economic_intelligence_offers)) o.economic_intelligence_offers = o.economic_intelligence_offers.map(down_EconomicIntelligenceOffer_step_2026_08_28);
+  return o;
+}
+
+function down_Dispute_step_2026_08_28(o: any): any {
+  { const p = o; const m: Record<string, string> = {"prevented":"closed"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
+  return o;
+}
+
+function down_DisputeSummary_step_2026_08_28(o: any): any {
+  o = disputeSummaryWithoutPrevented.down(o);
   return o;
 }
 
@@ -252,6 +265,18 @@ function down_CardTransaction_step_2026_07_30(o: any): any {
   return o;
 }
 
+function down_Dispute_step_2026_07_30(o: any): any {
+  o = disputeLegacyShape.down(o);
+  { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); }
+  return o;
+}
+
+function down_DisputeAlert_step_2026_07_30(o: any): any {
+  o = disputeAlertLegacyShape.down(o);
+  { const p = o; if (p && p.amount && typeof p.amount === 'object') p.amount = decimalAmount(p.amount); }
+  return o;
+}
+
 function down_Payout_step_2026_07_30(o: any): any {
   if (o.payout_method) o.payout_method = down_PayoutMethod_step_2026_07_30(o.payout_method);
   o = payoutLegacyToken.down(o);
@@ -385,6 +410,16 @@ export function down_Account_2026_08_25(o: any): any {
   return o;
 }
 
+export function down_Dispute_2026_08_25(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_08_25(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
+  return o;
+}
+
 export function down_EconomicIntelligenceOffer_2026_08_25(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
@@ -426,6 +461,10 @@ export function up_updateAccountPreferences_2026_08_25(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"2":"hours_48","30":"days_30","90":"days_90"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["economic_intelligence_duration_key"] !== undefined) b["economic_intelligence_duration_key"] = Array.isArray(b["economic_intelligence_duration_key"]) ? [...new Set(b["economic_intelligence_duration_key"].flatMap(one))] : one(b["economic_intelligence_duration_key"]); }
 }
 
+export function up_listDisputes_2026_08_25(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
 export function up_createTransfer_2026_08_25(input: any): void {
   if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
   { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
@@ -447,6 +486,16 @@ export function down_AccountPreferences_2026_08_21(o: any): any {
 
 export function down_CheckoutConfiguration_2026_08_21(o: any): any {
   o = down_CheckoutConfiguration_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Dispute_2026_08_21(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_08_21(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
   return o;
 }
 
@@ -531,6 +580,10 @@ export function up_createCheckoutConfiguration_2026_08_21(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
 }
 
+export function up_listDisputes_2026_08_21(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
 export function up_createSetupIntent_2026_08_21(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -581,6 +634,16 @@ export function down_CheckoutConfiguration_2026_08_14(o: any): any {
 
 export function down_Deposit_2026_08_14(o: any): any {
   o = down_Deposit_step_2026_08_21(o);
+  return o;
+}
+
+export function down_Dispute_2026_08_14(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_08_14(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
   return o;
 }
 
@@ -687,6 +750,10 @@ export function up_createDeposit_2026_08_14(input: any): void {
   depositLegacyDestination.up(input);
 }
 
+export function up_listDisputes_2026_08_14(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
 export function up_retrieveFinancialReport_2026_08_14(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -768,6 +835,16 @@ export function down_CheckoutConfiguration_2026_08_07(o: any): any {
 
 export function down_Deposit_2026_08_07(o: any): any {
   o = down_Deposit_step_2026_08_21(o);
+  return o;
+}
+
+export function down_Dispute_2026_08_07(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_08_07(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
   return o;
 }
 
@@ -879,6 +956,10 @@ export function up_createDeposit_2026_08_07(input: any): void {
   depositLegacyDestination.up(input);
 }
 
+export function up_listDisputes_2026_08_07(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
 export function up_retrieveFinancialReport_2026_08_07(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -984,6 +1065,16 @@ export function down_CurrencyBalance_2026_07_30(o: any): any {
 
 export function down_Deposit_2026_07_30(o: any): any {
   o = down_Deposit_step_2026_08_21(o);
+  return o;
+}
+
+export function down_Dispute_2026_07_30(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_07_30(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
   return o;
 }
 
@@ -1112,6 +1203,10 @@ export function up_createDeposit_2026_07_30(input: any): void {
   depositLegacyDestination.up(input);
 }
 
+export function up_listDisputes_2026_07_30(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
 export function up_retrieveFinancialReport_2026_07_30(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -1236,6 +1331,22 @@ export function down_CurrencyBalance_2026_07_23(o: any): any {
 
 export function down_Deposit_2026_07_23(o: any): any {
   o = down_Deposit_step_2026_08_21(o);
+  return o;
+}
+
+export function down_Dispute_2026_07_23(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  o = down_Dispute_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeAlert_2026_07_23(o: any): any {
+  o = down_DisputeAlert_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_07_23(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
   return o;
 }
 
@@ -1385,6 +1496,15 @@ export function up_createDeposit_2026_07_23(input: any): void {
   depositLegacyDestination.up(input);
 }
 
+export function up_listDisputes_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_listDisputeAlerts_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_retrieveFinancialReport_2026_07_23(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -1522,6 +1642,22 @@ export function down_CurrencyBalance_2026_07_22(o: any): any {
 
 export function down_Deposit_2026_07_22(o: any): any {
   o = down_Deposit_step_2026_08_21(o);
+  return o;
+}
+
+export function down_Dispute_2026_07_22(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  o = down_Dispute_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeAlert_2026_07_22(o: any): any {
+  o = down_DisputeAlert_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_07_22(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
   return o;
 }
 
@@ -1679,6 +1815,15 @@ export function up_createCheckoutConfiguration_2026_07_22(input: any): void {
 
 export function up_createDeposit_2026_07_22(input: any): void {
   depositLegacyDestination.up(input);
+}
+
+export function up_listDisputes_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_listDisputeAlerts_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
 export function up_retrieveFinancialReport_2026_07_22(input: any): void {
@@ -1840,6 +1985,22 @@ export function down_Deleted_2026_07_20(o: any): any {
 
 export function down_Deposit_2026_07_20(o: any): any {
   o = down_Deposit_step_2026_08_21(o);
+  return o;
+}
+
+export function down_Dispute_2026_07_20(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  o = down_Dispute_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeAlert_2026_07_20(o: any): any {
+  o = down_DisputeAlert_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeSummary_2026_07_20(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
   return o;
 }
 
@@ -2014,6 +2175,15 @@ export function up_createCheckoutConfiguration_2026_07_20(input: any): void {
 
 export function up_createDeposit_2026_07_20(input: any): void {
   depositLegacyDestination.up(input);
+}
+
+export function up_listDisputes_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_listDisputeAlerts_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
 export function up_retrieveFinancialReport_2026_07_20(input: any): void {
@@ -2200,6 +2370,22 @@ export function down_Deposit_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_Dispute_2025_01_01(o: any): any {
+  o = down_Dispute_step_2026_08_28(o);
+  o = down_Dispute_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeAlert_2025_01_01(o: any): any {
+  o = down_DisputeAlert_step_2026_07_30(o);
+  return o;
+}
+
+export function down_DisputeSummary_2025_01_01(o: any): any {
+  o = down_DisputeSummary_step_2026_08_28(o);
+  return o;
+}
+
 export function down_EconomicIntelligenceOffer_2025_01_01(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
@@ -2373,6 +2559,15 @@ export function up_createDeposit_2025_01_01(input: any): void {
   depositLegacyDestination.up(input);
 }
 
+export function up_listDisputes_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+  { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_listDisputeAlerts_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_retrieveFinancialReport_2025_01_01(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -2521,6 +2716,9 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   CurrencyBalance: { "2026-07-30": down_CurrencyBalance_2026_07_30, "2026-07-23": down_CurrencyBalance_2026_07_23, "2026-07-22": down_CurrencyBalance_2026_07_22, "2026-07-20": down_CurrencyBalance_2026_07_20, "2025-01-01": down_CurrencyBalance_2025_01_01 },
   Deleted: { "2026-07-20": down_Deleted_2026_07_20, "2025-01-01": down_Deleted_2025_01_01 },
   Deposit: { "2026-08-14": down_Deposit_2026_08_14, "2026-08-07": down_Deposit_2026_08_07, "2026-07-30": down_Deposit_2026_07_30, "2026-07-23": down_Deposit_2026_07_23, "2026-07-22": down_Deposit_2026_07_22, "2026-07-20": down_Deposit_2026_07_20, "2025-01-01": down_Deposit_2025_01_01 },
+  Dispute: { "2026-08-25": down_Dispute_2026_08_25, "2026-08-21": down_Dispute_2026_08_21, "2026-08-14": down_Dispute_2026_08_14, "2026-08-07": down_Dispute_2026_08_07, "2026-07-30": down_Dispute_2026_07_30, "2026-07-23": down_Dispute_2026_07_23, "2026-07-22": down_Dispute_2026_07_22, "2026-07-20": down_Dispute_2026_07_20, "2025-01-01": down_Dispute_2025_01_01 },
+  DisputeAlert: { "2026-07-23": down_DisputeAlert_2026_07_23, "2026-07-22": down_DisputeAlert_2026_07_22, "2026-07-20": down_DisputeAlert_2026_07_20, "2025-01-01": down_DisputeAlert_2025_01_01 },
+  DisputeSummary: { "2026-08-25": down_DisputeSummary_2026_08_25, "2026-08-21": down_DisputeSummary_2026_08_21, "2026-08-14": down_DisputeSummary_2026_08_14, "2026-08-07": down_DisputeSummary_2026_08_07, "2026-07-30": down_DisputeSummary_2026_07_30, "2026-07-23": down_DisputeSummary_2026_07_23, "2026-07-22": down_DisputeSummary_2026_07_22, "2026-07-20": down_DisputeSummary_2026_07_20, "2025-01-01": down_DisputeSummary_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-22": down_EconomicIntelligenceOffer_2026_07_22, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
   FinancialReport: { "2026-08-21": down_FinancialReport_2026_08_21, "2026-08-14": down_FinancialReport_2026_08_14, "2026-08-07": down_FinancialReport_2026_08_07, "2026-07-30": down_FinancialReport_2026_07_30, "2026-07-23": down_FinancialReport_2026_07_23, "2026-07-22": down_FinancialReport_2026_07_22, "2026-07-20": down_FinancialReport_2026_07_20, "2025-01-01": down_FinancialReport_2025_01_01 },
   FinancialReportCurrency: { "2026-08-21": down_FinancialReportCurrency_2026_08_21, "2026-08-14": down_FinancialReportCurrency_2026_08_14, "2026-08-07": down_FinancialReportCurrency_2026_08_07, "2026-07-30": down_FinancialReportCurrency_2026_07_30, "2026-07-23": down_FinancialReportCurrency_2026_07_23, "2026-07-22": down_FinancialReportCurrency_2026_07_22, "2026-07-20": down_FinancialReportCurrency_2026_07_20, "2025-01-01": down_FinancialReportCurrency_2025_01_01 },
@@ -2570,6 +2768,8 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   listAccounts: { "2026-07-20": up_listAccounts_2026_07_20, "2025-01-01": up_listAccounts_2025_01_01 },
   listCardTransactions: { "2026-07-23": up_listCardTransactions_2026_07_23, "2026-07-22": up_listCardTransactions_2026_07_22, "2026-07-20": up_listCardTransactions_2026_07_20, "2025-01-01": up_listCardTransactions_2025_01_01 },
   listCheckoutConfigurations: { "2026-07-20": up_listCheckoutConfigurations_2026_07_20, "2025-01-01": up_listCheckoutConfigurations_2025_01_01 },
+  listDisputeAlerts: { "2026-07-23": up_listDisputeAlerts_2026_07_23, "2026-07-22": up_listDisputeAlerts_2026_07_22, "2026-07-20": up_listDisputeAlerts_2026_07_20, "2025-01-01": up_listDisputeAlerts_2025_01_01 },
+  listDisputes: { "2026-08-25": up_listDisputes_2026_08_25, "2026-08-21": up_listDisputes_2026_08_21, "2026-08-14": up_listDisputes_2026_08_14, "2026-08-07": up_listDisputes_2026_08_07, "2026-07-30": up_listDisputes_2026_07_30, "2026-07-23": up_listDisputes_2026_07_23, "2026-07-22": up_listDisputes_2026_07_22, "2026-07-20": up_listDisputes_2026_07_20, "2025-01-01": up_listDisputes_2025_01_01 },
   listFinancialReportBreakdown: { "2026-08-14": up_listFinancialReportBreakdown_2026_08_14, "2026-08-07": up_listFinancialReportBreakdown_2026_08_07, "2026-07-30": up_listFinancialReportBreakdown_2026_07_30, "2026-07-23": up_listFinancialReportBreakdown_2026_07_23, "2026-07-22": up_listFinancialReportBreakdown_2026_07_22, "2026-07-20": up_listFinancialReportBreakdown_2026_07_20, "2025-01-01": up_listFinancialReportBreakdown_2025_01_01 },
   listMembers: { "2026-07-22": up_listMembers_2026_07_22, "2026-07-20": up_listMembers_2026_07_20, "2025-01-01": up_listMembers_2025_01_01 },
   listMemberships: { "2026-07-22": up_listMemberships_2026_07_22, "2026-07-20": up_listMemberships_2026_07_20, "2025-01-01": up_listMemberships_2025_01_01 },

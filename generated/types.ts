@@ -382,6 +382,90 @@ export interface CryptoDeposit {
     updated_at: string;
 }
 
+/** What the seller files to win a dispute; every field is free text (null when not given). */
+export interface DisputeEvidence {
+    /** An IP access log showing the buyer used the service. */
+    access_activity_log: string | null;
+    billing_address: string | null;
+    cancellation_policy_disclosure: string | null;
+    customer_email_address: string | null;
+    customer_name: string | null;
+    /** In the sandbox, notes containing winning_evidence win the ruling; anything else loses. */
+    notes: string | null;
+    product_description: string | null;
+    refund_policy_disclosure: string | null;
+    refund_refusal_explanation: string | null;
+    /** When the product or service was delivered. */
+    service_date: string | null;
+}
+
+export interface Dispute {
+    id: string;
+    account_id: string;
+    product_id: string | null;
+    plan_id: string | null;
+    /** The disputed payment. */
+    payment: { id: string; status: string; created_at: string };
+    /** The buyer who disputed the payment. */
+    buyer: { id: string; username: string; name: string | null; email: string } | null;
+    /** The buyer's member (mber_) of the account. */
+    member_id: string | null;
+    /** The disputed amount, withdrawn from the pending balance while the dispute is open. */
+    amount: Money;
+    /** The network's dispute fee, withdrawn when the dispute opened; never returned. */
+    fee: Money;
+    status: "needs_response" | "under_review" | "won" | "lost" | "prevented" | "closed";
+    reason: "fraudulent" | "product_not_received" | "product_unacceptable" | "duplicate" | "subscription_canceled" | "credit_not_processed" | "general";
+    evidence: DisputeEvidence;
+    /** Evidence can be edited and submitted until then; after it, an unanswered dispute closes. */
+    response_due_at: string;
+    /** When evidence was filed; null until then. Replaces editable with response_due_at and status. */
+    evidence_submitted_at: string | null;
+    /** Who filed it: the account (POST /disputes/{id}/submit) or the dispute fighter. */
+    evidence_submitted_by: "account" | "dispute_fighter" | null;
+    /** When it reached won, lost, prevented or closed. */
+    resolved_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface DisputeSummaryTotal {
+    status: "needs_response" | "under_review" | "won" | "lost" | "prevented" | "closed";
+    count: number;
+    /** The sum of the disputed amounts in this status and currency. */
+    amount: Money;
+}
+
+/** An account's disputes (or every visible account's) totalled by status and currency. */
+export interface DisputeSummary {
+    object: "dispute_summary";
+    /** One entry per status and currency that has disputes; by status, then currency. */
+    totals: DisputeSummaryTotal[];
+}
+
+export interface DisputeAlert {
+    id: string;
+    account_id: string;
+    payment_id: string;
+    /** The dispute the alert became, when it did. */
+    dispute_id: string | null;
+    /** early_fraud_warning: the issuer reports fraud (never billed). dispute_alert: the buyer contacted their bank. rapid_dispute_resolution: the network refunded the buyer at once, without a dispute. */
+    type: "early_fraud_warning" | "dispute_alert" | "rapid_dispute_resolution";
+    /** The payment's amount at stake. */
+    amount: Money;
+    /** Whether the alert was billed (the alert fee, 10.00 in the major unit); early fraud warnings never are. */
+    fee_charged: boolean;
+    /** Whether refunding the payment now still prevents a chargeback. */
+    actionable: boolean;
+    /** Unless the payment is refunded by then, the alert becomes a dispute. */
+    actionable_until: string | null;
+    /** pending while actionable; prevented by a refund; disputed; refunded by the network (rapid dispute resolution). */
+    outcome: "pending" | "prevented" | "disputed" | "refunded" | "expired";
+    /** When the network reported it. */
+    reported_at: string;
+    created_at: string;
+}
+
 /** One row type's entries in one currency over the window. Amounts are signed movements of the account's buckets (summed over its balances), in minor units; net is available + pending + in_transit + held. */
 export interface FinancialReportRow {
     /** The row type: payment, funds_cleared, refund, payout_requested, payout_released, payout, payout_reversed, trading_account_withdrawal, trading_account_withdrawal_offset, transfer, transfer_returned, trading_account_deposit, trading_account_deposit_offset, swap, card_transaction, card_top_up, adjustment or other. */
@@ -1411,6 +1495,78 @@ export interface CreateSandboxCryptoTransferInput {
 
 export type CreateSandboxCryptoTransferOutput = CryptoDeposit;
 
+/** GET /disputes: List disputes */
+export interface ListDisputesInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; payment_id?: string; status?: "needs_response" | "under_review" | "won" | "lost" | "prevented" | "closed"; created_after?: string; created_before?: string; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListDisputesOutput = Page<Dispute>;
+
+/** GET /disputes/summary: Dispute totals by status and currency */
+export interface DisputeSummaryInput {
+    path: Record<string, never>;
+    query: { account_id?: string };
+    body: undefined;
+}
+
+export type DisputeSummaryOutput = DisputeSummary;
+
+/** GET /disputes/{id}: Retrieve a dispute */
+export interface RetrieveDisputeInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveDisputeOutput = Dispute;
+
+/** PATCH /disputes/{id}: Edit a dispute's evidence */
+export interface UpdateDisputeInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { evidence: { access_activity_log?: string | null; billing_address?: string | null; cancellation_policy_disclosure?: string | null; customer_email_address?: string | null; customer_name?: string | null; notes?: string | null; product_description?: string | null; refund_policy_disclosure?: string | null; refund_refusal_explanation?: string | null; service_date?: string | null } };
+}
+
+export type UpdateDisputeOutput = Dispute;
+
+/** POST /disputes/{id}/update_evidence: Edit a dispute's evidence (the official client's form) */
+export interface UpdateDisputeEvidenceInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { access_activity_log?: string | null; billing_address?: string | null; cancellation_policy_disclosure?: string | null; customer_email_address?: string | null; customer_name?: string | null; notes?: string | null; product_description?: string | null; refund_policy_disclosure?: string | null; refund_refusal_explanation?: string | null; service_date?: string | null };
+}
+
+export type UpdateDisputeEvidenceOutput = Dispute;
+
+/** POST /disputes/{id}/submit: Submit a dispute's evidence */
+export interface SubmitDisputeInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type SubmitDisputeOutput = Dispute;
+
+/** GET /dispute_alerts: List dispute alerts */
+export interface ListDisputeAlertsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; payment_id?: string; type?: "early_fraud_warning" | "dispute_alert" | "rapid_dispute_resolution"; created_after?: string; created_before?: string; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListDisputeAlertsOutput = Page<DisputeAlert>;
+
+/** GET /dispute_alerts/{id}: Retrieve a dispute alert */
+export interface RetrieveDisputeAlertInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveDisputeAlertOutput = DisputeAlert;
+
 /** GET /financial_reports: Report an account's ledger over a window */
 export interface RetrieveFinancialReportInput {
     path: Record<string, never>;
@@ -2270,7 +2426,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -2297,7 +2453,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -2345,6 +2501,14 @@ export interface Operations {
     listCryptoDeposits: { input: ListCryptoDepositsInput; output: ListCryptoDepositsOutput };
     retrieveCryptoDeposit: { input: RetrieveCryptoDepositInput; output: RetrieveCryptoDepositOutput };
     createSandboxCryptoTransfer: { input: CreateSandboxCryptoTransferInput; output: CreateSandboxCryptoTransferOutput };
+    listDisputes: { input: ListDisputesInput; output: ListDisputesOutput };
+    disputeSummary: { input: DisputeSummaryInput; output: DisputeSummaryOutput };
+    retrieveDispute: { input: RetrieveDisputeInput; output: RetrieveDisputeOutput };
+    updateDispute: { input: UpdateDisputeInput; output: UpdateDisputeOutput };
+    updateDisputeEvidence: { input: UpdateDisputeEvidenceInput; output: UpdateDisputeEvidenceOutput };
+    submitDispute: { input: SubmitDisputeInput; output: SubmitDisputeOutput };
+    listDisputeAlerts: { input: ListDisputeAlertsInput; output: ListDisputeAlertsOutput };
+    retrieveDisputeAlert: { input: RetrieveDisputeAlertInput; output: RetrieveDisputeAlertOutput };
     retrieveFinancialReport: { input: RetrieveFinancialReportInput; output: RetrieveFinancialReportOutput };
     listFinancialReportBreakdown: { input: ListFinancialReportBreakdownInput; output: ListFinancialReportBreakdownOutput };
     retrieveLedgerAccount: { input: RetrieveLedgerAccountInput; output: RetrieveLedgerAccountOutput };

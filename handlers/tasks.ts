@@ -9,6 +9,7 @@ import { webhookDeliveryTasks } from './webhooks/delivery/tasks.js';
 import { paymentTasks } from './payments/tasks.js';
 import { payoutTasks } from './payouts/tasks.js';
 import { transferTasks } from './transfers/claim-links.js';
+import { disputeTasks } from './disputes/tasks.js';
 import { cardTasks } from './cards/tasks.js';
 import { SWEEP_TASK } from './webhooks/delivery/sweep-task.js';
 import { CLEAR_DUE_FUNDS, clearDueFundsTask } from './ledger/clearing.js';
@@ -26,6 +27,7 @@ export function taskList(db: Knex): TaskList {
     ...payoutTasks(db),
     [CLEAR_DUE_FUNDS]: clearDueFundsTask(db),
     ...transferTasks(db),
+    ...disputeTasks(db),
     ...cardTasks(db),
     ...cryptoNetworkTasks(db),
     ...paymentMethodDomainTasks(db),

@@ -7,6 +7,7 @@ import { REFUND_PAYMENT } from '../refunds/settle-refund.js';
 import { findPayment } from './find-payment.js';
 import { loadPaymentView } from './payment-view.js';
 import { minorAmount } from '../shared/money.js';
+import { refuseChargedBack } from '../disputes/charged-back.js';
 
 /**
  * POST /payments/{id}/refund: a pending refund of partial_amount (else all that remains), settled in the
@@ -16,6 +17,7 @@ export const refundPayment: Handler<'refundPayment'> = async ({ path, body }, ct
   const payment = await findPayment(ctx, path.id, 'payment:charge', { lock: true });
   // Refundable exactly when a refund could later settle on it.
   transition('Payment', payment.status, 'refund_partially');
+  await refuseChargedBack(ctx.db, payment.id);
   const [{ sum }] = await ctx.db('refunds').where({ payment_id: payment.id }).whereIn('status', ['pending', 'succeeded'])
     .sum({ sum: 'amount' });
   const remaining = Number(payment.total) - Number(sum ?? 0);

@@ -11,6 +11,7 @@ import { fulfil } from './fulfilment.js';
 import { postPaymentSettled } from './ledger.js';
 import { loadPaymentView, type PaymentRow } from './payment-view.js';
 import { nowMs } from '../shared/now.js';
+import { queueNetworkReport } from '../disputes/network.js';
 
 export type Emit = (type: EventType, accountId: string | null, data: unknown) => Promise<void>;
 
@@ -44,6 +45,8 @@ export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succ
   });
   await emit('payment.succeeded', payment.account_id, await loadPaymentView(db, payment.id));
   if (fulfilment.activated) await emit('membership.activated', payment.account_id, resources.Membership.view(fulfilment.activated));
+  // The sandbox card network's test cards report on the payment later (chargebacks, alerts: README).
+  await queueNetworkReport(db, payment);
 }
 
 /** With save_payment_method, the confirmation token's card becomes a saved method of the buyer's member (now that

@@ -5,10 +5,12 @@ import { createHash } from 'node:crypto';
 /**
  * succeeds: approved. declined / insufficient_funds: refused with that code. requires_3ds: needs 3-D Secure unless
  * the policy is frictionless_if_required, approved after the step. requires_3ds_challenge: always needs a
- * challenge. refund_fails: approved, but its refunds are refused.
+ * challenge. refund_fails: approved, but its refunds are refused. The last four are approved, and then the sandbox
+ * card network (handlers/disputes/network.ts) reports on the payment: a chargeback, an early fraud warning, a
+ * dispute alert, or a rapid dispute resolution.
  */
 export type CardBehaviour = 'succeeds' | 'declined' | 'insufficient_funds' | 'requires_3ds' | 'requires_3ds_challenge'
-  | 'refund_fails';
+  | 'refund_fails' | 'chargeback' | 'early_fraud_warning' | 'dispute_alert' | 'rapid_dispute_resolution';
 
 const TEST_CARDS: Record<string, CardBehaviour> = {
   '4242424242424242': 'succeeds',
@@ -17,6 +19,10 @@ const TEST_CARDS: Record<string, CardBehaviour> = {
   '4000002500003155': 'requires_3ds',
   '4000000000003220': 'requires_3ds_challenge',
   '4000000000005126': 'refund_fails',
+  '4000000000000259': 'chargeback',
+  '4000000000005423': 'early_fraud_warning',
+  '4000000000001976': 'dispute_alert',
+  '4000000000006975': 'rapid_dispute_resolution',
 };
 
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'diners' | 'jcb' | 'unionpay';

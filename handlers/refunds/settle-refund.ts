@@ -10,6 +10,7 @@ import { postRefund } from '../payments/ledger.js';
 import { recordEvent } from '../../runtime/events.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
+import { preventByRefund } from '../disputes/network.js';
 
 export const REFUND_PAYMENT = 'refund_payment';
 
@@ -39,6 +40,8 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
       updated_at: stamp,
     });
     await postRefund(trx, { id: refund.id, account_id: refund.account_id, currency: refund.currency, amount });
+    // A refund before any ruling prevents the payment's chargeback (alerts and disputes: handlers/disputes/network.ts).
+    await preventByRefund(trx, payment.id);
     await recordEvent(trx, 'refund.succeeded', succeeded.account_id, resources.Refund.view(succeeded));
   });
 }

@@ -1,5 +1,6 @@
 // A property of the whole money path: random sequences of payments, refunds, clearing, payouts (with failures,
-// reversals and cancels) and transfers, run a few at a time concurrently, with retried idempotency keys, leave a
+// reversals and cancels), transfers and chargebacks (disputes won, lost or prevented by a refund), run a few at a
+// time concurrently, with retried idempotency keys, leave a
 // ledger where every balance equals the sum of its postings, every entry balances per currency, no spendable bucket
 // is below zero, nothing was created twice under a retried key, and no request failed with a 5xx. Cards have a
 // property of their own (the last block).
@@ -14,6 +15,8 @@ import { clearDueFunds } from '../../handlers/ledger/clearing.js';
 import { stepPayout, TEST_DESTINATIONS } from '../../handlers/payout_rail/rail.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { fundBalance } from '../helpers/ledger.js';
+import { reportOnPayment, ruleOnDispute } from '../../handlers/disputes/network.js';
+import { NETWORK_CARDS } from '../disputes/dispute-fixtures.js';
 import { REVERSING_MERCHANT, stepCardTransaction } from '../../handlers/card_network/network.js';
 import { confirmDeposit } from '../../handlers/crypto_network/network.js';
 import { ledgerOf } from '../../handlers/ledger/ledgers.js';
@@ -34,7 +37,9 @@ type Command =
   | { kind: 'payout'; seller: number; method: number; cents: number; retried: boolean }
   | { kind: 'rail'; pick: number }
   | { kind: 'cancel'; pick: number }
-  | { kind: 'transfer'; from: number; to: number; cents: number; retried: boolean };
+  | { kind: 'transfer'; from: number; to: number; cents: number; retried: boolean }
+  | { kind: 'chargeback'; seller: number; plan: number }
+  | { kind: 'rule'; pick: number; win: boolean };
 
 const SELLERS = 3;
 const command: fc.Arbitrary<Command> = fc.oneof(
@@ -45,6 +50,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('rail' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('transfer' as const), from: fc.nat(SELLERS - 1), to: fc.nat(SELLERS), cents: fc.integer({ min: 1, max: 3_000 }), retried: fc.boolean() }),
+  fc.record({ kind: fc.constant('chargeback' as const), seller: fc.nat(SELLERS - 1), plan: fc.nat(2) }),
+  fc.record({ kind: fc.constant('rule' as const), pick: fc.nat(), win: fc.boolean() }),
 );
 
 const dollars = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
@@ -132,6 +139,22 @@ t('balances equal their postings, floors hold and retried keys create once, what
         sent.forEach((r) => check('transfer', r));
         return;
       }
+      case 'chargeback': {
+        const p = await pay(app, s, { plan_id: s.planIds[c.plan], country: 'US' }, { card: NETWORK_CARDS.chargeback });
+        await reportOnPayment(app.db, p.id);
+        return;
+      }
+      case 'rule': {
+        const open = await app.db('disputes').where({ status: 'needs_response' }).orderBy('id').select('id', 'account_id');
+        if (!open.length) return;
+        const d = open[c.pick % open.length];
+        const owner = world.sellers.find((x) => x.accountId === d.account_id)!;
+        check('dispute evidence', await app.request('PATCH', `/disputes/${d.id}`, { token: owner.key, version: VERSION,
+          body: { evidence: { notes: c.win ? 'winning_evidence' : 'none' } } }));
+        check('dispute submit', await app.request('POST', `/disputes/${d.id}/submit`, { token: owner.key, version: VERSION }));
+        await ruleOnDispute(app.db, d.id);
+        return;
+      }
     }
   };
 
@@ -154,7 +177,7 @@ t('balances equal their postings, floors hold and retried keys create once, what
   const count = async (table: string, where: Record<string, unknown> = {}) => Number((await app.db(table).where(where).count({ n: '*' }))[0].n);
   const settled = Number((await app.db('payments').whereNotNull('settlement_time_at').count({ n: '*' }))[0].n);
   const seen = { payments: settled, refunds: await count('refunds', { status: 'succeeded' }),
-    payouts: await count('payouts'), transfers: await count('transfers') };
+    payouts: await count('payouts'), transfers: await count('transfers'), disputes: await count('disputes') };
   console.log(`  money property: ${JSON.stringify(seen)}`);
   for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} happened`);
 });

@@ -92,7 +92,7 @@ t('events are names from the declared catalogue; omitted, every event of it', as
   const o = await makeOwner(app.db);
   badRequest(await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { events: [] }) }), 'events');
   // Well-formed names the areas do not declare would never fire: refused, naming the entry.
-  for (const bad of ['payment', 'Payment.Succeeded', 'payment succeeded', '*', 'invoice.paid', 'dispute_alert.created', 'payment.created']) {
+  for (const bad of ['payment', 'Payment.Succeeded', 'payment succeeded', '*', 'invoice.paid', 'widget_alert.created', 'payment.created']) {
     const res = await app.request('POST', '/webhooks', { token: o.key, body: hook(o.accountId, { events: ['payment.succeeded', bad] }) });
     badRequest(res, 'events.1');
   }

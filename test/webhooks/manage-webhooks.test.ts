@@ -143,7 +143,7 @@ t('update rejects api_version, bad values, foreign ids and callers without webho
   expectError(await patch({ url: 'http://example.com/h' }), 400, 'invalid_request', 'url');
   expectError(await patch({ events: [] }), 400, 'invalid_request', 'events');
   expectError(await patch({ events: ['payment.failed', 'bad'] }), 400, 'invalid_request', 'events.1');
-  expectError(await patch({ events: ['payment.failed', 'dispute.created'] }), 400, 'invalid_request', 'events.1');
+  expectError(await patch({ events: ['payment.failed', 'widget.created'] }), 400, 'invalid_request', 'events.1');
   expectError(await patch({ api_version_date: 'soon' }), 400, 'invalid_request', 'api_version_date');
   expectError(await patch({ enabled: 'yes' }), 400, 'invalid_request', 'enabled');
   expectError(await patch({ account_id: o.accountId }), 400, 'invalid_request', 'account_id');

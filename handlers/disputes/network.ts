@@ -1,0 +1,194 @@
+// The sandbox card network: what an issuer and a card scheme do after a payment, as real state moved by background
+// jobs (graphile-worker). The card decides what follows a successful payment (handlers/processor/cards.ts, README):
+// a chargeback, an early fraud warning, a dispute alert or a rapid dispute resolution. Every step runs in one
+// transaction with its row locked and re-read, and does nothing when the row has moved on, so a re-run job is harmless.
+import type { Knex } from 'knex';
+import { addJob } from '../../runtime/jobs.js';
+import { recordEvent } from '../../runtime/events.js';
+import { transition } from '../../runtime/state-machine.js';
+import { newId } from '../../runtime/ids.js';
+import { resources } from '../../generated/resources.js';
+import { readView } from '../../runtime/plain/stored-resource.js';
+import { nowMs } from '../shared/now.js';
+import { cardBehaviourOf } from '../payments/collection.js';
+import type { PaymentRow } from '../payments/payment-view.js';
+import { REFUND_PAYMENT } from '../refunds/settle-refund.js';
+import { loadPreferences } from '../account_preferences/preferences-store.js';
+import { alertFee, disputeFee, postAlertFee, postDisputeOpened, postDisputeReturned } from './dispute-ledger.js';
+import { emptyEvidence, evidenceWins } from './evidence.js';
+import { fightDisputeJob, networkDelay as after, submitEvidence } from './submit.js';
+
+export const NETWORK_REPORT = 'dispute_network_report';
+export const ALERT_WINDOW_END = 'dispute_alert_window_end';
+export const DISPUTE_DEADLINE = 'dispute_deadline';
+
+/** The sandbox's delays, in seconds, scaled by DISPUTE_NETWORK_SECONDS (submit.ts). The response window is the
+ * networks' usual seven days and is not scaled. */
+const DELAYS = { report: 5, alertWindow: 600 };
+export const RESPONSE_WINDOW_SECONDS = 7 * 24 * 3600;
+
+const NETWORK_BEHAVIOURS = new Set(['chargeback', 'early_fraud_warning', 'dispute_alert', 'rapid_dispute_resolution']);
+
+/** Called as a payment settles (handlers/payments/settlement.ts): a card the network will report on gets its job. */
+export async function queueNetworkReport(db: Knex, payment: PaymentRow): Promise<void> {
+  if (!NETWORK_BEHAVIOURS.has(await cardBehaviourOf(db, payment))) return;
+  await addJob(db, NETWORK_REPORT, { payment_id: payment.id }, { jobKey: `${NETWORK_REPORT}:${payment.id}`, runAt: after(DELAYS.report) });
+}
+
+/** The network's report on a settled payment: an alert or a dispute, once per payment. */
+export async function reportOnPayment(db: Knex, paymentId: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const payment: PaymentRow | undefined = await trx('payments').where({ id: paymentId }).forUpdate().first();
+    if (!payment || !['succeeded', 'partially_refunded'].includes(payment.status)) return;
+    if (await trx('dispute_alerts').where({ payment_id: paymentId }).first('id')) return;
+    if (await trx('disputes').where({ payment_id: paymentId }).first('id')) return;
+    const behaviour = await cardBehaviourOf(trx, payment);
+    if (behaviour === 'chargeback') await openDispute(trx, payment, 'fraudulent', null);
+    else if (behaviour === 'early_fraud_warning' || behaviour === 'dispute_alert') await raiseAlert(trx, payment, behaviour);
+    else if (behaviour === 'rapid_dispute_resolution') await resolveRapidly(trx, payment);
+  });
+}
+
+const disputedAmount = (p: PaymentRow) => Number(p.total) - Number(p.refunded_amount);
+
+/** A chargeback: the disputed amount and the fee leave the pending balance; the deadline (and the dispute fighter,
+ * when the account turned it on) are queued. */
+export async function openDispute(trx: Knex, payment: PaymentRow, reason: string, alertId: string | null): Promise<string | null> {
+  const amount = disputedAmount(payment);
+  if (amount <= 0) return null;
+  const id = newId('dspt_');
+  const [row] = await trx('disputes').insert({
+    id, account_id: payment.account_id, payment_id: payment.id, product_id: payment.product_id, plan_id: payment.plan_id,
+    user_id: payment.user_id, member_id: payment.member_id, alert_id: alertId, status: 'needs_response', reason,
+    currency: payment.currency, amount, fee: disputeFee(payment.currency), evidence: JSON.stringify(emptyEvidence()),
+    response_due_at: trx.raw(`date_trunc('milliseconds', now()) + make_interval(secs => ?)`, [RESPONSE_WINDOW_SECONDS]),
+  }).returning('*');
+  await postDisputeOpened(trx, row);
+  await recordEvent(trx, 'dispute.created', row.account_id, await readView(trx, resources.Dispute, id));
+  await addJob(trx, DISPUTE_DEADLINE, { dispute_id: id }, { jobKey: `${DISPUTE_DEADLINE}:${id}`, runAt: new Date(row.response_due_at) });
+  if ((await loadPreferences(trx, payment.account_id)).dispute_fighter_enabled) await fightDisputeJob(trx, id);
+  return id;
+}
+
+async function raiseAlert(trx: Knex, payment: PaymentRow, type: 'early_fraud_warning' | 'dispute_alert'): Promise<void> {
+  const billed = type === 'dispute_alert';
+  const fee = billed ? alertFee(payment.currency) : 0;
+  const id = newId('dspa_');
+  await trx('dispute_alerts').insert({
+    id, account_id: payment.account_id, payment_id: payment.id, type, outcome: 'pending', currency: payment.currency,
+    amount: Number(payment.total), fee, fee_charged: billed, reported_at: nowMs(trx),
+    actionable_until: after(DELAYS.alertWindow),
+  });
+  if (billed) await postAlertFee(trx, { id, account_id: payment.account_id, currency: payment.currency, fee });
+  await recordEvent(trx, 'dispute_alert.created', payment.account_id, await readView(trx, resources.DisputeAlert, id));
+  const row = await trx('dispute_alerts').where({ id }).first('actionable_until');
+  await addJob(trx, ALERT_WINDOW_END, { alert_id: id }, { jobKey: `${ALERT_WINDOW_END}:${id}`, runAt: new Date(row.actionable_until) });
+}
+
+/** Rapid dispute resolution: the network refunds the buyer at once (a refund of what remains, settled by the refund
+ * job like any other) instead of opening a dispute; the alert is billed and never actionable. */
+async function resolveRapidly(trx: Knex, payment: PaymentRow): Promise<void> {
+  const fee = alertFee(payment.currency);
+  const id = newId('dspa_');
+  await trx('dispute_alerts').insert({
+    id, account_id: payment.account_id, payment_id: payment.id, type: 'rapid_dispute_resolution', outcome: 'refunded',
+    currency: payment.currency, amount: Number(payment.total), fee, fee_charged: true, reported_at: nowMs(trx), actionable_until: null,
+  });
+  await postAlertFee(trx, { id, account_id: payment.account_id, currency: payment.currency, fee });
+  const [{ sum }] = await trx('refunds').where({ payment_id: payment.id }).whereIn('status', ['pending', 'succeeded']).sum({ sum: 'amount' });
+  const remaining = Number(payment.total) - Number(sum ?? 0);
+  if (remaining > 0) {
+    const refundId = newId('rfnd_');
+    const [refund] = await trx('refunds').insert({
+      id: refundId, payment_id: payment.id, account_id: payment.account_id, amount: remaining, currency: payment.currency,
+      original_amount: remaining, original_currency: payment.currency, provider: 'sandbox', status: 'pending',
+    }).returning('*');
+    await recordEvent(trx, 'refund.created', payment.account_id, resources.Refund.view(refund));
+    await addJob(trx, REFUND_PAYMENT, { refund_id: refundId }, { jobKey: `${REFUND_PAYMENT}:${refundId}` });
+  }
+  await recordEvent(trx, 'dispute_alert.created', payment.account_id, await readView(trx, resources.DisputeAlert, id));
+}
+
+/** The end of an alert's window: a payment not refunded by then is charged back. */
+export async function endAlertWindow(db: Knex, alertId: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const alert = await trx('dispute_alerts').where({ id: alertId }).forUpdate().first();
+    if (!alert || alert.outcome !== 'pending' || new Date(alert.actionable_until).getTime() > Date.now()) return;
+    const payment: PaymentRow = await trx('payments').where({ id: alert.payment_id }).forUpdate().first();
+    const disputeId = await openDispute(trx, payment, alert.type === 'early_fraud_warning' ? 'fraudulent' : 'general', alert.id);
+    await trx('dispute_alerts').where({ id: alertId })
+      .update({ outcome: disputeId ? 'disputed' : 'expired', dispute_id: disputeId, updated_at: nowMs(trx) });
+    await recordEvent(trx, 'dispute_alert.updated', alert.account_id, await readView(trx, resources.DisputeAlert, alertId));
+  });
+}
+
+/** A refund settled on a payment (handlers/refunds/settle-refund.ts, in its transaction): it prevents the chargeback
+ * of an actionable alert, and a dispute before any ruling becomes prevented with its amount returned. */
+export async function preventByRefund(trx: Knex, paymentId: string): Promise<void> {
+  const alerts = await trx('dispute_alerts').where({ payment_id: paymentId, outcome: 'pending' })
+    .where('actionable_until', '>', trx.fn.now()).forUpdate();
+  for (const alert of alerts) {
+    await trx('dispute_alerts').where({ id: alert.id }).update({ outcome: 'prevented', updated_at: nowMs(trx) });
+    await recordEvent(trx, 'dispute_alert.updated', alert.account_id, await readView(trx, resources.DisputeAlert, alert.id));
+  }
+  const disputes = await trx('disputes').where({ payment_id: paymentId }).whereIn('status', ['needs_response', 'under_review']).forUpdate();
+  for (const d of disputes) {
+    await trx('disputes').where({ id: d.id })
+      .update({ status: transition('Dispute', d.status, 'prevent'), resolved_at: nowMs(trx), updated_at: nowMs(trx) });
+    await postDisputeReturned(trx, d, 'prevented');
+    await recordEvent(trx, 'dispute.prevented', d.account_id, await readView(trx, resources.Dispute, d.id));
+  }
+}
+
+/** response_due_at passed without evidence: the dispute closes without a ruling and the buyer keeps the money. */
+export async function closeUnanswered(db: Knex, disputeId: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const d = await trx('disputes').where({ id: disputeId }).forUpdate().first();
+    if (!d || d.status !== 'needs_response' || new Date(d.response_due_at).getTime() > Date.now()) return;
+    await trx('disputes').where({ id: disputeId })
+      .update({ status: transition('Dispute', d.status, 'close'), resolved_at: nowMs(trx), updated_at: nowMs(trx) });
+    await recordEvent(trx, 'dispute.closed', d.account_id, await readView(trx, resources.Dispute, disputeId));
+  });
+}
+
+/** The network's ruling on submitted evidence (README): evidence mentioning winning_evidence wins, and so does the
+ * dispute fighter's for a payment that granted a membership (the platform's record of delivery). */
+export async function ruleOnDispute(db: Knex, disputeId: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const d = await trx('disputes').where({ id: disputeId }).forUpdate().first();
+    if (!d || d.status !== 'under_review') return;
+    const payment = await trx('payments').where({ id: d.payment_id }).first('membership_id');
+    const won = evidenceWins(d.evidence) || (d.evidence_submitted_by === 'dispute_fighter' && payment?.membership_id != null);
+    const status = transition('Dispute', d.status, won ? 'win' : 'lose');
+    await trx('disputes').where({ id: disputeId }).update({ status, resolved_at: nowMs(trx), updated_at: nowMs(trx) });
+    if (won) await postDisputeReturned(trx, d, 'won');
+    await recordEvent(trx, won ? 'dispute.won' : 'dispute.lost', d.account_id, await readView(trx, resources.Dispute, disputeId));
+  });
+}
+
+/** The dispute fighter: with dispute_fighter_enabled, evidence assembled from the payment, the buyer and the
+ * membership fills what the seller left empty, and is filed. */
+export async function fightDispute(db: Knex, disputeId: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const d = await trx('disputes').where({ id: disputeId }).forUpdate().first();
+    if (!d || d.status !== 'needs_response' || d.evidence_submitted_at || new Date(d.response_due_at).getTime() <= Date.now()) return;
+    if (!(await loadPreferences(trx, d.account_id)).dispute_fighter_enabled) return;
+    const payment = await trx('payments').where({ id: d.payment_id }).first();
+    const buyer = d.user_id ? await trx('users').where({ id: d.user_id }).first('name', 'email', 'username') : null;
+    const product = d.product_id ? await trx('products').where({ id: d.product_id }).first('title') : null;
+    const membership = payment.membership_id ? await trx('memberships').where({ id: payment.membership_id }).first('id', 'status', 'created_at') : null;
+    const assembled: Record<string, string | null> = {
+      customer_name: buyer ? (buyer.name ?? buyer.username) : null,
+      customer_email_address: buyer?.email ?? null,
+      product_description: product ? `${product.title} (payment ${payment.id})` : `Payment ${payment.id}`,
+      service_date: new Date(payment.settlement_time_at ?? payment.created_at).toISOString().slice(0, 10),
+      access_activity_log: membership
+        ? `Membership ${membership.id} granted access from ${new Date(membership.created_at).toISOString()}; status ${membership.status}.`
+        : null,
+      notes: `Assembled by the dispute fighter from payment ${payment.id}${membership ? ` and membership ${membership.id}` : ''}.`,
+    };
+    const evidence = { ...emptyEvidence(), ...d.evidence };
+    for (const [k, v] of Object.entries(assembled)) if ((evidence as Record<string, unknown>)[k] == null) (evidence as Record<string, unknown>)[k] = v;
+    await submitEvidence(trx, d, 'dispute_fighter', evidence);
+  });
+}

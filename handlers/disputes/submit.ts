@@ -1,0 +1,36 @@
+// Filing evidence (POST /disputes/{id}/submit, or the dispute fighter): the dispute goes under review and the
+// sandbox network's ruling is queued.
+import type { Knex } from 'knex';
+import { addJob } from '../../runtime/jobs.js';
+import { recordEvent } from '../../runtime/events.js';
+import { transition } from '../../runtime/state-machine.js';
+import { resources } from '../../generated/resources.js';
+import { readView } from '../../runtime/plain/stored-resource.js';
+import type { Dispute, DisputeEvidence } from '../../generated/types.js';
+import { nowMs } from '../shared/now.js';
+import { assertEvidenceOpen } from './evidence.js';
+
+export const DISPUTE_RULING = 'dispute_ruling';
+export const DISPUTE_FIGHTER = 'dispute_fighter';
+
+/** Seconds scaled by DISPUTE_NETWORK_SECONDS (default 1; 0 makes the sandbox network's steps immediate). */
+export const networkDelay = (seconds: number) => new Date(Date.now() + seconds * Number(process.env.DISPUTE_NETWORK_SECONDS ?? 1) * 1000);
+const RULING_SECONDS = 30;
+
+export const fightDisputeJob = (db: Knex, disputeId: string) =>
+  addJob(db, DISPUTE_FIGHTER, { dispute_id: disputeId }, { jobKey: `${DISPUTE_FIGHTER}:${disputeId}` });
+
+export interface LockedDispute { id: string; account_id: string; status: string; evidence_submitted_at: Date | string | null; response_due_at: Date | string }
+
+/** Files the evidence of a dispute the caller has locked; a 400 invalid_state when it can no longer be filed. */
+export async function submitEvidence(db: Knex, d: LockedDispute, by: 'account' | 'dispute_fighter', evidence?: DisputeEvidence): Promise<Dispute> {
+  assertEvidenceOpen(d);
+  await db('disputes').where({ id: d.id }).update({
+    status: transition('Dispute', d.status, 'submit'), evidence_submitted_at: nowMs(db), evidence_submitted_by: by,
+    updated_at: nowMs(db), ...(evidence ? { evidence: JSON.stringify(evidence) } : {}),
+  });
+  const view = await readView(db, resources.Dispute, d.id);
+  await recordEvent(db, 'dispute.submitted', d.account_id, view);
+  await addJob(db, DISPUTE_RULING, { dispute_id: d.id }, { jobKey: `${DISPUTE_RULING}:${d.id}`, runAt: networkDelay(RULING_SECONDS) });
+  return view;
+}
