@@ -8,13 +8,12 @@ import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeUser } from '../helpers/fixtures.js';
-import { makeSeller, makeVariant, pay, settleRefunds, CARDS, VERSION } from '../payments/payment-fixtures.js';
-import { saveMethod } from '../payouts/payout-fixtures.js';
+import { pay, settleRefunds, CARDS, VERSION } from '../payments/payment-fixtures.js';
 import { clearDueFunds } from '../../handlers/ledger/clearing.js';
-import { stepPayout, TEST_DESTINATIONS } from '../../handlers/payout_rail/rail.js';
-import { fundBalance } from '../helpers/ledger.js';
+import { stepPayout } from '../../handlers/payout_rail/rail.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { report, row } from './report-fixtures.js';
+import { makeMoneySeller, type MoneySeller } from '../money/money-sellers.js';
 import { addressOf, send, txHash } from '../deposits/deposit-fixtures.js';
 import { confirmDeposit } from '../../handlers/crypto_network/network.js';
 import { requestCard } from '../cards/card-fixtures.js';
@@ -108,20 +107,12 @@ async function fromPostings(accountId: string, from: string, to: string) {
 }
 
 t('every account\'s report equals its postings\' sums, per currency and row type, over partial and whole days', async () => {
-  const sellers: (Awaited<ReturnType<typeof makeSeller>> & { planIds: string[]; methods: string[]; address: string; cardId: string })[] = [];
+  const sellers: (MoneySeller & { address: string; cardId: string })[] = [];
   for (let i = 0; i < SELLERS; i++) {
-    const s = await makeSeller(app.db);
-    await app.db('accounts').where({ id: s.accountId }).update({ created_at: app.db.raw("now() - interval '2 days'") });
-    const planIds = [];
-    for (const price of [1_000, 2_500, 4_000]) planIds.push((await makeVariant(app.db, s.accountId, { price })).id);
-    const methods = [];
-    for (const number of ['123456789', TEST_DESTINATIONS.fails, TEST_DESTINATIONS.reversed]) {
-      methods.push((await saveMethod(app, s.key, { account_id: s.accountId }, number)).id as string);
-    }
-    await fundBalance(app.db, s.accountId, 5_000);
+    const s = await makeMoneySeller(app);
     const address = await addressOf(app, s.key, s.accountId);
     const cardId = (await requestCard(app, s.key, { account_id: s.accountId, name: 'Supplies' })).id as string;
-    sellers.push({ ...s, planIds, methods, address, cardId });
+    sellers.push({ ...s, address, cardId });
   }
   const user = await makeUser(app.db);
   const openPayouts = async () => (await app.db('payouts').whereIn('account_id', sellers.map((s) => s.accountId))

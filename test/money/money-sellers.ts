@@ -1,0 +1,23 @@
+// Sellers for the money properties (test/money/money-property.test.ts, test/financial_reports/report-totals.test.ts):
+// two days old (so payouts are not held for review as new accounts'), three plans, a payout method on each of the
+// rail's outcomes (paid, failed, reversed) and something to spend before the first payment clears.
+import type { TestApp } from '../helpers/harness.js';
+import { makeSeller, makeVariant } from '../payments/payment-fixtures.js';
+import { saveMethod } from '../payouts/payout-fixtures.js';
+import { TEST_DESTINATIONS } from '../../handlers/payout_rail/rail.js';
+import { fundBalance } from '../helpers/ledger.js';
+
+export type MoneySeller = Awaited<ReturnType<typeof makeSeller>> & { planIds: string[]; methods: string[] };
+
+export async function makeMoneySeller(app: TestApp): Promise<MoneySeller> {
+  const s = await makeSeller(app.db);
+  await app.db('accounts').where({ id: s.accountId }).update({ created_at: app.db.raw("now() - interval '2 days'") });
+  const planIds = [];
+  for (const price of [1_000, 2_500, 4_000]) planIds.push((await makeVariant(app.db, s.accountId, { price })).id as string);
+  const methods = [];
+  for (const number of ['123456789', TEST_DESTINATIONS.fails, TEST_DESTINATIONS.reversed]) {
+    methods.push((await saveMethod(app, s.key, { account_id: s.accountId }, number)).id as string);
+  }
+  await fundBalance(app.db, s.accountId, 5_000);
+  return { ...s, planIds, methods };
+}
