@@ -10,10 +10,9 @@ import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeUser } from '../helpers/fixtures.js';
 import { makeSeller, pay, settleRefunds, CARDS, VERSION } from '../payments/payment-fixtures.js';
-import { clearDueFunds } from '../../handlers/ledger/clearing.js';
 import { stepPayout } from '../../handlers/payout_rail/rail.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
-import { makeMoneySeller, type MoneySeller } from './money-sellers.js';
+import { clearEverySettled, dollars, makeMoneySeller, type MoneySeller } from './money-sellers.js';
 import { fundBalance } from '../helpers/ledger.js';
 import { reportOnPayment, ruleOnDispute } from '../../handlers/disputes/network.js';
 import { NETWORK_CARDS } from '../disputes/dispute-fixtures.js';
@@ -54,6 +53,14 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('rule' as const), pick: fc.nat(), win: fc.boolean() }),
 );
 
+/** MONEY_RUNS runs per block (15); MONEY_SEED and MONEY_PATH replay a failure fast-check reported; the failing
+ * assertion is shown with the counterexample. */
+const replay = {
+  numRuns: Number(process.env.MONEY_RUNS ?? 15),
+  includeErrorInReport: true,
+  ...(process.env.MONEY_SEED ? { seed: Number(process.env.MONEY_SEED), path: process.env.MONEY_PATH } : {}),
+};
+
 /** Run first (commands go four at a time): one of every movement, so that the checks after the runs never fail for
  * want of one (with random commands alone, a rare kind can be missing from all the runs). */
 const EVERY_KIND: Command[] = [
@@ -62,7 +69,6 @@ const EVERY_KIND: Command[] = [
   { kind: 'refund', seller: 0, pick: 0, cents: 100 }, { kind: 'rail', pick: 0 }, { kind: 'clear' }, { kind: 'rule', pick: 0, win: true },
 ];
 
-const dollars = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 async function makeWorld() {
   const sellers: Seller[] = [];
@@ -98,9 +104,7 @@ t('balances equal their postings, floors hold and retried keys create once, what
         return;
       }
       case 'clear':
-        await app.db('payments').whereNull('funds_cleared_at').whereNotNull('settlement_time_at')
-          .update({ settlement_time_at: app.db.raw("settlement_time_at - interval '3 days'") });
-        await clearDueFunds(app.db);
+        await clearEverySettled(app);
         return;
       case 'payout': {
         const key = `payout-${++keyNo}`;
@@ -169,7 +173,7 @@ t('balances equal their postings, floors hold and retried keys create once, what
     assert.is(Number((await app.db('payouts').whereIn('account_id', world.sellers.map((x) => x.accountId)).count({ n: '*' }))[0].n), payoutIds.length);
     const transferIds = stored.filter((r) => r.status_code === 201 && keysSent.get(r.key) === 'transfer').map((r) => r.response.id);
     assert.is(Number((await app.db('transfers').whereIn('id', transferIds).count({ n: '*' }))[0].n), transferIds.length);
-  }), { numRuns: Number(process.env.MONEY_RUNS ?? 15), examples: [[EVERY_KIND]] });
+  }), { ...replay, examples: [[EVERY_KIND]] });
   // The runs moved money every way (a property that never reached the ledger would pass vacuously).
   const count = async (table: string, where: Record<string, unknown> = {}) => Number((await app.db(table).where(where).count({ n: '*' }))[0].n);
   const settled = Number((await app.db('payments').whereNotNull('settlement_time_at').count({ n: '*' }))[0].n);
@@ -244,7 +248,7 @@ t('cards: the cards balance equals top-ups less settlements, held equals pending
     const steps = await app.db('ledger_postings').where('entry_id', 'like', 'citx_%').whereIn('bucket', ['card_clearing'])
       .sum({ n: 'amount' });
     assert.is(Number(steps[0].n ?? 0), await sum({ status: 'settled' }), 'each settlement posted once');
-  }), { numRuns: Number(process.env.MONEY_RUNS ?? 15), examples: [[EVERY_CARD_KIND]] });
+  }), { ...replay, examples: [[EVERY_CARD_KIND]] });
   const seen = { settled: await sum({ status: 'settled' }), reversed: await sum({ status: 'reversed' }), declined: await sum({ status: 'declined' }) };
   console.log(`  cards property: ${JSON.stringify(seen)}`);
   for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} card transactions happened`);
@@ -342,7 +346,7 @@ t('deposits and swaps: balances equal their postings, floors hold, each transact
     assert.ok(confirmed.every((d) => Number(d.amount) >= 1_000));
     const clearing = await app.db('ledger_balances').where({ bucket: 'crypto_clearing', currency: 'usd' }).first('amount');
     assert.is(Number(clearing?.amount ?? 0), -confirmed.reduce((sum, d) => sum + Number(d.amount), 0));
-  }), { numRuns: Number(process.env.MONEY_RUNS ?? 15), examples: [[EVERY_CRYPTO_KIND]] });
+  }), { ...replay, examples: [[EVERY_CRYPTO_KIND]] });
   const count = async (table: string, where: Record<string, unknown> = {}) => Number((await app.db(table).where(where).count({ n: '*' }))[0].n);
   const seen = { confirmed: await count('crypto_deposits', { status: 'confirmed' }), below_minimum: await count('crypto_deposits', { status: 'below_minimum' }),
     swaps: await count('swaps'), repayments: Number((await app.db('swaps').where('repaid_amount', '>', 0).count({ n: '*' }))[0].n) };
