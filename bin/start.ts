@@ -32,7 +32,7 @@ let database: RunningDatabase | undefined;
 let demo: PreparedDatabase['demo'] | undefined;
 let embeddedDataDir = '';
 let supervisor: Supervisor | undefined;
-let base = '';
+let origin = '';
 let count = 1;
 let runWorker = true;
 try {
@@ -57,14 +57,13 @@ try {
   const prepared = await prepareDatabase(embedded, (opened) => { database = opened; });
   demo = prepared.demo;
   databaseReady(prepared.url);
-  const origin = await supervisor.ready;
-  base = `${origin}/api/v1`;
+  origin = await supervisor.ready;
 } catch (e) {
   console.error(e instanceof Error ? e.message : e);
   await stopAll(1);
 }
+const base = `${origin}/api/v1`;
 console.log(`\nCommerce Platform API listening on ${base}`);
-const origin = base.slice(0, -'/api/v1'.length);
 console.log(`Documentation: ${origin}/docs (changelog: ${origin}/docs/changelog); health: ${origin}/health, ${origin}/ready; metrics: ${origin}/metrics`);
 console.log(`Processes: ${count} API process${count === 1 ? '' : 'es'}${runWorker ? ', each with a background worker' : ' (RUN_WORKER=false: no background worker; run `npm run worker`)'}`);
 console.log(embedded ? `Database: embedded PostgreSQL under ${embeddedDataDir} (for local use; see README)` : 'Database: DATABASE_URL');

@@ -9,11 +9,10 @@ import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeUser } from '../helpers/fixtures.js';
 import { pay, settleRefunds, CARDS, VERSION } from '../payments/payment-fixtures.js';
-import { clearDueFunds } from '../../handlers/ledger/clearing.js';
 import { stepPayout } from '../../handlers/payout_rail/rail.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { report, row } from './report-fixtures.js';
-import { makeMoneySeller, type MoneySeller } from '../money/money-sellers.js';
+import { clearEverySettled, dollars, makeMoneySeller, type MoneySeller } from '../money/money-sellers.js';
 import { addressOf, send, txHash } from '../deposits/deposit-fixtures.js';
 import { confirmDeposit } from '../../handlers/crypto_network/network.js';
 import { requestCard } from '../cards/card-fixtures.js';
@@ -65,7 +64,6 @@ const EVERY_KIND: Command[] = [
   { kind: 'card', seller: 0, topUp: 0, cents: 200, reversed: true },
 ];
 
-const dollars = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 /** The row type of an entry, written out here independently of the database's mapping (bank payouts only). */
 function typeOf(entryId: string): string {
@@ -133,9 +131,7 @@ t('every account\'s report equals its postings\' sums, per currency and row type
         return;
       }
       case 'clear':
-        await app.db('payments').whereNull('funds_cleared_at').whereNotNull('settlement_time_at')
-          .update({ settlement_time_at: app.db.raw("settlement_time_at - interval '3 days'") });
-        await clearDueFunds(app.db);
+        await clearEverySettled(app);
         return;
       case 'payout':
         await app.request('POST', '/payouts', { token: s.key, version: VERSION,

@@ -6,6 +6,8 @@ import { makeSeller, makeVariant } from '../payments/payment-fixtures.js';
 import { saveMethod } from '../payouts/payout-fixtures.js';
 import { TEST_DESTINATIONS } from '../../handlers/payout_rail/rail.js';
 import { fundBalance } from '../helpers/ledger.js';
+import { clearDueFunds } from '../../handlers/ledger/clearing.js';
+import { decimalText } from '../../runtime/decimal-money.js';
 
 export type MoneySeller = Awaited<ReturnType<typeof makeSeller>> & { planIds: string[]; methods: string[] };
 
@@ -20,4 +22,14 @@ export async function makeMoneySeller(app: TestApp): Promise<MoneySeller> {
   }
   await fundBalance(app.db, s.accountId, 5_000);
   return { ...s, planIds, methods };
+}
+
+/** Minor units of a two-decimal currency as the decimal string payouts take ("12.05"). */
+export const dollars = (cents: number): string => decimalText({ amount: cents, decimals: 2 });
+
+/** Every settled payment made old enough to clear, then the clearing sweep, as time passing would. */
+export async function clearEverySettled(app: TestApp): Promise<void> {
+  await app.db('payments').whereNull('funds_cleared_at').whereNotNull('settlement_time_at')
+    .update({ settlement_time_at: app.db.raw("settlement_time_at - interval '3 days'") });
+  await clearDueFunds(app.db);
 }
