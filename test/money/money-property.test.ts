@@ -165,7 +165,7 @@ t('balances equal their postings, floors hold and retried keys create once, what
     assert.equal([report.mismatches, report.unbalancedEntries, report.dailyTotalMismatches], [[], [], []]);
     const below = await app.db('ledger_balances').whereIn('bucket', ['available', 'in_transit', 'held']).where('amount', '<', 0);
     assert.equal(below, []);
-    assert.equal(serverErrors, []);
+    assert.equal(serverErrors, [], serverErrors.join('\n'));
     // A retried key made at most one payout or transfer: one stored response per key, and one row per stored 2xx.
     const stored = await app.db('idempotency_keys').whereIn('key', [...keysSent.keys()]).select('key', 'status_code', 'response');
     const payoutIds = stored.filter((r) => r.status_code === 201 && keysSent.get(r.key) === 'payout').map((r) => r.response.id);
@@ -239,7 +239,7 @@ t('cards: the cards balance equals top-ups less settlements, held equals pending
     const report = await verifyLedger(app.db);
     assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
     assert.equal(await app.db('ledger_balances').whereIn('bucket', ['available', 'in_transit', 'held']).where('amount', '<', 0), []);
-    assert.equal(serverErrors, []);
+    assert.equal(serverErrors, [], serverErrors.join('\n'));
     const cards = (await app.db('ledger_accounts').where({ account_id: s.accountId, kind: 'cards' }).first('id')).id;
     const bucket = async (b: string) => Number((await app.db('ledger_balances').where({ ledger_id: cards, bucket: b, currency: 'usd' }).first('amount'))?.amount ?? 0);
     const toppedUp = Number((await app.db('card_top_ups').where({ account_id: s.accountId }).sum({ n: 'amount' }))[0].n ?? 0);
@@ -337,7 +337,7 @@ t('deposits and swaps: balances equal their postings, floors hold, each transact
     const report = await verifyLedger(app.db);
     assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
     assert.equal(await app.db('ledger_balances').whereIn('bucket', ['available', 'in_transit', 'held']).where('amount', '<', 0), []);
-    assert.equal(serverErrors, []);
+    assert.equal(serverErrors, [], serverErrors.join('\n'));
     const repeated = await app.db('crypto_deposits').groupBy('network', 'tx_hash').havingRaw('count(*) > 1').select('tx_hash');
     assert.equal(repeated, []);
     const credits = await app.db('ledger_postings').where('entry_id', 'like', 'cdep_%:credited').where('bucket', 'available').select('entry_id', 'amount');
