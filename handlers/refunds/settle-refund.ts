@@ -39,11 +39,9 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
       tax_refunded_amount: taxRefunded,
       updated_at: stamp,
     });
-    // A refund before any ruling prevents the payment's chargeback (alerts and disputes: handlers/disputes/network.ts).
-    // Before the refund's own postings: a ruling locks its dispute and then the balances, so the dispute is locked
-    // here before any balance row (the other order deadlocked with a concurrent ruling).
-    await preventByRefund(trx, payment.id);
     await postRefund(trx, { id: refund.id, account_id: refund.account_id, currency: refund.currency, amount });
+    // A refund before any ruling prevents the payment's chargeback (alerts and disputes: handlers/disputes/network.ts).
+    await preventByRefund(trx, payment.id);
     await recordEvent(trx, 'refund.succeeded', succeeded.account_id, resources.Refund.view(succeeded));
   });
 }
