@@ -112,14 +112,29 @@ async function resolveRapidly(trx: Knex, payment: PaymentRow): Promise<void> {
 /** The end of an alert's window: a payment not refunded by then is charged back. */
 export async function endAlertWindow(db: Knex, alertId: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const alert = await trx('dispute_alerts').where({ id: alertId }).forUpdate().first();
-    if (!alert || alert.outcome !== 'pending' || new Date(alert.actionable_until).getTime() > Date.now()) return;
-    const payment: PaymentRow = await trx('payments').where({ id: alert.payment_id }).forUpdate().first();
+    const locked = await lockWithPayment(trx, 'dispute_alerts', alertId);
+    if (!locked) return;
+    const { row: alert, payment } = locked;
+    if (alert.outcome !== 'pending' || new Date(alert.actionable_until).getTime() > Date.now()) return;
     const disputeId = await openDispute(trx, payment, alert.type === 'early_fraud_warning' ? 'fraudulent' : 'general', alert.id);
     await trx('dispute_alerts').where({ id: alertId })
       .update({ outcome: disputeId ? 'disputed' : 'expired', dispute_id: disputeId, updated_at: nowMs(trx) });
     await recordEvent(trx, 'dispute_alert.updated', alert.account_id, await readView(trx, resources.DisputeAlert, alertId));
   });
+}
+
+/**
+ * The one lock order of a payment's chargeback: the payment, then its alerts and disputes, then balances (by
+ * posting). Refund settlement holds the payment when it posts and then prevents the payment's alerts and disputes;
+ * a ruling, deadline or window end that took the dispute or alert first and then posted would deadlock with it.
+ */
+async function lockWithPayment(trx: Knex, table: 'disputes' | 'dispute_alerts', id: string):
+  Promise<{ row: any; payment: PaymentRow } | undefined> {
+  const ref = await trx(table).where({ id }).first('payment_id');
+  if (!ref) return undefined;
+  const payment: PaymentRow = await trx('payments').where({ id: ref.payment_id }).forUpdate().first();
+  const row = await trx(table).where({ id }).forUpdate().first();
+  return { row, payment };
 }
 
 /** A refund settled on a payment (handlers/refunds/settle-refund.ts, in its transaction): it prevents the chargeback
@@ -143,7 +158,7 @@ export async function preventByRefund(trx: Knex, paymentId: string): Promise<voi
 /** response_due_at passed without evidence: the dispute closes without a ruling and the buyer keeps the money. */
 export async function closeUnanswered(db: Knex, disputeId: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const d = await trx('disputes').where({ id: disputeId }).forUpdate().first();
+    const d = (await lockWithPayment(trx, 'disputes', disputeId))?.row;
     if (!d || d.status !== 'needs_response' || new Date(d.response_due_at).getTime() > Date.now()) return;
     await trx('disputes').where({ id: disputeId })
       .update({ status: transition('Dispute', d.status, 'close'), resolved_at: nowMs(trx), updated_at: nowMs(trx) });
@@ -155,9 +170,9 @@ export async function closeUnanswered(db: Knex, disputeId: string): Promise<void
  * dispute fighter's for a payment that granted a membership (the platform's record of delivery). */
 export async function ruleOnDispute(db: Knex, disputeId: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const d = await trx('disputes').where({ id: disputeId }).forUpdate().first();
-    if (!d || d.status !== 'under_review') return;
-    const payment = await trx('payments').where({ id: d.payment_id }).first('membership_id');
+    const locked = await lockWithPayment(trx, 'disputes', disputeId);
+    if (!locked || locked.row.status !== 'under_review') return;
+    const { row: d, payment } = locked;
     const won = evidenceWins(d.evidence) || (d.evidence_submitted_by === 'dispute_fighter' && payment?.membership_id != null);
     const status = transition('Dispute', d.status, won ? 'win' : 'lose');
     await trx('disputes').where({ id: disputeId }).update({ status, resolved_at: nowMs(trx), updated_at: nowMs(trx) });
@@ -170,10 +185,11 @@ export async function ruleOnDispute(db: Knex, disputeId: string): Promise<void> 
  * membership fills what the seller left empty, and is filed. */
 export async function fightDispute(db: Knex, disputeId: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const d = await trx('disputes').where({ id: disputeId }).forUpdate().first();
-    if (!d || d.status !== 'needs_response' || d.evidence_submitted_at || new Date(d.response_due_at).getTime() <= Date.now()) return;
+    const locked = await lockWithPayment(trx, 'disputes', disputeId);
+    if (!locked) return;
+    const { row: d, payment } = locked;
+    if (d.status !== 'needs_response' || d.evidence_submitted_at || new Date(d.response_due_at).getTime() <= Date.now()) return;
     if (!(await loadPreferences(trx, d.account_id)).dispute_fighter_enabled) return;
-    const payment = await trx('payments').where({ id: d.payment_id }).first();
     const buyer = d.user_id ? await trx('users').where({ id: d.user_id }).first('name', 'email', 'username') : null;
     const product = d.product_id ? await trx('products').where({ id: d.product_id }).first('title') : null;
     const membership = payment.membership_id ? await trx('memberships').where({ id: payment.membership_id }).first('id', 'status', 'created_at') : null;
