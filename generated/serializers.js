@@ -1480,6 +1480,30 @@ function o_360788b27c07(v) {
   return out + '}';
 }
 
+function o_361ec9206f32(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_type"];
+  if (x !== undefined) { out += sep + "\"delivery_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["icon_url"];
+  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["countries"];
+  if (x !== undefined) { out += sep + "\"countries\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["supports_standard_delivery"];
+  if (x !== undefined) { out += sep + "\"supports_standard_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["supports_instant_delivery"];
+  if (x !== undefined) { out += sep + "\"supports_instant_delivery\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["quote"];
+  if (x !== undefined) { out += sep + "\"quote\":" + (x === null ? 'null' : c_PayoutQuote_4b9683f96b49(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_36a2f36a4e68(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2022,6 +2046,18 @@ function o_4c529fc7498a(v) {
   return out + '}';
 }
 
+function o_4e2aa245eaca(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PayoutMethod_48d49867f6e7(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  x = v["available_destinations"];
+  if (x !== undefined) { out += sep + "\"available_destinations\":" + array(x, (x) => o_361ec9206f32(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_508bef152bfb(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2509,16 +2545,6 @@ function o_68818ab0d5e3(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_688ce5b52e49(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PayoutMethod_48d49867f6e7(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4876,10 +4902,6 @@ function r_53b79eaa35df(v) {
   return c_CardTransaction_f627bb25df7d(v);
 }
 
-function r_5684aae3f8ae(v) {
-  return o_688ce5b52e49(v);
-}
-
 function r_598035228c5f(v) {
   return o_2e65c2b61ba5(v);
 }
@@ -5188,6 +5210,10 @@ function r_d3f8d67187b3(v) {
   return c_CheckoutConfiguration_184a49c87de9(v);
 }
 
+function r_d77364dd2b8d(v) {
+  return o_4e2aa245eaca(v);
+}
+
 function r_d7b632db257b(v) {
   return o_be415e998ec0(v);
 }
@@ -5364,7 +5390,7 @@ export const serializers = {
   "listPaymentMethodDomains": { "2026-09-06": r_9ebbb1fba0f2, "2026-09-02": r_9ebbb1fba0f2, "2026-08-28": r_9ebbb1fba0f2, "2026-08-25": r_9ebbb1fba0f2, "2026-08-21": r_9ebbb1fba0f2, "2026-08-14": r_9ebbb1fba0f2, "2026-08-07": r_9ebbb1fba0f2, "2026-07-30": r_9ebbb1fba0f2, "2026-07-23": r_9ebbb1fba0f2, "2026-07-22": r_9ebbb1fba0f2, "2026-07-20": r_9ebbb1fba0f2, "2025-01-01": r_9ebbb1fba0f2 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
   "listPayments": { "2026-09-06": r_ee84acec5b55, "2026-09-02": r_b8b5584dc09a, "2026-08-28": r_b8b5584dc09a, "2026-08-25": r_b8b5584dc09a, "2026-08-21": r_b8b5584dc09a, "2026-08-14": r_ee9def59387b, "2026-08-07": r_ee9def59387b, "2026-07-30": r_ee9def59387b, "2026-07-23": r_ee9def59387b, "2026-07-22": r_ee9def59387b, "2026-07-20": r_ee9def59387b, "2025-01-01": r_ee9def59387b },
-  "listPayoutMethods": { "2026-09-06": r_c88e3f9cee55, "2026-09-02": r_c88e3f9cee55, "2026-08-28": r_f8661782551b, "2026-08-25": r_f8661782551b, "2026-08-21": r_f8661782551b, "2026-08-14": r_f8661782551b, "2026-08-07": r_f8661782551b, "2026-07-30": r_f8661782551b, "2026-07-23": r_5684aae3f8ae, "2026-07-22": r_5684aae3f8ae, "2026-07-20": r_5684aae3f8ae, "2025-01-01": r_5684aae3f8ae },
+  "listPayoutMethods": { "2026-09-06": r_c88e3f9cee55, "2026-09-02": r_c88e3f9cee55, "2026-08-28": r_f8661782551b, "2026-08-25": r_f8661782551b, "2026-08-21": r_f8661782551b, "2026-08-14": r_f8661782551b, "2026-08-07": r_f8661782551b, "2026-07-30": r_f8661782551b, "2026-07-23": r_d77364dd2b8d, "2026-07-22": r_d77364dd2b8d, "2026-07-20": r_d77364dd2b8d, "2025-01-01": r_d77364dd2b8d },
   "listPayouts": { "2026-09-06": r_f493d3111211, "2026-09-02": r_f493d3111211, "2026-08-28": r_831a4bc542b9, "2026-08-25": r_831a4bc542b9, "2026-08-21": r_831a4bc542b9, "2026-08-14": r_44893e3ef8dd, "2026-08-07": r_44893e3ef8dd, "2026-07-30": r_44893e3ef8dd, "2026-07-23": r_5cecf0982411, "2026-07-22": r_5cecf0982411, "2026-07-20": r_5cecf0982411, "2025-01-01": r_5cecf0982411 },
   "listPermissions": { "2026-09-06": r_30d752add791, "2026-09-02": r_30d752add791, "2026-08-28": r_30d752add791, "2026-08-25": r_30d752add791, "2026-08-21": r_30d752add791, "2026-08-14": r_30d752add791, "2026-08-07": r_30d752add791, "2026-07-30": r_30d752add791, "2026-07-23": r_30d752add791, "2026-07-22": r_30d752add791, "2026-07-20": r_30d752add791, "2025-01-01": r_30d752add791 },
   "listPlans": { "2026-09-06": r_6ce008ded526, "2026-09-02": r_6ce008ded526, "2026-08-28": r_6ce008ded526, "2026-08-25": r_6ce008ded526, "2026-08-21": r_0ccd56979db3, "2026-08-14": r_0ccd56979db3, "2026-08-07": r_0ccd56979db3, "2026-07-30": r_0ccd56979db3, "2026-07-23": r_0ccd56979db3, "2026-07-22": r_0ccd56979db3, "2026-07-20": r_598035228c5f, "2025-01-01": r_598035228c5f },

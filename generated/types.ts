@@ -1876,11 +1876,11 @@ export type CreatePayoutMethodOutput = PayoutMethod;
 /** GET /payouts/methods: List payout methods */
 export interface ListPayoutMethodsInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; user_id?: string; status?: "created" | "active" | "broken"; amount?: string; include_available?: boolean };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; user_id?: string; status?: "created" | "active" | "broken"; amount?: string; include_available?: boolean; destination_id?: string };
     body: undefined;
 }
 
-export type ListPayoutMethodsOutput = Page<PayoutMethod>;
+export type ListPayoutMethodsOutput = Page<PayoutMethod> & { available_destinations?: Array<{ id: string; name: string; delivery_type: string; icon_url: string | null; currency: string; countries: string[]; supports_standard_delivery: boolean; supports_instant_delivery: boolean; quote: PayoutQuote | null }> };
 
 /** POST /payouts: Request a payout */
 export interface CreatePayoutInput {

@@ -6811,8 +6811,9 @@ return errors === 0;
 }
 validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_3dd3d2244d13 = validate36;
-const schema39 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
+export const query_38bffc059de9 = validate36;
+const schema39 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["created","active","broken"]},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false};
+const pattern30 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,8})?$", "u");
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6826,21 +6827,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema39.properties, key0))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "user_id")) || (key0 === "status")) || (key0 === "amount"))){
 validate36.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -7091,8 +7080,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.user_id !== undefined){
+let data5 = data.user_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -7112,20 +7101,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["user_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
-validate36.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema39.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate36.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern18.test(data5)){
+validate36.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -7133,8 +7132,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.product_id !== undefined){
-let data6 = data.product_id;
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -7154,30 +7153,20 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["product_id"] = coerced6;
+data["status"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate36.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data6 === "created") || (data6 === "active")) || (data6 === "broken"))){
+validate36.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema39.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern5.test(data6)){
-validate36.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
@@ -7185,8 +7174,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_id !== undefined){
-let data7 = data.plan_id;
+if(data.amount !== undefined){
+let data7 = data.amount;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -7206,28 +7195,22 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate36.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["plan_id"] = coerced7;
+data["amount"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(func1(data7) > 64){
-validate36.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern30.test(data7)){
+validate36.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
-}
-else {
-if(!pattern4.test(data7)){
-validate36.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -7235,181 +7218,6 @@ var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data8 = data.created_after;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["created_after"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate36.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data9 = data.created_before;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["created_before"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate36.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data10 = data.order;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["order"] = coerced10;
-}
-}
-}
-if(!(((data10 === "created_at") || (data10 === "code")) || (data10 === "redemptions"))){
-validate36.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema39.properties.order.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs22 === errors;
-if(valid0){
-let data11 = data.direction;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["direction"] = coerced11;
-}
-}
-}
-if(!((data11 === "asc") || (data11 === "desc"))){
-validate36.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema39.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-}
-}
-}
-}
 }
 }
 }
@@ -7430,11 +7238,8 @@ return errors === 0;
 }
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_4bac528c97fc = validate37;
-const schema40 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern32 = new RegExp("^citx_[A-Za-z0-9]+$", "u");
-const pattern33 = new RegExp("^icrd_[A-Za-z0-9]+$", "u");
-const pattern34 = new RegExp("^ichd_[A-Za-z0-9]+$", "u");
+export const query_3dd3d2244d13 = validate37;
+const schema40 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7448,6 +7253,18 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema40.properties, key0))){
@@ -7649,8 +7466,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -7670,26 +7487,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate37.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate37.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate37.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate37.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -7701,47 +7518,50 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.transaction_ids !== undefined){
-let data5 = data.transaction_ids;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
-if(!(Array.isArray(data5))){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(Array.isArray(data5)){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate37.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["transaction_ids"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate37.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
+validate37.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema40.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
+var valid0 = _errs12 === errors;
+}
 else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data6 = data.product_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -7761,47 +7581,39 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
+if(data !== undefined){
+data["product_id"] = coerced6;
 }
 }
 }
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func1(data6) > 64){
-validate37.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate37.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern32.test(data6)){
-validate37.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
+if(!pattern5.test(data6)){
+validate37.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 }
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.card_id !== undefined){
-let data7 = data.card_id;
+if(data.plan_id !== undefined){
+let data7 = data.plan_id;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -7821,26 +7633,26 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["card_id"] = coerced7;
+data["plan_id"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(func1(data7) > 64){
-validate37.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate37.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern33.test(data7)){
-validate37.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
+if(!pattern4.test(data7)){
+validate37.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -7852,8 +7664,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cardholder_id !== undefined){
-let data8 = data.cardholder_id;
+if(data.created_after !== undefined){
+let data8 = data.created_after;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -7873,26 +7685,22 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["cardholder_id"] = coerced8;
+data["created_after"] = coerced8;
 }
 }
 }
 if(errors === _errs18){
+if(errors === _errs18){
 if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate37.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern34.test(data8)){
-validate37.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
+if(!(formats0(data8))){
+validate37.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -7904,8 +7712,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data9 = data.status;
+if(data.created_before !== undefined){
+let data9 = data.created_before;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
 let dataType9 = typeof data9;
@@ -7925,20 +7733,26 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced9 !== undefined){
 data9 = coerced9;
 if(data !== undefined){
-data["status"] = coerced9;
+data["created_before"] = coerced9;
 }
 }
 }
-if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
-validate37.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema40.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate37.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs20 === errors;
 }
@@ -7946,8 +7760,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data10 = data.created_after;
+let data10 = data.order;
 const _errs22 = errors;
 if(typeof data10 !== "string"){
 let dataType10 = typeof data10;
@@ -7967,35 +7780,24 @@ else if(data10 === null){
 coerced10 = "";
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced10 !== undefined){
 data10 = coerced10;
 if(data !== undefined){
-data["created_after"] = coerced10;
+data["order"] = coerced10;
 }
 }
 }
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate37.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!(((data10 === "created_at") || (data10 === "code")) || (data10 === "redemptions"))){
+validate37.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema40.properties.order.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-}
-}
-}
 var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
 if(valid0){
-if(data.created_before !== undefined){
-let data11 = data.created_before;
+let data11 = data.direction;
 const _errs24 = errors;
 if(typeof data11 !== "string"){
 let dataType11 = typeof data11;
@@ -8015,31 +7817,23 @@ else if(data11 === null){
 coerced11 = "";
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced11 !== undefined){
 data11 = coerced11;
 if(data !== undefined){
-data["created_before"] = coerced11;
+data["direction"] = coerced11;
 }
 }
 }
-if(errors === _errs24){
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!(formats0(data11))){
-validate37.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((data11 === "asc") || (data11 === "desc"))){
+validate37.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema40.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs24 === errors;
 }
-else {
-var valid0 = true;
 }
 }
 }
@@ -8063,8 +7857,11 @@ return errors === 0;
 }
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_4da6c53bf143 = validate38;
-const schema41 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"order":{"type":"string","enum":["created_at","volume"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"status":{"type":"string","enum":["active","suspended"]},"query":{"type":"string","maxLength":200},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"volume_min":{"type":"number","minimum":0,"maximum":90071992547409},"volume_max":{"type":"number","minimum":0,"maximum":90071992547409},"parent_account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_4bac528c97fc = validate38;
+const schema41 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern35 = new RegExp("^citx_[A-Za-z0-9]+$", "u");
+const pattern36 = new RegExp("^icrd_[A-Za-z0-9]+$", "u");
+const pattern37 = new RegExp("^ichd_[A-Za-z0-9]+$", "u");
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8078,12 +7875,6 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema41.properties, key0))){
@@ -8125,8 +7916,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 50 || isNaN(data0)){
-validate38.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data0 > 100 || isNaN(data0)){
+validate38.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -8221,8 +8012,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 50 || isNaN(data2)){
-validate38.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data2 > 100 || isNaN(data2)){
+validate38.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -8285,7 +8076,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data4 = data.order;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -8305,62 +8097,78 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["order"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
-if(!((data4 === "created_at") || (data4 === "volume"))){
-validate38.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema41.properties.order.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate38.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
+else {
+if(!pattern2.test(data4)){
+validate38.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
 var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
-let data5 = data.direction;
+if(data.transaction_ids !== undefined){
+let data5 = data.transaction_ids;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["direction"] = coerced5;
+data["transaction_ids"] = coerced5;
 }
 }
 }
-if(!((data5 === "asc") || (data5 === "desc"))){
-validate38.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema41.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate38.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
-var valid0 = _errs12 === errors;
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -8380,29 +8188,47 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
 }
 }
 }
-if(!((data6 === "active") || (data6 === "suspended"))){
-validate38.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema41.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate38.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-var valid0 = _errs14 === errors;
+else {
+if(!pattern35.test(data6)){
+validate38.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.query !== undefined){
-let data7 = data.query;
+if(data.card_id !== undefined){
+let data7 = data.card_id;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -8422,22 +8248,28 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["query"] = coerced7;
+data["card_id"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(func1(data7) > 200){
-validate38.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(func1(data7) > 64){
+validate38.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern36.test(data7)){
+validate38.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -8447,8 +8279,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data8 = data.created_after;
+if(data.cardholder_id !== undefined){
+let data8 = data.cardholder_id;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -8468,22 +8300,26 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["created_after"] = coerced8;
+data["cardholder_id"] = coerced8;
 }
 }
 }
-if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate38.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(func1(data8) > 64){
+validate38.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern37.test(data8)){
+validate38.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -8495,8 +8331,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data9 = data.created_before;
+if(data.status !== undefined){
+let data9 = data.status;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
 let dataType9 = typeof data9;
@@ -8516,26 +8352,20 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced9 !== undefined){
 data9 = coerced9;
 if(data !== undefined){
-data["created_before"] = coerced9;
+data["status"] = coerced9;
 }
 }
 }
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate38.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
+validate38.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema41.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs20 === errors;
 }
@@ -8543,45 +8373,43 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.volume_min !== undefined){
-let data10 = data.volume_min;
+if(data.created_after !== undefined){
+let data10 = data.created_after;
 const _errs22 = errors;
-if(!((typeof data10 == "number") && (isFinite(data10)))){
+if(typeof data10 !== "string"){
 let dataType10 = typeof data10;
 let coerced10 = undefined;
 if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
 data10 = data10[0];
 dataType10 = typeof data10;
-if((typeof data10 == "number") && (isFinite(data10))){
+if(typeof data10 === "string"){
 coerced10 = data10;
 }
 }
 if(!(coerced10 !== undefined)){
-if(dataType10 == "boolean" || data10 === null
-              || (dataType10 == "string" && data10 && data10 == +data10)){
-coerced10 = +data10;
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate38.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced10 !== undefined){
 data10 = coerced10;
 if(data !== undefined){
-data["volume_min"] = coerced10;
+data["created_after"] = coerced10;
 }
 }
 }
 if(errors === _errs22){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 90071992547409 || isNaN(data10)){
-validate38.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
-return false;
-}
-else {
-if(data10 < 0 || isNaN(data10)){
-validate38.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate38.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -8593,45 +8421,43 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.volume_max !== undefined){
-let data11 = data.volume_max;
+if(data.created_before !== undefined){
+let data11 = data.created_before;
 const _errs24 = errors;
-if(!((typeof data11 == "number") && (isFinite(data11)))){
+if(typeof data11 !== "string"){
 let dataType11 = typeof data11;
 let coerced11 = undefined;
 if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
 data11 = data11[0];
 dataType11 = typeof data11;
-if((typeof data11 == "number") && (isFinite(data11))){
+if(typeof data11 === "string"){
 coerced11 = data11;
 }
 }
 if(!(coerced11 !== undefined)){
-if(dataType11 == "boolean" || data11 === null
-              || (dataType11 == "string" && data11 && data11 == +data11)){
-coerced11 = +data11;
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate38.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced11 !== undefined){
 data11 = coerced11;
 if(data !== undefined){
-data["volume_max"] = coerced11;
+data["created_before"] = coerced11;
 }
 }
 }
 if(errors === _errs24){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 90071992547409 || isNaN(data11)){
-validate38.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
-return false;
-}
-else {
-if(data11 < 0 || isNaN(data11)){
-validate38.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!(formats0(data11))){
+validate38.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -8641,60 +8467,6 @@ var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.parent_account_id !== undefined){
-let data12 = data.parent_account_id;
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data !== undefined){
-data["parent_account_id"] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(func1(data12) > 64){
-validate38.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data12)){
-validate38.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -8718,9 +8490,8 @@ return errors === 0;
 }
 validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_528abddf1996 = validate39;
-const schema42 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"}},"additionalProperties":false};
-const pattern36 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,64}$", "u");
+export const query_4da6c53bf143 = validate39;
+const schema42 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"order":{"type":"string","enum":["created_at","volume"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"status":{"type":"string","enum":["active","suspended"]},"query":{"type":"string","maxLength":200},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"volume_min":{"type":"number","minimum":0,"maximum":90071992547409},"volume_max":{"type":"number","minimum":0,"maximum":90071992547409},"parent_account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8734,9 +8505,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
+if(!(func2.call(schema42.properties, key0))){
 validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -8775,8 +8552,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate39.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 50 || isNaN(data0)){
+validate39.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -8871,8 +8648,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate39.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 50 || isNaN(data2)){
+validate39.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -8935,8 +8712,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+let data4 = data.order;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -8956,29 +8732,402 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["order"] = coerced4;
 }
 }
 }
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern36.test(data4)){
-validate39.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!((data4 === "created_at") || (data4 === "volume"))){
+validate39.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema42.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+if(valid0){
+let data5 = data.direction;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["direction"] = coerced5;
+}
+}
+}
+if(!((data5 === "asc") || (data5 === "desc"))){
+validate39.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema42.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!((data6 === "active") || (data6 === "suspended"))){
+validate39.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema42.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.query !== undefined){
+let data7 = data.query;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["query"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func1(data7) > 200){
+validate39.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data8 = data.created_after;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["created_after"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate39.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data9 = data.created_before;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["created_before"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate39.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.volume_min !== undefined){
+let data10 = data.volume_min;
+const _errs22 = errors;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if((typeof data10 == "number") && (isFinite(data10))){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "boolean" || data10 === null
+              || (dataType10 == "string" && data10 && data10 == +data10)){
+coerced10 = +data10;
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["volume_min"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 90071992547409 || isNaN(data10)){
+validate39.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
+return false;
+}
+else {
+if(data10 < 0 || isNaN(data10)){
+validate39.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.volume_max !== undefined){
+let data11 = data.volume_max;
+const _errs24 = errors;
+if(!((typeof data11 == "number") && (isFinite(data11)))){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if((typeof data11 == "number") && (isFinite(data11))){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "boolean" || data11 === null
+              || (dataType11 == "string" && data11 && data11 == +data11)){
+coerced11 = +data11;
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["volume_max"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 90071992547409 || isNaN(data11)){
+validate39.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
+return false;
+}
+else {
+if(data11 < 0 || isNaN(data11)){
+validate39.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.parent_account_id !== undefined){
+let data12 = data.parent_account_id;
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data !== undefined){
+data["parent_account_id"] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate39.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data12)){
+validate39.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -8996,8 +9145,9 @@ return errors === 0;
 }
 validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_5631402ee5fa = validate40;
-const schema43 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["needs_response","under_review","won","lost","closed"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_528abddf1996 = validate40;
+const schema43 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"}},"additionalProperties":false};
+const pattern39 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,64}$", "u");
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9011,12 +9161,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema43.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
 validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9215,8 +9362,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -9236,28 +9383,22 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate40.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern39.test(data4)){
+validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate40.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -9265,238 +9406,6 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["payment_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate40.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern10.test(data5)){
-validate40.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!(((((data6 === "needs_response") || (data6 === "under_review")) || (data6 === "won")) || (data6 === "lost")) || (data6 === "closed"))){
-validate40.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema43.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["created_after"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate40.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["created_before"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate40.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.direction;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["direction"] = coerced9;
-}
-}
-}
-if(!((data9 === "asc") || (data9 === "desc"))){
-validate40.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema43.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-}
-}
-}
 }
 }
 }
@@ -9514,9 +9423,8 @@ return errors === 0;
 }
 validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_5967612c4069 = validate41;
-const schema44 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
-const formats48 = inputFormats.date;
+export const query_5631402ee5fa = validate41;
+const schema44 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["needs_response","under_review","won","lost","closed"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9530,252 +9438,13 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
-validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "account_id") || (key0 === "currency")) || (key0 === "from_date")) || (key0 === "to_date"))){
-validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(typeof data0 === "string"){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["account_id"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate41.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate41.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data1 = data.currency;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["currency"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!pattern3.test(data1)){
-validate41.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.from_date !== undefined){
-let data2 = data.from_date;
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(typeof data2 === "string"){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 == "number" || dataType2 == "boolean"){
-coerced2 = "" + data2;
-}
-else if(data2 === null){
-coerced2 = "";
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["from_date"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!(formats48.validate(data2))){
-validate41.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to_date !== undefined){
-let data3 = data.to_date;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["to_date"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!(formats48.validate(data3))){
-validate41.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate41.errors = vErrors;
-return errors === 0;
-}
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_5cd5b869603b = validate42;
-const schema45 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"plan_type":{"type":"string","enum":["renewal","one_time"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
-
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate42.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.direction === undefined){
 data.direction = "desc";
 }
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema45.properties, key0))){
-validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema44.properties, key0))){
+validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9800,7 +9469,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate41.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -9814,12 +9483,12 @@ data["first"] = coerced0;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 100 || isNaN(data0)){
-validate42.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate41.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate42.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate41.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -9852,7 +9521,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9866,7 +9535,7 @@ data["after"] = coerced1;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 512){
-validate42.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate41.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -9896,7 +9565,7 @@ if(dataType2 === "boolean" || data2 === null
 coerced2 = +data2;
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate41.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -9910,12 +9579,12 @@ data["last"] = coerced2;
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100 || isNaN(data2)){
-validate42.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate41.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate42.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate41.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -9948,7 +9617,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9962,7 +9631,7 @@ data["before"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 512){
-validate42.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate41.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -9973,8 +9642,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -9994,26 +9663,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate41.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate41.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -10025,8 +9694,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.product_id !== undefined){
-let data5 = data.product_id;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -10046,26 +9715,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["product_id"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate42.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate41.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern5.test(data5)){
-validate42.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+if(!pattern10.test(data5)){
+validate41.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -10077,8 +9746,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibility !== undefined){
-let data6 = data.visibility;
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -10098,19 +9767,19 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["visibility"] = coerced6;
+data["status"] = coerced6;
 }
 }
 }
-if(!((((data6 === "visible") || (data6 === "hidden")) || (data6 === "quick_link")) || (data6 === "archived"))){
-validate42.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema45.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+if(!(((((data6 === "needs_response") || (data6 === "under_review")) || (data6 === "won")) || (data6 === "lost")) || (data6 === "closed"))){
+validate41.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema44.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -10119,8 +9788,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_type !== undefined){
-let data7 = data.plan_type;
+if(data.created_after !== undefined){
+let data7 = data.created_after;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -10140,20 +9809,26 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["plan_type"] = coerced7;
+data["created_after"] = coerced7;
 }
 }
 }
-if(!((data7 === "renewal") || (data7 === "one_time"))){
-validate42.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema45.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate41.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs16 === errors;
 }
@@ -10161,7 +9836,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data8 = data.direction;
+if(data.created_before !== undefined){
+let data8 = data.created_before;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -10181,25 +9857,313 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["direction"] = coerced8;
+data["created_before"] = coerced8;
 }
 }
 }
-if(!((data8 === "asc") || (data8 === "desc"))){
-validate42.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema45.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate41.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs18 === errors;
 }
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.direction;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
 }
 }
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate41.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["direction"] = coerced9;
+}
+}
+}
+if(!((data9 === "asc") || (data9 === "desc"))){
+validate41.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema44.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_5967612c4069 = validate42;
+const schema45 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
+const formats48 = inputFormats.date;
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
+validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "account_id") || (key0 === "currency")) || (key0 === "from_date")) || (key0 === "to_date"))){
+validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(typeof data0 === "string"){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["account_id"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data1 = data.currency;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["currency"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern3.test(data1)){
+validate42.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from_date !== undefined){
+let data2 = data.from_date;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(typeof data2 === "string"){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["from_date"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!(formats48.validate(data2))){
+validate42.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to_date !== undefined){
+let data3 = data.to_date;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["to_date"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!(formats48.validate(data3))){
+validate42.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -10217,8 +10181,8 @@ return errors === 0;
 }
 validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_73331f5adaed = validate43;
-const schema46 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_5cd5b869603b = validate43;
+const schema46 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"plan_type":{"type":"string","enum":["renewal","one_time"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10232,9 +10196,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
+if(!(func2.call(schema46.properties, key0))){
 validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -10484,6 +10451,183 @@ var valid0 = _errs10 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.product_id !== undefined){
+let data5 = data.product_id;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["product_id"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate43.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data5)){
+validate43.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.visibility !== undefined){
+let data6 = data.visibility;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["visibility"] = coerced6;
+}
+}
+}
+if(!((((data6 === "visible") || (data6 === "hidden")) || (data6 === "quick_link")) || (data6 === "archived"))){
+validate43.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema46.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_type !== undefined){
+let data7 = data.plan_type;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["plan_type"] = coerced7;
+}
+}
+}
+if(!((data7 === "renewal") || (data7 === "one_time"))){
+validate43.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema46.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data8 = data.direction;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["direction"] = coerced8;
+}
+}
+}
+if(!((data8 === "asc") || (data8 === "desc"))){
+validate43.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema46.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+}
+}
+}
 }
 }
 }
@@ -10500,8 +10644,8 @@ return errors === 0;
 }
 validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_73b46e4461df = validate44;
-const schema47 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"status":{"type":"string","enum":["pending","confirmed","below_minimum"]}},"additionalProperties":false};
+export const query_73331f5adaed = validate44;
+const schema47 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10517,7 +10661,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
 validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -10750,9 +10894,15 @@ data["account_id"] = coerced4;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern36.test(data4)){
-validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+if(func1(data4) > 64){
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -10760,49 +10910,6 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate44.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["status"] = coerced5;
-}
-}
-}
-if(!(((data5 === "pending") || (data5 === "confirmed")) || (data5 === "below_minimum"))){
-validate44.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema47.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -10820,8 +10927,8 @@ return errors === 0;
 }
 validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_7ee9b90ced75 = validate45;
-const schema48 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"role":{"type":"string","enum":["owner","admin","moderator","sales_manager","viewer","custom"]},"status":{"type":"string","enum":["invited","active"]}},"additionalProperties":false,"required":["account_id"]};
+export const query_73b46e4461df = validate45;
+const schema48 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"status":{"type":"string","enum":["pending","confirmed","below_minimum"]}},"additionalProperties":false};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10835,15 +10942,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "role")) || (key0 === "status"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -10882,8 +10983,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 50 || isNaN(data0)){
-validate45.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data0 > 100 || isNaN(data0)){
+validate45.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -10978,8 +11079,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 50 || isNaN(data2)){
-validate45.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data2 > 100 || isNaN(data2)){
+validate45.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -11076,15 +11177,9 @@ data["account_id"] = coerced4;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate45.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern39.test(data4)){
+validate45.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate45.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -11094,8 +11189,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
-let data5 = data.role;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -11115,69 +11210,25 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate45.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["role"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(!((((((data5 === "owner") || (data5 === "admin")) || (data5 === "moderator")) || (data5 === "sales_manager")) || (data5 === "viewer")) || (data5 === "custom"))){
-validate45.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema48.properties.role.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data5 === "pending") || (data5 === "confirmed")) || (data5 === "below_minimum"))){
+validate45.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema48.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate45.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((data6 === "invited") || (data6 === "active"))){
-validate45.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema48.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -11196,8 +11247,8 @@ return errors === 0;
 }
 validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_828cad0f8eb3 = validate46;
-const schema49 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_7ee9b90ced75 = validate46;
+const schema49 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"role":{"type":"string","enum":["owner","admin","moderator","sales_manager","viewer","custom"]},"status":{"type":"string","enum":["invited","active"]}},"additionalProperties":false,"required":["account_id"]};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11211,9 +11262,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "role")) || (key0 === "status"))){
 validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -11252,8 +11309,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate46.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 50 || isNaN(data0)){
+validate46.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -11348,8 +11405,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate46.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 50 || isNaN(data2)){
+validate46.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -11412,8 +11469,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -11433,26 +11490,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate46.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate46.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate46.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate46.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -11464,8 +11521,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.role !== undefined){
+let data5 = data.role;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -11485,30 +11542,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["role"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate46.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((((data5 === "owner") || (data5 === "admin")) || (data5 === "moderator")) || (data5 === "sales_manager")) || (data5 === "viewer")) || (data5 === "custom"))){
+validate46.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema49.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern10.test(data5)){
-validate46.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -11516,8 +11563,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data6 = data.user_id;
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -11537,35 +11584,26 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["user_id"] = coerced6;
+data["status"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate46.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((data6 === "invited") || (data6 === "active"))){
+validate46.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema49.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern18.test(data6)){
-validate46.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -11585,8 +11623,8 @@ return errors === 0;
 }
 validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_8622e1031beb = validate47;
-const schema50 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"}},"additionalProperties":false,"required":["account_id","from","to"]};
+export const query_828cad0f8eb3 = validate47;
+const schema50 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11600,18 +11638,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "asc";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
-validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema50.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
 validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -11650,8 +11679,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 366 || isNaN(data0)){
-validate47.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data0 > 100 || isNaN(data0)){
+validate47.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -11746,8 +11775,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 366 || isNaN(data2)){
-validate47.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data2 > 100 || isNaN(data2)){
+validate47.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -11810,8 +11839,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -11831,26 +11860,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate47.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate47.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -11862,8 +11891,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.from !== undefined){
-let data5 = data.from;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -11883,22 +11912,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["from"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!(formats0(data5))){
-validate47.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(func1(data5) > 64){
+validate47.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern10.test(data5)){
+validate47.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -11910,8 +11943,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.to !== undefined){
-let data6 = data.to;
+if(data.user_id !== undefined){
+let data6 = data.user_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -11931,22 +11964,26 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["to"] = coerced6;
+data["user_id"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate47.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(func1(data6) > 64){
+validate47.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data6)){
+validate47.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -11956,92 +11993,6 @@ var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data7 = data.currency;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate47.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["currency"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!pattern3.test(data7)){
-validate47.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data8 = data.direction;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate47.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["direction"] = coerced8;
-}
-}
-}
-if(!((data8 === "asc") || (data8 === "desc"))){
-validate47.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema50.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-}
 }
 }
 }
@@ -12061,8 +12012,8 @@ return errors === 0;
 }
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_8762596ffcf8 = validate48;
-const schema51 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_8622e1031beb = validate48;
+const schema51 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"}},"additionalProperties":false,"required":["account_id","from","to"]};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12076,9 +12027,18 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "asc";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
+validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id"))){
+if(!(func2.call(schema51.properties, key0))){
 validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -12117,8 +12077,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate48.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 366 || isNaN(data0)){
+validate48.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -12213,8 +12173,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate48.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 366 || isNaN(data2)){
+validate48.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -12277,8 +12237,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -12298,26 +12258,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate48.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate48.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -12327,6 +12287,190 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+let data5 = data.from;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["from"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!(formats0(data5))){
+validate48.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data6 = data.to;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["to"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate48.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data7 = data.currency;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["currency"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern3.test(data7)){
+validate48.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data8 = data.direction;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["direction"] = coerced8;
+}
+}
+}
+if(!((data8 === "asc") || (data8 === "desc"))){
+validate48.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema51.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+}
+}
+}
 }
 }
 }
@@ -12344,8 +12488,8 @@ return errors === 0;
 }
 validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_87f5388a2086 = validate49;
-const schema52 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"},"statuses":{"type":"array","items":{"type":"string","enum":["joined","left"]},"maxItems":10}},"additionalProperties":false};
+export const query_8762596ffcf8 = validate49;
+const schema52 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12361,7 +12505,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema52.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id"))){
 validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -12611,390 +12755,6 @@ var valid0 = _errs10 === errors;
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.user_ids !== undefined){
-let data5 = data.user_ids;
-const _errs12 = errors;
-if(!(Array.isArray(data5))){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(Array.isArray(data5)){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["user_ids"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate49.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate49.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data6)){
-validate49.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.query !== undefined){
-let data7 = data.query;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["query"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 200){
-validate49.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func1(data7) < 1){
-validate49.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.access_level !== undefined){
-let data8 = data.access_level;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["access_level"] = coerced8;
-}
-}
-}
-if(!(((data8 === "customer") || (data8 === "admin")) || (data8 === "no_access"))){
-validate49.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/enum",keyword:"enum",params:{allowedValues: schema52.properties.access_level.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.joined_after !== undefined){
-let data9 = data.joined_after;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["joined_after"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate49.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.joined_before !== undefined){
-let data10 = data.joined_before;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["joined_before"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate49.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.statuses !== undefined){
-let data11 = data.statuses;
-const _errs24 = errors;
-if(!(Array.isArray(data11))){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(Array.isArray(data11)){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 === "string" || dataType11 === "number"
-              || dataType11 === "boolean" || data11 === null){
-coerced11 = [data11];
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["statuses"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(Array.isArray(data11)){
-if(data11.length > 10){
-validate49.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-var valid2 = true;
-const len1 = data11.length;
-for(let i1=0; i1<len1; i1++){
-let data12 = data11[i1];
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data11 !== undefined){
-data11[i1] = coerced12;
-}
-}
-}
-if(!((data12 === "joined") || (data12 === "left"))){
-validate49.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema52.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs26 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -13011,8 +12771,8 @@ return errors === 0;
 }
 validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_9ecf46657ab7 = validate50;
-const schema53 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"status":{"type":"string","enum":["joined","left"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_87f5388a2086 = validate50;
+const schema53 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"},"statuses":{"type":"array","items":{"type":"string","enum":["joined","left"]},"maxItems":10}},"additionalProperties":false};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13227,8 +12987,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -13248,26 +13008,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate50.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate50.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -13472,8 +13232,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data9 = data.status;
+if(data.joined_after !== undefined){
+let data9 = data.joined_after;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
 let dataType9 = typeof data9;
@@ -13493,20 +13253,26 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced9 !== undefined){
 data9 = coerced9;
 if(data !== undefined){
-data["status"] = coerced9;
+data["joined_after"] = coerced9;
 }
 }
 }
-if(!((data9 === "joined") || (data9 === "left"))){
-validate50.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema53.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate50.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs20 === errors;
 }
@@ -13514,8 +13280,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.joined_after !== undefined){
-let data10 = data.joined_after;
+if(data.joined_before !== undefined){
+let data10 = data.joined_before;
 const _errs22 = errors;
 if(typeof data10 !== "string"){
 let dataType10 = typeof data10;
@@ -13535,14 +13301,14 @@ else if(data10 === null){
 coerced10 = "";
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced10 !== undefined){
 data10 = coerced10;
 if(data !== undefined){
-data["joined_after"] = coerced10;
+data["joined_before"] = coerced10;
 }
 }
 }
@@ -13550,7 +13316,7 @@ if(errors === _errs22){
 if(errors === _errs22){
 if(typeof data10 === "string"){
 if(!(formats0(data10))){
-validate50.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate50.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -13562,44 +13328,85 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.joined_before !== undefined){
-let data11 = data.joined_before;
+if(data.statuses !== undefined){
+let data11 = data.statuses;
 const _errs24 = errors;
-if(typeof data11 !== "string"){
+if(!(Array.isArray(data11))){
 let dataType11 = typeof data11;
 let coerced11 = undefined;
 if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
 data11 = data11[0];
 dataType11 = typeof data11;
-if(typeof data11 === "string"){
+if(Array.isArray(data11)){
 coerced11 = data11;
 }
 }
 if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
+if(dataType11 === "string" || dataType11 === "number"
+              || dataType11 === "boolean" || data11 === null){
+coerced11 = [data11];
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced11 !== undefined){
 data11 = coerced11;
 if(data !== undefined){
-data["joined_before"] = coerced11;
+data["statuses"] = coerced11;
 }
 }
 }
 if(errors === _errs24){
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!(formats0(data11))){
-validate50.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(Array.isArray(data11)){
+if(data11.length > 10){
+validate50.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
+}
+else {
+var valid2 = true;
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate50.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data11 !== undefined){
+data11[i1] = coerced12;
+}
+}
+}
+if(!((data12 === "joined") || (data12 === "left"))){
+validate50.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema53.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs26 === errors;
+if(!valid2){
+break;
+}
 }
 }
 }
@@ -13631,8 +13438,8 @@ return errors === 0;
 }
 validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_9f6c82246bfe = validate51;
-const schema54 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"created_before":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_9ecf46657ab7 = validate51;
+const schema54 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"status":{"type":"string","enum":["joined","left"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13646,9 +13453,6 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema54.properties, key0))){
@@ -13902,60 +13706,47 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_id !== undefined){
-let data5 = data.plan_id;
+if(data.user_ids !== undefined){
+let data5 = data.user_ids;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["plan_id"] = coerced5;
+data["user_ids"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate51.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate51.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-if(!pattern4.test(data5)){
-validate51.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mode !== undefined){
-let data6 = data.mode;
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -13975,168 +13766,88 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data !== undefined){
-data["mode"] = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
 }
 }
 }
-if(!((data6 === "payment") || (data6 === "setup"))){
-validate51.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema54.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate51.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-var valid0 = _errs14 === errors;
+else {
+if(!pattern18.test(data6)){
+validate51.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
+if(data.query !== undefined){
+let data7 = data.query;
 const _errs16 = errors;
-const _errs17 = errors;
-let valid1 = false;
-const _errs18 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
 let coerced7 = undefined;
 if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
 data7 = data7[0];
 dataType7 = typeof data7;
-if(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7))){
+if(typeof data7 === "string"){
 coerced7 = data7;
 }
 }
 if(!(coerced7 !== undefined)){
-if(dataType7 === "boolean" || data7 === null
-              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
-coerced7 = +data7;
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
 }
 else {
-const err0 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+validate51.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_after"] = coerced7;
+data["query"] = coerced7;
 }
 }
 }
-if(errors === _errs18){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 253402300799 || isNaN(data7)){
-const err1 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-else {
-if(data7 < 0 || isNaN(data7)){
-const err2 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs18 === errors;
-valid1 = valid1 || _valid0;
-const _errs20 = errors;
-if(typeof data7 !== "string"){
-let dataType8 = typeof data7;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType8 = typeof data7;
+if(errors === _errs16){
 if(typeof data7 === "string"){
-coerced8 = data7;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data7;
-}
-else if(data7 === null){
-coerced8 = "";
-}
-else {
-const err3 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(coerced8 !== undefined){
-data7 = coerced8;
-if(data !== undefined){
-data["created_after"] = coerced8;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-const err4 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs20 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err5 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-validate51.errors = vErrors;
+if(func1(data7) > 200){
+validate51.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
-errors = _errs17;
-if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
+if(func1(data7) < 1){
+validate51.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
 }
-else {
-vErrors = null;
 }
 }
 }
@@ -14146,147 +13857,129 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
-const _errs22 = errors;
-const _errs23 = errors;
-let valid2 = false;
-const _errs24 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-let dataType9 = typeof data8;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data8) && data8.length == 1){
+if(data.access_level !== undefined){
+let data8 = data.access_level;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
 data8 = data8[0];
-dataType9 = typeof data8;
-if(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8))){
-coerced9 = data8;
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["access_level"] = coerced8;
+}
+}
+}
+if(!(((data8 === "customer") || (data8 === "admin")) || (data8 === "no_access"))){
+validate51.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/enum",keyword:"enum",params:{allowedValues: schema54.properties.access_level.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data9 = data.status;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
 }
 }
 if(!(coerced9 !== undefined)){
-if(dataType9 === "boolean" || data8 === null
-              || (dataType9 === "string" && data8 && data8 == +data8 && !(data8 % 1))){
-coerced9 = +data8;
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
 }
 else {
-const err6 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+validate51.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 if(coerced9 !== undefined){
-data8 = coerced9;
+data9 = coerced9;
 if(data !== undefined){
-data["created_before"] = coerced9;
+data["status"] = coerced9;
 }
 }
 }
-if(errors === _errs24){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 253402300799 || isNaN(data8)){
-const err7 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
-if(vErrors === null){
-vErrors = [err7];
+if(!((data9 === "joined") || (data9 === "left"))){
+validate51.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema54.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
 }
-else {
-vErrors.push(err7);
-}
-errors++;
+var valid0 = _errs20 === errors;
 }
 else {
-if(data8 < 0 || isNaN(data8)){
-const err8 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err8];
+var valid0 = true;
 }
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs24 === errors;
-valid2 = valid2 || _valid1;
-const _errs26 = errors;
-if(typeof data8 !== "string"){
-let dataType10 = typeof data8;
+if(valid0){
+if(data.joined_after !== undefined){
+let data10 = data.joined_after;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
 let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType10 = typeof data8;
-if(typeof data8 === "string"){
-coerced10 = data8;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
 }
 }
 if(!(coerced10 !== undefined)){
 if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data8;
+coerced10 = "" + data10;
 }
-else if(data8 === null){
+else if(data10 === null){
 coerced10 = "";
 }
 else {
-const err9 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+validate51.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 if(coerced10 !== undefined){
-data8 = coerced10;
+data10 = coerced10;
 if(data !== undefined){
-data["created_before"] = coerced10;
+data["joined_after"] = coerced10;
 }
 }
 }
-if(errors === _errs26){
-if(errors === _errs26){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-const err10 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs26 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err11 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-validate51.errors = vErrors;
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate51.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
-else {
-errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
 }
 }
 }
@@ -14296,42 +13989,54 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data9 = data.direction;
-const _errs28 = errors;
-if(typeof data9 !== "string"){
-let dataType11 = typeof data9;
+if(data.joined_before !== undefined){
+let data11 = data.joined_before;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
 let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType11 = typeof data9;
-if(typeof data9 === "string"){
-coerced11 = data9;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
 }
 }
 if(!(coerced11 !== undefined)){
 if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data9;
+coerced11 = "" + data11;
 }
-else if(data9 === null){
+else if(data11 === null){
 coerced11 = "";
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced11 !== undefined){
-data9 = coerced11;
+data11 = coerced11;
 if(data !== undefined){
-data["direction"] = coerced11;
+data["joined_before"] = coerced11;
 }
 }
 }
-if(!((data9 === "asc") || (data9 === "desc"))){
-validate51.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema54.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs24){
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!(formats0(data11))){
+validate51.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
-var valid0 = _errs28 === errors;
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -14353,8 +14058,8 @@ return errors === 0;
 }
 validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a253a5dcf674 = validate52;
-const schema55 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_9f6c82246bfe = validate52;
+const schema55 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"created_before":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14373,7 +14078,7 @@ data.direction = "desc";
 }
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "visibility")) || (key0 === "direction"))){
+if(!(func2.call(schema55.properties, key0))){
 validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -14572,8 +14277,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -14593,26 +14298,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate52.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate52.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate52.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate52.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -14624,8 +14329,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibility !== undefined){
-let data5 = data.visibility;
+if(data.plan_id !== undefined){
+let data5 = data.plan_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -14645,20 +14350,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["visibility"] = coerced5;
+data["plan_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
-validate52.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema55.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate52.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate52.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -14666,7 +14381,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data6 = data.direction;
+if(data.mode !== undefined){
+let data6 = data.mode;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -14686,22 +14402,366 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["direction"] = coerced6;
+data["mode"] = coerced6;
 }
 }
 }
-if(!((data6 === "asc") || (data6 === "desc"))){
-validate52.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema55.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(!((data6 === "payment") || (data6 === "setup"))){
+validate52.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema55.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data7 = data.created_after;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid1 = false;
+const _errs18 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7))){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 === "boolean" || data7 === null
+              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
+coerced7 = +data7;
+}
+else {
+const err0 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_after"] = coerced7;
+}
+}
+}
+if(errors === _errs18){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 253402300799 || isNaN(data7)){
+const err1 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(data7 < 0 || isNaN(data7)){
+const err2 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs18 === errors;
+valid1 = valid1 || _valid0;
+const _errs20 = errors;
+if(typeof data7 !== "string"){
+let dataType8 = typeof data7;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType8 = typeof data7;
+if(typeof data7 === "string"){
+coerced8 = data7;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data7;
+}
+else if(data7 === null){
+coerced8 = "";
+}
+else {
+const err3 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data7 = coerced8;
+if(data !== undefined){
+data["created_after"] = coerced8;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+const err4 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs20 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err5 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+validate52.errors = vErrors;
+return false;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data8 = data.created_before;
+const _errs22 = errors;
+const _errs23 = errors;
+let valid2 = false;
+const _errs24 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+let dataType9 = typeof data8;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType9 = typeof data8;
+if(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8))){
+coerced9 = data8;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 === "boolean" || data8 === null
+              || (dataType9 === "string" && data8 && data8 == +data8 && !(data8 % 1))){
+coerced9 = +data8;
+}
+else {
+const err6 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced9 !== undefined){
+data8 = coerced9;
+if(data !== undefined){
+data["created_before"] = coerced9;
+}
+}
+}
+if(errors === _errs24){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 253402300799 || isNaN(data8)){
+const err7 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+if(data8 < 0 || isNaN(data8)){
+const err8 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs24 === errors;
+valid2 = valid2 || _valid1;
+const _errs26 = errors;
+if(typeof data8 !== "string"){
+let dataType10 = typeof data8;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType10 = typeof data8;
+if(typeof data8 === "string"){
+coerced10 = data8;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data8;
+}
+else if(data8 === null){
+coerced10 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced10 !== undefined){
+data8 = coerced10;
+if(data !== undefined){
+data["created_before"] = coerced10;
+}
+}
+}
+if(errors === _errs26){
+if(errors === _errs26){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+const err10 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs26 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const err11 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+validate52.errors = vErrors;
+return false;
+}
+else {
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.direction;
+const _errs28 = errors;
+if(typeof data9 !== "string"){
+let dataType11 = typeof data9;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType11 = typeof data9;
+if(typeof data9 === "string"){
+coerced11 = data9;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data9;
+}
+else if(data9 === null){
+coerced11 = "";
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data9 = coerced11;
+if(data !== undefined){
+data["direction"] = coerced11;
+}
+}
+}
+if(!((data9 === "asc") || (data9 === "desc"))){
+validate52.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema55.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs28 === errors;
+}
+}
+}
 }
 }
 }
@@ -14720,8 +14780,8 @@ return errors === 0;
 }
 validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a26033bd3c5e = validate53;
-const schema56 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","revoked","expired"]}},"additionalProperties":false,"required":["account_id"]};
+export const query_a253a5dcf674 = validate53;
+const schema56 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14735,15 +14795,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.direction === undefined){
+data.direction = "desc";
 }
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "visibility")) || (key0 === "direction"))){
 validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -14942,8 +14999,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -14963,26 +15020,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate53.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate53.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate53.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate53.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -14994,8 +15051,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.visibility !== undefined){
+let data5 = data.visibility;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -15015,19 +15072,19 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["visibility"] = coerced5;
 }
 }
 }
-if(!(((data5 === "active") || (data5 === "revoked")) || (data5 === "expired"))){
-validate53.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema56.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
+validate53.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema56.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -15035,6 +15092,43 @@ var valid0 = _errs12 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+let data6 = data.direction;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["direction"] = coerced6;
+}
+}
+}
+if(!((data6 === "asc") || (data6 === "desc"))){
+validate53.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema56.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
 }
 }
 }
@@ -15053,9 +15147,8 @@ return errors === 0;
 }
 validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a70412612590 = validate54;
-const schema57 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
-const pattern60 = new RegExp("^[A-Z]{2}$", "u");
+export const query_a26033bd3c5e = validate54;
+const schema57 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","revoked","expired"]}},"additionalProperties":false,"required":["account_id"]};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15069,9 +15162,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "country"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15270,8 +15369,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.country !== undefined){
-let data4 = data.country;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -15291,22 +15390,28 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["country"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern60.test(data4)){
-validate54.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(func1(data4) > 64){
+validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -15314,6 +15419,50 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data5 = data.status;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!(((data5 === "active") || (data5 === "revoked")) || (data5 === "expired"))){
+validate54.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema57.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -15331,8 +15480,9 @@ return errors === 0;
 }
 validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a8f0079dd517 = validate55;
-const schema58 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_a70412612590 = validate55;
+const schema58 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
+const pattern63 = new RegExp("^[A-Z]{2}$", "u");
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15346,12 +15496,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema58.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "country"))){
 validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15550,8 +15697,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.country !== undefined){
+let data4 = data.country;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -15571,28 +15718,22 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["country"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern63.test(data4)){
+validate55.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -15600,238 +15741,6 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.plan_id !== undefined){
-let data5 = data.plan_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["plan_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate55.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data5)){
-validate55.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mode !== undefined){
-let data6 = data.mode;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["mode"] = coerced6;
-}
-}
-}
-if(!((data6 === "payment") || (data6 === "setup"))){
-validate55.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema58.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["created_after"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate55.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["created_before"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate55.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.direction;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate55.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["direction"] = coerced9;
-}
-}
-}
-if(!((data9 === "asc") || (data9 === "desc"))){
-validate55.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema58.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-}
-}
-}
 }
 }
 }
@@ -15849,8 +15758,8 @@ return errors === 0;
 }
 validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a98c78e96bfe = validate56;
-const schema59 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false,"required":["company_id"]};
+export const query_a8f0079dd517 = validate56;
+const schema59 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15864,18 +15773,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
 if(data.direction === undefined){
 data.direction = "desc";
 }
-let missing0;
-if((data.company_id === undefined) && (missing0 = "company_id")){
-validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema59.properties, key0))){
@@ -16077,8 +15977,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -16098,26 +15998,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate56.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate56.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -16129,8 +16029,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.plan_id !== undefined){
+let data5 = data.plan_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -16150,20 +16050,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["plan_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
-validate56.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema59.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate56.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate56.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -16171,8 +16081,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data6 = data.created_after;
+if(data.mode !== undefined){
+let data6 = data.mode;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -16192,26 +16102,20 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["created_after"] = coerced6;
+data["mode"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate56.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((data6 === "payment") || (data6 === "setup"))){
+validate56.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema59.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
@@ -16219,8 +16123,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data7 = data.created_before;
+if(data.created_after !== undefined){
+let data7 = data.created_after;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -16240,14 +16144,14 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_before"] = coerced7;
+data["created_after"] = coerced7;
 }
 }
 }
@@ -16255,7 +16159,7 @@ if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!(formats0(data7))){
-validate56.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate56.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -16267,7 +16171,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data8 = data.order;
+if(data.created_before !== undefined){
+let data8 = data.created_before;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -16287,22 +16192,32 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["order"] = coerced8;
+data["created_before"] = coerced8;
 }
 }
 }
-if(!(((data8 === "created_at") || (data8 === "code")) || (data8 === "redemptions"))){
-validate56.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema59.properties.order.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate56.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
+}
+}
+}
 var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
 let data9 = data.direction;
 const _errs20 = errors;
@@ -16340,6 +16255,518 @@ validate56.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/prope
 return false;
 }
 var valid0 = _errs20 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_a98c78e96bfe = validate57;
+const schema60 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false,"required":["company_id"]};
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate57.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
+let missing0;
+if((data.company_id === undefined) && (missing0 = "company_id")){
+validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema60.properties, key0))){
+validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate57.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate57.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.company_id !== undefined){
+let data4 = data.company_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["company_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate57.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate57.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data5 = data.status;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
+validate57.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema60.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data6 = data.created_after;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["created_after"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate57.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data7 = data.created_before;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_before"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate57.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data8 = data.order;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["order"] = coerced8;
+}
+}
+}
+if(!(((data8 === "created_at") || (data8 === "code")) || (data8 === "redemptions"))){
+validate57.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema60.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+if(valid0){
+let data9 = data.direction;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["direction"] = coerced9;
+}
+}
+}
+if(!((data9 === "asc") || (data9 === "desc"))){
+validate57.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema60.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
 if(valid0){
 if(data.product_ids !== undefined){
 let data10 = data.product_ids;
@@ -16360,7 +16787,7 @@ if(dataType10 === "string" || dataType10 === "number"
 coerced10 = [data10];
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate57.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16374,7 +16801,7 @@ data["product_ids"] = coerced10;
 if(errors === _errs22){
 if(Array.isArray(data10)){
 if(data10.length > 100){
-validate56.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate57.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -16401,7 +16828,7 @@ else if(data11 === null){
 coerced11 = "";
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16415,12 +16842,12 @@ data10[i0] = coerced11;
 if(errors === _errs24){
 if(typeof data11 === "string"){
 if(func1(data11) > 64){
-validate56.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate57.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern5.test(data11)){
-validate56.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+validate57.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -16459,7 +16886,7 @@ if(dataType12 === "string" || dataType12 === "number"
 coerced12 = [data12];
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate57.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16473,7 +16900,7 @@ data["plan_ids"] = coerced12;
 if(errors === _errs26){
 if(Array.isArray(data12)){
 if(data12.length > 100){
-validate56.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate57.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -16500,7 +16927,7 @@ else if(data13 === null){
 coerced13 = "";
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16514,12 +16941,12 @@ data12[i1] = coerced13;
 if(errors === _errs28){
 if(typeof data13 === "string"){
 if(func1(data13) > 64){
-validate56.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate57.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern4.test(data13)){
-validate56.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+validate57.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -16553,22 +16980,22 @@ var valid0 = true;
 }
 }
 else {
-validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate56.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_b2342941e359 = validate57;
-const schema60 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
+export const query_b2342941e359 = validate58;
+const schema61 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16579,14 +17006,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
-validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "currency"))){
-validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16613,7 +17040,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16627,12 +17054,12 @@ data["account_id"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -16665,7 +17092,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16680,7 +17107,7 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-validate57.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate58.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -16713,7 +17140,7 @@ else if(data2 === null){
 coerced2 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16728,7 +17155,7 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-validate57.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate58.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -16761,7 +17188,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16775,7 +17202,7 @@ data["currency"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern3.test(data3)){
-validate57.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate58.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
@@ -16784,395 +17211,6 @@ var valid0 = _errs8 === errors;
 }
 else {
 var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate57.errors = vErrors;
-return errors === 0;
-}
-validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_bb22ee0b4286 = validate58;
-const schema61 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
-validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate58.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate58.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate58.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate58.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate58.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate58.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["payment_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate58.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern10.test(data5)){
-validate58.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data6 = data.user_id;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["user_id"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate58.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data6)){
-validate58.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -17190,8 +17228,8 @@ return errors === 0;
 }
 validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_bb2ae1316efb = validate59;
-const schema62 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_bb22ee0b4286 = validate59;
+const schema62 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17207,7 +17245,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema62.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
 validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17458,47 +17496,60 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.transaction_ids !== undefined){
-let data5 = data.transaction_ids;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
-if(!(Array.isArray(data5))){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(Array.isArray(data5)){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate59.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["transaction_ids"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate59.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate59.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
+if(!pattern10.test(data5)){
+validate59.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data6 = data.user_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -17518,289 +17569,35 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
+if(data !== undefined){
+data["user_id"] = coerced6;
 }
 }
 }
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func1(data6) > 64){
-validate59.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate59.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern32.test(data6)){
-validate59.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
+if(!pattern18.test(data6)){
+validate59.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 }
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.card_id !== undefined){
-let data7 = data.card_id;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate59.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["card_id"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 64){
-validate59.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern33.test(data7)){
-validate59.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cardholder_id !== undefined){
-let data8 = data.cardholder_id;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate59.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["cardholder_id"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate59.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern34.test(data8)){
-validate59.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data9 = data.status;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate59.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["status"] = coerced9;
-}
-}
-}
-if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
-validate59.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema62.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data10 = data.created_after;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate59.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["created_after"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate59.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data11 = data.created_before;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate59.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["created_before"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!(formats0(data11))){
-validate59.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
 }
 }
 }
@@ -17820,8 +17617,8 @@ return errors === 0;
 }
 validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_bcdc29e49bc7 = validate60;
-const schema63 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
+export const query_bb2ae1316efb = validate60;
+const schema63 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17835,15 +17632,6 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "asc";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
-validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema63.properties, key0))){
@@ -17885,8 +17673,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 366 || isNaN(data0)){
-validate60.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data0 > 100 || isNaN(data0)){
+validate60.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -17981,8 +17769,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 366 || isNaN(data2)){
-validate60.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data2 > 100 || isNaN(data2)){
+validate60.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -18097,53 +17885,47 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data5 = data.currency;
+if(data.transaction_ids !== undefined){
+let data5 = data.transaction_ids;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["currency"] = coerced5;
+data["transaction_ids"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(typeof data5 === "string"){
-if(!pattern3.test(data5)){
-validate60.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate60.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
-}
-}
-var valid0 = _errs12 === errors;
-}
 else {
-var valid0 = true;
-}
-if(valid0){
-let data6 = data.direction;
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -18163,25 +17945,47 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data !== undefined){
-data["direction"] = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
 }
 }
 }
-if(!((data6 === "asc") || (data6 === "desc"))){
-validate60.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema63.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate60.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-var valid0 = _errs14 === errors;
+else {
+if(!pattern35.test(data6)){
+validate60.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
-if(data.from_date !== undefined){
-let data7 = data.from_date;
+if(data.card_id !== undefined){
+let data7 = data.card_id;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -18201,22 +18005,26 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["from_date"] = coerced7;
+data["card_id"] = coerced7;
 }
 }
 }
-if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!(formats48.validate(data7))){
-validate60.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+if(func1(data7) > 64){
+validate60.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern36.test(data7)){
+validate60.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -18228,8 +18036,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.to_date !== undefined){
-let data8 = data.to_date;
+if(data.cardholder_id !== undefined){
+let data8 = data.cardholder_id;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -18249,22 +18057,26 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["to_date"] = coerced8;
+data["cardholder_id"] = coerced8;
 }
 }
 }
-if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!(formats48.validate(data8))){
-validate60.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+if(func1(data8) > 64){
+validate60.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern37.test(data8)){
+validate60.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -18274,6 +18086,145 @@ var valid0 = _errs18 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data9 = data.status;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["status"] = coerced9;
+}
+}
+}
+if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
+validate60.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema63.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data10 = data.created_after;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["created_after"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate60.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data11 = data.created_before;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["created_before"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!(formats0(data11))){
+validate60.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -18296,8 +18247,8 @@ return errors === 0;
 }
 validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_c2057b30c605 = validate61;
-const schema64 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"status":{"type":"string","enum":["requested","in_review","processing","completed","reversed","canceled","failed","denied"]}},"additionalProperties":false};
+export const query_bcdc29e49bc7 = validate61;
+const schema64 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18311,9 +18262,18 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "asc";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
+validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "user_id")) || (key0 === "currency")) || (key0 === "status"))){
+if(!(func2.call(schema64.properties, key0))){
 validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -18352,8 +18312,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate61.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 366 || isNaN(data0)){
+validate61.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -18448,8 +18408,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate61.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 366 || isNaN(data2)){
+validate61.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -18564,8 +18524,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data5 = data.user_id;
+if(data.currency !== undefined){
+let data5 = data.currency;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -18585,28 +18545,22 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["user_id"] = coerced5;
+data["currency"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate61.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern3.test(data5)){
+validate61.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
-}
-else {
-if(!pattern18.test(data5)){
-validate61.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -18616,8 +18570,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data6 = data.currency;
+let data6 = data.direction;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -18637,33 +18590,25 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["currency"] = coerced6;
+data["direction"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!pattern3.test(data6)){
-validate61.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(!((data6 === "asc") || (data6 === "desc"))){
+validate61.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema64.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-}
-}
 var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
 if(valid0){
-if(data.status !== undefined){
-let data7 = data.status;
+if(data.from_date !== undefined){
+let data7 = data.from_date;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -18683,25 +18628,81 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["status"] = coerced7;
+data["from_date"] = coerced7;
 }
 }
 }
-if(!((((((((data7 === "requested") || (data7 === "in_review")) || (data7 === "processing")) || (data7 === "completed")) || (data7 === "reversed")) || (data7 === "canceled")) || (data7 === "failed")) || (data7 === "denied"))){
-validate61.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema64.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats48.validate(data7))){
+validate61.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.to_date !== undefined){
+let data8 = data.to_date;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["to_date"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats48.validate(data8))){
+validate61.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -18722,10 +18723,8 @@ return errors === 0;
 }
 validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_c899d352eccc = validate62;
-const schema65 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["requires_action","processing","authorized","succeeded","failed","canceled","refunded","partially_refunded"]},"billing_reason":{"type":"string","enum":["one_time","subscription_create","subscription_cycle","subscription_update","manual"]},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"membership_id":{"type":"string","maxLength":64,"pattern":"^mem_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"query":{"type":"string","maxLength":200},"created_before":{"type":"string","format":"date-time"},"created_after":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern84 = new RegExp("^mem_[A-Za-z0-9]+$", "u");
-const pattern85 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
+export const query_c2057b30c605 = validate62;
+const schema65 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"status":{"type":"string","enum":["requested","in_review","processing","completed","reversed","canceled","failed","denied"]}},"additionalProperties":false};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18741,7 +18740,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema65.properties, key0))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "user_id")) || (key0 === "currency")) || (key0 === "status"))){
 validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -18992,8 +18991,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.user_id !== undefined){
+let data5 = data.user_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -19013,20 +19012,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["user_id"] = coerced5;
 }
 }
 }
-if(!((((((((data5 === "requires_action") || (data5 === "processing")) || (data5 === "authorized")) || (data5 === "succeeded")) || (data5 === "failed")) || (data5 === "canceled")) || (data5 === "refunded")) || (data5 === "partially_refunded"))){
-validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema65.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate62.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern18.test(data5)){
+validate62.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -19034,8 +19043,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.billing_reason !== undefined){
-let data6 = data.billing_reason;
+if(data.currency !== undefined){
+let data6 = data.currency;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -19055,20 +19064,24 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["billing_reason"] = coerced6;
+data["currency"] = coerced6;
 }
 }
 }
-if(!(((((data6 === "one_time") || (data6 === "subscription_create")) || (data6 === "subscription_cycle")) || (data6 === "subscription_update")) || (data6 === "manual"))){
-validate62.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/enum",keyword:"enum",params:{allowedValues: schema65.properties.billing_reason.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!pattern3.test(data6)){
+validate62.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
@@ -19076,8 +19089,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data7 = data.currency;
+if(data.status !== undefined){
+let data7 = data.status;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -19097,439 +19110,25 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["currency"] = coerced7;
+data["status"] = coerced7;
 }
 }
 }
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!pattern3.test(data7)){
-validate62.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(!((((((((data7 === "requested") || (data7 === "in_review")) || (data7 === "processing")) || (data7 === "completed")) || (data7 === "reversed")) || (data7 === "canceled")) || (data7 === "failed")) || (data7 === "denied"))){
+validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema65.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
 }
 var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.plan_id !== undefined){
-let data8 = data.plan_id;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["plan_id"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate62.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data8)){
-validate62.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.product_id !== undefined){
-let data9 = data.product_id;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["product_id"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(func1(data9) > 64){
-validate62.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data9)){
-validate62.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.membership_id !== undefined){
-let data10 = data.membership_id;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["membership_id"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(func1(data10) > 64){
-validate62.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern84.test(data10)){
-validate62.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/pattern",keyword:"pattern",params:{pattern: "^mem_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mem_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.member_id !== undefined){
-let data11 = data.member_id;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["member_id"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(func1(data11) > 64){
-validate62.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern85.test(data11)){
-validate62.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data12 = data.user_id;
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data !== undefined){
-data["user_id"] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(func1(data12) > 64){
-validate62.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data12)){
-validate62.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.query !== undefined){
-let data13 = data.query;
-const _errs28 = errors;
-if(typeof data13 !== "string"){
-let dataType13 = typeof data13;
-let coerced13 = undefined;
-if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
-data13 = data13[0];
-dataType13 = typeof data13;
-if(typeof data13 === "string"){
-coerced13 = data13;
-}
-}
-if(!(coerced13 !== undefined)){
-if(dataType13 == "number" || dataType13 == "boolean"){
-coerced13 = "" + data13;
-}
-else if(data13 === null){
-coerced13 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced13 !== undefined){
-data13 = coerced13;
-if(data !== undefined){
-data["query"] = coerced13;
-}
-}
-}
-if(errors === _errs28){
-if(typeof data13 === "string"){
-if(func1(data13) > 200){
-validate62.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data14 = data.created_before;
-const _errs30 = errors;
-if(typeof data14 !== "string"){
-let dataType14 = typeof data14;
-let coerced14 = undefined;
-if(dataType14 == 'object' && Array.isArray(data14) && data14.length == 1){
-data14 = data14[0];
-dataType14 = typeof data14;
-if(typeof data14 === "string"){
-coerced14 = data14;
-}
-}
-if(!(coerced14 !== undefined)){
-if(dataType14 == "number" || dataType14 == "boolean"){
-coerced14 = "" + data14;
-}
-else if(data14 === null){
-coerced14 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced14 !== undefined){
-data14 = coerced14;
-if(data !== undefined){
-data["created_before"] = coerced14;
-}
-}
-}
-if(errors === _errs30){
-if(errors === _errs30){
-if(typeof data14 === "string"){
-if(!(formats0(data14))){
-validate62.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs30 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data15 = data.created_after;
-const _errs32 = errors;
-if(typeof data15 !== "string"){
-let dataType15 = typeof data15;
-let coerced15 = undefined;
-if(dataType15 == 'object' && Array.isArray(data15) && data15.length == 1){
-data15 = data15[0];
-dataType15 = typeof data15;
-if(typeof data15 === "string"){
-coerced15 = data15;
-}
-}
-if(!(coerced15 !== undefined)){
-if(dataType15 == "number" || dataType15 == "boolean"){
-coerced15 = "" + data15;
-}
-else if(data15 === null){
-coerced15 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced15 !== undefined){
-data15 = coerced15;
-if(data !== undefined){
-data["created_after"] = coerced15;
-}
-}
-}
-if(errors === _errs32){
-if(errors === _errs32){
-if(typeof data15 === "string"){
-if(!(formats0(data15))){
-validate62.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs32 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -19550,8 +19149,10 @@ return errors === 0;
 }
 validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_cc7fde631499 = validate63;
-const schema66 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_c899d352eccc = validate63;
+const schema66 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["requires_action","processing","authorized","succeeded","failed","canceled","refunded","partially_refunded"]},"billing_reason":{"type":"string","enum":["one_time","subscription_create","subscription_cycle","subscription_update","manual"]},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"membership_id":{"type":"string","maxLength":64,"pattern":"^mem_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"query":{"type":"string","maxLength":200},"created_before":{"type":"string","format":"date-time"},"created_after":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern87 = new RegExp("^mem_[A-Za-z0-9]+$", "u");
+const pattern88 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19567,7 +19168,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id"))){
+if(!(func2.call(schema66.properties, key0))){
 validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -19766,8 +19367,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -19787,26 +19388,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate63.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate63.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate63.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate63.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -19818,8 +19419,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -19839,35 +19440,525 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate63.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((((((data5 === "requires_action") || (data5 === "processing")) || (data5 === "authorized")) || (data5 === "succeeded")) || (data5 === "failed")) || (data5 === "canceled")) || (data5 === "refunded")) || (data5 === "partially_refunded"))){
+validate63.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema66.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern10.test(data5)){
-validate63.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.billing_reason !== undefined){
+let data6 = data.billing_reason;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["billing_reason"] = coerced6;
+}
+}
+}
+if(!(((((data6 === "one_time") || (data6 === "subscription_create")) || (data6 === "subscription_cycle")) || (data6 === "subscription_update")) || (data6 === "manual"))){
+validate63.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/enum",keyword:"enum",params:{allowedValues: schema66.properties.billing_reason.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data7 = data.currency;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["currency"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern3.test(data7)){
+validate63.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_id !== undefined){
+let data8 = data.plan_id;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["plan_id"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 64){
+validate63.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data8)){
+validate63.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data9 = data.product_id;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["product_id"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(func1(data9) > 64){
+validate63.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data9)){
+validate63.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.membership_id !== undefined){
+let data10 = data.membership_id;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["membership_id"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(func1(data10) > 64){
+validate63.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern87.test(data10)){
+validate63.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/pattern",keyword:"pattern",params:{pattern: "^mem_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mem_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.member_id !== undefined){
+let data11 = data.member_id;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["member_id"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(func1(data11) > 64){
+validate63.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern88.test(data11)){
+validate63.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data12 = data.user_id;
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data !== undefined){
+data["user_id"] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate63.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data12)){
+validate63.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.query !== undefined){
+let data13 = data.query;
+const _errs28 = errors;
+if(typeof data13 !== "string"){
+let dataType13 = typeof data13;
+let coerced13 = undefined;
+if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
+data13 = data13[0];
+dataType13 = typeof data13;
+if(typeof data13 === "string"){
+coerced13 = data13;
+}
+}
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data13;
+}
+else if(data13 === null){
+coerced13 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced13 !== undefined){
+data13 = coerced13;
+if(data !== undefined){
+data["query"] = coerced13;
+}
+}
+}
+if(errors === _errs28){
+if(typeof data13 === "string"){
+if(func1(data13) > 200){
+validate63.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data14 = data.created_before;
+const _errs30 = errors;
+if(typeof data14 !== "string"){
+let dataType14 = typeof data14;
+let coerced14 = undefined;
+if(dataType14 == 'object' && Array.isArray(data14) && data14.length == 1){
+data14 = data14[0];
+dataType14 = typeof data14;
+if(typeof data14 === "string"){
+coerced14 = data14;
+}
+}
+if(!(coerced14 !== undefined)){
+if(dataType14 == "number" || dataType14 == "boolean"){
+coerced14 = "" + data14;
+}
+else if(data14 === null){
+coerced14 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced14 !== undefined){
+data14 = coerced14;
+if(data !== undefined){
+data["created_before"] = coerced14;
+}
+}
+}
+if(errors === _errs30){
+if(errors === _errs30){
+if(typeof data14 === "string"){
+if(!(formats0(data14))){
+validate63.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data15 = data.created_after;
+const _errs32 = errors;
+if(typeof data15 !== "string"){
+let dataType15 = typeof data15;
+let coerced15 = undefined;
+if(dataType15 == 'object' && Array.isArray(data15) && data15.length == 1){
+data15 = data15[0];
+dataType15 = typeof data15;
+if(typeof data15 === "string"){
+coerced15 = data15;
+}
+}
+if(!(coerced15 !== undefined)){
+if(dataType15 == "number" || dataType15 == "boolean"){
+coerced15 = "" + data15;
+}
+else if(data15 === null){
+coerced15 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced15 !== undefined){
+data15 = coerced15;
+if(data !== undefined){
+data["created_after"] = coerced15;
+}
+}
+}
+if(errors === _errs32){
+if(errors === _errs32){
+if(typeof data15 === "string"){
+if(!(formats0(data15))){
+validate63.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -19886,8 +19977,8 @@ return errors === 0;
 }
 validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_cfcc1817ddc4 = validate64;
-const schema67 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_cc7fde631499 = validate64;
+const schema67 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19903,7 +19994,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id"))){
 validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -20102,8 +20193,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -20123,26 +20214,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate64.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate64.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -20222,8 +20313,8 @@ return errors === 0;
 }
 validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_d2649631c609 = validate65;
-const schema68 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["pending","sending","succeeded","failed"]},"event_type":{"type":"string","maxLength":100}},"additionalProperties":false};
+export const query_cfcc1817ddc4 = validate65;
+const schema68 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20239,7 +20330,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status")) || (key0 === "event_type"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id"))){
 validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -20438,8 +20529,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data4 = data.status;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -20459,20 +20550,30 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["status"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
-if(!((((data4 === "pending") || (data4 === "sending")) || (data4 === "succeeded")) || (data4 === "failed"))){
-validate65.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema68.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs10 === errors;
 }
@@ -20480,8 +20581,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.event_type !== undefined){
-let data5 = data.event_type;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -20501,22 +20602,28 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["event_type"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(func1(data5) > 100){
-validate65.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func1(data5) > 64){
+validate65.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern10.test(data5)){
+validate65.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -20542,8 +20649,8 @@ return errors === 0;
 }
 validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_d863c2bb616e = validate66;
-const schema69 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_d2649631c609 = validate66;
+const schema69 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["pending","sending","succeeded","failed"]},"event_type":{"type":"string","maxLength":100}},"additionalProperties":false};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20559,7 +20666,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status")) || (key0 === "event_type"))){
 validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -20758,8 +20865,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.status !== undefined){
+let data4 = data.status;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -20779,30 +20886,20 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["status"] = coerced4;
 }
 }
 }
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((data4 === "pending") || (data4 === "sending")) || (data4 === "succeeded")) || (data4 === "failed"))){
+validate66.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema69.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs10 === errors;
 }
@@ -20810,8 +20907,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.event_type !== undefined){
+let data5 = data.event_type;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -20831,123 +20928,29 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["event_type"] = coerced5;
 }
 }
 }
-if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
-validate66.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema69.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 100){
+validate66.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data6 = data.created_after;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["created_after"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate66.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data7 = data.created_before;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate66.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["created_before"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate66.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -20966,8 +20969,8 @@ return errors === 0;
 }
 validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_de0c88b9f1df = validate67;
-const schema70 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_d863c2bb616e = validate67;
+const schema70 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20983,91 +20986,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "account_id")){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
 validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(typeof data0 === "string"){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["account_id"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate67.errors = vErrors;
-return errors === 0;
-}
-validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_e735d1f11715 = validate68;
-const schema71 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"}},"additionalProperties":false};
-
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate68.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "member_id"))){
-validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -21092,7 +21012,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate67.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -21106,12 +21026,12 @@ data["first"] = coerced0;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 100 || isNaN(data0)){
-validate68.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate67.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate68.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate67.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -21144,7 +21064,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -21158,7 +21078,7 @@ data["after"] = coerced1;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 512){
-validate68.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate67.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -21188,7 +21108,7 @@ if(dataType2 === "boolean" || data2 === null
 coerced2 = +data2;
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate67.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -21202,12 +21122,12 @@ data["last"] = coerced2;
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100 || isNaN(data2)){
-validate68.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate67.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate68.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate67.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -21240,7 +21160,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -21254,7 +21174,7 @@ data["before"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 512){
-validate68.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate67.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -21286,7 +21206,7 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -21300,12 +21220,12 @@ data["account_id"] = coerced4;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -21317,8 +21237,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.member_id !== undefined){
-let data5 = data.member_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -21338,36 +21258,207 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["member_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate68.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
+validate67.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema70.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern85.test(data5)){
-validate68.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.created_after !== undefined){
+let data6 = data.created_after;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["created_after"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate67.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data7 = data.created_before;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate67.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_before"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate67.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate67.errors = vErrors;
+return errors === 0;
+}
+validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_de0c88b9f1df = validate68;
+const schema71 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate68.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "account_id")){
+validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(typeof data0 === "string"){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["account_id"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
 }
 }
 }
@@ -21385,8 +21476,8 @@ return errors === 0;
 }
 validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_e7734557b636 = validate69;
-const schema72 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_e735d1f11715 = validate69;
+const schema72 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21400,12 +21491,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "visibility")) || (key0 === "direction"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "member_id"))){
 validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -21656,8 +21744,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibility !== undefined){
-let data5 = data.visibility;
+if(data.member_id !== undefined){
+let data5 = data.member_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -21677,63 +21765,35 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["visibility"] = coerced5;
+data["member_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
-validate69.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema72.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate69.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern88.test(data5)){
+validate69.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-let data6 = data.direction;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["direction"] = coerced6;
-}
-}
-}
-if(!((data6 === "asc") || (data6 === "desc"))){
-validate69.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema72.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
 }
 }
 }
@@ -21752,8 +21812,8 @@ return errors === 0;
 }
 validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_ee09689bd96c = validate70;
-const schema73 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"query":{"type":"string","minLength":1,"maxLength":100},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["query"]};
+export const query_e7734557b636 = validate70;
+const schema73 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21767,15 +21827,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.query === undefined) && (missing0 = "query")){
-validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.direction === undefined){
+data.direction = "desc";
 }
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "query")) || (key0 === "company_id"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "visibility")) || (key0 === "direction"))){
 validate70.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -21814,8 +21871,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 50 || isNaN(data0)){
-validate70.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data0 > 100 || isNaN(data0)){
+validate70.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -21910,8 +21967,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 50 || isNaN(data2)){
-validate70.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data2 > 100 || isNaN(data2)){
+validate70.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -21974,8 +22031,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.query !== undefined){
-let data4 = data.query;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -21995,26 +22052,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["query"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 100){
-validate70.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func1(data4) > 64){
+validate70.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func1(data4) < 1){
-validate70.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern2.test(data4)){
+validate70.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -22026,8 +22083,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data5 = data.company_id;
+if(data.visibility !== undefined){
+let data5 = data.visibility;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -22047,36 +22104,63 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["company_id"] = coerced5;
+data["visibility"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate70.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
+validate70.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema73.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern2.test(data5)){
-validate70.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
+if(valid0){
+let data6 = data.direction;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["direction"] = coerced6;
+}
+}
+}
+if(!((data6 === "asc") || (data6 === "desc"))){
+validate70.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema73.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
 }
 }
 }
@@ -22095,8 +22179,8 @@ return errors === 0;
 }
 validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f20a06e467b8 = validate71;
-const schema74 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","frozen","canceled"]}},"additionalProperties":false};
+export const query_ee09689bd96c = validate71;
+const schema74 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"query":{"type":"string","minLength":1,"maxLength":100},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["query"]};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22110,9 +22194,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.query === undefined) && (missing0 = "query")){
+validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "cardholder_id")) || (key0 === "user_id")) || (key0 === "status"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "query")) || (key0 === "company_id"))){
 validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -22151,8 +22241,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate71.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 50 || isNaN(data0)){
+validate71.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -22247,8 +22337,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate71.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 50 || isNaN(data2)){
+validate71.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -22311,8 +22401,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.query !== undefined){
+let data4 = data.query;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -22332,26 +22422,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["query"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data4) > 100){
+validate71.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data4)){
-validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(func1(data4) < 1){
+validate71.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
@@ -22363,8 +22453,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cardholder_id !== undefined){
-let data5 = data.cardholder_id;
+if(data.company_id !== undefined){
+let data5 = data.company_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -22384,26 +22474,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["cardholder_id"] = coerced5;
+data["company_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate71.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate71.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern34.test(data5)){
-validate71.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
+if(!pattern2.test(data5)){
+validate71.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -22413,101 +22503,6 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data6 = data.user_id;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["user_id"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate71.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data6)){
-validate71.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data7 = data.status;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["status"] = coerced7;
-}
-}
-}
-if(!(((data7 === "active") || (data7 === "frozen")) || (data7 === "canceled"))){
-validate71.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema74.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -22527,8 +22522,8 @@ return errors === 0;
 }
 validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f5838cc44e8d = validate72;
-const schema75 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"statuses":{"type":"array","items":{"type":"string","enum":["trialing","active","past_due","paused","canceled","expired","completed"]},"maxItems":20},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false};
+export const query_f20a06e467b8 = validate72;
+const schema75 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","frozen","canceled"]}},"additionalProperties":false};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22544,7 +22539,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema75.properties, key0))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "cardholder_id")) || (key0 === "user_id")) || (key0 === "status"))){
 validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -22743,8 +22738,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -22764,26 +22759,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate72.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate72.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -22795,47 +22790,60 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statuses !== undefined){
-let data5 = data.statuses;
+if(data.cardholder_id !== undefined){
+let data5 = data.cardholder_id;
 const _errs12 = errors;
-if(!(Array.isArray(data5))){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(Array.isArray(data5)){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate72.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["statuses"] = coerced5;
+data["cardholder_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 20){
-validate72.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate72.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
+if(!pattern37.test(data5)){
+validate72.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data6 = data.user_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -22855,331 +22863,77 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
+if(data !== undefined){
+data["user_id"] = coerced6;
 }
 }
 }
-if(!(((((((data6 === "trialing") || (data6 === "active")) || (data6 === "past_due")) || (data6 === "paused")) || (data6 === "canceled")) || (data6 === "expired")) || (data6 === "completed"))){
-validate72.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema75.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate72.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
+else {
+if(!pattern18.test(data6)){
+validate72.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
 }
 }
 }
 }
-}
-var valid0 = _errs12 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_ids !== undefined){
-let data7 = data.plan_ids;
+if(data.status !== undefined){
+let data7 = data.status;
 const _errs16 = errors;
-if(!(Array.isArray(data7))){
+if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
 let coerced7 = undefined;
 if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
 data7 = data7[0];
 dataType7 = typeof data7;
-if(Array.isArray(data7)){
+if(typeof data7 === "string"){
 coerced7 = data7;
 }
 }
 if(!(coerced7 !== undefined)){
-if(dataType7 === "string" || dataType7 === "number"
-              || dataType7 === "boolean" || data7 === null){
-coerced7 = [data7];
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate72.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["plan_ids"] = coerced7;
+data["status"] = coerced7;
 }
 }
 }
-if(errors === _errs16){
-if(Array.isArray(data7)){
-if(data7.length > 100){
-validate72.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(!(((data7 === "active") || (data7 === "frozen")) || (data7 === "canceled"))){
+validate72.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema75.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-var valid2 = true;
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate72.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data7 !== undefined){
-data7[i1] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate72.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data8)){
-validate72.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs18 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
 }
 var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.product_ids !== undefined){
-let data9 = data.product_ids;
-const _errs20 = errors;
-if(!(Array.isArray(data9))){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(Array.isArray(data9)){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 === "string" || dataType9 === "number"
-              || dataType9 === "boolean" || data9 === null){
-coerced9 = [data9];
-}
-else {
-validate72.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["product_ids"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(Array.isArray(data9)){
-if(data9.length > 100){
-validate72.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid3 = true;
-const len2 = data9.length;
-for(let i2=0; i2<len2; i2++){
-let data10 = data9[i2];
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate72.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data9 !== undefined){
-data9[i2] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(func1(data10) > 64){
-validate72.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data10)){
-validate72.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid3 = _errs22 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_ids !== undefined){
-let data11 = data.user_ids;
-const _errs24 = errors;
-if(!(Array.isArray(data11))){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(Array.isArray(data11)){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 === "string" || dataType11 === "number"
-              || dataType11 === "boolean" || data11 === null){
-coerced11 = [data11];
-}
-else {
-validate72.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["user_ids"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(Array.isArray(data11)){
-if(data11.length > 100){
-validate72.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len3 = data11.length;
-for(let i3=0; i3<len3; i3++){
-let data12 = data11[i3];
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate72.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data11 !== undefined){
-data11[i3] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(func1(data12) > 64){
-validate72.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data12)){
-validate72.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid4 = _errs26 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -23200,8 +22954,8 @@ return errors === 0;
 }
 validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f58ae0836e43 = validate73;
-const schema76 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_f5838cc44e8d = validate73;
+const schema76 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"statuses":{"type":"array","items":{"type":"string","enum":["trialing","active","past_due","paused","canceled","expired","completed"]},"maxItems":20},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23217,7 +22971,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
+if(!(func2.call(schema76.properties, key0))){
 validate73.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -23468,50 +23222,47 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.statuses !== undefined){
+let data5 = data.statuses;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate73.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["statuses"] = coerced5;
 }
 }
 }
-if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
-validate73.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema76.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 20){
+validate73.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
-var valid0 = _errs12 === errors;
-}
 else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data6 = data.created_after;
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -23531,71 +23282,124 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate73.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data !== undefined){
-data["created_after"] = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate73.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!(((((((data6 === "trialing") || (data6 === "active")) || (data6 === "past_due")) || (data6 === "paused")) || (data6 === "canceled")) || (data6 === "expired")) || (data6 === "completed"))){
+validate73.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema76.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
 }
 }
 }
-var valid0 = _errs14 === errors;
+}
+}
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data7 = data.created_before;
+if(data.plan_ids !== undefined){
+let data7 = data.plan_ids;
 const _errs16 = errors;
-if(typeof data7 !== "string"){
+if(!(Array.isArray(data7))){
 let dataType7 = typeof data7;
 let coerced7 = undefined;
 if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
 data7 = data7[0];
 dataType7 = typeof data7;
-if(typeof data7 === "string"){
+if(Array.isArray(data7)){
 coerced7 = data7;
 }
 }
 if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
+if(dataType7 === "string" || dataType7 === "number"
+              || dataType7 === "boolean" || data7 === null){
+coerced7 = [data7];
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate73.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_before"] = coerced7;
+data["plan_ids"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate73.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(Array.isArray(data7)){
+if(data7.length > 100){
+validate73.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
+}
+else {
+var valid2 = true;
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data7 !== undefined){
+data7[i1] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 64){
+validate73.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data8)){
+validate73.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs18 === errors;
+if(!valid2){
+break;
+}
 }
 }
 }
@@ -23604,6 +23408,205 @@ var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.product_ids !== undefined){
+let data9 = data.product_ids;
+const _errs20 = errors;
+if(!(Array.isArray(data9))){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(Array.isArray(data9)){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 === "string" || dataType9 === "number"
+              || dataType9 === "boolean" || data9 === null){
+coerced9 = [data9];
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["product_ids"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(Array.isArray(data9)){
+if(data9.length > 100){
+validate73.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+let data10 = data9[i2];
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data9 !== undefined){
+data9[i2] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(func1(data10) > 64){
+validate73.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data10)){
+validate73.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid3 = _errs22 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_ids !== undefined){
+let data11 = data.user_ids;
+const _errs24 = errors;
+if(!(Array.isArray(data11))){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(Array.isArray(data11)){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 === "string" || dataType11 === "number"
+              || dataType11 === "boolean" || data11 === null){
+coerced11 = [data11];
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["user_ids"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(Array.isArray(data11)){
+if(data11.length > 100){
+validate73.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len3 = data11.length;
+for(let i3=0; i3<len3; i3++){
+let data12 = data11[i3];
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data11 !== undefined){
+data11[i3] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate73.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data12)){
+validate73.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs26 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -23624,9 +23627,8 @@ return errors === 0;
 }
 validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f814f7ca3404 = validate74;
-const schema77 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["created","active","broken"]},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"include_available":{"type":"boolean"}},"additionalProperties":false};
-const pattern107 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,8})?$", "u");
+export const query_f58ae0836e43 = validate74;
+const schema77 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23642,7 +23644,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema77.properties, key0))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
 validate74.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -23841,8 +23843,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -23862,26 +23864,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate74.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate74.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate74.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate74.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -23893,8 +23895,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data5 = data.user_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -23914,30 +23916,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["user_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate74.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
+validate74.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema77.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern18.test(data5)){
-validate74.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -23945,8 +23937,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+if(data.created_after !== undefined){
+let data6 = data.created_after;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -23966,20 +23958,26 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["status"] = coerced6;
+data["created_after"] = coerced6;
 }
 }
 }
-if(!(((data6 === "created") || (data6 === "active")) || (data6 === "broken"))){
-validate74.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema77.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate74.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
@@ -23987,8 +23985,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.amount !== undefined){
-let data7 = data.amount;
+if(data.created_before !== undefined){
+let data7 = data.created_before;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -24008,22 +24006,24 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["amount"] = coerced7;
+data["created_before"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
+if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern107.test(data7)){
-validate74.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+if(!(formats0(data7))){
+validate74.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
 }
 }
 }
@@ -24031,45 +24031,6 @@ var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.include_available !== undefined){
-let data8 = data.include_available;
-const _errs18 = errors;
-if(typeof data8 !== "boolean"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "boolean"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(data8 === "false" || data8 === 0 || data8 === null){
-coerced8 = false;
-}
-else if(data8 === "true" || data8 === 1){
-coerced8 = true;
-}
-else {
-validate74.errors = [{instancePath:instancePath+"/include_available",schemaPath:"#/properties/include_available/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["include_available"] = coerced8;
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -24415,4 +24376,517 @@ validate75.errors = vErrors;
 return errors === 0;
 }
 validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_fe1888405cd9 = validate76;
+const schema79 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["created","active","broken"]},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"include_available":{"type":"boolean"},"destination_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"}},"additionalProperties":false};
+const pattern112 = new RegExp("^podst_[a-z_]{1,40}$", "u");
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate76.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema79.properties, key0))){
+validate76.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate76.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate76.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate76.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate76.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate76.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate76.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.account_id !== undefined){
+let data4 = data.account_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate76.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate76.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data5 = data.user_id;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["user_id"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate76.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data5)){
+validate76.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!(((data6 === "created") || (data6 === "active")) || (data6 === "broken"))){
+validate76.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema79.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data7 = data.amount;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["amount"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern30.test(data7)){
+validate76.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.include_available !== undefined){
+let data8 = data.include_available;
+const _errs18 = errors;
+if(typeof data8 !== "boolean"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "boolean"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(data8 === "false" || data8 === 0 || data8 === null){
+coerced8 = false;
+}
+else if(data8 === "true" || data8 === 1){
+coerced8 = true;
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/include_available",schemaPath:"#/properties/include_available/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["include_available"] = coerced8;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.destination_id !== undefined){
+let data9 = data.destination_id;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["destination_id"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!pattern112.test(data9)){
+validate76.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate76.errors = vErrors;
+return errors === 0;
+}
+validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

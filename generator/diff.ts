@@ -14,6 +14,7 @@ const BREAKING: Record<InstructionKind, boolean> = {
   transformer: true, endpoint_added: false, request_field_rejected: true, request_field_added: false,
   request_field_renamed: true, request_field_required: true, request_values_renamed: true, epoch_timestamps_accepted: true,
   endpoint_moved: true, endpoint_gone: true, money_as_decimal: true, request_transformer: true, status_changed: true,
+  list_field_removed: true,
 };
 
 /** One change, as seen by a caller moving from the older version (`from`) to the newer (`to`). */
@@ -96,6 +97,8 @@ function shapesOf(i: Instruction, op: OperationSpec | undefined): Shape[] {
       return [{ field: null, in: null, from: b.from, to: op?.path, description: `moved from ${b.from} to ${op?.path}` }];
     case 'endpoint_gone':
       return [{ field: null, in: null, from: `${op?.method} ${op?.path}`, to: '410 gone', description: 'retired: answers 410 gone' }];
+    case 'list_field_removed':
+      return [{ field: b.field, in: 'response', from: 'in every page', to: null, description: `pages: ${b.field} no longer carried` }];
     case 'status_changed':
       return [{ field: null, in: null, from: b.was, to: op?.response.status, description: `success status ${b.was} -> ${op?.response.status}` }];
     case 'epoch_timestamps_accepted':

@@ -8,13 +8,18 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not found', 409: 'Conflict', 410: 'Gone', 422: 'Unprocessable', 429: 'Too many requests',
 };
 
-function responseSchema(op: OperationSpec): JsonSchema {
+function responseSchema(spec: ApiSpec, op: OperationSpec): JsonSchema {
   const r = op.response;
   if (r.list) {
+    const extra = Object.entries(r.list.fields ?? {});
     return {
       type: 'object',
       required: ['data', 'page_info'],
-      properties: { data: { type: 'array', items: { $ref: `#/components/schemas/${r.list.of}` } }, page_info: { $ref: '#/components/schemas/PageInfo' } },
+      properties: {
+        data: { type: 'array', items: { $ref: `#/components/schemas/${r.list.of}` } },
+        page_info: { $ref: '#/components/schemas/PageInfo' },
+        ...Object.fromEntries(extra.map(([name, f]) => [name, fieldSchema(spec, f, 'output')])),
+      },
     };
   }
   if (r.deleted) return { $ref: '#/components/schemas/Deleted' };
@@ -50,7 +55,7 @@ function operationObject(spec: ApiSpec, op: OperationSpec, date: string): JsonSc
   const responses: Record<string, unknown> = {
     [String(op.response.status)]: {
       description: op.summary,
-      content: { 'application/json': { schema: responseSchema(op) } },
+      content: { 'application/json': { schema: responseSchema(spec, op) } },
     },
   };
   // Every operation may answer 429 once its caller's budget is spent (spec/api.yaml rate_limits).

@@ -235,6 +235,12 @@ export function responseDowngrader(op: OperationSpec, date: string, t: EmittedTr
   }
   if (!schema) return null;
   const fn = t.down[schema]?.[date];
-  if (!fn) return null;
-  return r.list ? `(page: any) => ({ ...page, data: page.data.map(transformers.${fn}) })` : `transformers.${fn}`;
+  if (r.list) {
+    // The page's own fields (list.fields, e.g. older pages' extras) downgrade in place like an inline object's.
+    const extra = Object.entries(r.list.fields ?? {}).map(([name, f]) => nestedCode(f, `page.${name}`,
+      (s) => `transformers.${t.down[s][date]}`, (s) => !!t.down[s]?.[date])).filter(Boolean);
+    if (!extra.length) return fn ? `(page: any) => ({ ...page, data: page.data.map(transformers.${fn}) })` : null;
+    return `(page: any) => { page = ${fn ? `{ ...page, data: page.data.map(transformers.${fn}) }` : '{ ...page }'}; ${extra.join(' ')} return page; }`;
+  }
+  return fn ? `transformers.${fn}` : null;
 }

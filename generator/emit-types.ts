@@ -61,7 +61,11 @@ export function objectType(fields: Record<string, FieldSpec>, input: boolean): s
 
 function outputType(op: OperationSpec): string {
   const r = op.response;
-  if (r.list) return `Page<${r.list.of}>`;
+  if (r.list) {
+    // Fields the head no longer shows (list_field_removed) stay optional here: the handler fills them for older callers.
+    const extra = Object.entries(r.list.fields ?? {});
+    return extra.length ? `Page<${r.list.of}> & { ${extra.map(([n, f]) => `${key(n)}?: ${tsType(f, false)}`).join('; ')} }` : `Page<${r.list.of}>`;
+  }
   if (r.deleted) return 'Deleted';
   if (r.type) return r.type;
   return objectType(r.fields ?? {}, false);

@@ -43,6 +43,9 @@ export interface OperationInstructions {
   /** a hand-written request upgrade, handlers/versions/<name>.ts exporting `up(input)`; `was` gives the older
    * types of the body and query fields it takes (null: the older version did not take the field) */
   request_transformer?: { operation: string; name: string; description: string; was?: { body?: Record<string, RawField | null>; query?: Record<string, RawField | null> } };
+  /** the older version's pages carried this field beside data and page_info (declared in the head's list.fields,
+   * filled by the handler only for callers of those versions) */
+  list_field_removed?: { operation: string; field: string };
   /** the older version answered with another success status (e.g. 200 before creation answered 201) */
   status_changed?: { operation: string; was: number };
   /** the operation lived at `from` in the older version; `params` maps older path parameter names to newer ones,
@@ -59,7 +62,7 @@ export const INSTRUCTION_KINDS = [
   'field_added', 'field_removed', 'field_renamed', 'enum_value_added', 'values_renamed', 'transformer',
   'endpoint_added', 'request_field_rejected', 'request_field_added', 'request_field_renamed', 'request_field_required',
   'request_values_renamed', 'epoch_timestamps_accepted', 'endpoint_moved', 'endpoint_gone', 'money_as_decimal',
-  'request_transformer', 'status_changed',
+  'request_transformer', 'status_changed', 'list_field_removed',
 ] as const;
 export type InstructionKind = (typeof INSTRUCTION_KINDS)[number];
 
@@ -182,6 +185,11 @@ export function olderShapes(i: Instruction, shapes: Shapes, original: Map<string
         withPart(i.request_transformer.operation, part, (f) => editField(f, splitPath(field), () => (raw === null ? undefined : normaliseField(raw))));
       }
     }
+  }
+  if (i.list_field_removed) {
+    const { operation, field } = i.list_field_removed;
+    const declared = original.get(operation)?.response.list?.fields?.[field];
+    withOp(operation, (op) => ({ ...op, response: { ...op.response, list: { ...op.response.list!, fields: { ...op.response.list!.fields, [field]: declared! } } } }));
   }
   if (i.status_changed) {
     const was = i.status_changed.was;

@@ -162,6 +162,7 @@ export function loadSpec(root: string): LoadedSpec {
             ...op.response,
             status: op.response.status ?? 200,
             fields: op.response.fields ? normaliseFields(op.response.fields) : undefined,
+            list: op.response.list && { ...op.response.list, fields: op.response.list.fields && normaliseFields(op.response.list.fields) },
           },
         gone: op.gone,
         plain: op.plain,

@@ -114,6 +114,7 @@ const defs = {
               of: typeName,
               default_page_size: { type: 'integer', minimum: 1 },
               max_page_size: { type: 'integer', minimum: 1 },
+              fields: { $ref: '#/$defs/fields' },
             },
           },
         },
@@ -274,6 +275,7 @@ const instructionKinds: Record<string, unknown> = {
   request_field_rejected: instruction(['operation', 'field'], {
     operation: opName, field: fieldPath, in: { enum: ['body', 'query'] }, was: rawField,
   }),
+  list_field_removed: instruction(['operation', 'field'], { operation: opName, field: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } }),
   request_field_added: instruction(['operation', 'field'], { operation: opName, field: fieldPath, in: { enum: ['body', 'query'] } }),
   request_field_renamed: instruction(['operation', 'from', 'to'], {
     operation: opName, from: fieldPath, to: fieldPath, in: { enum: ['body', 'query'] },

@@ -120,6 +120,9 @@ export interface ListSpec {
   of: string;
   default_page_size: number;
   max_page_size: number;
+  /** fields of the page beside data and page_info; one named by a list_field_removed instruction is shown only at
+   * the versions before it (the head keeps it so that the handler can serve older callers) */
+  fields?: Record<string, FieldSpec>;
 }
 
 export interface ResponseSpec {

@@ -28,7 +28,7 @@ function describeChange(c: LocatedChange, at?: string): string {
 }
 
 /** Whether the instruction's target exists in the newer shapes it is applied to. */
-function targetProblem(i: Instruction, shapes: Shapes): string | null {
+function targetProblem(i: Instruction, shapes: Shapes, original: Map<string, OperationSpec>): string | null {
   const kind = kindOf(i);
   const body = (i as Record<string, any>)[kind];
   const { schema, operation } = targetOf(i);
@@ -56,6 +56,10 @@ function targetProblem(i: Instruction, shapes: Shapes): string | null {
     return unexplained.length ? `endpoint_moved changes path parameters without saying so (add them to params): ${unexplained.join('; ')}` : null;
   }
   const part = body.in === 'query' ? op.query : op.body;
+  if (kind === 'list_field_removed') {
+    if (!original.get(operation!)?.response.list?.fields?.[body.field]) return `list_field_removed names ${body.field}, which ${operation} does not declare in response.list.fields`;
+    return op.response.list?.fields?.[body.field] ? `list_field_removed names ${body.field}, which ${operation}'s pages still carry at that version` : null;
+  }
   const field: string | undefined = kind === 'request_field_renamed' ? body.to : body.field;
   if (field && kind !== 'request_field_rejected' && !(part && fieldAt(part, field))) {
     return `${kind} targets ${operation} field ${field}, which the operation does not take at that version`;
@@ -71,7 +75,14 @@ function withoutRejected(operations: OperationSpec[], changes: LocatedChange[]):
     .map((i) => i.request_field_rejected!);
   const keep = (fields: Record<string, FieldSpec>, drop: string[]) =>
     Object.fromEntries(Object.entries(fields).filter(([k, f]) => !drop.includes(k) && !f.internal));
+  const listFieldsRemoved = changes.flatMap((c) => (c.change.instructions ?? []) as Instruction[])
+    .filter((i) => i.list_field_removed).map((i) => i.list_field_removed!);
   return operations.map((op) => {
+    const hidden = listFieldsRemoved.filter((r) => r.operation === op.id).map((r) => r.field);
+    if (hidden.length && op.response.list) {
+      const fields = Object.fromEntries(Object.entries(op.response.list.fields ?? {}).filter(([k]) => !hidden.includes(k)));
+      op = { ...op, response: { ...op.response, list: { ...op.response.list, fields } } };
+    }
     const mine = rejected.filter((r) => r.operation === op.id);
     const internal = [...Object.values(op.query), ...Object.values(op.body ?? {})].some((f) => f.internal);
     if (!mine.length && !internal) return op;
@@ -95,7 +106,7 @@ export function deriveVersions(spec: ApiSpec): VersionView[] {
     version.changes.forEach((change, index) => {
       if (change.pending) return;
       for (const [at, instruction] of ((change.instructions ?? []) as Instruction[]).entries()) {
-        const problem = targetProblem(instruction, shapes);
+        const problem = targetProblem(instruction, shapes, original);
         if (problem) {
           problems.push(`${describeChange({ version: version.date, index, change }, change.instructionsAt?.[at])}: ${problem}`);
           continue;

@@ -1,16 +1,14 @@
 import type { Handler } from '../../runtime/handler.js';
-import { invalid } from '../../runtime/errors.js';
 import { paginate } from '../../runtime/pagination.js';
 import { ownerOf } from './payout-owner.js';
 import { railOf } from './rails.js';
 import { parseAmount } from './payout-money.js';
 import { payoutMethodView, type PayoutMethodRow } from './payout-method-view.js';
+import { availableDestinations } from './available-destinations.js';
 
-/** GET /payouts/methods: an owner's saved methods, newest first; with amount, each quotes a payout of it. */
+/** GET /payouts/methods: an owner's saved methods, newest first; with amount, each quotes a payout of it. Only
+ * callers pinned before 2026-07-30 can send include_available (the spec refuses it from then on). */
 export const listPayoutMethods: Handler<'listPayoutMethods'> = async ({ query }, ctx) => {
-  if (query.include_available !== undefined) {
-    throw invalid('include_available is not supported: this lists saved methods; GET /payouts/supported_methods lists the rails', 'include_available');
-  }
   const owner = ownerOf(ctx, query);
   const q = ctx.db('payout_methods').where(owner.account_id ? { account_id: owner.account_id } : { user_id: owner.user_id });
   if (query.status) q.where({ status: query.status });
@@ -20,5 +18,6 @@ export const listPayoutMethods: Handler<'listPayoutMethods'> = async ({ query },
     const rail = await railOf(ctx.db, row.supported_payout_method_id);
     data.push(payoutMethodView(row, rail, query.amount === undefined ? undefined : parseAmount(query.amount, rail.currency)));
   }
-  return { data, page_info };
+  if (!query.include_available) return { data, page_info };
+  return { data, page_info, available_destinations: await availableDestinations(ctx.db, query.destination_id, query.amount) };
 };

@@ -36,6 +36,36 @@ t('#48 before 2026-07-30: the method is payout_token with its payout_destination
   assert.is(res.body.amount, 10);
 });
 
+t('#48 before 2026-07-30: include_available puts the rails on the page as available_destinations, quoted with an amount', async () => {
+  const o = await payoutOwner(app, 100_000);
+  const list = (query: Record<string, string | boolean>, version = '2026-07-20') =>
+    app.request('GET', '/payouts/methods', { token: o.key, version, query: { account_id: o.accountId, ...query } });
+  const plain = await list({});
+  assert.equal([plain.status, plain.body.data.length, 'available_destinations' in plain.body], [200, 1, false]);
+  const rails = (await app.request('GET', '/payouts/supported_methods', { token: o.key, version: VERSION, query: { first: 100 } })).body.data;
+  const all = await list({ include_available: true });
+  assert.is(all.status, 200, JSON.stringify(all.body));
+  assert.equal(all.body.available_destinations.map((d: any) => d.id), rails.map((r: any) => r.id));
+  const bank = all.body.available_destinations.find((d: any) => d.delivery_type === 'bank_account');
+  const rail = rails.find((r: any) => r.id === bank.id);
+  assert.equal(bank, { id: rail.id, delivery_type: rail.delivery_type, name: rail.name, icon_url: null, currency: rail.currency, countries: rail.countries,
+    supports_instant_delivery: rail.supports_instant_delivery, supports_standard_delivery: rail.supports_standard_delivery, quote: null });
+  const quoted = await list({ include_available: true, destination_id: bank.id, amount: '100' });
+  assert.equal(quoted.body.available_destinations?.map((d: any) => d.id), [bank.id], JSON.stringify(quoted.body));
+  const headQuote = (await app.request('GET', '/payouts/methods', { token: o.key, version: VERSION, query: { account_id: o.accountId, amount: '100' } })).body.data[0].quote;
+  // The older quote's speeds carry estimated_arrival (#49), through the page's own downgrade.
+  assert.equal(quoted.body.available_destinations[0].quote.standard, { ...headQuote.standard, estimated_arrival: null });
+  // Quoted as the saved method on the same rail is, but a rail not yet saved has no arrival estimate to show.
+  const { standard, instant, ...rest } = quoted.body.data[0].quote;
+  assert.equal(quoted.body.available_destinations[0].quote, { ...rest, standard: { ...standard, estimated_arrival: null }, instant: { ...instant, estimated_arrival: null } });
+  const unknown = await list({ include_available: true, destination_id: 'podst_nothing' });
+  assert.equal([unknown.status, unknown.body.error.param], [404, 'destination_id']);
+  for (const query of [{ include_available: true }, { destination_id: bank.id }]) {
+    const head = await list(query, VERSION);
+    assert.equal([head.status, head.body.error.param], [400, Object.keys(query)[0]], JSON.stringify(head.body));
+  }
+});
+
 t('#40 a stablecoin payout requested before status v2 is a conversion request: cofr_ at older pins, either id reads it', async () => {
   const o = await payoutOwner(app, 100_000);
   const usdc = await saveMethod(app, o.key, { account_id: o.accountId }, '0x52908400098527886E0F7030069857D2E4169EE7', 'podst_usdc');
