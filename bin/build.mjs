@@ -1,7 +1,8 @@
 // `npm run build`: compiles the server for `npm start` and `npm run worker` into dist/ with esbuild: each entry
 // (the primary, the API process, the worker, every migration) bundled with the code it imports, shared code split
 // into chunks, with the packages it imports (EXTERNAL lists those left to node_modules). Node then loads a handful
-// of files instead of compiling ~400 TypeScript modules through tsx and resolving ~300 package files at every start. bin/launch.mjs runs it when dist/ is missing or older than the sources.
+// of files instead of compiling ~400 TypeScript modules through tsx and resolving ~300 package files at every start.
+// bin/launch.mjs runs it when dist/ is missing or older than the sources.
 import { build } from 'esbuild';
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
