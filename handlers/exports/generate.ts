@@ -27,20 +27,24 @@ export const generateExportJob = (exportId: string) =>
 
 const batchRows = (): number => Number(process.env.EXPORT_BATCH_ROWS ?? 1000);
 
-/** The account's live rows of the resource, oldest first, a batch at a time. */
+/** The account's live rows of the resource, oldest first, a batch at a time; the next batch is asked for while the
+ * current one is written, so the database and the CSV work overlap (two batches in memory at most). */
 async function* rowsOf(db: Knex, resource: ExportableName, accountId: string): AsyncGenerator<Row> {
   const { stored } = exportable[resource];
   const t = stored.table;
-  let last: { created_at: string; id: string } | null = null;
-  for (;;) {
+  const size = batchRows();
+  const batchAfter = (last: Row | null): Promise<Row[]> => {
     const q = selectRows(db, stored).where(`${t}.account_id`, accountId)
-      .orderBy([{ column: `${t}.created_at`, order: 'asc' }, { column: `${t}.id`, order: 'asc' }]).limit(batchRows());
+      .orderBy([{ column: `${t}.created_at`, order: 'asc' }, { column: `${t}.id`, order: 'asc' }]).limit(size);
     if (last) q.whereRaw(`(${t}.created_at, ${t}.id) > (?, ?)`, [last.created_at, last.id]);
-    const batch: Row[] = await q;
+    return q;
+  };
+  let pending = batchAfter(null);
+  for (;;) {
+    const batch = await pending;
+    if (batch.length === size) pending = batchAfter(batch[batch.length - 1]);
     for (const row of batch) yield row;
-    if (batch.length < batchRows()) return;
-    const tail = batch[batch.length - 1];
-    last = { created_at: tail.created_at, id: tail.id };
+    if (batch.length < size) return;
   }
 }
 

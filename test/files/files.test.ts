@@ -26,7 +26,7 @@ t.after(async () => {
 const create = (body: Record<string, unknown>, token = owner.key, version?: string) =>
   app.request('POST', '/files', { token, body, version });
 const put = (url: string, bytes: Uint8Array | string, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'PUT', body: bytes, headers });
+  fetch(url, { method: 'PUT', body: bytes as BodyInit, headers });
 const bodyOf = async (res: Response) => JSON.parse(await res.text());
 
 t('single upload: pending with a signed destination, ready after the PUT, downloaded byte for byte', async () => {
