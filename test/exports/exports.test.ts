@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
-import { makeSeller, makeVariant, pay } from '../payments/payment-fixtures.js';
+import { jobsOf, makeSeller, makeVariant, pay } from '../payments/payment-fixtures.js';
 import { makeMembership } from '../memberships/fixtures.js';
 import { generateExport } from '../../handlers/exports/generate.js';
 import { expireExports } from '../../handlers/exports/expire.js';
@@ -168,8 +168,7 @@ t('an export whose completed_at is in the past is expired by the job\'s own cloc
 
 t('the generate job is queued with the export', async () => {
   const e = (await create('payments')).body;
-  const jobs = await app.db('graphile_worker._private_jobs as j').join('graphile_worker._private_tasks as t', 't.id', 'j.task_id')
-    .where({ 't.identifier': 'generate_export', 'j.key': `generate_export:${e.id}` }).select('j.payload');
+  const jobs = await jobsOf(app, 'generate_export', e.id);
   assert.equal(jobs.map((j: any) => j.payload), [{ export_id: e.id }]);
 });
 
