@@ -37,14 +37,20 @@ async function* rowsOf(db: Knex, resource: ExportableName, accountId: string): A
     const q = selectRows(db, stored).where(`${t}.account_id`, accountId)
       .orderBy([{ column: `${t}.created_at`, order: 'asc' }, { column: `${t}.id`, order: 'asc' }]).limit(size);
     if (last) q.whereRaw(`(${t}.created_at, ${t}.id) > (?, ?)`, [last.created_at, last.id]);
-    return q;
+    // then() sends it now: a knex builder runs only when awaited.
+    return q.then((rows: Row[]) => rows);
   };
   let pending = batchAfter(null);
-  for (;;) {
-    const batch = await pending;
-    if (batch.length === size) pending = batchAfter(batch[batch.length - 1]);
-    for (const row of batch) yield row;
-    if (batch.length < size) return;
+  try {
+    for (;;) {
+      const batch = await pending;
+      if (batch.length === size) pending = batchAfter(batch[batch.length - 1]);
+      for (const row of batch) yield row;
+      if (batch.length < size) return;
+    }
+  } finally {
+    // A writer that stopped early (an error downstream) leaves the next batch unread: its failure is not news.
+    pending.catch(() => {});
   }
 }
 

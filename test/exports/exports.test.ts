@@ -100,6 +100,24 @@ t('pending -> processing -> completed: a CSV of the account\'s payments at the l
   assert.is((await fetch(done.download_url.split('?')[0])).status, 403);
 });
 
+t('rows read across keyset batches: every row once, oldest first, ties on created_at broken by id', async () => {
+  // Two of the payments share their creation instant, across a batch boundary of two rows.
+  await app.db('payments').where({ id: paymentIds[2] }).update({ created_at: (await app.db('payments').where({ id: paymentIds[1] }).first()).created_at });
+  const expected = await app.db('payments').where({ account_id: seller.accountId }).orderBy(['created_at', 'id']).pluck('id');
+  try {
+    for (const size of ['1', '2', '3']) {
+      process.env.EXPORT_BATCH_ROWS = size;
+      const e = (await create('payments')).body;
+      await generateExport(app.db, e.id);
+      const done = (await retrieve(e.id)).body;
+      const rows = await downloadCsv(done.download_url);
+      assert.equal(rows.slice(1).map((r) => r[rows[0].indexOf('id')]), expected, `batches of ${size}`);
+    }
+  } finally {
+    delete process.env.EXPORT_BATCH_ROWS;
+  }
+});
+
 t('at the official client\'s pin the columns and cells are that version\'s (company_id, decimal money)', async () => {
   const e = (await create('payments', seller.key, PIN)).body;
   assert.is(e.api_version, PIN);
