@@ -92,6 +92,9 @@ t('pending -> processing -> completed: a CSV of the account\'s payments at the l
   const api = (await app.request('GET', `/payments/${paymentIds[0]}`, { token: seller.key, version: LATEST })).body;
   assert.is(rows[1][rows[0].indexOf('status')], api.status);
   assert.is(rows[1][rows[0].indexOf('created_at')], api.created_at);
+  const event = await app.db('events').where({ type: 'export.completed' }).whereRaw("data->>'id' = ?", [e.id]).first();
+  assert.is(event.account_id, seller.accountId);
+  assert.is(event.data.status, 'completed');
   // Running the job again does nothing.
   await generateExport(app.db, e.id);
   assert.is((await retrieve(e.id)).body.file_id, done.file_id);
