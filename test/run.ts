@@ -1,7 +1,8 @@
 // `npm test`: one PostgreSQL (DATABASE_URL's server, or an embedded one), one migrated template database,
 // every test file cloning it; uvu runs the files and this prints the closing "N passed, N failed" line.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { openServer, createKnex, withDatabase } from '../runtime/db.js';
 import { ensureDatabase, dropDatabase } from '../runtime/bootstrap.js';
@@ -29,12 +30,16 @@ const db = createKnex(templateUrl, 2);
 await migrate(db, templateUrl);
 await db.destroy();
 
+// Files and exports (runtime/file-storage.ts) write to a directory of this run's, never to .data/files.
+const fileStore = mkdtempSync(join(tmpdir(), 'test-files-'));
+
 const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/helpers/uvu-entry.ts'), ...files], {
   env: {
     ...process.env, TEST_ADMIN_URL: adminUrl, TEST_TEMPLATE: template, FORCE_COLOR: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     // Tests run requests as fast as they can on one credential: budgets a thousand times the spec's, so that only
     // the rate limit tests (which set their own) ever meet one.
     RATE_LIMIT_MULTIPLIER: process.env.RATE_LIMIT_MULTIPLIER ?? '1000',
+    FILE_STORAGE_DIR: fileStore,
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -47,6 +52,7 @@ const exitCode: number = await new Promise((resolve) => child.on('close', (code)
 
 await dropDatabase(adminUrl, template);
 await server.stop();
+rmSync(fileStore, { recursive: true, force: true });
 
 const total = Number(/Total:\s+(\d+)/.exec(output)?.[1] ?? 0);
 const passed = Number(/Passed:\s+(\d+)/.exec(output)?.[1] ?? 0);
