@@ -1,14 +1,16 @@
 // `npm test`: one PostgreSQL (DATABASE_URL's server, or an embedded one), one migrated template database,
 // every test file cloning it; uvu runs the files and this prints the closing "N passed, N failed" line.
-import { spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
+import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { openServer, createKnex, withDatabase } from '../runtime/db.js';
 import { ensureDatabase, dropDatabase } from '../runtime/bootstrap.js';
 import { migrate } from '../runtime/migrate.js';
 import { randomToken } from '../runtime/ids.js';
 import { projectRoot } from '../runtime/project-root.js';
+import type { FileRun } from './helpers/uvu-entry.js';
+import { knownCost } from './helpers/test-costs.js';
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir).sort().flatMap((name) => {
@@ -33,31 +35,66 @@ await db.destroy();
 // Files and exports (runtime/file-storage.ts) write to a directory of this run's, never to .data/files.
 const fileStore = mkdtempSync(join(tmpdir(), 'test-files-'));
 
-const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/helpers/uvu-entry.ts'), ...files], {
-  env: {
-    ...process.env, TEST_ADMIN_URL: adminUrl, TEST_TEMPLATE: template, FORCE_COLOR: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-    // Tests run requests as fast as they can on one credential: budgets a thousand times the spec's, so that only
-    // the rate limit tests (which set their own) ever meet one.
-    RATE_LIMIT_MULTIPLIER: process.env.RATE_LIMIT_MULTIPLIER ?? '1000',
-    FILE_STORAGE_DIR: fileStore,
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-let output = '';
-child.stdout.on('data', (chunk: Buffer) => {
-  output += chunk.toString();
-  process.stdout.write(chunk);
-});
-const exitCode: number = await new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+const env = {
+  ...process.env, TEST_ADMIN_URL: adminUrl, TEST_TEMPLATE: template, FORCE_COLOR: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+  // Tests run requests as fast as they can on one credential: budgets a thousand times the spec's, so that only
+  // the rate limit tests (which set their own) ever meet one.
+  RATE_LIMIT_MULTIPLIER: process.env.RATE_LIMIT_MULTIPLIER ?? '1000',
+  FILE_STORAGE_DIR: fileStore,
+};
+
+// Workers pull files from one queue, the slowest known first, so that the run ends when the last long file does.
+const workers = Math.max(1, Number(process.env.TEST_WORKERS ?? Math.min(2, availableParallelism())));
+const queue = [...files].sort((a, b) => knownCost(b) - knownCost(a));
+const totals = { total: 0, passed: 0, skipped: 0 };
+const durations: { file: string; ms: number }[] = [];
+let crashed = 0;
+const started = performance.now();
+
+function count(output: string, label: string): number {
+  return Number(new RegExp(`${label}:\\s+(\\d+)`).exec(output)?.[1] ?? 0);
+}
+
+function runWorker(): Promise<void> {
+  return new Promise((resolve) => {
+    const child = fork(join(projectRoot, 'test/helpers/uvu-entry.ts'), [], { env, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let current: string | undefined;
+    const next = () => {
+      current = queue.shift();
+      child.send(current ? { run: current } : { done: true });
+    };
+    child.on('message', (message: { ready?: true } & Partial<FileRun>) => {
+      if (message.output !== undefined) {
+        // uvu's per-file summary is replaced by the run's own at the end.
+        process.stdout.write(message.output.replace(/\n\s*Total:[\s\S]*$/, '\n\n'));
+        totals.total += count(message.output, 'Total');
+        totals.passed += count(message.output, 'Passed');
+        totals.skipped += count(message.output, 'Skipped');
+        durations.push({ file: relative(projectRoot, message.file!), ms: message.ms! });
+      }
+      next();
+    });
+    child.on('exit', (code) => {
+      if (current) {
+        crashed += 1;
+        console.log(`\n   FAIL  the worker running ${relative(projectRoot, current)} exited (code ${code}) before it finished\n`);
+      }
+      resolve();
+    });
+  });
+}
+
+await Promise.all(Array.from({ length: workers }, runWorker));
+const output = `\n  Total:     ${totals.total}\n  Passed:    ${totals.passed}\n  Skipped:   ${totals.skipped}\n  Duration:  ${(performance.now() - started).toFixed(2)}ms (${workers} workers)\n`;
+console.log(output);
+console.log(`slowest files: ${durations.sort((a, b) => b.ms - a.ms).slice(0, 8).map((d) => `${d.file} ${(d.ms / 1000).toFixed(1)} s`).join(', ')}`);
 
 await dropDatabase(adminUrl, template);
 await server.stop();
 rmSync(fileStore, { recursive: true, force: true });
 
-const total = Number(/Total:\s+(\d+)/.exec(output)?.[1] ?? 0);
-const passed = Number(/Passed:\s+(\d+)/.exec(output)?.[1] ?? 0);
-const skipped = Number(/Skipped:\s+(\d+)/.exec(output)?.[1] ?? 0);
-const failed = Math.max(total - passed - skipped, exitCode !== 0 && total === passed ? 1 : 0);
+const { total, passed, skipped } = totals;
+const failed = total - passed - skipped + crashed;
 console.log(`files: ${files.map((f) => relative(projectRoot, f)).length}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(failed > 0 || total === 0 || exitCode !== 0 ? 1 : 0);
+process.exit(failed > 0 || total === 0 ? 1 : 0);
