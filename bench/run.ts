@@ -23,6 +23,7 @@ import { randomToken } from '../runtime/ids.js';
 import { projectRoot } from '../runtime/project-root.js';
 import { seed } from './seed.js';
 import { measureStartUp } from './start-up.js';
+import { EXPORT_SCENARIO, measureExport } from './export.js';
 import { scenarios, versionScenarios, latencyScenarios, type BenchRequest, type Scenario } from './scenarios.js';
 import { specData } from '../generated/spec-data.js';
 import { operations } from '../generated/routes.js';
@@ -416,6 +417,10 @@ try {
   if (selected([{ name: START_UP }]).length) {
     console.log(`${START_UP}: launch to the first 200 of GET /accounts/{id}, on the migrated database`);
     summary.push(await measureStartUp(databaseUrl, scenarios[0].request(fixture)));
+    console.log('');
+  }
+  if (selected([{ name: EXPORT_SCENARIO }]).length) {
+    summary.push(await measureExport(db, databaseUrl, fixture));
     console.log('');
   }
   for (const scenario of selected(versionScenarios)) {

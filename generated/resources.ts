@@ -6,6 +6,7 @@ import { day, num } from '../runtime/plain/read.js';
 import { balanceOf } from '../handlers/accounts/account-fields.js';
 import { apiKeyPermissions, apiKeyStatus } from '../handlers/api_keys/api-key-fields.js';
 import { configurationPurchaseUrl, variantPurchaseUrl } from '../handlers/checkout_configurations/purchase-url.js';
+import { downloadUrl } from '../handlers/exports/export-view.js';
 import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
 import { amountAfterFees, usdTotal } from '../handlers/payments/payment-fields.js';
 import { shipmentTrackingUrl } from '../handlers/shipments/carriers.js';
@@ -252,6 +253,33 @@ export const resources = {
       created_at: row.created_at,
     }),
   } satisfies StoredResource<T.DisputeAlert>,
+  Export: {
+    name: 'Export',
+    noun: 'export',
+    table: 'exports',
+    columns: '"exports".*, (exports.completed_at + interval \'30 days\') as "$expires_at"',
+    from: '"exports"',
+    live: null,
+    byId: 'select "exports".*, (exports.completed_at + interval \'30 days\') as "$expires_at" from "exports" where "exports"."id" = $1',
+    byIdForUpdate: 'select "exports".*, (exports.completed_at + interval \'30 days\') as "$expires_at" from "exports" where "exports"."id" = $1 for update of "exports"',
+    bareRows: false,
+    view: (row: Row): T.Export => ({
+      id: row.id,
+      account_id: row.account_id,
+      resource: row.resource,
+      status: row.status,
+      api_version: row.api_version,
+      row_count: row.row_count,
+      download_url: downloadUrl(row),
+      file_id: row.file_id,
+      started_at: row.started_at,
+      completed_at: row.completed_at,
+      expires_at: row['$expires_at'],
+      expired_at: row.expired_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }),
+  } satisfies StoredResource<T.Export>,
   LedgerAccount: {
     name: 'LedgerAccount',
     noun: 'balance',

@@ -204,8 +204,24 @@ function c_EconomicIntelligenceOffer_89fd568f5ac5(v) {
   return o_9a078b281572(v);
 }
 
+function c_Export_7bf6fcf010b4(v) {
+  return o_f170d2ae2361(v);
+}
+
 function c_FeeStructure_003f1e769422(v) {
   return o_45ef1a376845(v);
+}
+
+function c_FileUploadPart_9b5985714ef2(v) {
+  return o_bf11fd12e525(v);
+}
+
+function c_File_4882eeeff9b8(v) {
+  return o_69372d63b794(v);
+}
+
+function c_File_c4e71435e103(v) {
+  return o_97418834fcff(v);
 }
 
 function c_FinancialReportCurrency_d7937763b5b5(v) {
@@ -1187,6 +1203,16 @@ function o_2202cf83f86a(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_237674ab0646(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Export_7bf6fcf010b4(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2558,6 +2584,30 @@ function o_68b59f4eb688(v) {
   return out + '}';
 }
 
+function o_69372d63b794(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["filename"];
+  if (x !== undefined) { out += sep + "\"filename\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["content_type"];
+  if (x !== undefined) { out += sep + "\"content_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["visibility"];
+  if (x !== undefined) { out += sep + "\"visibility\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["upload_url"];
+  if (x !== undefined) { out += sep + "\"upload_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["upload_headers"];
+  if (x !== undefined) { out += sep + "\"upload_headers\":" + (x === null ? 'null' : any(x)); sep = ','; }
+  x = v["upload_status"];
+  if (x !== undefined) { out += sep + "\"upload_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_6985f96c5ec6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3480,6 +3530,42 @@ function o_96b4657909e9(v) {
   return out + '}';
 }
 
+function o_97418834fcff(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["filename"];
+  if (x !== undefined) { out += sep + "\"filename\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["content_type"];
+  if (x !== undefined) { out += sep + "\"content_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["visibility"];
+  if (x !== undefined) { out += sep + "\"visibility\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["parts"];
+  if (x !== undefined) { out += sep + "\"parts\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["max_size"];
+  if (x !== undefined) { out += sep + "\"max_size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["upload_url"];
+  if (x !== undefined) { out += sep + "\"upload_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["upload_headers"];
+  if (x !== undefined) { out += sep + "\"upload_headers\":" + (x === null ? 'null' : any(x)); sep = ','; }
+  x = v["upload_parts"];
+  if (x !== undefined) { out += sep + "\"upload_parts\":" + (x === null ? 'null' : array(x, (x) => c_FileUploadPart_9b5985714ef2(x))); sep = ','; }
+  x = v["upload_expires_at"];
+  if (x !== undefined) { out += sep + "\"upload_expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_9a078b281572(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3989,6 +4075,16 @@ function o_be415e998ec0(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Cardholder_51dc189b81f8(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_bf11fd12e525(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["part_number"];
+  if (x !== undefined) { out += sep + "\"part_number\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["upload_url"];
+  if (x !== undefined) { out += sep + "\"upload_url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4534,6 +4630,40 @@ function o_f063b887dcf7(v) {
   return out + '}';
 }
 
+function o_f170d2ae2361(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["resource"];
+  if (x !== undefined) { out += sep + "\"resource\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["api_version"];
+  if (x !== undefined) { out += sep + "\"api_version\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["row_count"];
+  if (x !== undefined) { out += sep + "\"row_count\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["download_url"];
+  if (x !== undefined) { out += sep + "\"download_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["started_at"];
+  if (x !== undefined) { out += sep + "\"started_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["completed_at"];
+  if (x !== undefined) { out += sep + "\"completed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["expired_at"];
+  if (x !== undefined) { out += sep + "\"expired_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f2633e5b113c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4874,6 +5004,10 @@ function r_44893e3ef8dd(v) {
   return o_d3bd12b80fd0(v);
 }
 
+function r_467af1315c5e(v) {
+  return o_237674ab0646(v);
+}
+
 function r_46b71031309e(v) {
   return c_PaymentMethodDomain_8076607d2287(v);
 }
@@ -4900,6 +5034,10 @@ function r_514be3da6bb1(v) {
 
 function r_53b79eaa35df(v) {
   return c_CardTransaction_f627bb25df7d(v);
+}
+
+function r_5779ffef7e52(v) {
+  return c_Export_7bf6fcf010b4(v);
 }
 
 function r_598035228c5f(v) {
@@ -4990,6 +5128,10 @@ function r_78398bcb8bea(v) {
   return o_360788b27c07(v);
 }
 
+function r_7be28d91aded(v) {
+  return c_File_c4e71435e103(v);
+}
+
 function r_7cd1ea121265(v) {
   return o_056bdeb22851(v);
 }
@@ -5040,6 +5182,10 @@ function r_8cdf9f930b92(v) {
 
 function r_8e080704dbd6(v) {
   return o_f063b887dcf7(v);
+}
+
+function r_8ee7eb35ac6c(v) {
+  return c_File_4882eeeff9b8(v);
 }
 
 function r_9040b2ad5bd8(v) {
@@ -5340,6 +5486,7 @@ export const serializers = {
   "capturePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6 },
   "checkUserAccess": { "2026-09-06": r_b5fdccb5b89f, "2026-09-02": r_b5fdccb5b89f, "2026-08-28": r_b5fdccb5b89f, "2026-08-25": r_b5fdccb5b89f, "2026-08-21": r_b5fdccb5b89f, "2026-08-14": r_b5fdccb5b89f, "2026-08-07": r_b5fdccb5b89f, "2026-07-30": r_b5fdccb5b89f, "2026-07-23": r_b5fdccb5b89f, "2026-07-22": r_b5fdccb5b89f, "2026-07-20": r_b5fdccb5b89f, "2025-01-01": r_b5fdccb5b89f },
   "claimTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
+  "completeFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded },
   "confirmPaymentAction": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6 },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
@@ -5349,6 +5496,8 @@ export const serializers = {
   "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "createConfirmationToken": { "2026-09-06": r_905d3da1bce2, "2026-09-02": r_905d3da1bce2, "2026-08-28": r_905d3da1bce2, "2026-08-25": r_905d3da1bce2, "2026-08-21": r_905d3da1bce2, "2026-08-14": r_905d3da1bce2, "2026-08-07": r_905d3da1bce2, "2026-07-30": r_905d3da1bce2, "2026-07-23": r_905d3da1bce2, "2026-07-22": r_905d3da1bce2, "2026-07-20": r_905d3da1bce2, "2025-01-01": r_905d3da1bce2 },
   "createDeposit": { "2026-09-06": r_0f087472e1b9, "2026-09-02": r_0f087472e1b9, "2026-08-28": r_0f087472e1b9, "2026-08-25": r_0f087472e1b9, "2026-08-21": r_0f087472e1b9, "2026-08-14": r_ca49b9ee915f, "2026-08-07": r_ca49b9ee915f, "2026-07-30": r_ca49b9ee915f, "2026-07-23": r_ca49b9ee915f, "2026-07-22": r_ca49b9ee915f, "2026-07-20": r_ca49b9ee915f, "2025-01-01": r_ca49b9ee915f },
+  "createExport": { "2026-09-06": r_5779ffef7e52, "2026-09-02": r_5779ffef7e52, "2026-08-28": r_5779ffef7e52, "2026-08-25": r_5779ffef7e52, "2026-08-21": r_5779ffef7e52, "2026-08-14": r_5779ffef7e52, "2026-08-07": r_5779ffef7e52, "2026-07-30": r_5779ffef7e52, "2026-07-23": r_5779ffef7e52, "2026-07-22": r_5779ffef7e52, "2026-07-20": r_5779ffef7e52, "2025-01-01": r_5779ffef7e52 },
+  "createFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "createPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
   "createPaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "createPaymentQuote": { "2026-09-06": r_8c338976784a, "2026-09-02": r_8c338976784a, "2026-08-28": r_8c338976784a, "2026-08-25": r_8c338976784a, "2026-08-21": r_8c338976784a },
@@ -5384,6 +5533,7 @@ export const serializers = {
   "listCryptoDeposits": { "2026-09-06": r_c00d535f49a4, "2026-09-02": r_c00d535f49a4, "2026-08-28": r_c00d535f49a4, "2026-08-25": r_c00d535f49a4, "2026-08-21": r_c00d535f49a4, "2026-08-14": r_c00d535f49a4, "2026-08-07": r_c00d535f49a4, "2026-07-30": r_c00d535f49a4, "2026-07-23": r_c00d535f49a4, "2026-07-22": r_c00d535f49a4, "2026-07-20": r_c00d535f49a4, "2025-01-01": r_c00d535f49a4 },
   "listDisputeAlerts": { "2026-09-06": r_63c6a5bfa18c, "2026-09-02": r_63c6a5bfa18c, "2026-08-28": r_63c6a5bfa18c, "2026-08-25": r_63c6a5bfa18c, "2026-08-21": r_63c6a5bfa18c, "2026-08-14": r_63c6a5bfa18c, "2026-08-07": r_63c6a5bfa18c, "2026-07-30": r_63c6a5bfa18c, "2026-07-23": r_e52bad058cba, "2026-07-22": r_e52bad058cba, "2026-07-20": r_e52bad058cba, "2025-01-01": r_e52bad058cba },
   "listDisputes": { "2026-09-06": r_d9499a97cfd1, "2026-09-02": r_d9499a97cfd1, "2026-08-28": r_d9499a97cfd1, "2026-08-25": r_392bd8053312, "2026-08-21": r_392bd8053312, "2026-08-14": r_392bd8053312, "2026-08-07": r_392bd8053312, "2026-07-30": r_392bd8053312, "2026-07-23": r_f460ae4405ce, "2026-07-22": r_f460ae4405ce, "2026-07-20": r_f460ae4405ce, "2025-01-01": r_f460ae4405ce },
+  "listExports": { "2026-09-06": r_467af1315c5e, "2026-09-02": r_467af1315c5e, "2026-08-28": r_467af1315c5e, "2026-08-25": r_467af1315c5e, "2026-08-21": r_467af1315c5e, "2026-08-14": r_467af1315c5e, "2026-08-07": r_467af1315c5e, "2026-07-30": r_467af1315c5e, "2026-07-23": r_467af1315c5e, "2026-07-22": r_467af1315c5e, "2026-07-20": r_467af1315c5e, "2025-01-01": r_467af1315c5e },
   "listFinancialReportBreakdown": { "2026-09-06": r_9040b2ad5bd8, "2026-09-02": r_9040b2ad5bd8, "2026-08-28": r_9040b2ad5bd8, "2026-08-25": r_9040b2ad5bd8, "2026-08-21": r_9040b2ad5bd8, "2026-08-14": r_9040b2ad5bd8, "2026-08-07": r_9040b2ad5bd8, "2026-07-30": r_9040b2ad5bd8, "2026-07-23": r_9040b2ad5bd8, "2026-07-22": r_9040b2ad5bd8, "2026-07-20": r_9040b2ad5bd8, "2025-01-01": r_9040b2ad5bd8 },
   "listMembers": { "2026-09-06": r_fec72c6ee977, "2026-09-02": r_fec72c6ee977, "2026-08-28": r_fec72c6ee977, "2026-08-25": r_fec72c6ee977, "2026-08-21": r_fec72c6ee977, "2026-08-14": r_fec72c6ee977, "2026-08-07": r_fec72c6ee977, "2026-07-30": r_fec72c6ee977, "2026-07-23": r_fec72c6ee977, "2026-07-22": r_bfb778fba60f, "2026-07-20": r_bfb778fba60f, "2025-01-01": r_bfb778fba60f },
   "listMemberships": { "2026-09-06": r_6ee67b7b3241, "2026-09-02": r_6ee67b7b3241, "2026-08-28": r_6ee67b7b3241, "2026-08-25": r_6ee67b7b3241, "2026-08-21": r_6ee67b7b3241, "2026-08-14": r_6ee67b7b3241, "2026-08-07": r_6ee67b7b3241, "2026-07-30": r_6ee67b7b3241, "2026-07-23": r_6ee67b7b3241, "2026-07-22": r_1d0ba1500547, "2026-07-20": r_1d0ba1500547, "2025-01-01": r_1d0ba1500547 },
@@ -5422,6 +5572,8 @@ export const serializers = {
   "retrieveCurrentAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "retrieveDisputeAlert": { "2026-09-06": r_acd847362e45, "2026-09-02": r_acd847362e45, "2026-08-28": r_acd847362e45, "2026-08-25": r_acd847362e45, "2026-08-21": r_acd847362e45, "2026-08-14": r_acd847362e45, "2026-08-07": r_acd847362e45, "2026-07-30": r_acd847362e45, "2026-07-23": r_43c611e928dd, "2026-07-22": r_43c611e928dd, "2026-07-20": r_43c611e928dd, "2025-01-01": r_43c611e928dd },
+  "retrieveExport": { "2026-09-06": r_5779ffef7e52, "2026-09-02": r_5779ffef7e52, "2026-08-28": r_5779ffef7e52, "2026-08-25": r_5779ffef7e52, "2026-08-21": r_5779ffef7e52, "2026-08-14": r_5779ffef7e52, "2026-08-07": r_5779ffef7e52, "2026-07-30": r_5779ffef7e52, "2026-07-23": r_5779ffef7e52, "2026-07-22": r_5779ffef7e52, "2026-07-20": r_5779ffef7e52, "2025-01-01": r_5779ffef7e52 },
+  "retrieveFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "retrieveFinancialReport": { "2026-09-06": r_b12f95478b40, "2026-09-02": r_b12f95478b40, "2026-08-28": r_b12f95478b40, "2026-08-25": r_b12f95478b40, "2026-08-21": r_b12f95478b40, "2026-08-14": r_08b378036bd4, "2026-08-07": r_08b378036bd4, "2026-07-30": r_08b378036bd4, "2026-07-23": r_08b378036bd4, "2026-07-22": r_08b378036bd4, "2026-07-20": r_08b378036bd4, "2025-01-01": r_08b378036bd4 },
   "retrieveLedgerAccount": { "2026-09-06": r_6f3242aab502, "2026-09-02": r_6f3242aab502, "2026-08-28": r_6f3242aab502, "2026-08-25": r_6f3242aab502, "2026-08-21": r_6f3242aab502, "2026-08-14": r_6f3242aab502, "2026-08-07": r_6f3242aab502, "2026-07-30": r_0017db29319c, "2026-07-23": r_0017db29319c, "2026-07-22": r_0017db29319c, "2026-07-20": r_0017db29319c, "2025-01-01": r_0017db29319c },
   "retrieveMember": { "2026-09-06": r_996221a6aec1, "2026-09-02": r_996221a6aec1, "2026-08-28": r_996221a6aec1, "2026-08-25": r_996221a6aec1, "2026-08-21": r_996221a6aec1, "2026-08-14": r_996221a6aec1, "2026-08-07": r_996221a6aec1, "2026-07-30": r_996221a6aec1, "2026-07-23": r_996221a6aec1, "2026-07-22": r_14a4426f8c4b, "2026-07-20": r_14a4426f8c4b, "2025-01-01": r_14a4426f8c4b },

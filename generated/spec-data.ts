@@ -73,7 +73,12 @@ export const specData = {
     "shipment:create",
     "shipment:update",
     "payment_method_domain:read",
-    "payment_method_domain:manage"
+    "payment_method_domain:manage",
+    "payment:export",
+    "membership:export",
+    "member:export",
+    "refund:export",
+    "dispute:export"
   ],
   "roles": {
     "owner": [
@@ -158,6 +163,8 @@ export const specData = {
     "CryptoDeposit": "cdep_",
     "Dispute": "dspt_",
     "DisputeAlert": "dspa_",
+    "Export": "exp_",
+    "File": "file_",
     "LedgerAccount": "ldgr_",
     "Member": "mber_",
     "Membership": "mem_",
@@ -211,6 +218,7 @@ export const specData = {
     "dispute.closed": "Dispute",
     "dispute_alert.created": "DisputeAlert",
     "dispute_alert.updated": "DisputeAlert",
+    "export.completed": "Export",
     "membership.activated": "Membership",
     "membership.canceled": "Membership",
     "membership.updated": "Membership",
@@ -346,6 +354,40 @@ export const specData = {
             "needs_response"
           ],
           "to": "closed"
+        }
+      }
+    },
+    "Export": {
+      "field": "status",
+      "transitions": {
+        "start": {
+          "from": [
+            "pending"
+          ],
+          "to": "processing"
+        },
+        "finish": {
+          "from": [
+            "processing"
+          ],
+          "to": "completed"
+        },
+        "expire": {
+          "from": [
+            "completed"
+          ],
+          "to": "expired"
+        }
+      }
+    },
+    "File": {
+      "field": "status",
+      "transitions": {
+        "store": {
+          "from": [
+            "pending"
+          ],
+          "to": "ready"
         }
       }
     },

@@ -9,6 +9,7 @@ import * as disputeLegacyShape from '../handlers/versions/disputeLegacyShape.js'
 import * as disputeSummaryWithoutPrevented from '../handlers/versions/disputeSummaryWithoutPrevented.js';
 import * as eiOfferDurationDays from '../handlers/versions/eiOfferDurationDays.js';
 import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeekly.js';
+import * as fileLegacyShape from '../handlers/versions/fileLegacyShape.js';
 import * as financialReportDateWindow from '../handlers/versions/financialReportDateWindow.js';
 import * as financialReportDateWindowRequest from '../handlers/versions/financialReportDateWindowRequest.js';
 import * as financialReportTopupRows from '../handlers/versions/financialReportTopupRows.js';
@@ -158,6 +159,11 @@ function down_Variant_step_2026_08_25(o: any): any {
 
 function down_Deposit_step_2026_08_21(o: any): any {
   o.metadata ??= {};
+  return o;
+}
+
+function down_File_step_2026_08_21(o: any): any {
+  o = fileLegacyShape.down(o);
   return o;
 }
 
@@ -653,6 +659,11 @@ export function down_EconomicIntelligenceOffer_2026_08_14(o: any): any {
   return o;
 }
 
+export function down_File_2026_08_14(o: any): any {
+  o = down_File_step_2026_08_21(o);
+  return o;
+}
+
 export function down_FinancialReport_2026_08_14(o: any): any {
   o = down_FinancialReport_step_2026_08_25(o);
   o = down_FinancialReport_step_2026_08_21(o);
@@ -851,6 +862,11 @@ export function down_DisputeSummary_2026_08_07(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_08_07(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_File_2026_08_07(o: any): any {
+  o = down_File_step_2026_08_21(o);
   return o;
 }
 
@@ -1081,6 +1097,11 @@ export function down_DisputeSummary_2026_07_30(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_30(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_File_2026_07_30(o: any): any {
+  o = down_File_step_2026_08_21(o);
   return o;
 }
 
@@ -1353,6 +1374,11 @@ export function down_DisputeSummary_2026_07_23(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_23(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_File_2026_07_23(o: any): any {
+  o = down_File_step_2026_08_21(o);
   return o;
 }
 
@@ -1664,6 +1690,11 @@ export function down_DisputeSummary_2026_07_22(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_22(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_File_2026_07_22(o: any): any {
+  o = down_File_step_2026_08_21(o);
   return o;
 }
 
@@ -2007,6 +2038,11 @@ export function down_DisputeSummary_2026_07_20(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_20(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_File_2026_07_20(o: any): any {
+  o = down_File_step_2026_08_21(o);
   return o;
 }
 
@@ -2392,6 +2428,11 @@ export function down_EconomicIntelligenceOffer_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_File_2025_01_01(o: any): any {
+  o = down_File_step_2026_08_21(o);
+  return o;
+}
+
 export function down_FinancialReport_2025_01_01(o: any): any {
   o = down_FinancialReport_step_2026_08_25(o);
   o = down_FinancialReport_step_2026_08_21(o);
@@ -2720,6 +2761,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   DisputeAlert: { "2026-07-23": down_DisputeAlert_2026_07_23, "2026-07-22": down_DisputeAlert_2026_07_22, "2026-07-20": down_DisputeAlert_2026_07_20, "2025-01-01": down_DisputeAlert_2025_01_01 },
   DisputeSummary: { "2026-08-25": down_DisputeSummary_2026_08_25, "2026-08-21": down_DisputeSummary_2026_08_21, "2026-08-14": down_DisputeSummary_2026_08_14, "2026-08-07": down_DisputeSummary_2026_08_07, "2026-07-30": down_DisputeSummary_2026_07_30, "2026-07-23": down_DisputeSummary_2026_07_23, "2026-07-22": down_DisputeSummary_2026_07_22, "2026-07-20": down_DisputeSummary_2026_07_20, "2025-01-01": down_DisputeSummary_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-22": down_EconomicIntelligenceOffer_2026_07_22, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
+  File: { "2026-08-14": down_File_2026_08_14, "2026-08-07": down_File_2026_08_07, "2026-07-30": down_File_2026_07_30, "2026-07-23": down_File_2026_07_23, "2026-07-22": down_File_2026_07_22, "2026-07-20": down_File_2026_07_20, "2025-01-01": down_File_2025_01_01 },
   FinancialReport: { "2026-08-21": down_FinancialReport_2026_08_21, "2026-08-14": down_FinancialReport_2026_08_14, "2026-08-07": down_FinancialReport_2026_08_07, "2026-07-30": down_FinancialReport_2026_07_30, "2026-07-23": down_FinancialReport_2026_07_23, "2026-07-22": down_FinancialReport_2026_07_22, "2026-07-20": down_FinancialReport_2026_07_20, "2025-01-01": down_FinancialReport_2025_01_01 },
   FinancialReportCurrency: { "2026-08-21": down_FinancialReportCurrency_2026_08_21, "2026-08-14": down_FinancialReportCurrency_2026_08_14, "2026-08-07": down_FinancialReportCurrency_2026_08_07, "2026-07-30": down_FinancialReportCurrency_2026_07_30, "2026-07-23": down_FinancialReportCurrency_2026_07_23, "2026-07-22": down_FinancialReportCurrency_2026_07_22, "2026-07-20": down_FinancialReportCurrency_2026_07_20, "2025-01-01": down_FinancialReportCurrency_2025_01_01 },
   FinancialReportDay: { "2026-08-21": down_FinancialReportDay_2026_08_21, "2026-08-14": down_FinancialReportDay_2026_08_14, "2026-08-07": down_FinancialReportDay_2026_08_07, "2026-07-30": down_FinancialReportDay_2026_07_30, "2026-07-23": down_FinancialReportDay_2026_07_23, "2026-07-22": down_FinancialReportDay_2026_07_22, "2026-07-20": down_FinancialReportDay_2026_07_20, "2025-01-01": down_FinancialReportDay_2025_01_01 },

@@ -466,6 +466,69 @@ export interface DisputeAlert {
     created_at: string;
 }
 
+export interface Export {
+    id: string;
+    account_id: string;
+    /** What is exported. */
+    resource: "payments" | "memberships" | "members" | "refunds" | "disputes";
+    status: "pending" | "processing" | "completed" | "expired";
+    /** The API version whose fields are the CSV's columns: the creator's pin. */
+    api_version: string;
+    /** Rows written; null until completed. */
+    row_count: number | null;
+    /** The CSV (signed, valid one hour); null unless completed. */
+    download_url: string | null;
+    /** The CSV's file; null unless completed. */
+    file_id: string | null;
+    started_at: string | null;
+    completed_at: string | null;
+    /** completed_at plus 30 days: then the file is deleted. */
+    expires_at: string | null;
+    expired_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+/** One part of a multipart upload's destination. */
+export interface FileUploadPart {
+    /** 1 to parts. */
+    part_number: number;
+    /** PUT this part's bytes here (signed; until upload_expires_at). */
+    upload_url: string;
+}
+
+/** object, visibility, created_at, size and url are null until the file is ready. upload_url, upload_headers and upload_parts are the presigned destination: set by POST /files while the file is pending, null otherwise. */
+export interface File {
+    id: string;
+    /** null until ready. */
+    object: "file" | null;
+    filename: string;
+    /** The declared content type (one of the allowed types). */
+    content_type: string;
+    /** pending until the bytes are stored; ready after; failed when the upload window passed without them. */
+    status: "pending" | "ready" | "failed";
+    /** null until ready. public: url is permanent; private: url is signed and expires. */
+    visibility: "public" | "private" | null;
+    /** Bytes; null until ready. */
+    size: number | null;
+    /** Downloads the file; null until ready. */
+    url: string | null;
+    /** 1 for a single upload; more for a multipart upload finished by POST /files/{id}/complete. */
+    parts: number;
+    /** The most bytes the upload takes: the declared size, else the 100 MiB limit. */
+    max_size: number;
+    /** A single upload's destination: PUT the raw bytes here. */
+    upload_url: string | null;
+    /** Headers to send with each PUT. */
+    upload_headers: Record<string, string> | null;
+    /** A multipart upload's destinations, one per part. */
+    upload_parts: FileUploadPart[] | null;
+    /** The upload URLs work until then. */
+    upload_expires_at: string;
+    /** When the file became ready; null until then. */
+    created_at: string | null;
+}
+
 /** One row type's entries in one currency over the window. Amounts are signed movements of the account's buckets (summed over its balances), in minor units; net is available + pending + in_transit + held. */
 export interface FinancialReportRow {
     /** The row type: payment, funds_cleared, refund, payout_requested, payout_released, payout, payout_reversed, trading_account_withdrawal, trading_account_withdrawal_offset, transfer, transfer_returned, trading_account_deposit, trading_account_deposit_offset, swap, card_transaction, card_top_up, adjustment or other. */
@@ -1567,6 +1630,60 @@ export interface RetrieveDisputeAlertInput {
 
 export type RetrieveDisputeAlertOutput = DisputeAlert;
 
+/** POST /exports: Export a resource of an account to CSV */
+export interface CreateExportInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; resource: "payments" | "memberships" | "members" | "refunds" | "disputes" };
+}
+
+export type CreateExportOutput = Export;
+
+/** GET /exports: List an account's exports */
+export interface ListExportsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id: string; resource?: "payments" | "memberships" | "members" | "refunds" | "disputes"; status?: "pending" | "processing" | "completed" | "expired" };
+    body: undefined;
+}
+
+export type ListExportsOutput = Page<Export>;
+
+/** GET /exports/{id}: Retrieve an export */
+export interface RetrieveExportInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveExportOutput = Export;
+
+/** POST /files: Create a file and its presigned upload destination */
+export interface CreateFileInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { filename: string; content_type?: "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "application/pdf" | "text/csv" | "text/plain" | "application/json" | "video/mp4" | "application/octet-stream"; visibility?: "public" | "private" | null; size?: number; parts?: number };
+}
+
+export type CreateFileOutput = File;
+
+/** GET /files/{id}: Retrieve a file */
+export interface RetrieveFileInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveFileOutput = File;
+
+/** POST /files/{id}/complete: Finish a multipart upload */
+export interface CompleteFileInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type CompleteFileOutput = File;
+
 /** GET /financial_reports: Report an account's ledger over a window */
 export interface RetrieveFinancialReportInput {
     path: Record<string, never>;
@@ -2426,7 +2543,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -2453,7 +2570,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -2509,6 +2626,12 @@ export interface Operations {
     submitDispute: { input: SubmitDisputeInput; output: SubmitDisputeOutput };
     listDisputeAlerts: { input: ListDisputeAlertsInput; output: ListDisputeAlertsOutput };
     retrieveDisputeAlert: { input: RetrieveDisputeAlertInput; output: RetrieveDisputeAlertOutput };
+    createExport: { input: CreateExportInput; output: CreateExportOutput };
+    listExports: { input: ListExportsInput; output: ListExportsOutput };
+    retrieveExport: { input: RetrieveExportInput; output: RetrieveExportOutput };
+    createFile: { input: CreateFileInput; output: CreateFileOutput };
+    retrieveFile: { input: RetrieveFileInput; output: RetrieveFileOutput };
+    completeFile: { input: CompleteFileInput; output: CompleteFileOutput };
     retrieveFinancialReport: { input: RetrieveFinancialReportInput; output: RetrieveFinancialReportOutput };
     listFinancialReportBreakdown: { input: ListFinancialReportBreakdownInput; output: ListFinancialReportBreakdownOutput };
     retrieveLedgerAccount: { input: RetrieveLedgerAccountInput; output: RetrieveLedgerAccountOutput };

@@ -54,6 +54,7 @@ export declare const query_de0c88b9f1df: CompiledValidator;
 export declare const query_e735d1f11715: CompiledValidator;
 export declare const query_e7734557b636: CompiledValidator;
 export declare const query_ee09689bd96c: CompiledValidator;
+export declare const query_eef1fe7a3145: CompiledValidator;
 export declare const query_f20a06e467b8: CompiledValidator;
 export declare const query_f5838cc44e8d: CompiledValidator;
 export declare const query_f58ae0836e43: CompiledValidator;

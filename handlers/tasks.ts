@@ -15,6 +15,9 @@ import { SWEEP_TASK } from './webhooks/delivery/sweep-task.js';
 import { CLEAR_DUE_FUNDS, clearDueFundsTask } from './ledger/clearing.js';
 import { cryptoNetworkTasks } from './crypto_network/network.js';
 import { paymentMethodDomainTasks } from './payment_method_domains/verification.js';
+import { fileTasks } from './files/file-objects.js';
+import { exportTasks } from './exports/tasks.js';
+import { EXPIRE_EXPORTS } from './exports/expire.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -31,10 +34,12 @@ export function taskList(db: Knex): TaskList {
     ...cardTasks(db),
     ...cryptoNetworkTasks(db),
     ...paymentMethodDomainTasks(db),
+    ...fileTasks(),
+    ...exportTasks(db),
   };
 }
 
 /** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, and the clearing
- * of settled payments' funds. (Jobs of a worker that died need nothing here: runtime/worker-liveness.ts releases
+ * of settled payments' funds; hourly, the retention of exports. (Jobs of a worker that died need nothing here: runtime/worker-liveness.ts releases
  * them for every task.) */
-export const schedule = { crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`], onStart: [] };
+export const schedule = { crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `0 * * * * ${EXPIRE_EXPORTS}`], onStart: [] };

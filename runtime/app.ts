@@ -24,7 +24,7 @@ import { specData } from '../generated/spec-data.js';
 
 /** A route outside the API's base path: no authentication, no version; errors still get the envelope. */
 export interface ExtraRoute {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   handle(ctx: Context, db: Knex): Promise<void>;
 }
@@ -47,6 +47,8 @@ export interface AppOptions {
   /** request budgets per credential (runtime/rate-limit.ts); none when absent */
   rateLimits?: RateLimits;
 }
+
+const ROUTER_METHOD = { GET: 'get', POST: 'post', PUT: 'put' } as const;
 
 export function createApp(options: AppOptions): Koa {
   const { db, operations, logger, extraRoutes = [], mounts = [], stopping = () => false } = options;
@@ -159,7 +161,7 @@ export function createApp(options: AppOptions): Koa {
     for (const route of extraRoutes) {
       // Labelled by the route's pattern: bounded, unlike the paths people request.
       const label = `${route.method} ${route.path}`;
-      extra[route.method === 'GET' ? 'get' : 'post'](route.path, (ctx) => {
+      extra[ROUTER_METHOD[route.method]](route.path, (ctx) => {
         ctx.state.operationId = label;
         return route.handle(ctx, db);
       });

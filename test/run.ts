@@ -1,8 +1,8 @@
 // `npm test`: one PostgreSQL (DATABASE_URL's server, or an embedded one), one migrated template database,
 // every test file cloning it; uvu runs the files and this prints the closing "N passed, N failed" line.
 import { fork } from 'node:child_process';
-import { availableParallelism } from 'node:os';
-import { readdirSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { openServer, createKnex, withDatabase } from '../runtime/db.js';
 import { ensureDatabase, dropDatabase } from '../runtime/bootstrap.js';
@@ -32,11 +32,15 @@ const db = createKnex(templateUrl, 2);
 await migrate(db, templateUrl);
 await db.destroy();
 
+// Files and exports (runtime/file-storage.ts) write to a directory of this run's, never to .data/files.
+const fileStore = mkdtempSync(join(tmpdir(), 'test-files-'));
+
 const env = {
   ...process.env, TEST_ADMIN_URL: adminUrl, TEST_TEMPLATE: template, FORCE_COLOR: '0', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
   // Tests run requests as fast as they can on one credential: budgets a thousand times the spec's, so that only
   // the rate limit tests (which set their own) ever meet one.
   RATE_LIMIT_MULTIPLIER: process.env.RATE_LIMIT_MULTIPLIER ?? '1000',
+  FILE_STORAGE_DIR: fileStore,
 };
 
 // Workers pull files from one queue, the slowest known first, so that the run ends when the last long file does.
@@ -87,6 +91,7 @@ console.log(`slowest files: ${durations.sort((a, b) => b.ms - a.ms).slice(0, 8).
 
 await dropDatabase(adminUrl, template);
 await server.stop();
+rmSync(fileStore, { recursive: true, force: true });
 
 const { total, passed, skipped } = totals;
 const failed = total - passed - skipped + crashed;

@@ -38,7 +38,7 @@ t('#48 before 2026-07-30: the method is payout_token with its payout_destination
 
 t('#48 before 2026-07-30: include_available puts the rails on the page as available_destinations, quoted with an amount', async () => {
   const o = await payoutOwner(app, 100_000);
-  const list = (query: Record<string, string | boolean>, version = '2026-07-20') =>
+  const list = (query: Record<string, string | boolean | undefined>, version = '2026-07-20') =>
     app.request('GET', '/payouts/methods', { token: o.key, version, query: { account_id: o.accountId, ...query } });
   const plain = await list({});
   assert.equal([plain.status, plain.body.data.length, 'available_destinations' in plain.body], [200, 1, false]);

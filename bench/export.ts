@@ -1,0 +1,54 @@
+// The export scenario (issue 17): the connected account's payments (BENCH_PAYMENT_ROWS, 1,000,000 by default)
+// exported to CSV by the generate_export task in a worker process of its own; its peak RSS must stay within 150 MB
+// whatever the row count (rows are read in keyset batches and streamed to the file), and the throughput is printed.
+// The worker is bundled with esbuild first, as `npm run worker` runs from dist/ (bin/build.mjs): under tsx the
+// compiler's own memory (about 50 MB more) would be measured, not the job's.
+import { spawn } from 'node:child_process';
+import { build } from 'esbuild';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Knex } from 'knex';
+import { newId } from '../runtime/ids.js';
+import { projectRoot } from '../runtime/project-root.js';
+import { HEAD_VERSION } from '../runtime/versions.js';
+import type { Fixture } from './seed.js';
+
+export const EXPORT_SCENARIO = 'export of payments';
+export const EXPORT_RSS_TARGET_BYTES = 150 * 1024 * 1024;
+
+export async function measureExport(db: Knex, databaseUrl: string, fixture: Fixture): Promise<string> {
+  const id = newId('exp_');
+  await db('exports').insert({ id, account_id: fixture.connectedId, resource: 'payments', api_version: HEAD_VERSION, status: 'pending' });
+  mkdirSync(join(projectRoot, '.data'), { recursive: true });
+  const storage = mkdtempSync(join(projectRoot, '.data', 'bench-export-'));
+  try {
+    const worker = join(projectRoot, '.data', 'bench-export', 'export-worker.js');
+    await build({ entryPoints: [join(projectRoot, 'bench', 'export-worker.ts')], outfile: worker, bundle: true, format: 'esm',
+      platform: 'node', target: 'node20', packages: 'external', minify: true, logLevel: 'warning' });
+    const out = await new Promise<string>((resolve, reject) => {
+      const profile = process.env.BENCH_PROFILE === '1' ? ['--cpu-prof', '--cpu-prof-dir', join(projectRoot, '.data', 'bench-profiles')] : [];
+      const child = spawn(process.execPath, [...profile, worker], {
+        cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, DATABASE_URL: databaseUrl, BENCH_EXPORT_ID: id, FILE_STORAGE_DIR: storage, LOG_LEVEL: 'silent' },
+      });
+      let text = '';
+      child.stdout.on('data', (d) => { text += d; });
+      child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`the export worker exited with ${code}`))));
+    });
+    const { ms, baselineRssBytes, peakRssBytes } = JSON.parse(out.trim().split('\n').pop()!);
+    const row = await db('exports').where({ id }).first();
+    const file = await db('files').where({ id: row.file_id }).first();
+    if (row.status !== 'completed' || row.row_count !== fixture.paymentRows) {
+      throw new Error(`${EXPORT_SCENARIO}: ${row.status} with ${row.row_count} rows, expected completed with ${fixture.paymentRows}`);
+    }
+    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+    const line = `${EXPORT_SCENARIO}: ${row.row_count} rows, ${mb(file.size)} MB of CSV in ${(ms / 1000).toFixed(1)} s `
+      + `(${Math.round(row.row_count / (ms / 1000))} rows/s, ${(file.size / 1024 / 1024 / (ms / 1000)).toFixed(1)} MB/s); `
+      + `worker peak RSS ${mb(peakRssBytes)} MB, ${mb(baselineRssBytes)} MB before the job (target <= ${mb(EXPORT_RSS_TARGET_BYTES)} MB: `
+      + `${peakRssBytes <= EXPORT_RSS_TARGET_BYTES ? 'met' : 'MISSED'})`;
+    console.log(line);
+    return line;
+  } finally {
+    rmSync(storage, { recursive: true, force: true });
+  }
+}

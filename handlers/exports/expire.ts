@@ -1,0 +1,31 @@
+// The expire_exports job (hourly): completed exports 30 days after completed_at become expired and their CSV is
+// deleted (the files row in the transaction, its bytes after it commits). `now` is a parameter so that tests move
+// the clock. Each export is locked and re-read, so a second run finds nothing to do.
+import type { Knex } from 'knex';
+import { transition } from '../../runtime/state-machine.js';
+import { fileStorage } from '../../runtime/file-storage.js';
+
+export const EXPIRE_EXPORTS = 'expire_exports';
+export const EXPORT_RETENTION_DAYS = 30;
+
+/** Expires what is due at `now`; the ids expired. */
+export async function expireExports(db: Knex, now = new Date()): Promise<string[]> {
+  const due = new Date(now.getTime() - EXPORT_RETENTION_DAYS * 24 * 60 * 60 * 1000).toISOString();
+  const candidates: { id: string }[] = await db('exports').where({ status: 'completed' }).where('completed_at', '<=', due).select('id');
+  const expired: string[] = [];
+  for (const { id } of candidates) {
+    const key = await db.transaction(async (trx) => {
+      const row = await trx('exports').where({ id }).forUpdate().first();
+      if (!row || row.status !== 'completed' || row.completed_at > due) return undefined;
+      await trx('exports').where({ id }).update({
+        status: transition('Export', row.status, 'expire'), file_id: null, expired_at: now.toISOString(), updated_at: now.toISOString(),
+      });
+      const [file] = row.file_id ? await trx('files').where({ id: row.file_id }).delete().returning('storage_key') : [];
+      return file?.storage_key ?? null;
+    });
+    if (key === undefined) continue;
+    if (key) await fileStorage().remove(key);
+    expired.push(id);
+  }
+  return expired;
+}

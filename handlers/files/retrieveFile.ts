@@ -1,0 +1,6 @@
+import type { Handler } from '../../runtime/handler.js';
+import { loadOwnFile } from './file-owner.js';
+import { fileView } from './file-view.js';
+
+/** GET /files/{id}: only the creator's (others 404). */
+export const retrieveFile: Handler<'retrieveFile'> = async ({ path }, ctx) => fileView(await loadOwnFile(ctx, path.id));

@@ -1,0 +1,30 @@
+// Files tests write their bytes into a temporary store, and the links the server signs point at the test server.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestApp } from '../helpers/harness.js';
+
+export interface FileEnv {
+  dir: string;
+  /** the objects in the store (the signing secret aside) */
+  objects(): string[];
+  restore(): void;
+}
+
+export function useTemporaryStore(app: TestApp): FileEnv {
+  const saved = { dir: process.env.FILE_STORAGE_DIR, base: process.env.PUBLIC_BASE_URL };
+  const dir = mkdtempSync(join(tmpdir(), 'files-'));
+  process.env.FILE_STORAGE_DIR = dir;
+  process.env.PUBLIC_BASE_URL = new URL(app.url).origin;
+  return {
+    dir,
+    objects: () => readdirSync(dir).filter((f) => !f.startsWith('.')).sort(),
+    restore() {
+      for (const [name, value] of [['FILE_STORAGE_DIR', saved.dir], ['PUBLIC_BASE_URL', saved.base]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
