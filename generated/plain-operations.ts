@@ -396,6 +396,26 @@ export const retrievePlan: Handler<'retrievePlan'> = (input, ctx) => retrieveVar
 /** DELETE /plans/{id}: Delete a plan (deprecated; use DELETE /variants/{id}) */
 export const deletePlan: Handler<'deletePlan'> = (input, ctx) => deleteVariant(input, ctx);
 
+/** GET /verifications: List an account's verifications */
+export const listVerifications = plainList<'listVerifications'>(resources.Verification, {
+  scope: 'company:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'verifications.account_id',
+  filters: [
+    { param: 'status', test: 'equal', sql: ['"verifications"."status"'] },
+    { param: 'purpose', test: 'equal', sql: ['"verifications"."purpose"'] },
+  ],
+  sorts: { created_at: { column: 'verifications.created_at', kind: 'timestamp' }, updated_at: { column: 'verifications.updated_at', kind: 'timestamp' } },
+  sortParam: 'order',
+  directionParam: 'direction',
+  idColumn: 'verifications.id',
+});
+
+/** GET /verifications/{id}: Retrieve a verification */
+export const retrieveVerification = plainRetrieve<'retrieveVerification'>(resources.Verification, {
+  scopes: ['company:basic:read'],
+});
+
 /** GET /webhooks: List webhook subscriptions */
 export const listWebhooks = plainList<'listWebhooks'>(resources.Webhook, {
   scope: 'webhook:read',

@@ -184,6 +184,7 @@ export const specData = {
     "Transfer": "xfer_",
     "User": "user_",
     "Variant": "plan_",
+    "Verification": "verf_",
     "WebhookDelivery": "whdl_",
     "Webhook": "hook_"
   },
@@ -260,7 +261,8 @@ export const specData = {
     "transfer.canceled": "Transfer",
     "plan.created": "Variant",
     "plan.updated": "Variant",
-    "plan.deleted": "Variant"
+    "plan.deleted": "Variant",
+    "verification.updated": "Verification"
   },
   "stateMachines": {
     "Card": {
@@ -703,6 +705,41 @@ export const specData = {
             "pending"
           ],
           "to": "canceled"
+        }
+      }
+    },
+    "Verification": {
+      "field": "status",
+      "transitions": {
+        "submit": {
+          "from": [
+            "action_required"
+          ],
+          "to": "processing"
+        },
+        "sign": {
+          "from": [
+            "action_required"
+          ],
+          "to": "approved"
+        },
+        "approve": {
+          "from": [
+            "processing"
+          ],
+          "to": "approved"
+        },
+        "request_again": {
+          "from": [
+            "processing"
+          ],
+          "to": "action_required"
+        },
+        "reject": {
+          "from": [
+            "processing"
+          ],
+          "to": "rejected"
         }
       }
     }

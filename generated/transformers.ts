@@ -30,6 +30,7 @@ import * as swapFiatAmountIsRepayment from '../handlers/versions/swapFiatAmountI
 import * as transferDecimalAmount from '../handlers/versions/transferDecimalAmount.js';
 import * as transferLegacyShape from '../handlers/versions/transferLegacyShape.js';
 import * as userBalancesFlat from '../handlers/versions/userBalancesFlat.js';
+import * as verificationNestedRequirements from '../handlers/versions/verificationNestedRequirements.js';
 
 function down_Account_step_2026_09_06(o: any): any {
   o.industry_group ??= o.industry_type ?? null;
@@ -250,6 +251,11 @@ function down_UserBalance_step_2026_08_07(o: any): any {
   if (Array.isArray(o.currencies)) o.currencies = o.currencies.map(down_CurrencyBalance_step_2026_08_07);
   o = balancePendingCombined.down(o);
   delete o.in_transit;
+  return o;
+}
+
+function down_Verification_step_2026_08_07(o: any): any {
+  o = verificationNestedRequirements.down(o);
   return o;
 }
 
@@ -1199,6 +1205,11 @@ export function down_Variant_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_Verification_2026_07_30(o: any): any {
+  o = down_Verification_step_2026_08_07(o);
+  return o;
+}
+
 export function down_Webhook_2026_07_30(o: any): any {
   o = down_Webhook_step_2026_08_14(o);
   o = down_Webhook_step_2026_08_07(o);
@@ -1490,6 +1501,11 @@ export function down_UserBalance_2026_07_23(o: any): any {
 
 export function down_Variant_2026_07_23(o: any): any {
   o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Verification_2026_07_23(o: any): any {
+  o = down_Verification_step_2026_08_07(o);
   return o;
 }
 
@@ -1816,6 +1832,11 @@ export function down_UserBalance_2026_07_22(o: any): any {
 
 export function down_Variant_2026_07_22(o: any): any {
   o = down_Variant_step_2026_08_25(o);
+  return o;
+}
+
+export function down_Verification_2026_07_22(o: any): any {
+  o = down_Verification_step_2026_08_07(o);
   return o;
 }
 
@@ -2171,6 +2192,11 @@ export function down_UserBalance_2026_07_20(o: any): any {
 export function down_Variant_2026_07_20(o: any): any {
   o = down_Variant_step_2026_08_25(o);
   o = down_Variant_step_2026_07_22(o);
+  return o;
+}
+
+export function down_Verification_2026_07_20(o: any): any {
+  o = down_Verification_step_2026_08_07(o);
   return o;
 }
 
@@ -2561,6 +2587,11 @@ export function down_Variant_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_Verification_2025_01_01(o: any): any {
+  o = down_Verification_step_2026_08_07(o);
+  return o;
+}
+
 export function down_Webhook_2025_01_01(o: any): any {
   o = down_Webhook_step_2026_08_14(o);
   o = down_Webhook_step_2026_08_07(o);
@@ -2786,6 +2817,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   User: { "2026-08-25": down_User_2026_08_25, "2026-08-21": down_User_2026_08_21, "2026-08-14": down_User_2026_08_14, "2026-08-07": down_User_2026_08_07, "2026-07-30": down_User_2026_07_30, "2026-07-23": down_User_2026_07_23, "2026-07-22": down_User_2026_07_22, "2026-07-20": down_User_2026_07_20, "2025-01-01": down_User_2025_01_01 },
   UserBalance: { "2026-07-30": down_UserBalance_2026_07_30, "2026-07-23": down_UserBalance_2026_07_23, "2026-07-22": down_UserBalance_2026_07_22, "2026-07-20": down_UserBalance_2026_07_20, "2025-01-01": down_UserBalance_2025_01_01 },
   Variant: { "2026-08-21": down_Variant_2026_08_21, "2026-08-14": down_Variant_2026_08_14, "2026-08-07": down_Variant_2026_08_07, "2026-07-30": down_Variant_2026_07_30, "2026-07-23": down_Variant_2026_07_23, "2026-07-22": down_Variant_2026_07_22, "2026-07-20": down_Variant_2026_07_20, "2025-01-01": down_Variant_2025_01_01 },
+  Verification: { "2026-07-30": down_Verification_2026_07_30, "2026-07-23": down_Verification_2026_07_23, "2026-07-22": down_Verification_2026_07_22, "2026-07-20": down_Verification_2026_07_20, "2025-01-01": down_Verification_2025_01_01 },
   Webhook: { "2026-08-07": down_Webhook_2026_08_07, "2026-07-30": down_Webhook_2026_07_30, "2026-07-23": down_Webhook_2026_07_23, "2026-07-22": down_Webhook_2026_07_22, "2026-07-20": down_Webhook_2026_07_20, "2025-01-01": down_Webhook_2025_01_01 },
 };
 

@@ -1217,6 +1217,45 @@ export interface TaxCalculation {
     total: Money;
 }
 
+/** Why an answer was rejected. */
+export interface VerificationError {
+    code: "tax_id_mismatch" | "document_unreadable" | "identity_rejected";
+    reason: string;
+}
+
+/** One piece of requested information. */
+export interface VerificationRequirement {
+    /** Answer it by this id. */
+    id: string;
+    /** A document (bank_statement, government_id, ...) or a field key (ssn, legal_name, ...). */
+    requirement: string;
+    label: string;
+    /** What answers it: file (an upload id), value or address. */
+    answer_type: "file" | "value" | "address";
+    /** true when several files may answer it (each answer entry adds one); else null. */
+    multiple: boolean | null;
+    /** The values a value answer must be one of; null when free. */
+    options: string[] | null;
+    /** An accepted answer is held (answers are never shown back). */
+    answered: boolean;
+    /** Why the last answer was rejected; empty when none. */
+    errors: VerificationError[];
+}
+
+export interface Verification {
+    id: string;
+    account_id: string;
+    purpose: "identity" | "ads_agreement";
+    kind: "individual" | "business";
+    status: "action_required" | "processing" | "approved" | "rejected";
+    requested_information: VerificationRequirement[];
+    /** When the last entry was answered. */
+    submitted_at: string | null;
+    reviewed_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
 /** One event sent to one subscription. Deliveries are signed (Standard Webhooks: webhook-id is the delivery id, webhook-timestamp, webhook-signature v1,<base64 HMAC-SHA256 of "id.timestamp.body"> keyed with the whsec_ secret); a non-2xx answer or no answer within 10 s is retried after 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h and 8 h, then the delivery fails. The payload's data is rendered at the subscription's api_version_date (unpinned: the earliest version); pins from 2026-08-14 carry account_id in the envelope, earlier ones company_id. Delivery is at least once: receivers deduplicate by webhook-id. */
 export interface WebhookDelivery {
     id: string;
@@ -2530,6 +2569,42 @@ export interface CalculatePlanTaxInput {
 
 export type CalculatePlanTaxOutput = TaxCalculation;
 
+/** POST /verifications: Start a verification of an account */
+export interface CreateVerificationInput {
+    path: Record<string, never>;
+    query: { account_id: string };
+    body: { purpose?: "identity" | "ads_agreement"; kind?: "individual" | "business" };
+}
+
+export type CreateVerificationOutput = Verification;
+
+/** GET /verifications: List an account's verifications */
+export interface ListVerificationsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id: string; status?: "action_required" | "processing" | "approved" | "rejected"; purpose?: "identity" | "ads_agreement"; order?: "created_at" | "updated_at"; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListVerificationsOutput = Page<Verification>;
+
+/** GET /verifications/{id}: Retrieve a verification */
+export interface RetrieveVerificationInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveVerificationOutput = Verification;
+
+/** PATCH /verifications/{id}: Answer requested information */
+export interface UpdateVerificationInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { requested_information: { id: string; file?: string; value?: string; address?: { line1: string; line2?: string; city: string; state?: string; postal_code?: string; country: string } }[] };
+}
+
+export type UpdateVerificationOutput = Verification;
+
 /** GET /webhooks: List webhook subscriptions */
 export interface ListWebhooksInput {
     path: Record<string, never>;
@@ -2543,7 +2618,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -2570,7 +2645,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -2726,6 +2801,10 @@ export interface Operations {
     updatePlan: { input: UpdatePlanInput; output: UpdatePlanOutput };
     deletePlan: { input: DeletePlanInput; output: DeletePlanOutput };
     calculatePlanTax: { input: CalculatePlanTaxInput; output: CalculatePlanTaxOutput };
+    createVerification: { input: CreateVerificationInput; output: CreateVerificationOutput };
+    listVerifications: { input: ListVerificationsInput; output: ListVerificationsOutput };
+    retrieveVerification: { input: RetrieveVerificationInput; output: RetrieveVerificationOutput };
+    updateVerification: { input: UpdateVerificationInput; output: UpdateVerificationOutput };
     listWebhooks: { input: ListWebhooksInput; output: ListWebhooksOutput };
     createWebhook: { input: CreateWebhookInput; output: CreateWebhookOutput };
     retrieveWebhook: { input: RetrieveWebhookInput; output: RetrieveWebhookOutput };

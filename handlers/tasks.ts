@@ -17,6 +17,7 @@ import { cryptoNetworkTasks } from './crypto_network/network.js';
 import { paymentMethodDomainTasks } from './payment_method_domains/verification.js';
 import { fileTasks } from './files/file-objects.js';
 import { exportTasks } from './exports/tasks.js';
+import { verificationTasks } from './verifications/tasks.js';
 import { EXPIRE_EXPORTS } from './exports/expire.js';
 
 export function taskList(db: Knex): TaskList {
@@ -35,6 +36,7 @@ export function taskList(db: Knex): TaskList {
     ...cryptoNetworkTasks(db),
     ...paymentMethodDomainTasks(db),
     ...fileTasks(),
+    ...verificationTasks(db),
     ...exportTasks(db),
   };
 }
