@@ -2581,7 +2581,7 @@ export type CreateVerificationOutput = Verification;
 /** GET /verifications: List an account's verifications */
 export interface ListVerificationsInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id: string; status?: "action_required" | "processing" | "approved" | "rejected"; purpose?: "identity" | "ads_agreement"; order?: "created_at" | "updated_at"; direction: "asc" | "desc" };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id: string; status?: "action_required" | "processing" | "approved" | "rejected"; purpose?: "identity" | "ads_agreement"; order: "created_at" | "updated_at"; direction: "asc" | "desc" };
     body: undefined;
 }
 

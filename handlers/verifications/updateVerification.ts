@@ -20,11 +20,12 @@ export const updateVerification: Handler<'updateVerification'> = async ({ path, 
   if (row.status !== 'action_required') {
     throw new ApiError(400, 'invalid_state', `Verification ${row.id} is ${row.status}: it takes no answers`, 'status');
   }
+  if (body.requested_information.length === 0) throw invalid('Give at least one answer', 'requested_information');
   const entries = (row.requested_information as Requirement[]).map((e) => ({ ...e }));
   const answers: Stored = { ...(row.answers as Stored) };
   const seen = new Set<string>();
   for (const [i, answer] of (body.requested_information as Answer[]).entries()) {
-    const at = `requested_information[${i}]`;
+    const at = `requested_information.${i}`;
     const entry = entries.find((e) => e.id === answer.id);
     if (!entry) throw invalid(`No requested information '${answer.id}' on ${row.id}`, `${at}.id`);
     const given = (['file', 'value', 'address'] as const).filter((k) => answer[k] !== undefined);
