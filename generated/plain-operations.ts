@@ -178,6 +178,26 @@ export const retrieveDisputeAlert = plainRetrieve<'retrieveDisputeAlert'>(resour
   scopes: ['payment:dispute:read'],
 });
 
+/** GET /media: List an account's generated media */
+export const listMedia = plainList<'listMedia'>(resources.MediaAsset, {
+  scope: 'company:balance:read',
+  accountParam: 'account_id',
+  accountColumn: 'media_assets.account_id',
+  filters: [
+    { param: 'type', test: 'equal', sql: ['"media_assets"."type"'] },
+    { param: 'status', test: 'equal', sql: ['"media_assets"."status"'] },
+  ],
+  sorts: { created_at: { column: 'media_assets.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'media_assets.id',
+});
+
+/** GET /media/{id}: Retrieve a generated media asset */
+export const retrieveMedia = plainRetrieve<'retrieveMedia'>(resources.MediaAsset, {
+  scopes: ['company:balance:read'],
+});
+
 /** GET /members: List members */
 export const listMembers = plainList<'listMembers'>(resources.Member, {
   scope: 'member:basic:read',

@@ -8,6 +8,7 @@ import { apiKeyPermissions, apiKeyStatus } from '../handlers/api_keys/api-key-fi
 import { configurationPurchaseUrl, variantPurchaseUrl } from '../handlers/checkout_configurations/purchase-url.js';
 import { downloadUrl } from '../handlers/exports/export-view.js';
 import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
+import { mediaUrl } from '../handlers/media/media-view.js';
 import { amountAfterFees, usdTotal } from '../handlers/payments/payment-fields.js';
 import { shipmentTrackingUrl } from '../handlers/shipments/carriers.js';
 
@@ -301,6 +302,35 @@ export const resources = {
       created_at: row.created_at,
     }),
   } satisfies StoredResource<T.LedgerAccount>,
+  MediaAsset: {
+    name: 'MediaAsset',
+    noun: 'media asset',
+    table: 'media_assets',
+    columns: '"media_assets".*, (case when media_assets.file_id is null then null else \'image/png\' end) as "$content_type"',
+    from: '"media_assets"',
+    live: null,
+    byId: 'select "media_assets".*, (case when media_assets.file_id is null then null else \'image/png\' end) as "$content_type" from "media_assets" where "media_assets"."id" = $1',
+    byIdForUpdate: 'select "media_assets".*, (case when media_assets.file_id is null then null else \'image/png\' end) as "$content_type" from "media_assets" where "media_assets"."id" = $1 for update of "media_assets"',
+    bareRows: false,
+    view: (row: Row): T.MediaAsset => ({
+      id: row.id,
+      account_id: row.account_id,
+      type: row.type,
+      prompt: row.prompt,
+      resolution: row.resolution,
+      duration_seconds: row.duration_seconds,
+      status: row.status,
+      price: money(Number(row.price), row.currency),
+      file_id: row.file_id,
+      url: mediaUrl(row),
+      content_type: row['$content_type'],
+      failure_reason: row.failure_reason,
+      completed_at: row.completed_at,
+      failed_at: row.failed_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }),
+  } satisfies StoredResource<T.MediaAsset>,
   Member: {
     name: 'Member',
     noun: 'member',

@@ -166,6 +166,7 @@ export const specData = {
     "Export": "exp_",
     "File": "file_",
     "LedgerAccount": "ldgr_",
+    "MediaAsset": "media_",
     "Member": "mber_",
     "Membership": "mem_",
     "PaymentMethodDomain": "pmd_",
@@ -220,6 +221,8 @@ export const specData = {
     "dispute_alert.created": "DisputeAlert",
     "dispute_alert.updated": "DisputeAlert",
     "export.completed": "Export",
+    "media.completed": "MediaAsset",
+    "media.failed": "MediaAsset",
     "membership.activated": "Membership",
     "membership.canceled": "Membership",
     "membership.updated": "Membership",
@@ -390,6 +393,23 @@ export const specData = {
             "pending"
           ],
           "to": "ready"
+        }
+      }
+    },
+    "MediaAsset": {
+      "field": "status",
+      "transitions": {
+        "complete": {
+          "from": [
+            "pending"
+          ],
+          "to": "completed"
+        },
+        "fail": {
+          "from": [
+            "pending"
+          ],
+          "to": "failed"
         }
       }
     },

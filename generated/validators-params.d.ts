@@ -53,6 +53,7 @@ export declare const query_d2649631c609: CompiledValidator;
 export declare const query_d576b216ce77: CompiledValidator;
 export declare const query_d863c2bb616e: CompiledValidator;
 export declare const query_de0c88b9f1df: CompiledValidator;
+export declare const query_df89ddf33f61: CompiledValidator;
 export declare const query_e735d1f11715: CompiledValidator;
 export declare const query_e7734557b636: CompiledValidator;
 export declare const query_ee09689bd96c: CompiledValidator;

@@ -18,6 +18,7 @@ import { paymentMethodDomainTasks } from './payment_method_domains/verification.
 import { fileTasks } from './files/file-objects.js';
 import { exportTasks } from './exports/tasks.js';
 import { verificationTasks } from './verifications/tasks.js';
+import { mediaTasks } from './media/generate.js';
 import { EXPIRE_EXPORTS } from './exports/expire.js';
 
 export function taskList(db: Knex): TaskList {
@@ -37,6 +38,7 @@ export function taskList(db: Knex): TaskList {
     ...paymentMethodDomainTasks(db),
     ...fileTasks(),
     ...verificationTasks(db),
+    ...mediaTasks(db),
     ...exportTasks(db),
   };
 }
