@@ -19,5 +19,5 @@ export const generateMedia: Handler<'generateMedia'> = async ({ body }, ctx) => 
   }).returning('*');
   await postMediaPrice(ctx.db, row, 'reserved');
   await ctx.addJob(...generateMediaJob(row.id));
-  return resources.MediaAsset.view({ ...row, content_type: null });
+  return resources.MediaAsset.view({ ...row, $content_type: null });
 };
