@@ -2,7 +2,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestApp } from '../helpers/harness.js';
+import { startTestApp, type TestApp } from '../helpers/harness.js';
 
 export interface FileEnv {
   dir: string;
@@ -27,4 +27,11 @@ export function useTemporaryStore(app: TestApp): FileEnv {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A test app whose file store is a temporary directory; close() restores the environment and stops the app. */
+export async function startAppWithStore(): Promise<{ app: TestApp; env: FileEnv; close(): Promise<void> }> {
+  const app = await startTestApp();
+  const env = useTemporaryStore(app);
+  return { app, env, close: async () => { env.restore(); await app.close(); } };
 }

@@ -4,24 +4,19 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { inflateSync } from 'node:zlib';
-import { startTestApp, type TestApp } from '../helpers/harness.js';
+import type { TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
 import { balanceRowsOf, fundBalance, postingsOf } from '../helpers/ledger.js';
-import { useTemporaryStore, type FileEnv } from '../files/file-env.js';
+import { startAppWithStore, type FileEnv } from '../files/file-env.js';
 import { generateMediaAsset } from '../../handlers/media/generate.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 
 const t = suite('media');
 let app: TestApp;
 let env: FileEnv;
-t.before(async () => {
-  app = await startTestApp();
-  env = useTemporaryStore(app);
-});
-t.after(async () => {
-  env.restore();
-  await app.close();
-});
+let close: () => Promise<void>;
+t.before(async () => { ({ app, env, close } = await startAppWithStore()); });
+t.after(async () => { await close(); });
 
 type Owner = Awaited<ReturnType<typeof makeOwner>>;
 const funded = async (amount = 1000) => {

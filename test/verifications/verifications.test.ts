@@ -3,23 +3,18 @@
 // ads agreement signed, another account's verification a 404, and entry 45's nested form at an older pin.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestApp, type TestApp } from '../helpers/harness.js';
+import type { TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
-import { useTemporaryStore, type FileEnv } from '../files/file-env.js';
+import { startAppWithStore, type FileEnv } from '../files/file-env.js';
 import { reviewVerification } from '../../handlers/verifications/review.js';
 import { individualAnswers, readyFile } from './verification-fixtures.js';
 
 const t = suite('verifications');
 let app: TestApp;
 let env: FileEnv;
-t.before(async () => {
-  app = await startTestApp();
-  env = useTemporaryStore(app);
-});
-t.after(async () => {
-  env.restore();
-  await app.close();
-});
+let close: () => Promise<void>;
+t.before(async () => { ({ app, env, close } = await startAppWithStore()); });
+t.after(async () => { await close(); });
 
 type Owner = Awaited<ReturnType<typeof makeOwner>>;
 const start = (o: Owner, body: Record<string, unknown> = {}, version?: string) =>
