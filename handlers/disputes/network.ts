@@ -14,7 +14,7 @@ import { cardBehaviourOf } from '../payments/collection.js';
 import type { PaymentRow } from '../payments/payment-view.js';
 import { REFUND_PAYMENT } from '../refunds/settle-refund.js';
 import { loadPreferences } from '../account_preferences/preferences-store.js';
-import { alertFee, disputeFee, postAlertFee, postDisputeOpened, postDisputeReturned } from './dispute-ledger.js';
+import { alertFee, disputeFee, postAlertFee, postDisputeOpened, postDisputeReturned, type PaymentClearing } from './dispute-ledger.js';
 import { emptyEvidence, evidenceWins } from './evidence.js';
 import { fightDisputeJob, networkDelay as after, submitEvidence } from './submit.js';
 
@@ -139,7 +139,8 @@ async function lockWithPayment(trx: Knex, table: 'disputes' | 'dispute_alerts', 
 
 /** A refund settled on a payment (handlers/refunds/settle-refund.ts, in its transaction): it prevents the chargeback
  * of an actionable alert, and a dispute before any ruling becomes prevented with its amount returned. */
-export async function preventByRefund(trx: Knex, paymentId: string): Promise<void> {
+export async function preventByRefund(trx: Knex, payment: PaymentClearing & { id: string }): Promise<void> {
+  const paymentId = payment.id;
   const alerts = await trx('dispute_alerts').where({ payment_id: paymentId, outcome: 'pending' })
     .where('actionable_until', '>', trx.fn.now()).forUpdate();
   for (const alert of alerts) {
@@ -150,7 +151,7 @@ export async function preventByRefund(trx: Knex, paymentId: string): Promise<voi
   for (const d of disputes) {
     await trx('disputes').where({ id: d.id })
       .update({ status: transition('Dispute', d.status, 'prevent'), resolved_at: nowMs(trx), updated_at: nowMs(trx) });
-    await postDisputeReturned(trx, d, 'prevented');
+    await postDisputeReturned(trx, d, 'prevented', payment);
     await recordEvent(trx, 'dispute.prevented', d.account_id, await readView(trx, resources.Dispute, d.id));
   }
 }
@@ -176,7 +177,7 @@ export async function ruleOnDispute(db: Knex, disputeId: string): Promise<void> 
     const won = evidenceWins(d.evidence) || (d.evidence_submitted_by === 'dispute_fighter' && payment?.membership_id != null);
     const status = transition('Dispute', d.status, won ? 'win' : 'lose');
     await trx('disputes').where({ id: disputeId }).update({ status, resolved_at: nowMs(trx), updated_at: nowMs(trx) });
-    if (won) await postDisputeReturned(trx, d, 'won');
+    if (won) await postDisputeReturned(trx, d, 'won', payment);
     await recordEvent(trx, won ? 'dispute.won' : 'dispute.lost', d.account_id, await readView(trx, resources.Dispute, disputeId));
   });
 }

@@ -41,7 +41,7 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
     });
     await postRefund(trx, { id: refund.id, account_id: refund.account_id, currency: refund.currency, amount });
     // A refund before any ruling prevents the payment's chargeback (alerts and disputes: handlers/disputes/network.ts).
-    await preventByRefund(trx, payment.id);
+    await preventByRefund(trx, payment);
     await recordEvent(trx, 'refund.succeeded', succeeded.account_id, resources.Refund.view(succeeded));
   });
 }
