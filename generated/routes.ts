@@ -77,6 +77,9 @@ import { retrieveSetupIntentStatus } from "../handlers/setup_intents/retrieveSet
 import { createShipment } from "../handlers/shipments/createShipment.js";
 import { retrieveShipment } from "../handlers/shipments/retrieveShipment.js";
 import { updateShipment } from "../handlers/shipments/updateShipment.js";
+import { listStats } from "../handlers/stats/listStats.js";
+import { retrieveStat } from "../handlers/stats/retrieveStat.js";
+import { retrieveStatTimeSeries } from "../handlers/stats/retrieveStatTimeSeries.js";
 import { createSwap } from "../handlers/swaps/createSwap.js";
 import { createSwapQuote } from "../handlers/swaps/createSwapQuote.js";
 import { listSwaps } from "../handlers/swaps/listSwaps.js";
@@ -1799,6 +1802,66 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d9525f1c7c7f, upgrade: null, downgrade: null } },
     handler: updateShipment,
+  },
+  {
+    id: "listStats",
+    method: "GET",
+    path: "/stats",
+    auth: ["api_key", "user_token"],
+    scopes: [],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: listStats,
+  },
+  {
+    id: "retrieveStatTimeSeries",
+    method: "GET",
+    path: "/stats/time_series/:metric",
+    auth: ["api_key", "user_token"],
+    scopes: ["stats:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_ab7a7af7df3a, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_ab7a7af7df3a, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_ab7a7af7df3a, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveStatTimeSeries,
+  },
+  {
+    id: "retrieveStatTimeSeries",
+    method: "GET",
+    path: "/stats/:metric",
+    auth: ["api_key", "user_token"],
+    scopes: ["stats:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-08-25": { path: params.path_e861b5696773, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_e861b5696773, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_e861b5696773, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_e861b5696773, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_e861b5696773, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_e861b5696773, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_e861b5696773, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_e861b5696773, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_e861b5696773, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveStatTimeSeries,
+  },
+  {
+    id: "retrieveStat",
+    method: "GET",
+    path: "/stats/:metric",
+    auth: ["api_key", "user_token"],
+    scopes: ["stats:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: { "successor": "/stats/time_series/{metric}" },
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_ab7a7af7df3a, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_ab7a7af7df3a, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_ab7a7af7df3a, query: params.query_fa7d3bdeed51, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveStat,
   },
   {
     id: "listSwaps",

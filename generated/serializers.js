@@ -408,6 +408,26 @@ function c_Shipment_c447032bf0d2(v) {
   return o_a96d5e6f02cc(v);
 }
 
+function c_StatMetricList_3a5c8f046663(v) {
+  return o_e790bb73dfa0(v);
+}
+
+function c_StatMetric_cc01c8d2fe0e(v) {
+  return o_8d25cee71a80(v);
+}
+
+function c_StatPoint_5fc5e3a84ac4(v) {
+  return o_757150b6a4d7(v);
+}
+
+function c_StatSeriesData_fd7d0970f48b(v) {
+  return o_615e3793f599(v);
+}
+
+function c_StatSeries_6db5cc8fea85(v) {
+  return o_57e442cb0f69(v);
+}
+
 function c_SupportedPayoutMethod_ee089b0d0359(v) {
   return o_bdbd08ce528d(v);
 }
@@ -2292,6 +2312,14 @@ function o_56b5797490f3(v) {
   return out + '}';
 }
 
+function o_57e442cb0f69(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + c_StatSeriesData_fd7d0970f48b(x); sep = ','; }
+  return out + '}';
+}
+
 function o_5870c2dc518f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2355,6 +2383,28 @@ function o_5edfb8294d15(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_CheckoutConfiguration_e155148d46dc(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_615e3793f599(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["metric"];
+  if (x !== undefined) { out += sep + "\"metric\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["unit"];
+  if (x !== undefined) { out += sep + "\"unit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["interval"];
+  if (x !== undefined) { out += sep + "\"interval\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["time_zone"];
+  if (x !== undefined) { out += sep + "\"time_zone\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["from"];
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["to"];
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["points"];
+  if (x !== undefined) { out += sep + "\"points\":" + array(x, (x) => c_StatPoint_5fc5e3a84ac4(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2665,6 +2715,18 @@ function o_74334a3b4c0d(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["social_accounts"];
   if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_757150b6a4d7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["timestamp"];
+  if (x !== undefined) { out += sep + "\"timestamp\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["value"];
+  if (x !== undefined) { out += sep + "\"value\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["count"];
+  if (x !== undefined) { out += sep + "\"count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3355,6 +3417,22 @@ function o_8ad9b4955348(v) {
   if (x !== undefined) { out += sep + "\"route\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["logo_url"];
   if (x !== undefined) { out += sep + "\"logo_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_8d25cee71a80(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["key"];
+  if (x !== undefined) { out += sep + "\"key\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["unit"];
+  if (x !== undefined) { out += sep + "\"unit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["properties"];
+  if (x !== undefined) { out += sep + "\"properties\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -4392,6 +4470,14 @@ function o_e73fa575c0d9(v) {
   return out + '}';
 }
 
+function o_e790bb73dfa0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_StatMetric_cc01c8d2fe0e(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_e905e691902f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4832,6 +4918,10 @@ function r_3f7e650e2814(v) {
   return c_Product_68aa8d643a6a(v);
 }
 
+function r_4123f56b5c2d(v) {
+  return c_StatMetricList_3a5c8f046663(v);
+}
+
 function r_4245930ed0e7(v) {
   return c_Transfer_c59a3a4771cb(v);
 }
@@ -4986,6 +5076,10 @@ function r_838fe44b7a50(v) {
 
 function r_84d255761298(v) {
   return c_Account_6333c89169f2(v);
+}
+
+function r_859d051ceba7(v) {
+  return c_StatSeries_6db5cc8fea85(v);
 }
 
 function r_86c4614eeabb(v) {
@@ -5373,6 +5467,7 @@ export const serializers = {
   "listRefunds": { "2026-09-06": r_d887b4e86e2a, "2026-09-02": r_d887b4e86e2a, "2026-08-28": r_d887b4e86e2a, "2026-08-25": r_d887b4e86e2a, "2026-08-21": r_d887b4e86e2a, "2026-08-14": r_78398bcb8bea, "2026-08-07": r_78398bcb8bea, "2026-07-30": r_78398bcb8bea, "2026-07-23": r_78398bcb8bea, "2026-07-22": r_78398bcb8bea, "2026-07-20": r_78398bcb8bea, "2025-01-01": r_78398bcb8bea },
   "listSetupIntents": { "2026-09-06": r_838fe44b7a50, "2026-09-02": r_838fe44b7a50, "2026-08-28": r_838fe44b7a50, "2026-08-25": r_838fe44b7a50, "2026-08-21": r_aa4cb6aadd43, "2026-08-14": r_aa4cb6aadd43, "2026-08-07": r_aa4cb6aadd43, "2026-07-30": r_aa4cb6aadd43, "2026-07-23": r_aa4cb6aadd43, "2026-07-22": r_aa4cb6aadd43, "2026-07-20": r_aa4cb6aadd43, "2025-01-01": r_aa4cb6aadd43 },
   "listShipments": { "2026-09-06": r_051c513acdac, "2026-09-02": r_051c513acdac, "2026-08-28": r_051c513acdac, "2026-08-25": r_051c513acdac, "2026-08-21": r_051c513acdac, "2026-08-14": r_051c513acdac, "2026-08-07": r_051c513acdac, "2026-07-30": r_051c513acdac, "2026-07-23": r_9853dcf694a3, "2026-07-22": r_9853dcf694a3, "2026-07-20": r_9853dcf694a3, "2025-01-01": r_9853dcf694a3 },
+  "listStats": { "2026-09-06": r_4123f56b5c2d, "2026-09-02": r_4123f56b5c2d, "2026-08-28": r_4123f56b5c2d, "2026-08-25": r_4123f56b5c2d, "2026-08-21": r_4123f56b5c2d, "2026-08-14": r_4123f56b5c2d, "2026-08-07": r_4123f56b5c2d, "2026-07-30": r_4123f56b5c2d, "2026-07-23": r_4123f56b5c2d, "2026-07-22": r_4123f56b5c2d, "2026-07-20": r_4123f56b5c2d, "2025-01-01": r_4123f56b5c2d },
   "listSupportedPayoutMethods": { "2026-09-06": r_f69bdc330e9b, "2026-09-02": r_f69bdc330e9b, "2026-08-28": r_f69bdc330e9b, "2026-08-25": r_f69bdc330e9b, "2026-08-21": r_f69bdc330e9b, "2026-08-14": r_f69bdc330e9b, "2026-08-07": r_f69bdc330e9b, "2026-07-30": r_f69bdc330e9b },
   "listSwaps": { "2026-09-06": r_29cbf6643b8c, "2026-09-02": r_29cbf6643b8c, "2026-08-28": r_29cbf6643b8c, "2026-08-25": r_29cbf6643b8c, "2026-08-21": r_29cbf6643b8c, "2026-08-14": r_29cbf6643b8c, "2026-08-07": r_29cbf6643b8c, "2026-07-30": r_29cbf6643b8c, "2026-07-23": r_29cbf6643b8c, "2026-07-22": r_29cbf6643b8c, "2026-07-20": r_29cbf6643b8c, "2025-01-01": r_29cbf6643b8c },
   "listTeamMembers": { "2026-09-06": r_6687ce4840a7, "2026-09-02": r_6687ce4840a7, "2026-08-28": r_6687ce4840a7, "2026-08-25": r_6687ce4840a7, "2026-08-21": r_6687ce4840a7, "2026-08-14": r_6687ce4840a7, "2026-08-07": r_6687ce4840a7, "2026-07-30": r_6687ce4840a7, "2026-07-23": r_6687ce4840a7, "2026-07-22": r_6687ce4840a7, "2026-07-20": r_6687ce4840a7, "2025-01-01": r_6687ce4840a7 },
@@ -5411,6 +5506,8 @@ export const serializers = {
   "retrieveSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "retrieveSetupIntentStatus": { "2026-09-06": r_737160b51e39, "2026-09-02": r_737160b51e39, "2026-08-28": r_737160b51e39, "2026-08-25": r_737160b51e39, "2026-08-21": r_356973b8a56f, "2026-08-14": r_356973b8a56f, "2026-08-07": r_356973b8a56f, "2026-07-30": r_356973b8a56f, "2026-07-23": r_356973b8a56f, "2026-07-22": r_356973b8a56f, "2026-07-20": r_356973b8a56f, "2025-01-01": r_356973b8a56f },
   "retrieveShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1, "2026-07-23": r_29c9e0b7fc06, "2026-07-22": r_29c9e0b7fc06, "2026-07-20": r_29c9e0b7fc06, "2025-01-01": r_29c9e0b7fc06 },
+  "retrieveStat": { "2026-09-06": r_859d051ceba7, "2026-09-02": r_859d051ceba7, "2026-08-28": r_859d051ceba7 },
+  "retrieveStatTimeSeries": { "2026-09-06": r_859d051ceba7, "2026-09-02": r_859d051ceba7, "2026-08-28": r_859d051ceba7, "2026-08-25": r_859d051ceba7, "2026-08-21": r_859d051ceba7, "2026-08-14": r_859d051ceba7, "2026-08-07": r_859d051ceba7, "2026-07-30": r_859d051ceba7, "2026-07-23": r_859d051ceba7, "2026-07-22": r_859d051ceba7, "2026-07-20": r_859d051ceba7, "2025-01-01": r_859d051ceba7 },
   "retrieveSwap": { "2026-09-06": r_26a886115e37, "2026-09-02": r_26a886115e37, "2026-08-28": r_26a886115e37, "2026-08-25": r_26a886115e37, "2026-08-21": r_26a886115e37, "2026-08-14": r_26a886115e37, "2026-08-07": r_26a886115e37, "2026-07-30": r_26a886115e37, "2026-07-23": r_26a886115e37, "2026-07-22": r_26a886115e37, "2026-07-20": r_26a886115e37, "2025-01-01": r_26a886115e37 },
   "retrieveTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "retrieveTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },

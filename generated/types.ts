@@ -940,6 +940,55 @@ export interface Shipment {
     updated_at: string;
 }
 
+/** One period of a series. */
+export interface StatPoint {
+    /** The period's start (its local midnight, hour, Monday, first of the month or of the year in time_zone). */
+    timestamp: string;
+    /** Money metrics: minor units of the series' currency (net_revenue may be negative). Counts: the count; active_memberships: the level at the period's end. */
+    value: number;
+    /** The payments, refunds or disputes behind a money value; for count metrics the value again. */
+    count: number;
+}
+
+/** A metric as a series of periods covering the window. */
+export interface StatSeriesData {
+    /** The metric's key. */
+    metric: string;
+    unit: "currency" | "count";
+    /** Money metrics: the lowercase ISO 4217 code of every value; null for counts. */
+    currency: string | null;
+    interval: "hour" | "day" | "week" | "month" | "year";
+    /** The IANA time zone the periods follow. */
+    time_zone: string;
+    /** The first period's start: from, widened to a whole period. */
+    from: string;
+    /** The last period's end (exclusive): to, widened to a whole period. */
+    to: string;
+    /** Every period, oldest first, zero when nothing happened. */
+    points: StatPoint[];
+}
+
+/** A metric's time series (the official client's envelope). */
+export interface StatSeries {
+    data: StatSeriesData;
+}
+
+/** One metric of the catalogue. */
+export interface StatMetric {
+    /** The {metric} of GET /stats/time_series/{metric}. */
+    key: string;
+    name: string;
+    description: string;
+    unit: "currency" | "count";
+    /** Filters it takes beyond the window: currency for money metrics. */
+    properties: string[];
+}
+
+/** The metric catalogue. */
+export interface StatMetricList {
+    data: StatMetric[];
+}
+
 export interface SwapToken {
     /** The token's ticker, uppercase (USD, EUR, USDC). */
     symbol: string;
@@ -2134,6 +2183,33 @@ export interface UpdateShipmentInput {
 
 export type UpdateShipmentOutput = Shipment;
 
+/** GET /stats: List the metrics */
+export interface ListStatsInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type ListStatsOutput = StatMetricList;
+
+/** GET /stats/time_series/{metric}: Retrieve a metric's time series */
+export interface RetrieveStatTimeSeriesInput {
+    path: { metric: string };
+    query: { account_id: string; from: string; to: string; interval: "hour" | "day" | "week" | "month" | "year"; time_zone?: string; currency?: string };
+    body: undefined;
+}
+
+export type RetrieveStatTimeSeriesOutput = StatSeries;
+
+/** GET /stats/{metric}: Retrieve a metric's time series (deprecated; use GET /stats/time_series/{metric}) */
+export interface RetrieveStatInput {
+    path: { metric: string };
+    query: { account_id: string; from: string; to: string; interval: "hour" | "day" | "week" | "month" | "year"; time_zone?: string; currency?: string };
+    body: undefined;
+}
+
+export type RetrieveStatOutput = StatSeries;
+
 /** POST /swaps/quote: Quote a swap */
 export interface CreateSwapQuoteInput {
     path: Record<string, never>;
@@ -2572,6 +2648,9 @@ export interface Operations {
     createShipment: { input: CreateShipmentInput; output: CreateShipmentOutput };
     retrieveShipment: { input: RetrieveShipmentInput; output: RetrieveShipmentOutput };
     updateShipment: { input: UpdateShipmentInput; output: UpdateShipmentOutput };
+    listStats: { input: ListStatsInput; output: ListStatsOutput };
+    retrieveStatTimeSeries: { input: RetrieveStatTimeSeriesInput; output: RetrieveStatTimeSeriesOutput };
+    retrieveStat: { input: RetrieveStatInput; output: RetrieveStatOutput };
     createSwapQuote: { input: CreateSwapQuoteInput; output: CreateSwapQuoteOutput };
     createSwap: { input: CreateSwapInput; output: CreateSwapOutput };
     listSwaps: { input: ListSwapsInput; output: ListSwapsOutput };
