@@ -73,7 +73,8 @@ export const specData = {
     "shipment:create",
     "shipment:update",
     "payment_method_domain:read",
-    "payment_method_domain:manage"
+    "payment_method_domain:manage",
+    "notification:send"
   ],
   "roles": {
     "owner": [
@@ -161,6 +162,8 @@ export const specData = {
     "LedgerAccount": "ldgr_",
     "Member": "mber_",
     "Membership": "mem_",
+    "Notification": "ntf_",
+    "NotificationTopic": "ntop_",
     "PaymentMethodDomain": "pmd_",
     "PaymentMethod": "payt_",
     "Payment": "pay_",

@@ -566,6 +566,77 @@ export interface Membership {
     updated_at: string;
 }
 
+/** One notification in a user's feed. */
+export interface Notification {
+    id: string;
+    topic_id: string;
+    /** The topic's identifier. */
+    type: string;
+    /** The account it concerns. */
+    account_id: string | null;
+    title: string;
+    subtitle: string | null;
+    content: string;
+    icon_user_id: string | null;
+    /** What the sending app appends to its deep link; for platform events the id of the object concerned. */
+    rest_path: string | null;
+    /** The details of a platform notification (ids of what it concerns); {} for app messages. */
+    data: unknown;
+    /** Whether the user has read it. */
+    read: boolean;
+    read_at: string | null;
+    created_at: string;
+}
+
+/** A kind of notification a user may turn off. */
+export interface NotificationTopic {
+    id: string;
+    /** Stable name: payment_received, payout_failed, dispute_opened, team_invitation, transfer_invitation, cardholder_onboarding, card_transaction or app_message. */
+    identifier: string;
+    name: string;
+    description: string;
+}
+
+/** Whether the user receives a topic's notifications (all are on until turned off). */
+export interface NotificationPreference {
+    object: "notification_preference";
+    /** The topic's id (for paging). */
+    id: string;
+    topic_id: string;
+    identifier: string;
+    enabled: boolean;
+}
+
+/** A topic's unread notifications. */
+export interface NotificationTopicCount {
+    topic_id: string;
+    identifier: string;
+    unread: number;
+}
+
+/** The caller's unread notifications, for badges. */
+export interface NotificationBadge {
+    object: "notification_badge";
+    /** Unread notifications in all. */
+    unread: number;
+    /** Each topic with unread notifications. */
+    topics: NotificationTopicCount[];
+}
+
+/** What POST /notifications/read_all marked. */
+export interface NotificationsMarked {
+    object: "notifications_marked";
+    /** Notifications that were unread and are now read. */
+    marked: number;
+}
+
+/** The official client's answer to a send. */
+export interface NotificationSent {
+    success: boolean;
+    /** Users it was delivered to (those who turned app messages off are skipped). */
+    recipients: number;
+}
+
 export interface PaymentMethodDomain {
     id: string;
     account_id: string;
@@ -1733,6 +1804,78 @@ export interface ResumeMembershipInput {
 
 export type ResumeMembershipOutput = Membership;
 
+/** GET /notifications: List the caller's notifications */
+export interface ListNotificationsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; unread?: boolean; topic_id?: string };
+    body: undefined;
+}
+
+export type ListNotificationsOutput = Page<Notification>;
+
+/** GET /notifications/unread_counts: Count the caller's unread notifications */
+export interface RetrieveNotificationBadgeInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveNotificationBadgeOutput = NotificationBadge;
+
+/** POST /notifications/{id}/read: Mark a notification read */
+export interface MarkNotificationReadInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type MarkNotificationReadOutput = Notification;
+
+/** POST /notifications/read_all: Mark every notification read */
+export interface MarkAllNotificationsReadInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { topic_id?: string };
+}
+
+export type MarkAllNotificationsReadOutput = NotificationsMarked;
+
+/** POST /notifications: Send a notification to an account's team */
+export interface CreateNotificationInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { company_id: string; title: string; content: string; subtitle?: string | null; icon_user_id?: string | null; rest_path?: string | null; user_ids?: string[] | null };
+}
+
+export type CreateNotificationOutput = NotificationSent;
+
+/** GET /notifications/topics: List the notification topics */
+export interface ListNotificationTopicsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string };
+    body: undefined;
+}
+
+export type ListNotificationTopicsOutput = Page<NotificationTopic>;
+
+/** GET /notifications/preferences: List the caller's topic preferences */
+export interface ListNotificationPreferencesInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string };
+    body: undefined;
+}
+
+export type ListNotificationPreferencesOutput = Page<NotificationPreference>;
+
+/** PATCH /notifications/preferences/{topic_id}: Turn a topic on or off */
+export interface UpdateNotificationPreferenceInput {
+    path: { topic_id: string };
+    query: Record<string, never>;
+    body: { enabled: boolean };
+}
+
+export type UpdateNotificationPreferenceOutput = NotificationPreference;
+
 /** GET /payment_method_domains: List payment method domains */
 export interface ListPaymentMethodDomainsInput {
     path: Record<string, never>;
@@ -2598,6 +2741,14 @@ export interface Operations {
     extendMembership: { input: ExtendMembershipInput; output: ExtendMembershipOutput };
     pauseMembership: { input: PauseMembershipInput; output: PauseMembershipOutput };
     resumeMembership: { input: ResumeMembershipInput; output: ResumeMembershipOutput };
+    listNotifications: { input: ListNotificationsInput; output: ListNotificationsOutput };
+    retrieveNotificationBadge: { input: RetrieveNotificationBadgeInput; output: RetrieveNotificationBadgeOutput };
+    markNotificationRead: { input: MarkNotificationReadInput; output: MarkNotificationReadOutput };
+    markAllNotificationsRead: { input: MarkAllNotificationsReadInput; output: MarkAllNotificationsReadOutput };
+    createNotification: { input: CreateNotificationInput; output: CreateNotificationOutput };
+    listNotificationTopics: { input: ListNotificationTopicsInput; output: ListNotificationTopicsOutput };
+    listNotificationPreferences: { input: ListNotificationPreferencesInput; output: ListNotificationPreferencesOutput };
+    updateNotificationPreference: { input: UpdateNotificationPreferenceInput; output: UpdateNotificationPreferenceOutput };
     listPaymentMethodDomains: { input: ListPaymentMethodDomainsInput; output: ListPaymentMethodDomainsOutput };
     createPaymentMethodDomain: { input: CreatePaymentMethodDomainInput; output: CreatePaymentMethodDomainOutput };
     retrievePaymentMethodDomain: { input: RetrievePaymentMethodDomainInput; output: RetrievePaymentMethodDomainOutput };
