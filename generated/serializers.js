@@ -272,12 +272,12 @@ function c_NotificationTopicCount_cfe29e09f974(v) {
   return o_426a3750c596(v);
 }
 
-function c_NotificationTopic_3e0cc296166b(v) {
-  return o_e53e99bcf912(v);
+function c_NotificationTopic_3ef255ae56f3(v) {
+  return o_1a4dc854c034(v);
 }
 
-function c_Notification_4224fb6f7572(v) {
-  return o_adf82eafc417(v);
+function c_Notification_7d8b481d1b37(v) {
+  return o_183150e5f11a(v);
 }
 
 function c_NotificationsMarked_60c6d48fc017(v) {
@@ -920,6 +920,40 @@ function o_17c21bebf6da(v) {
   return out + '}';
 }
 
+function o_183150e5f11a(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["topic_id"];
+  if (x !== undefined) { out += sep + "\"topic_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["type"];
+  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["subtitle"];
+  if (x !== undefined) { out += sep + "\"subtitle\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["content"];
+  if (x !== undefined) { out += sep + "\"content\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["icon_user_id"];
+  if (x !== undefined) { out += sep + "\"icon_user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["rest_path"];
+  if (x !== undefined) { out += sep + "\"rest_path\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + any(x); sep = ','; }
+  x = v["read"];
+  if (x !== undefined) { out += sep + "\"read\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["read_at"];
+  if (x !== undefined) { out += sep + "\"read_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_19c386ea583b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -945,6 +979,22 @@ function o_19c386ea583b(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["social_accounts"];
   if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_1a4dc854c034(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["identifier"];
+  if (x !== undefined) { out += sep + "\"identifier\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -1529,6 +1579,16 @@ function o_30285ac47210(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["completed_at"];
   if (x !== undefined) { out += sep + "\"completed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_30e0b0f75bf4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_NotificationTopic_3ef255ae56f3(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2491,16 +2551,6 @@ function o_615e3793f599(v) {
   if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["points"];
   if (x !== undefined) { out += sep + "\"points\":" + array(x, (x) => c_StatPoint_5fc5e3a84ac4(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_61c63b373844(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_NotificationTopic_3e0cc296166b(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -3542,16 +3592,6 @@ function o_8e35f8d72bc7(v) {
   return out + '}';
 }
 
-function o_8f3ef72e505b(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Notification_4224fb6f7572(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_900255605e3e(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3950,38 +3990,6 @@ function o_adda6a51c4f9(v) {
   return out + '}';
 }
 
-function o_adf82eafc417(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["topic_id"];
-  if (x !== undefined) { out += sep + "\"topic_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["type"];
-  if (x !== undefined) { out += sep + "\"type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["title"];
-  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["subtitle"];
-  if (x !== undefined) { out += sep + "\"subtitle\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["content"];
-  if (x !== undefined) { out += sep + "\"content\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["icon_user_id"];
-  if (x !== undefined) { out += sep + "\"icon_user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["rest_path"];
-  if (x !== undefined) { out += sep + "\"rest_path\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + any(x); sep = ','; }
-  x = v["read"];
-  if (x !== undefined) { out += sep + "\"read\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["read_at"];
-  if (x !== undefined) { out += sep + "\"read_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function o_ae6d04e611b9(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4265,6 +4273,16 @@ function o_c369db3e4a3e(v) {
   if (x !== undefined) { out += sep + "\"payment_controls\":" + (x === null ? 'null' : o_26dad6edc9b7(x)); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_c570bcf0b01a(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Notification_7d8b481d1b37(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4579,20 +4597,6 @@ function o_e474163eec56(v) {
   if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["expires_at"];
   if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_e53e99bcf912(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["identifier"];
-  if (x !== undefined) { out += sep + "\"identifier\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["description"];
-  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -5030,6 +5034,10 @@ function r_2028e41d69ad(v) {
   return c_Dispute_2f48653b7eed(v);
 }
 
+function r_256b20d1f58b(v) {
+  return o_c570bcf0b01a(v);
+}
+
 function r_26a886115e37(v) {
   return c_Swap_ae769993bae5(v);
 }
@@ -5052,10 +5060,6 @@ function r_2e1dcaa809a8(v) {
 
 function r_30d752add791(v) {
   return c_PermissionList_fcf6953418dc(v);
-}
-
-function r_31905947dd49(v) {
-  return c_Notification_4224fb6f7572(v);
 }
 
 function r_321d9343827b(v) {
@@ -5218,6 +5222,10 @@ function r_6f3242aab502(v) {
   return c_LedgerAccount_cdc4242d43c0(v);
 }
 
+function r_6f5f53d2468c(v) {
+  return c_Notification_7d8b481d1b37(v);
+}
+
 function r_737160b51e39(v) {
   return c_SetupIntentStatus_84efa5c4a89d(v);
 }
@@ -5358,10 +5366,6 @@ function r_aa4cb6aadd43(v) {
   return o_5c7e080faaa7(v);
 }
 
-function r_ac7574f79de3(v) {
-  return o_61c63b373844(v);
-}
-
 function r_acb5e203dab0(v) {
   return c_PaymentStatus_f008025fbaf7(v);
 }
@@ -5380,10 +5384,6 @@ function r_ada875773305(v) {
 
 function r_aeb02dc320ab(v) {
   return c_TaxCalculation_a370ccab9587(v);
-}
-
-function r_b006cb87189f(v) {
-  return o_8f3ef72e505b(v);
 }
 
 function r_b12f95478b40(v) {
@@ -5464,6 +5464,10 @@ function r_d070221c5d5d(v) {
 
 function r_d10c073d25bb(v) {
   return c_CryptoDeposit_1716ab16c1e0(v);
+}
+
+function r_d2ad71de4290(v) {
+  return o_30e0b0f75bf4(v);
 }
 
 function r_d3f8d67187b3(v) {
@@ -5653,8 +5657,8 @@ export const serializers = {
   "listMembers": { "2026-09-06": r_fec72c6ee977, "2026-09-02": r_fec72c6ee977, "2026-08-28": r_fec72c6ee977, "2026-08-25": r_fec72c6ee977, "2026-08-21": r_fec72c6ee977, "2026-08-14": r_fec72c6ee977, "2026-08-07": r_fec72c6ee977, "2026-07-30": r_fec72c6ee977, "2026-07-23": r_fec72c6ee977, "2026-07-22": r_bfb778fba60f, "2026-07-20": r_bfb778fba60f, "2025-01-01": r_bfb778fba60f },
   "listMemberships": { "2026-09-06": r_6ee67b7b3241, "2026-09-02": r_6ee67b7b3241, "2026-08-28": r_6ee67b7b3241, "2026-08-25": r_6ee67b7b3241, "2026-08-21": r_6ee67b7b3241, "2026-08-14": r_6ee67b7b3241, "2026-08-07": r_6ee67b7b3241, "2026-07-30": r_6ee67b7b3241, "2026-07-23": r_6ee67b7b3241, "2026-07-22": r_1d0ba1500547, "2026-07-20": r_1d0ba1500547, "2025-01-01": r_1d0ba1500547 },
   "listNotificationPreferences": { "2026-09-06": r_08bd46470aea, "2026-09-02": r_08bd46470aea, "2026-08-28": r_08bd46470aea, "2026-08-25": r_08bd46470aea, "2026-08-21": r_08bd46470aea, "2026-08-14": r_08bd46470aea, "2026-08-07": r_08bd46470aea, "2026-07-30": r_08bd46470aea, "2026-07-23": r_08bd46470aea, "2026-07-22": r_08bd46470aea, "2026-07-20": r_08bd46470aea, "2025-01-01": r_08bd46470aea },
-  "listNotificationTopics": { "2026-09-06": r_ac7574f79de3, "2026-09-02": r_ac7574f79de3, "2026-08-28": r_ac7574f79de3, "2026-08-25": r_ac7574f79de3, "2026-08-21": r_ac7574f79de3, "2026-08-14": r_ac7574f79de3, "2026-08-07": r_ac7574f79de3, "2026-07-30": r_ac7574f79de3, "2026-07-23": r_ac7574f79de3, "2026-07-22": r_ac7574f79de3, "2026-07-20": r_ac7574f79de3, "2025-01-01": r_ac7574f79de3 },
-  "listNotifications": { "2026-09-06": r_b006cb87189f, "2026-09-02": r_b006cb87189f, "2026-08-28": r_b006cb87189f, "2026-08-25": r_b006cb87189f, "2026-08-21": r_b006cb87189f, "2026-08-14": r_b006cb87189f, "2026-08-07": r_b006cb87189f, "2026-07-30": r_b006cb87189f, "2026-07-23": r_b006cb87189f, "2026-07-22": r_b006cb87189f, "2026-07-20": r_b006cb87189f, "2025-01-01": r_b006cb87189f },
+  "listNotificationTopics": { "2026-09-06": r_d2ad71de4290, "2026-09-02": r_d2ad71de4290, "2026-08-28": r_d2ad71de4290, "2026-08-25": r_d2ad71de4290, "2026-08-21": r_d2ad71de4290, "2026-08-14": r_d2ad71de4290, "2026-08-07": r_d2ad71de4290, "2026-07-30": r_d2ad71de4290, "2026-07-23": r_d2ad71de4290, "2026-07-22": r_d2ad71de4290, "2026-07-20": r_d2ad71de4290, "2025-01-01": r_d2ad71de4290 },
+  "listNotifications": { "2026-09-06": r_256b20d1f58b, "2026-09-02": r_256b20d1f58b, "2026-08-28": r_256b20d1f58b, "2026-08-25": r_256b20d1f58b, "2026-08-21": r_256b20d1f58b, "2026-08-14": r_256b20d1f58b, "2026-08-07": r_256b20d1f58b, "2026-07-30": r_256b20d1f58b, "2026-07-23": r_256b20d1f58b, "2026-07-22": r_256b20d1f58b, "2026-07-20": r_256b20d1f58b, "2025-01-01": r_256b20d1f58b },
   "listPaymentMethodDomains": { "2026-09-06": r_9ebbb1fba0f2, "2026-09-02": r_9ebbb1fba0f2, "2026-08-28": r_9ebbb1fba0f2, "2026-08-25": r_9ebbb1fba0f2, "2026-08-21": r_9ebbb1fba0f2, "2026-08-14": r_9ebbb1fba0f2, "2026-08-07": r_9ebbb1fba0f2, "2026-07-30": r_9ebbb1fba0f2, "2026-07-23": r_9ebbb1fba0f2, "2026-07-22": r_9ebbb1fba0f2, "2026-07-20": r_9ebbb1fba0f2, "2025-01-01": r_9ebbb1fba0f2 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
   "listPayments": { "2026-09-06": r_ee84acec5b55, "2026-09-02": r_b8b5584dc09a, "2026-08-28": r_b8b5584dc09a, "2026-08-25": r_b8b5584dc09a, "2026-08-21": r_b8b5584dc09a, "2026-08-14": r_ee9def59387b, "2026-08-07": r_ee9def59387b, "2026-07-30": r_ee9def59387b, "2026-07-23": r_ee9def59387b, "2026-07-22": r_ee9def59387b, "2026-07-20": r_ee9def59387b, "2025-01-01": r_ee9def59387b },
@@ -5676,7 +5680,7 @@ export const serializers = {
   "listWebhookDeliveries": { "2026-09-06": r_8e080704dbd6, "2026-09-02": r_8e080704dbd6, "2026-08-28": r_8e080704dbd6, "2026-08-25": r_8e080704dbd6, "2026-08-21": r_8e080704dbd6, "2026-08-14": r_8e080704dbd6, "2026-08-07": r_8e080704dbd6, "2026-07-30": r_8e080704dbd6, "2026-07-23": r_8e080704dbd6, "2026-07-22": r_8e080704dbd6, "2026-07-20": r_8e080704dbd6, "2025-01-01": r_8e080704dbd6 },
   "listWebhooks": { "2026-09-06": r_e32089e3c27a, "2026-09-02": r_e32089e3c27a, "2026-08-28": r_e32089e3c27a, "2026-08-25": r_e32089e3c27a, "2026-08-21": r_e32089e3c27a, "2026-08-14": r_e32089e3c27a, "2026-08-07": r_ee8710d75ba0, "2026-07-30": r_8cdf9f930b92, "2026-07-23": r_8cdf9f930b92, "2026-07-22": r_8cdf9f930b92, "2026-07-20": r_8cdf9f930b92, "2025-01-01": r_8cdf9f930b92 },
   "markAllNotificationsRead": { "2026-09-06": r_41b21ed3b483, "2026-09-02": r_41b21ed3b483, "2026-08-28": r_41b21ed3b483, "2026-08-25": r_41b21ed3b483, "2026-08-21": r_41b21ed3b483, "2026-08-14": r_41b21ed3b483, "2026-08-07": r_41b21ed3b483, "2026-07-30": r_41b21ed3b483, "2026-07-23": r_41b21ed3b483, "2026-07-22": r_41b21ed3b483, "2026-07-20": r_41b21ed3b483, "2025-01-01": r_41b21ed3b483 },
-  "markNotificationRead": { "2026-09-06": r_31905947dd49, "2026-09-02": r_31905947dd49, "2026-08-28": r_31905947dd49, "2026-08-25": r_31905947dd49, "2026-08-21": r_31905947dd49, "2026-08-14": r_31905947dd49, "2026-08-07": r_31905947dd49, "2026-07-30": r_31905947dd49, "2026-07-23": r_31905947dd49, "2026-07-22": r_31905947dd49, "2026-07-20": r_31905947dd49, "2025-01-01": r_31905947dd49 },
+  "markNotificationRead": { "2026-09-06": r_6f5f53d2468c, "2026-09-02": r_6f5f53d2468c, "2026-08-28": r_6f5f53d2468c, "2026-08-25": r_6f5f53d2468c, "2026-08-21": r_6f5f53d2468c, "2026-08-14": r_6f5f53d2468c, "2026-08-07": r_6f5f53d2468c, "2026-07-30": r_6f5f53d2468c, "2026-07-23": r_6f5f53d2468c, "2026-07-22": r_6f5f53d2468c, "2026-07-20": r_6f5f53d2468c, "2025-01-01": r_6f5f53d2468c },
   "pauseMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "publishPaymentMethodDomainProof": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "refundPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },

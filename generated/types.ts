@@ -568,6 +568,7 @@ export interface Membership {
 
 /** One notification in a user's feed. */
 export interface Notification {
+    object: "notification";
     id: string;
     topic_id: string;
     /** The topic's identifier. */
@@ -590,6 +591,7 @@ export interface Notification {
 
 /** A kind of notification a user may turn off. */
 export interface NotificationTopic {
+    object: "notification_topic";
     id: string;
     /** Stable name: payment_received, payout_failed, dispute_opened, team_invitation, transfer_invitation, cardholder_onboarding, card_transaction or app_message. */
     identifier: string;

@@ -1,6 +1,7 @@
 // Notifications: a user's feed (the notifications table of migration 030, whose `type` becomes the topic's stable
 // identifier and which gains the fields apps send: title, subtitle, content, icon, deep-link path, and the account
-// concerned), the topic catalogue (notification_topics, seeded here; a topic's id is ntop_<identifier>), each user's
+// concerned), the topic catalogue (notification_topics, seeded here; a topic's id is ntop_ and its identifier without
+// underscores, ntop_paymentreceived), each user's
 // per-topic choices (notification_preferences) and the sends apps made (notification_sends: what the per-app rate
 // limit counts). Every existing kind of notification (team and transfer invitations, card notices) is a topic.
 //
@@ -26,8 +27,11 @@ export const TOPICS: [string, string, string, string | null][] = [
   ['app_message', 'App messages', 'Notifications apps send to an account\'s team (POST /notifications).', null],
 ];
 
+/** A topic's fixed id: ids carry letters and digits only after their prefix. */
+export const topicId = (identifier: string): string => `ntop_${identifier.replaceAll('_', '')}`;
+
 // An amount of a money object of the event's data as a decimal string in its major unit ("10.00"), exactly.
-const money = (m: string) => `(round((${m}->>'amount')::numeric / power(10, coalesce((${m}->>'decimals')::int, 2)), coalesce((${m}->>'decimals')::int, 2))::text
+const money = (m: string) => `(round((${m}->>'amount')::numeric / power(10::numeric, coalesce((${m}->>'decimals')::int, 2)), coalesce((${m}->>'decimals')::int, 2))::text
   || ' ' || upper(${m}->>'currency'))`;
 
 const NOTIFY = `
@@ -63,7 +67,7 @@ const NOTIFY = `
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('notification_topics', (t) => {
-    t.text('id').primary(); // ntop_<identifier>
+    t.text('id').primary(); // topicId(identifier)
     t.text('identifier').notNullable().unique();
     t.text('name').notNullable();
     t.text('description').notNullable();
@@ -71,7 +75,7 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('position').notNullable(); // the catalogue's order
   });
   await knex('notification_topics').insert(TOPICS.map(([identifier, name, description, event_type], position) =>
-    ({ id: `ntop_${identifier}`, identifier, name, description, event_type, position })));
+    ({ id: topicId(identifier), identifier, name, description, event_type, position })));
 
   await knex.schema.alterTable('notifications', (t) => {
     t.text('account_id').nullable().references('accounts.id'); // the account it concerns

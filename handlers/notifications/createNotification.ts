@@ -3,7 +3,7 @@ import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { spendSend } from './send-limit.js';
 
-const APP_TOPIC = 'ntop_app_message';
+const APP_TOPIC = 'ntop_appmessage';
 
 /**
  * POST /notifications: an app (API key; the runtime checked notification:send on company_id) notifies the account's

@@ -10,13 +10,13 @@ export const callerId = (ctx: HandlerContext): string => ctx.principal.userId!;
 
 /** The caller's notifications, read as the Notification resource reads them. */
 export const feedRows = (db: Knex, userId: string) =>
-  db.select(db.raw(resources.Notification.columns)).from('notifications').where('notifications.user_id', userId);
+  db('notifications').select(db.raw(resources.Notification.columns)).where('notifications.user_id', userId);
 
-/** A topic's identifier, which notifications carry as their type, from its id (ntop_<identifier>). */
-export const topicType = (topicId: string): string => topicId.slice('ntop_'.length);
+/** The identifier (what notifications carry as their type) of a topic id, for filters. */
+export const typeOf = (db: Knex, topicId: string) => db('notification_topics').where({ id: topicId }).select('identifier');
 
 /** A topic of the catalogue, or a 404 naming `param`. */
-export async function topicOrNotFound(db: Knex, topicId: string, param: string) {
+export async function topicOrNotFound(db: Knex, topicId: string, param: string): Promise<{ id: string; identifier: string }> {
   const topic = await db('notification_topics').where({ id: topicId }).first();
   if (!topic) throw notFound('notification topic', topicId, param);
   return topic;
