@@ -1,9 +1,11 @@
 // Metric time series (GET /stats/time_series/{metric}) read rollups, never the history behind them: statement-level
 // triggers on payments, refunds, disputes, members and memberships add what each statement changed to stat_rollups
-// (one row per account, metric, currency and UTC quarter-hour) in the same transaction, like ledger_daily_totals
-// follows ledger postings (migration 260). Quarter-hours rather than days because a series is bucketed in the
-// account's timezone: every zone's offset today is a whole number of quarter-hours (+05:45, +08:45, +12:45), so a
-// local day, week, month or year is always a whole number of quarter-hours and a series sums rollup rows only.
+// in the same transaction, like ledger_daily_totals follows ledger postings (migration 260), at three grains: the
+// UTC quarter-hour (q), hour (h) and day (d) holding it. Series are bucketed in any time zone, and every zone's
+// offset today is a whole number of quarter-hours (+05:45, +08:45, +12:45), so a local period [s, e) is always
+//   the day rows of [day(s), day(e))  -  G(s)  +  G(e),   G(t) = the hour rows of [day(t), hour(t)) + the quarter rows of [hour(t), t)
+// (handlers/stats/series.ts): a year by day in New York reads 366 day rows and 5 hour rows per boundary, in UTC
+// the day rows alone, whatever the number of payments behind them.
 // active_memberships is a level, not a flow: its rollups hold +1/-1 moves and stat_levels the current count, so a
 // window's starting level is the current one less the moves since (cost: the rollups from the window to now).
 //
@@ -26,15 +28,17 @@ export const STAT_METRICS = {
 
 const COLLECTED = `('succeeded', 'refunded', 'partially_refunded')`;
 const LIVE = `('trialing', 'active', 'past_due')`;
-const QUARTER = (ts: string) => `date_bin('15 minutes', ${ts}, timestamptz '2000-01-01 00:00:00+00')`;
+/** The grains, and the width each rollup row covers. */
+export const GRAINS = { q: '15 minutes', h: '1 hour', d: '1 day' } as const;
 const NOW = `date_trunc('milliseconds', now())`;
 
 /** Adds a set of contributions (account_id, metric, currency, at, value, count) to the rollups, in key order. */
 const ADD = (contributions: string) => `
-  insert into stat_rollups as r (account_id, metric, currency, bucket, value, count)
-    select account_id, metric, currency, ${QUARTER('at')}, sum(value)::bigint, sum(count)::bigint
-    from (${contributions}) c group by 1, 2, 3, 4 order by 1, 2, 3, 4
-    on conflict (account_id, metric, currency, bucket) do update set value = r.value + excluded.value, count = r.count + excluded.count;`;
+  insert into stat_rollups as r (account_id, metric, currency, grain, bucket, value, count)
+    select account_id, metric, currency, g.grain, date_bin(g.width::interval, at, timestamptz '2000-01-01 00:00:00+00'), sum(value)::bigint, sum(count)::bigint
+    from (${contributions}) c cross join (values ${Object.entries(GRAINS).map(([g, w]) => `('${g}', '${w}')`).join(', ')}) as g(grain, width)
+    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+    on conflict (account_id, metric, currency, grain, bucket) do update set value = r.value + excluded.value, count = r.count + excluded.count;`;
 
 /** What a set of newly collected payments adds (rows: account_id, currency, total, fee_amount, at). */
 const PAYMENT_CONTRIBUTIONS = (rows: string) => `
@@ -84,10 +88,11 @@ export async function up(knex: Knex): Promise<void> {
     t.text('account_id').notNullable().references('accounts.id');
     t.text('metric').notNullable();
     t.text('currency').notNullable(); // '' for count metrics
-    t.timestamp('bucket', { useTz: true }).notNullable(); // the UTC quarter-hour it starts
+    t.text('grain').notNullable(); // q, h or d (GRAINS)
+    t.timestamp('bucket', { useTz: true }).notNullable(); // the UTC quarter-hour, hour or day it starts
     t.bigInteger('value').notNullable();
     t.bigInteger('count').notNullable();
-    t.primary(['account_id', 'metric', 'currency', 'bucket']);
+    t.primary(['account_id', 'metric', 'currency', 'grain', 'bucket']);
   });
   await knex.schema.createTable('stat_levels', (t) => {
     t.text('account_id').notNullable().references('accounts.id');

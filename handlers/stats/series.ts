@@ -1,6 +1,7 @@
 // A metric's series over a window, from stat_rollups (migrations/310): the window widens to whole periods of the
 // interval in the time zone, whose bounds are always quarter-hours in UTC, so every period is a sum of rollup rows
-// and no source row (payment, refund, ...) is read. Cost: the window's periods and its quarter-hours with activity.
+// and no source row (payment, refund, ...) is read. Cost: per period one range of day rows (hour rows for an hourly
+// series) and, per boundary, the hour and quarter-hour rows between its UTC day's start and it (none in UTC).
 import type { Knex } from 'knex';
 import { query } from '../../runtime/request-db.js';
 import { ApiError, invalid, notFound } from '../../runtime/errors.js';
@@ -40,15 +41,36 @@ const PERIODS = `
   from b, generate_series(date_trunc($6::text, b.lf), b.lt - interval '1 microsecond', $7::interval) s
   limit ${MAX_POINTS + 1}`;
 
-const SUMS = `
-  select date_trunc($5::text, bucket at time zone $6::text)::text as local_start, sum(value)::bigint as value, sum(count)::bigint as count
-  from stat_rollups where account_id = $1 and metric = $2 and currency = $3 and bucket >= $4 and bucket < $7
-  group by 1`;
+const ORIGIN = `timestamptz '2000-01-01 00:00:00+00'`;
+const bin = (width: string, t: string) => `date_bin(${width}, ${t}, ${ORIGIN})`;
+const OF = `r.account_id = $1 and r.metric = $2 and r.currency = $3`;
 
-// A level's value before the window: the level now less every move since the window began.
+// Each period [b(k), b(k+1)) from the rollups (migrations/310): the big grain's rows (days; hours for an hourly
+// series) of [big(b(k)), big(b(k+1))), less G at its start, plus G at its end, where G(t) is what the big grain's
+// row holding t counts before t: its hour rows before hour(t) and the quarter-hour rows of [hour(t), t).
+const SUMS = `
+  with bd as (select u.t as b, u.i, ${bin('$5::interval', 'u.t')} as big, ${bin(`'1 hour'::interval`, 'u.t')} as hour
+      from unnest($4::timestamptz[]) with ordinality as u(t, i)),
+  g as (select bd.i, bd.big, coalesce(h.v, 0) + coalesce(q.v, 0) as v, coalesce(h.c, 0) + coalesce(q.c, 0) as c from bd
+    cross join lateral (select sum(value) as v, sum(count) as c from stat_rollups r
+      where ${OF} and r.grain = 'h' and r.bucket >= bd.big and r.bucket < bd.hour) h
+    cross join lateral (select sum(value) as v, sum(count) as c from stat_rollups r
+      where ${OF} and r.grain = 'q' and r.bucket >= bd.hour and r.bucket < bd.b) q)
+  select (coalesce(w.v, 0) - g0.v + g1.v)::bigint as value, (coalesce(w.c, 0) - g0.c + g1.c)::bigint as count
+  from g g0 join g g1 on g1.i = g0.i + 1
+  cross join lateral (select sum(value) as v, sum(count) as c from stat_rollups r
+    where ${OF} and r.grain = $6 and r.bucket >= g0.big and r.bucket < g1.big) w
+  order by g0.i`;
+
+// A level's value before the window: the level now less every move since the window began (the day rows from its
+// day on, less what they hold before its start).
 const LEVEL_BEFORE = `
   select coalesce((select value from stat_levels where account_id = $1 and metric = $2), 0)
-    - coalesce((select sum(value) from stat_rollups where account_id = $1 and metric = $2 and currency = '' and bucket >= $3), 0) as value`;
+    - coalesce((select sum(value) from stat_rollups r where ${OF} and r.grain = 'd' and r.bucket >= ${bin(`'1 day'::interval`, '$4::timestamptz')}), 0)
+    + coalesce((select sum(value) from stat_rollups r where ${OF} and r.grain = 'h'
+        and r.bucket >= ${bin(`'1 day'::interval`, '$4::timestamptz')} and r.bucket < ${bin(`'1 hour'::interval`, '$4::timestamptz')}), 0)
+    + coalesce((select sum(value) from stat_rollups r where ${OF} and r.grain = 'q'
+        and r.bucket >= ${bin(`'1 hour'::interval`, '$4::timestamptz')} and r.bucket < $4::timestamptz), 0) as value`;
 
 export async function statSeries(db: Knex, metric: string, q: SeriesQuery) {
   if (!isMetric(metric)) throw notFound('metric', metric, 'metric');
@@ -62,17 +84,17 @@ export async function statSeries(db: Knex, metric: string, q: SeriesQuery) {
   const start: string = periods[0].start_at;
   const end: string = periods[periods.length - 1].end_at;
   const currency = isMoney(metric) ? q.currency ?? 'usd' : '';
-  const sums = await query<{ local_start: string; value: string; count: string }>(db, SUMS, [q.account_id, metric, currency, start, q.interval, zone, end]);
-  const byStart = new Map(sums.map((r) => [r.local_start, r]));
-  let level = isLevel(metric) ? Number((await query(db, LEVEL_BEFORE, [q.account_id, metric, start]))[0].value) : 0;
-  const points = periods.map((p) => {
-    const sum = byStart.get(p.local_start);
-    const value = Number(sum?.value ?? 0);
+  const bounds = [...periods.map((p) => p.start_at), end];
+  const [grain, width] = q.interval === 'hour' ? ['h', '1 hour'] : ['d', '1 day'];
+  const sums = await query<{ value: string; count: string }>(db, SUMS, [q.account_id, metric, currency, bounds, width, grain]);
+  let level = isLevel(metric) ? Number((await query(db, LEVEL_BEFORE, [q.account_id, metric, currency, start]))[0].value) : 0;
+  const points = periods.map((p, k) => {
+    const value = Number(sums[k].value);
     if (isLevel(metric)) {
       level += value;
       return { timestamp: p.start_at, value: level, count: level };
     }
-    return { timestamp: p.start_at, value, count: isMoney(metric) ? Number(sum?.count ?? 0) : value };
+    return { timestamp: p.start_at, value, count: isMoney(metric) ? Number(sums[k].count) : value };
   });
   return {
     metric,

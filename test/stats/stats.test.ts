@@ -101,6 +101,28 @@ t('periods follow the time zone: the account\'s by default, New York, and a quar
   assert.equal(year.body.data.points, [{ timestamp: '2026-01-01T00:00:00.000Z', value: 3_000, count: 2 }]);
 });
 
+t('for random payments, every zone and interval gives what a direct scan of the payments gives', async () => {
+  const s = await seller(app);
+  let seed = 17;
+  const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648);
+  for (let i = 0; i < 60; i++) {
+    const at = new Date(Date.parse('2026-04-01T00:00:00Z') + (next() % (5 * 86_400)) * 1000).toISOString();
+    await collectedAt(s.accountId, at, 100 + (next() % 900));
+  }
+  for (const zone of ['UTC', 'America/New_York', 'Asia/Kathmandu', 'Australia/Eucla', 'America/St_Johns']) {
+    for (const interval of ['hour', 'day', 'week'] as const) {
+      const res = await series(s.key, 'gross_revenue', { account_id: s.accountId, from: '2026-04-01', to: interval === 'hour' ? '2026-04-02' : '2026-04-05', interval, time_zone: zone });
+      assert.is(res.status, 200, JSON.stringify(res.body));
+      const { rows } = await app.db.raw(`select to_char(date_trunc(?, settlement_time_at at time zone ?) at time zone ? at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as t,
+        sum(total)::int as v, count(*)::int as c from payments where account_id = ? group by 1`, [interval, zone, zone, s.accountId]);
+      const scanned = new Map(rows.map((r: { t: string; v: number; c: number }) => [r.t, [r.v, r.c]]));
+      for (const p of res.body.data.points) {
+        assert.equal([p.value, p.count], scanned.get(p.timestamp) ?? [0, 0], `${zone} ${interval} ${p.timestamp}`);
+      }
+    }
+  }
+});
+
 t('the rollups hold the series: the source rows are not read', async () => {
   const s = await seller(app);
   await collectedAt(s.accountId, '2026-05-01T10:00:00Z', 700);
