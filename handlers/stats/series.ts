@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { query } from '../../runtime/request-db.js';
 import { ApiError, invalid, notFound } from '../../runtime/errors.js';
-import { isInstant, parseInstant } from '../../runtime/instant.js';
+import { parseInstant } from '../../runtime/instant.js';
 import { canonicalTimezone } from '../account_preferences/regional-settings.js';
 import { loadPreferences } from '../account_preferences/preferences-store.js';
 import { isLevel, isMetric, isMoney } from './catalogue.js';
@@ -18,15 +18,19 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** An instant as the API writes it (ISO 8601 in UTC, milliseconds). */
 const ISO = (ts: string) => `to_char((${ts}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/** Series cover these years: widening a window to whole periods in a zone never leaves the years 0001-9999. */
+const FIRST_YEAR = 1970;
+const LAST_YEAR = 9998;
+
 /** A window bound as SQL sees it: a local date (its midnight in the zone) or an instant. */
 function bound(text: string, param: 'from' | 'to'): { date: boolean; value: string } {
-  if (DATE.test(text)) {
-    if (!isInstant(`${text}T00:00:00Z`)) throw invalid(`${param} '${text}' is not a date`, param);
-    return { date: true, value: text };
+  const ms = DATE.test(text) ? parseInstant(`${text}T00:00:00Z`) : parseInstant(text);
+  if (ms === null) {
+    throw invalid(DATE.test(text) ? `${param} '${text}' is not a date` : `${param} must be a date (YYYY-MM-DD) or an ISO 8601 timestamp with an offset`, param);
   }
-  const ms = parseInstant(text);
-  if (ms === null) throw invalid(`${param} must be a date (YYYY-MM-DD) or an ISO 8601 timestamp with an offset`, param);
-  return { date: false, value: new Date(ms).toISOString() };
+  const year = new Date(ms).getUTCFullYear();
+  if (year < FIRST_YEAR || year > LAST_YEAR) throw invalid(`${param} must lie in the years ${FIRST_YEAR} to ${LAST_YEAR}`, param);
+  return DATE.test(text) ? { date: true, value: text } : { date: false, value: new Date(ms).toISOString() };
 }
 
 // The periods: local starts from the period holding `from` up to the one holding the instant before `to` (a date

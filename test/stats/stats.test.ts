@@ -149,6 +149,8 @@ t('errors: scope, another account, unknown metric, window, interval, time zone',
   };
   await bad({ from: '2026-02-01', to: '2026-01-01' }, 'to');
   await bad({ from: '2026-02-30' }, 'from');
+  await bad({ from: '1969-12-31' }, 'from');
+  await bad({ to: '9999-12-31' }, 'to');
   await bad({ from: '2026-02-01Tnoon' }, 'from');
   await bad({ to: 'yesterday' }, 'to');
   await bad({ from: '2020-01-01', to: '2026-01-01' }, 'interval'); // more than 1000 days
