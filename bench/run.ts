@@ -2,7 +2,9 @@
 // (bench/baseline-server.ts: the framework's overhead), and against an expert's hand-written Fastify + pg server with
 // the fewest statements (bench/expert-server.ts: what the framework could be), on one freshly migrated database
 // (DATABASE_URL's server, or an embedded one), in alternating order. Latency scenarios send two requests to the
-// framework (a deep page against the first; an account with a million ledger postings against one with sixty);
+// framework (a deep page against the first; an account with a million ledger postings against one with sixty; a
+// year's stats series against a day's), or, with `on`, to the framework and the same-work baseline (a year's series
+// against the baseline's scan of the payments); `sequential` ones one request at a time;
 // version scenarios send the same request to the framework at the newest and at an older version.
 // The last lines are the headlines: each side's requests/s, CPU and statements per request, and the ratios.
 // Settings: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (20), BENCH_ROUNDS (4: one-round results on a shared VM swing by ±20%);
