@@ -78,7 +78,8 @@ export const specData = {
     "membership:export",
     "member:export",
     "refund:export",
-    "dispute:export"
+    "dispute:export",
+    "notification:send"
   ],
   "roles": {
     "owner": [
@@ -168,6 +169,8 @@ export const specData = {
     "LedgerAccount": "ldgr_",
     "Member": "mber_",
     "Membership": "mem_",
+    "Notification": "ntf_",
+    "NotificationTopic": "ntop_",
     "PaymentMethodDomain": "pmd_",
     "PaymentMethod": "payt_",
     "Payment": "pay_",

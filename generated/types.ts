@@ -629,6 +629,79 @@ export interface Membership {
     updated_at: string;
 }
 
+/** One notification in a user's feed. */
+export interface Notification {
+    object: "notification";
+    id: string;
+    topic_id: string;
+    /** The topic's identifier. */
+    type: string;
+    /** The account it concerns. */
+    account_id: string | null;
+    title: string;
+    subtitle: string | null;
+    content: string;
+    icon_user_id: string | null;
+    /** What the sending app appends to its deep link; for platform events the id of the object concerned. */
+    rest_path: string | null;
+    /** The details of a platform notification (ids of what it concerns); {} for app messages. */
+    data: unknown;
+    /** Whether the user has read it. */
+    read: boolean;
+    read_at: string | null;
+    created_at: string;
+}
+
+/** A kind of notification a user may turn off. */
+export interface NotificationTopic {
+    object: "notification_topic";
+    id: string;
+    /** Stable name: payment_received, payout_failed, dispute_opened, team_invitation, transfer_invitation, cardholder_onboarding, card_transaction or app_message. */
+    identifier: string;
+    name: string;
+    description: string;
+}
+
+/** Whether the user receives a topic's notifications (all are on until turned off). */
+export interface NotificationPreference {
+    object: "notification_preference";
+    /** The topic's id (for paging). */
+    id: string;
+    topic_id: string;
+    identifier: string;
+    enabled: boolean;
+}
+
+/** A topic's unread notifications. */
+export interface NotificationTopicCount {
+    topic_id: string;
+    identifier: string;
+    unread: number;
+}
+
+/** The caller's unread notifications, for badges. */
+export interface NotificationBadge {
+    object: "notification_badge";
+    /** Unread notifications in all. */
+    unread: number;
+    /** Each topic with unread notifications. */
+    topics: NotificationTopicCount[];
+}
+
+/** What POST /notifications/read_all marked. */
+export interface NotificationsMarked {
+    object: "notifications_marked";
+    /** Notifications that were unread and are now read. */
+    marked: number;
+}
+
+/** The official client's answer to a send. */
+export interface NotificationSent {
+    success: boolean;
+    /** Users it was delivered to (those who turned app messages off are skipped). */
+    recipients: number;
+}
+
 export interface PaymentMethodDomain {
     id: string;
     account_id: string;
@@ -1001,6 +1074,55 @@ export interface Shipment {
     tracking_url: string;
     created_at: string;
     updated_at: string;
+}
+
+/** One period of a series. */
+export interface StatPoint {
+    /** The period's start (its local midnight, hour, Monday, first of the month or of the year in time_zone). */
+    timestamp: string;
+    /** Money metrics: minor units of the series' currency (net_revenue may be negative). Counts: the count; active_memberships: the level at the period's end. */
+    value: number;
+    /** The payments, refunds or disputes behind a money value; for count metrics the value again. */
+    count: number;
+}
+
+/** A metric as a series of periods covering the window. */
+export interface StatSeriesData {
+    /** The metric's key. */
+    metric: string;
+    unit: "currency" | "count";
+    /** Money metrics: the lowercase ISO 4217 code of every value; null for counts. */
+    currency: string | null;
+    interval: "hour" | "day" | "week" | "month" | "year";
+    /** The IANA time zone the periods follow. */
+    time_zone: string;
+    /** The first period's start: from, widened to a whole period. */
+    from: string;
+    /** The last period's end (exclusive): to, widened to a whole period. */
+    to: string;
+    /** Every period, oldest first, zero when nothing happened. */
+    points: StatPoint[];
+}
+
+/** A metric's time series (the official client's envelope). */
+export interface StatSeries {
+    data: StatSeriesData;
+}
+
+/** One metric of the catalogue. */
+export interface StatMetric {
+    /** The {metric} of GET /stats/time_series/{metric}. */
+    key: string;
+    name: string;
+    description: string;
+    unit: "currency" | "count";
+    /** Filters it takes beyond the window: currency for money metrics. */
+    properties: string[];
+}
+
+/** The metric catalogue. */
+export interface StatMetricList {
+    data: StatMetric[];
 }
 
 export interface SwapToken {
@@ -1801,6 +1923,78 @@ export interface ResumeMembershipInput {
 
 export type ResumeMembershipOutput = Membership;
 
+/** GET /notifications: List the caller's notifications */
+export interface ListNotificationsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; unread?: boolean; topic_id?: string };
+    body: undefined;
+}
+
+export type ListNotificationsOutput = Page<Notification>;
+
+/** GET /notifications/unread_counts: Count the caller's unread notifications */
+export interface RetrieveNotificationBadgeInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveNotificationBadgeOutput = NotificationBadge;
+
+/** POST /notifications/{id}/read: Mark a notification read */
+export interface MarkNotificationReadInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type MarkNotificationReadOutput = Notification;
+
+/** POST /notifications/read_all: Mark every notification read */
+export interface MarkAllNotificationsReadInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { topic_id?: string };
+}
+
+export type MarkAllNotificationsReadOutput = NotificationsMarked;
+
+/** POST /notifications: Send a notification to an account's team */
+export interface CreateNotificationInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { company_id: string; title: string; content: string; subtitle?: string | null; icon_user_id?: string | null; rest_path?: string | null; user_ids?: string[] | null };
+}
+
+export type CreateNotificationOutput = NotificationSent;
+
+/** GET /notifications/topics: List the notification topics */
+export interface ListNotificationTopicsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string };
+    body: undefined;
+}
+
+export type ListNotificationTopicsOutput = Page<NotificationTopic>;
+
+/** GET /notifications/preferences: List the caller's topic preferences */
+export interface ListNotificationPreferencesInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string };
+    body: undefined;
+}
+
+export type ListNotificationPreferencesOutput = Page<NotificationPreference>;
+
+/** PATCH /notifications/preferences/{topic_id}: Turn a topic on or off */
+export interface UpdateNotificationPreferenceInput {
+    path: { topic_id: string };
+    query: Record<string, never>;
+    body: { enabled: boolean };
+}
+
+export type UpdateNotificationPreferenceOutput = NotificationPreference;
+
 /** GET /payment_method_domains: List payment method domains */
 export interface ListPaymentMethodDomainsInput {
     path: Record<string, never>;
@@ -2251,6 +2445,33 @@ export interface UpdateShipmentInput {
 
 export type UpdateShipmentOutput = Shipment;
 
+/** GET /stats: List the metrics */
+export interface ListStatsInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type ListStatsOutput = StatMetricList;
+
+/** GET /stats/time_series/{metric}: Retrieve a metric's time series */
+export interface RetrieveStatTimeSeriesInput {
+    path: { metric: string };
+    query: { account_id: string; from: string; to: string; interval: "hour" | "day" | "week" | "month" | "year"; time_zone?: string; currency?: string };
+    body: undefined;
+}
+
+export type RetrieveStatTimeSeriesOutput = StatSeries;
+
+/** GET /stats/{metric}: Retrieve a metric's time series (deprecated; use GET /stats/time_series/{metric}) */
+export interface RetrieveStatInput {
+    path: { metric: string };
+    query: { account_id: string; from: string; to: string; interval: "hour" | "day" | "week" | "month" | "year"; time_zone?: string; currency?: string };
+    body: undefined;
+}
+
+export type RetrieveStatOutput = StatSeries;
+
 /** POST /swaps/quote: Quote a swap */
 export interface CreateSwapQuoteInput {
     path: Record<string, never>;
@@ -2645,6 +2866,14 @@ export interface Operations {
     extendMembership: { input: ExtendMembershipInput; output: ExtendMembershipOutput };
     pauseMembership: { input: PauseMembershipInput; output: PauseMembershipOutput };
     resumeMembership: { input: ResumeMembershipInput; output: ResumeMembershipOutput };
+    listNotifications: { input: ListNotificationsInput; output: ListNotificationsOutput };
+    retrieveNotificationBadge: { input: RetrieveNotificationBadgeInput; output: RetrieveNotificationBadgeOutput };
+    markNotificationRead: { input: MarkNotificationReadInput; output: MarkNotificationReadOutput };
+    markAllNotificationsRead: { input: MarkAllNotificationsReadInput; output: MarkAllNotificationsReadOutput };
+    createNotification: { input: CreateNotificationInput; output: CreateNotificationOutput };
+    listNotificationTopics: { input: ListNotificationTopicsInput; output: ListNotificationTopicsOutput };
+    listNotificationPreferences: { input: ListNotificationPreferencesInput; output: ListNotificationPreferencesOutput };
+    updateNotificationPreference: { input: UpdateNotificationPreferenceInput; output: UpdateNotificationPreferenceOutput };
     listPaymentMethodDomains: { input: ListPaymentMethodDomainsInput; output: ListPaymentMethodDomainsOutput };
     createPaymentMethodDomain: { input: CreatePaymentMethodDomainInput; output: CreatePaymentMethodDomainOutput };
     retrievePaymentMethodDomain: { input: RetrievePaymentMethodDomainInput; output: RetrievePaymentMethodDomainOutput };
@@ -2695,6 +2924,9 @@ export interface Operations {
     createShipment: { input: CreateShipmentInput; output: CreateShipmentOutput };
     retrieveShipment: { input: RetrieveShipmentInput; output: RetrieveShipmentOutput };
     updateShipment: { input: UpdateShipmentInput; output: UpdateShipmentOutput };
+    listStats: { input: ListStatsInput; output: ListStatsOutput };
+    retrieveStatTimeSeries: { input: RetrieveStatTimeSeriesInput; output: RetrieveStatTimeSeriesOutput };
+    retrieveStat: { input: RetrieveStatInput; output: RetrieveStatOutput };
     createSwapQuote: { input: CreateSwapQuoteInput; output: CreateSwapQuoteOutput };
     createSwap: { input: CreateSwapInput; output: CreateSwapOutput };
     listSwaps: { input: ListSwapsInput; output: ListSwapsOutput };
