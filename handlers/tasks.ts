@@ -18,6 +18,7 @@ import { paymentMethodDomainTasks } from './payment_method_domains/verification.
 import { fileTasks } from './files/file-objects.js';
 import { exportTasks } from './exports/tasks.js';
 import { EXPIRE_EXPORTS } from './exports/expire.js';
+import { COMPACT_STAT_ROLLUPS, compactStatRollupsTask } from './stats/compact.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -36,10 +37,14 @@ export function taskList(db: Knex): TaskList {
     ...paymentMethodDomainTasks(db),
     ...fileTasks(),
     ...exportTasks(db),
+    [COMPACT_STAT_ROLLUPS]: compactStatRollupsTask(db),
   };
 }
 
-/** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, and the clearing
- * of settled payments' funds; hourly, the retention of exports. (Jobs of a worker that died need nothing here: runtime/worker-liveness.ts releases
- * them for every task.) */
-export const schedule = { crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `0 * * * * ${EXPIRE_EXPORTS}`], onStart: [] };
+/** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, the clearing of
+ * settled payments' funds and the folding of new stats rollups; hourly, the retention of exports. (Jobs of a worker
+ * that died need nothing here: runtime/worker-liveness.ts releases them for every task.) */
+export const schedule = {
+  crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `* * * * * ${COMPACT_STAT_ROLLUPS}`, `0 * * * * ${EXPIRE_EXPORTS}`],
+  onStart: [],
+};

@@ -9,6 +9,12 @@
 // active_memberships is a level, not a flow: its rollups hold +1/-1 moves and stat_levels the current count, so a
 // window's starting level is the current one less the moves since (cost: the rollups from the window to now).
 //
+// The triggers only insert: a key (account, metric, currency, grain, bucket) may have several rows, which reads sum,
+// and the compact_stat_rollups job (handlers/stats/compact.ts, every minute) folds each key's new rows into one. An
+// upsert here would lock the key's row from the triggering statement to the commit, in whatever order the handler's
+// statements run, and deadlock with the ledger's balance rows (a payment settling locks balances and then its
+// rollups, a refund settling the other way round: the money property saw it at once).
+//
 // Metric definitions (spec/areas/stats.yaml repeats them for callers):
 //   gross_revenue    + payment total when a payment is collected (succeeded), at settlement_time_at
 //   net_revenue      + total - fees at collection; - a refund's amount when it succeeds; - a dispute's amount and fee
@@ -32,13 +38,12 @@ const LIVE = `('trialing', 'active', 'past_due')`;
 export const GRAINS = { q: '15 minutes', h: '1 hour', d: '1 day' } as const;
 const NOW = `date_trunc('milliseconds', now())`;
 
-/** Adds a set of contributions (account_id, metric, currency, at, value, count) to the rollups, in key order. */
+/** Adds a set of contributions (account_id, metric, currency, at, value, count) to the rollups: new rows, one per key. */
 const ADD = (contributions: string) => `
-  insert into stat_rollups as r (account_id, metric, currency, grain, bucket, value, count)
+  insert into stat_rollups (account_id, metric, currency, grain, bucket, value, count)
     select account_id, metric, currency, g.grain, date_bin(g.width::interval, at, timestamptz '2000-01-01 00:00:00+00'), sum(value)::bigint, sum(count)::bigint
     from (${contributions}) c cross join (values ${Object.entries(GRAINS).map(([g, w]) => `('${g}', '${w}')`).join(', ')}) as g(grain, width)
-    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
-    on conflict (account_id, metric, currency, grain, bucket) do update set value = r.value + excluded.value, count = r.count + excluded.count;`;
+    group by 1, 2, 3, 4, 5;`;
 
 /** What a set of newly collected payments adds (rows: account_id, currency, total, fee_amount, at). */
 const PAYMENT_CONTRIBUTIONS = (rows: string) => `
@@ -48,9 +53,8 @@ const PAYMENT_CONTRIBUTIONS = (rows: string) => `
 /** The active_memberships level: moves into the rollups, the sum into stat_levels (rows: account_id, at, delta). */
 const MOVE_LEVEL = (rows: string) => `
   ${ADD(`select account_id, 'active_memberships' as metric, '' as currency, at, delta as value, 0 as count from ${rows} where delta <> 0`)}
-  insert into stat_levels as l (account_id, metric, value)
-    select account_id, 'active_memberships', sum(delta) from ${rows} where delta <> 0 group by 1 order by 1
-    on conflict (account_id, metric) do update set value = l.value + excluded.value;`;
+  insert into stat_levels (account_id, metric, value)
+    select account_id, 'active_memberships', sum(delta) from ${rows} where delta <> 0 group by 1;`;
 
 const TRIGGERS: [table: string, event: 'insert' | 'update', body: string][] = [
   ['payments', 'insert', ADD(PAYMENT_CONTRIBUTIONS(`(select account_id, currency, total, fee_amount,
@@ -92,13 +96,17 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('bucket', { useTz: true }).notNullable(); // the UTC quarter-hour, hour or day it starts
     t.bigInteger('value').notNullable();
     t.bigInteger('count').notNullable();
-    t.primary(['account_id', 'metric', 'currency', 'grain', 'bucket']);
+    // false: written by a trigger, not yet folded into its key's one row (the partial index finds them)
+    t.boolean('compacted').notNullable().defaultTo(false);
+    t.index(['account_id', 'metric', 'currency', 'grain', 'bucket']);
   });
+  await knex.raw('create index stat_rollups_new on stat_rollups (account_id, metric, currency, grain, bucket) where not compacted');
   await knex.schema.createTable('stat_levels', (t) => {
     t.text('account_id').notNullable().references('accounts.id');
     t.text('metric').notNullable();
     t.bigInteger('value').notNullable();
-    t.primary(['account_id', 'metric']);
+    t.boolean('compacted').notNullable().defaultTo(false);
+    t.index(['account_id', 'metric']);
   });
 
   for (const [table, event, body] of TRIGGERS) {

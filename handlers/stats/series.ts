@@ -69,7 +69,7 @@ const SUMS = `
 // A level's value before the window: the level now less every move since the window began (the day rows from its
 // day on, less what they hold before its start).
 const LEVEL_BEFORE = `
-  select coalesce((select value from stat_levels where account_id = $1 and metric = $2), 0)
+  select coalesce((select sum(value) from stat_levels where account_id = $1 and metric = $2), 0)
     - coalesce((select sum(value) from stat_rollups r where ${OF} and r.grain = 'd' and r.bucket >= ${bin(`'1 day'::interval`, '$4::timestamptz')}), 0)
     + coalesce((select sum(value) from stat_rollups r where ${OF} and r.grain = 'h'
         and r.bucket >= ${bin(`'1 day'::interval`, '$4::timestamptz')} and r.bucket < ${bin(`'1 hour'::interval`, '$4::timestamptz')}), 0)

@@ -7,6 +7,7 @@ import { makeKey } from '../helpers/fixtures.js';
 import { makeVariant, pay, settleRefunds, VERSION } from '../payments/payment-fixtures.js';
 import { NETWORK_CARDS, PAID, NET, DISPUTE_FEE, paidWith, seller } from '../disputes/dispute-fixtures.js';
 import { newId } from '../../runtime/ids.js';
+import { compactStatRollups } from '../../handlers/stats/compact.js';
 
 const t = suite('stats');
 let app: TestApp;
@@ -53,6 +54,9 @@ t('a known mix of payments, a refund, a dispute and memberships gives exact numb
   // A window ending before today still ends at yesterday's level; a later one carries today's level on.
   const later = await series(s.key, 'active_memberships', { account_id: s.accountId, from: today(), to: new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10), time_zone: 'UTC' });
   assert.equal(later.body.data.points.map((p: { value: number }) => p.value), [1, 1, 1]);
+  await compactStatRollups(app.db);
+  assert.equal(await todayValue(s.key, s.accountId, 'active_memberships'), [[0, 0], [1, 1]], 'the level, compacted');
+  assert.is(Number((await app.db('stat_levels').where({ account_id: s.accountId }).count({ n: '*' }))[0].n), 1);
 
   const body = (await series(s.key, 'gross_revenue', { account_id: s.accountId, from: today(), to: today(), time_zone: 'UTC' })).body;
   assert.equal(body.data, {
@@ -109,6 +113,19 @@ t('for random payments, every zone and interval gives what a direct scan of the 
     const at = new Date(Date.parse('2026-04-01T00:00:00Z') + (next() % (5 * 86_400)) * 1000).toISOString();
     await collectedAt(s.accountId, at, 100 + (next() % 900));
   }
+  // Each payment's statement inserted its own rollup rows; the compaction job folds them into one row per key, and
+  // every series reads the same before and after.
+  const rowsPerKey = async () => Number((await app.db.raw(`select max(n)::int as n from (select count(*) as n from stat_rollups
+    where account_id = ? group by metric, currency, grain, bucket) k`, [s.accountId])).rows[0].n);
+  assert.ok(await rowsPerKey() > 1);
+  await checkAgainstScan(s);
+  await compactStatRollups(app.db);
+  await compactStatRollups(app.db);
+  assert.is(await rowsPerKey(), 1);
+  await checkAgainstScan(s);
+});
+
+async function checkAgainstScan(s: { key: string; accountId: string }) {
   for (const zone of ['UTC', 'America/New_York', 'Asia/Kathmandu', 'Australia/Eucla', 'America/St_Johns']) {
     for (const interval of ['hour', 'day', 'week'] as const) {
       const res = await series(s.key, 'gross_revenue', { account_id: s.accountId, from: '2026-04-01', to: interval === 'hour' ? '2026-04-02' : '2026-04-05', interval, time_zone: zone });
@@ -121,7 +138,7 @@ t('for random payments, every zone and interval gives what a direct scan of the 
       }
     }
   }
-});
+}
 
 t('the rollups hold the series: the source rows are not read', async () => {
   const s = await seller(app);
