@@ -329,6 +329,30 @@ export const retrieveRefund = plainRetrieve<'retrieveRefund'>(resources.Refund, 
   scopes: ['payment:basic:read'],
 });
 
+/** GET /resolution_center_cases: List Resolution Center cases */
+export const listResolutionCenterCases = plainList<'listResolutionCenterCases'>(resources.ResolutionCenterCase, {
+  scope: 'payment:dispute:read',
+  accountParam: 'account_id',
+  accountColumn: 'resolution_center_cases.account_id',
+  filters: [
+    { param: 'payment_id', test: 'equal', sql: ['"resolution_center_cases"."payment_id"'] },
+    { param: 'status', test: 'equal', sql: ['"resolution_center_cases"."status"'] },
+    { param: 'reason', test: 'equal', sql: ['"resolution_center_cases"."reason"'] },
+    { param: 'escalated', test: 'equal', sql: ['"resolution_center_cases"."escalated"'] },
+    { param: 'created_after', test: 'after', sql: ['"resolution_center_cases"."created_at"'] },
+    { param: 'created_before', test: 'before', sql: ['"resolution_center_cases"."created_at"'] },
+  ],
+  sorts: { created_at: { column: 'resolution_center_cases.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: 'direction',
+  idColumn: 'resolution_center_cases.id',
+});
+
+/** GET /resolution_center_cases/{id}: Retrieve a Resolution Center case */
+export const retrieveResolutionCenterCase = plainRetrieve<'retrieveResolutionCenterCase'>(resources.ResolutionCenterCase, {
+  scopes: ['payment:dispute:read'],
+});
+
 /** GET /shipments: List shipments */
 export const listShipments = plainList<'listShipments'>(resources.Shipment, {
   scope: 'shipment:basic:read',

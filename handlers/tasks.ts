@@ -15,6 +15,7 @@ import { SWEEP_TASK } from './webhooks/delivery/sweep-task.js';
 import { CLEAR_DUE_FUNDS, clearDueFundsTask } from './ledger/clearing.js';
 import { cryptoNetworkTasks } from './crypto_network/network.js';
 import { paymentMethodDomainTasks } from './payment_method_domains/verification.js';
+import { resolutionCenterTasks } from './resolution_center_cases/platform.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -31,6 +32,7 @@ export function taskList(db: Knex): TaskList {
     ...cardTasks(db),
     ...cryptoNetworkTasks(db),
     ...paymentMethodDomainTasks(db),
+    ...resolutionCenterTasks(db),
   };
 }
 

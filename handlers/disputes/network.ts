@@ -12,7 +12,7 @@ import { readView } from '../../runtime/plain/stored-resource.js';
 import { nowMs } from '../shared/now.js';
 import { cardBehaviourOf } from '../payments/collection.js';
 import type { PaymentRow } from '../payments/payment-view.js';
-import { REFUND_PAYMENT } from '../refunds/settle-refund.js';
+import { createPendingRefund, refundableRemaining } from '../refunds/pending-refund.js';
 import { loadPreferences } from '../account_preferences/preferences-store.js';
 import { alertFee, disputeFee, postAlertFee, postDisputeOpened, postDisputeReturned } from './dispute-ledger.js';
 import { emptyEvidence, evidenceWins } from './evidence.js';
@@ -95,17 +95,8 @@ async function resolveRapidly(trx: Knex, payment: PaymentRow): Promise<void> {
     currency: payment.currency, amount: Number(payment.total), fee, fee_charged: true, reported_at: nowMs(trx), actionable_until: null,
   });
   await postAlertFee(trx, { id, account_id: payment.account_id, currency: payment.currency, fee });
-  const [{ sum }] = await trx('refunds').where({ payment_id: payment.id }).whereIn('status', ['pending', 'succeeded']).sum({ sum: 'amount' });
-  const remaining = Number(payment.total) - Number(sum ?? 0);
-  if (remaining > 0) {
-    const refundId = newId('rfnd_');
-    const [refund] = await trx('refunds').insert({
-      id: refundId, payment_id: payment.id, account_id: payment.account_id, amount: remaining, currency: payment.currency,
-      original_amount: remaining, original_currency: payment.currency, provider: 'sandbox', status: 'pending',
-    }).returning('*');
-    await recordEvent(trx, 'refund.created', payment.account_id, resources.Refund.view(refund));
-    await addJob(trx, REFUND_PAYMENT, { refund_id: refundId }, { jobKey: `${REFUND_PAYMENT}:${refundId}` });
-  }
+  const remaining = await refundableRemaining(trx, payment);
+  if (remaining > 0) await createPendingRefund(trx, payment, remaining);
   await recordEvent(trx, 'dispute_alert.created', payment.account_id, await readView(trx, resources.DisputeAlert, id));
 }
 
