@@ -23,6 +23,7 @@ import * as permissionsWithoutTrading from '../handlers/versions/permissionsWith
 import * as promoCodeLegacyCreate from '../handlers/versions/promoCodeLegacyCreate.js';
 import * as promoCodeLegacyDiscount from '../handlers/versions/promoCodeLegacyDiscount.js';
 import * as refundDecimalAmount from '../handlers/versions/refundDecimalAmount.js';
+import * as resolutionCaseLegacyShape from '../handlers/versions/resolutionCaseLegacyShape.js';
 import * as setupIntentEmbeddedReferences from '../handlers/versions/setupIntentEmbeddedReferences.js';
 import * as shipmentLegacyShape from '../handlers/versions/shipmentLegacyShape.js';
 import * as swapFiatAmountIsRepayment from '../handlers/versions/swapFiatAmountIsRepayment.js';
@@ -302,7 +303,7 @@ function down_PayoutQuoteSpeed_step_2026_07_30(o: any): any {
 }
 
 function down_ResolutionCenterCase_step_2026_07_30(o: any): any {
-  { const p = o; if (p && "response_due_at" in p) { p.due_date = p.response_due_at; delete p.response_due_at; } }
+  o = resolutionCaseLegacyShape.down(o);
   return o;
 }
 
