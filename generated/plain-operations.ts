@@ -8,6 +8,7 @@ import { plainUpdate } from '../runtime/plain/update.js';
 import { listApiKeys as listApiKeysHook } from '../handlers/api_keys/listApiKeys.js';
 import { updateApiKey as updateApiKeyHook } from '../handlers/api_keys/updateApiKey.js';
 import { deleteProduct as deleteProductHook } from '../handlers/products/deleteProduct.js';
+import { listResolutionCenterCases as listResolutionCenterCasesHook } from '../handlers/resolution_center_cases/listResolutionCenterCases.js';
 import { updateWebhook as updateWebhookHook } from '../handlers/webhooks/updateWebhook.js';
 
 /** GET /api_keys: List an account's API keys */
@@ -346,6 +347,7 @@ export const listResolutionCenterCases = plainList<'listResolutionCenterCases'>(
   sortParam: null,
   directionParam: 'direction',
   idColumn: 'resolution_center_cases.id',
+  hook: listResolutionCenterCasesHook,
 });
 
 /** GET /resolution_center_cases/{id}: Retrieve a Resolution Center case */

@@ -2116,7 +2116,7 @@ export type RetrieveRefundOutput = Refund;
 /** GET /resolution_center_cases: List Resolution Center cases */
 export interface ListResolutionCenterCasesInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; payment_id?: string; status?: "awaiting_merchant" | "awaiting_customer" | "awaiting_platform" | "closed"; reason?: "forgot_to_cancel" | "item_not_received" | "significantly_not_as_described" | "unauthorized_transaction" | "product_unacceptable"; escalated?: boolean; created_after?: string; created_before?: string; direction: "asc" | "desc" };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; payment_id?: string; status?: "awaiting_merchant" | "awaiting_customer" | "awaiting_platform" | "closed"; reason?: "forgot_to_cancel" | "item_not_received" | "significantly_not_as_described" | "unauthorized_transaction" | "product_unacceptable"; escalated?: boolean; statuses?: Array<"merchant_response_needed" | "customer_response_needed" | "merchant_info_needed" | "customer_info_needed" | "under_platform_review" | "customer_won" | "merchant_won" | "customer_withdrew">; created_after?: string; created_before?: string; direction: "asc" | "desc" };
     body: undefined;
 }
 

@@ -1,16 +1,7 @@
 // Before 2026-07-30 (entry 50) a case had the shape the official client shows: company, issue, the client's
-// statuses (side and result in one word), per-side response actions and due_date.
+// statuses (side and result in one word, legacy-status.ts), per-side response actions and due_date.
+import { legacyStatusOf } from '../resolution_center_cases/legacy-status.js';
 
-const OLD_STATUS: Record<string, string> = {
-  awaiting_merchant: 'merchant_response_needed',
-  awaiting_customer: 'customer_response_needed',
-  awaiting_platform: 'under_platform_review',
-};
-/** A closed case's result: the buyer won what a refund or a chargeback gave back; a case the platform ruled on, or
- * the merchant closed after answering, the merchant won. */
-const CLOSED_STATUS: Record<string, string> = {
-  refunded: 'customer_won', disputed: 'customer_won', withdrawn: 'customer_withdrew', merchant_won: 'merchant_won', closed: 'merchant_won',
-};
 /** The merchant's moves in the client's words: refunding is accepting the complaint, closing it is denying it. */
 const MERCHANT_WORD: Record<string, string> = { respond: 'respond', refund: 'accept', close: 'deny' };
 
@@ -23,7 +14,7 @@ export function down(c: any): any {
     member: c.member_id ? { id: c.member_id } : null,
     payment: { id: c.payment_id },
     issue: c.reason,
-    status: open ? OLD_STATUS[c.status] : CLOSED_STATUS[c.outcome],
+    status: legacyStatusOf(c.status, c.outcome),
     due_date: c.response_due_at,
     merchant_response_actions: c.available_actions.map((a: string) => MERCHANT_WORD[a]).filter(Boolean),
     customer_response_actions: !open ? [] : c.status === 'awaiting_platform' ? ['withdraw'] : ['respond', 'withdraw'],

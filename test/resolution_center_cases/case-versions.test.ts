@@ -51,6 +51,15 @@ t('before entry 50: each side and result in the client\'s status words', async (
   const w = await openCase(app, s);
   await call(app, s.key, 'POST', `/sandbox/resolution_center_cases/${w.c.id}/withdraw`, {});
   assert.is((await statusAt(w.c.id)).status, 'customer_withdrew');
+  const open = await openCase(app, s);
+  // statuses[] filters by the client's words at the older pin, and is refused from entry 50 on.
+  const by = async (q: string) => (await call(app, s.key, 'GET', `/resolution_center_cases?${q}`, undefined, OLD)).body.data.map((x: any) => x.id).sort();
+  assert.equal(await by('statuses[]=customer_won'), [b.c.id]);
+  assert.equal(await by('statuses[]=merchant_won&statuses[]=customer_withdrew'), [a.c.id, w.c.id].sort());
+  assert.equal(await by('statuses[]=merchant_response_needed'), [open.c.id]);
+  assert.equal(await by('statuses[]=merchant_info_needed'), []);
+  const head = await call(app, s.key, 'GET', '/resolution_center_cases?statuses[]=customer_won');
+  assert.equal([head.status, head.body.error.param], [400, 'statuses']);
 });
 
 t('before entry 50: the timeline, the summary and the merchant\'s actions do not exist (404)', async () => {
