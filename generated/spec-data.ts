@@ -649,6 +649,8 @@ export const specData = {
         },
         "charge_back": {
           "from": [
+            "awaiting_merchant",
+            "awaiting_customer",
             "awaiting_platform"
           ],
           "to": "closed"

@@ -17,6 +17,7 @@ import { loadPreferences } from '../account_preferences/preferences-store.js';
 import { alertFee, disputeFee, postAlertFee, postDisputeOpened, postDisputeReturned } from './dispute-ledger.js';
 import { emptyEvidence, evidenceWins } from './evidence.js';
 import { fightDisputeJob, networkDelay as after, submitEvidence } from './submit.js';
+import { closeOnChargeback } from '../resolution_center_cases/case-steps.js';
 
 export const NETWORK_REPORT = 'dispute_network_report';
 export const ALERT_WINDOW_END = 'dispute_alert_window_end';
@@ -43,7 +44,7 @@ export async function reportOnPayment(db: Knex, paymentId: string): Promise<void
     if (await trx('dispute_alerts').where({ payment_id: paymentId }).first('id')) return;
     if (await trx('disputes').where({ payment_id: paymentId }).first('id')) return;
     const behaviour = await cardBehaviourOf(trx, payment);
-    if (behaviour === 'chargeback') await openDispute(trx, payment, 'fraudulent', null);
+    if (behaviour === 'chargeback') await chargeBack(trx, payment, 'fraudulent', null);
     else if (behaviour === 'early_fraud_warning' || behaviour === 'dispute_alert') await raiseAlert(trx, payment, behaviour);
     else if (behaviour === 'rapid_dispute_resolution') await resolveRapidly(trx, payment);
   });
@@ -67,6 +68,14 @@ export async function openDispute(trx: Knex, payment: PaymentRow, reason: string
   await recordEvent(trx, 'dispute.created', row.account_id, await readView(trx, resources.Dispute, id));
   await addJob(trx, DISPUTE_DEADLINE, { dispute_id: id }, { jobKey: `${DISPUTE_DEADLINE}:${id}`, runAt: new Date(row.response_due_at) });
   if ((await loadPreferences(trx, payment.account_id)).dispute_fighter_enabled) await fightDisputeJob(trx, id);
+  return id;
+}
+
+/** The network's own chargeback: the dispute, and the payment's open Resolution Center case ends disputed (the
+ * buyer's bank took the complaint over). The platform's review opens its dispute itself and closes its case. */
+async function chargeBack(trx: Knex, payment: PaymentRow, reason: string, alertId: string | null): Promise<string | null> {
+  const id = await openDispute(trx, payment, reason, alertId);
+  if (id) await closeOnChargeback(trx, payment.id, id);
   return id;
 }
 
@@ -107,7 +116,7 @@ export async function endAlertWindow(db: Knex, alertId: string): Promise<void> {
     if (!locked) return;
     const { row: alert, payment } = locked;
     if (alert.outcome !== 'pending' || new Date(alert.actionable_until).getTime() > Date.now()) return;
-    const disputeId = await openDispute(trx, payment, alert.type === 'early_fraud_warning' ? 'fraudulent' : 'general', alert.id);
+    const disputeId = await chargeBack(trx, payment, alert.type === 'early_fraud_warning' ? 'fraudulent' : 'general', alert.id);
     await trx('dispute_alerts').where({ id: alertId })
       .update({ outcome: disputeId ? 'disputed' : 'expired', dispute_id: disputeId, updated_at: nowMs(trx) });
     await recordEvent(trx, 'dispute_alert.updated', alert.account_id, await readView(trx, resources.DisputeAlert, alertId));

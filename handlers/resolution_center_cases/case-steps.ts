@@ -92,3 +92,27 @@ export async function lockOwnedCase(ctx: HandlerContext, id: string, scopes: rea
   await loadOwned(ctx, resources.ResolutionCenterCase, id, scopes);
   return (await lockCase(ctx.db, id))!;
 }
+
+/** The payment's open case, locked; the caller holds the payment (the lock order above). */
+const openCaseOf = (db: Knex, paymentId: string): Promise<CaseRow | undefined> =>
+  db('resolution_center_cases').where({ payment_id: paymentId }).whereNot({ status: 'closed' }).forUpdate().first();
+
+/** A chargeback opened on the payment (handlers/disputes/network.ts openDispute, in its transaction): the buyer's
+ * bank took the complaint over, so the open case ends disputed, naming the dispute. */
+export async function closeOnChargeback(db: Knex, paymentId: string, disputeId: string): Promise<void> {
+  const c = await openCaseOf(db, paymentId);
+  if (c) {
+    await moveCase(db, c, 'charge_back', { actor: 'system', action: 'charged_back', message: `The payment was charged back (${disputeId}).` },
+      'resolution_center_case.closed', { outcome: 'disputed', dispute_id: disputeId });
+  }
+}
+
+/** A refund settled and left the payment refunded in full (handlers/refunds/settle-refund.ts, in its transaction):
+ * the buyer has the money, so the open case ends refunded, with that refund. */
+export async function closeOnFullRefund(db: Knex, paymentId: string, refundId: string): Promise<void> {
+  const c = await openCaseOf(db, paymentId);
+  if (c) {
+    await moveCase(db, c, 'refund', { actor: 'system', action: 'refunded', message: `The payment was refunded in full (${refundId}).` },
+      'resolution_center_case.closed', { outcome: 'refunded', refund_id: refundId });
+  }
+}

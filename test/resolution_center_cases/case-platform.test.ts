@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { escalateUnanswered, reviewCase } from '../../handlers/resolution_center_cases/platform.js';
 import { reportOnPayment } from '../../handlers/disputes/network.js';
 import { ledgerOf } from '../../handlers/ledger/ledgers.js';
-import { jobsOf } from '../payments/payment-fixtures.js';
+import { jobsOf, settleRefunds } from '../payments/payment-fixtures.js';
 import { call, eventTypes, openCase, PAID, pastDeadline, seller, timeline } from './case-fixtures.js';
 
 const t = suite('resolution-center-platform');
@@ -105,6 +105,30 @@ t('a payment the network charged back while the case was reviewed: the case clos
   // A closed case refuses its refund.
   const refused = await call(app, s.key, 'POST', `/resolution_center_cases/${opened.body.id}/refund`, {});
   assert.equal([refused.status, refused.body.error.param], [400, 'status']);
+  assert.equal(await timeline(app, s.key, opened.body.id), ['customer:opened', 'merchant:escalated', 'system:charged_back']);
+});
+
+t('outside the case: the network\'s chargeback closes an open case disputed; a full refund closes it refunded, a partial one does not', async () => {
+  const s = await seller(app);
+  const { paid } = await import('./case-fixtures.js');
+  const p = await paid(app, s, '4000000000000259');
+  const opened = await call(app, s.key, 'POST', '/sandbox/resolution_center_cases', { payment_id: p.id, reason: 'unauthorized_transaction', message: 'm' });
+  await reportOnPayment(app.db, p.id);
+  const dispute = await app.db('disputes').where({ payment_id: p.id }).first();
+  const charged = await read(s.key, opened.body.id);
+  assert.equal([charged.status, charged.outcome, charged.dispute_id, charged.escalated], ['closed', 'disputed', dispute.id, false]);
+  assert.equal(await eventTypes(app, opened.body.id), ['resolution_center_case.created', 'resolution_center_case.closed']);
+
+  const { c, payment } = await openCase(app, s);
+  assert.is((await call(app, s.key, 'POST', `/payments/${payment.id}/refund`, { partial_amount: 1_000 })).status, 200);
+  await settleRefunds(app, payment.id);
+  assert.is((await read(s.key, c.id)).status, 'awaiting_merchant');
+  assert.is((await call(app, s.key, 'POST', `/payments/${payment.id}/refund`, {})).status, 200);
+  await settleRefunds(app, payment.id);
+  const refunded = await read(s.key, c.id);
+  const last = await app.db('refunds').where({ payment_id: payment.id }).orderBy('created_at', 'desc').first('id');
+  assert.equal([refunded.status, refunded.outcome, refunded.refund?.id, refunded.refund?.status], ['closed', 'refunded', last.id, 'succeeded']);
+  assert.equal(await timeline(app, s.key, c.id), ['customer:opened', 'system:refunded']);
 });
 
 t.run();
