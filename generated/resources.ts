@@ -9,6 +9,7 @@ import { configurationPurchaseUrl, variantPurchaseUrl } from '../handlers/checko
 import { downloadUrl } from '../handlers/exports/export-view.js';
 import { currencyBalancesOf } from '../handlers/ledger/ledger-fields.js';
 import { amountAfterFees, usdTotal } from '../handlers/payments/payment-fields.js';
+import { availableActions } from '../handlers/resolution_center_cases/case-fields.js';
 import { shipmentTrackingUrl } from '../handlers/shipments/carriers.js';
 
 /** Resources whose spec names their table (resources.<Name>.table). */
@@ -551,6 +552,56 @@ export const resources = {
       updated_at: row.updated_at,
     }),
   } satisfies StoredResource<T.Refund>,
+  ResolutionCenterCase: {
+    name: 'ResolutionCenterCase',
+    noun: 'resolution center case',
+    table: 'resolution_center_cases',
+    columns: '"resolution_center_cases".*, "buyer"."id" as "buyer.id", "buyer"."username" as "buyer.username", "buyer"."name" as "buyer.name", "refund"."id" as "refund.id", "refund"."status" as "refund.status"',
+    from: '"resolution_center_cases" left join "users" as "buyer" on "buyer"."id" = "resolution_center_cases"."user_id" left join "refunds" as "refund" on "refund"."id" = "resolution_center_cases"."refund_id"',
+    live: null,
+    byId: 'select "resolution_center_cases".*, "buyer"."id" as "buyer.id", "buyer"."username" as "buyer.username", "buyer"."name" as "buyer.name", "refund"."id" as "refund.id", "refund"."status" as "refund.status" from "resolution_center_cases" left join "users" as "buyer" on "buyer"."id" = "resolution_center_cases"."user_id" left join "refunds" as "refund" on "refund"."id" = "resolution_center_cases"."refund_id" where "resolution_center_cases"."id" = $1',
+    byIdForUpdate: 'select "resolution_center_cases".*, "buyer"."id" as "buyer.id", "buyer"."username" as "buyer.username", "buyer"."name" as "buyer.name", "refund"."id" as "refund.id", "refund"."status" as "refund.status" from "resolution_center_cases" left join "users" as "buyer" on "buyer"."id" = "resolution_center_cases"."user_id" left join "refunds" as "refund" on "refund"."id" = "resolution_center_cases"."refund_id" where "resolution_center_cases"."id" = $1 for update of "resolution_center_cases"',
+    bareRows: false,
+    view: (row: Row): T.ResolutionCenterCase => ({
+      id: row.id,
+      account_id: row.account_id,
+      payment_id: row.payment_id,
+      member_id: row.member_id,
+      buyer: row.user_id === null ? null : { id: row['buyer.id'], username: row['buyer.username'], name: row['buyer.name'] },
+      reason: row.reason,
+      status: row.status,
+      escalated: row.escalated,
+      outcome: row.outcome,
+      amount: money(Number(row.amount), row.currency),
+      refund: row.refund_id === null ? null : { id: row['refund.id'], status: row['refund.status'] },
+      dispute_id: row.dispute_id,
+      available_actions: availableActions(row),
+      response_due_at: row.response_due_at,
+      resolved_at: row.resolved_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }),
+  } satisfies StoredResource<T.ResolutionCenterCase>,
+  ResolutionCenterCaseEvent: {
+    name: 'ResolutionCenterCaseEvent',
+    noun: 'resolution center case event',
+    table: 'resolution_center_case_events',
+    columns: '"resolution_center_case_events".*',
+    from: '"resolution_center_case_events"',
+    live: null,
+    byId: 'select "resolution_center_case_events".* from "resolution_center_case_events" where "resolution_center_case_events"."id" = $1',
+    byIdForUpdate: 'select "resolution_center_case_events".* from "resolution_center_case_events" where "resolution_center_case_events"."id" = $1 for update of "resolution_center_case_events"',
+    bareRows: true,
+    view: (row: Row): T.ResolutionCenterCaseEvent => ({
+      id: row.id,
+      case_id: row.case_id,
+      actor: row.actor,
+      action: row.action,
+      message: row.message,
+      attachments: row.attachments,
+      created_at: row.created_at,
+    }),
+  } satisfies StoredResource<T.ResolutionCenterCaseEvent>,
   Shipment: {
     name: 'Shipment',
     noun: 'shipment',

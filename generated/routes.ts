@@ -3,7 +3,7 @@ import type { OperationDefinition } from "../runtime/operation.js";
 import * as params from "./validators-params.js";
 import * as body from "./validators-body.js";
 import * as transformers from "./transformers.js";
-import { deleteCheckoutConfiguration, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteVariant, deleteWebhook, listApiKeys, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listDisputeAlerts, listDisputes, listMembers, listPaymentMethodDomains, listPaymentMethods, listPlans, listProducts, listPromoCodes, listRefunds, listShipments, listTeamMembers, listVariants, listWebhooks, retrieveApiKey, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveDispute, retrieveDisputeAlert, retrieveMember, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveVariant, retrieveWebhook, updateApiKey, updateProduct, updateWebhook } from "./plain-operations.js";
+import { deleteCheckoutConfiguration, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteVariant, deleteWebhook, listApiKeys, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listDisputeAlerts, listDisputes, listMembers, listPaymentMethodDomains, listPaymentMethods, listPlans, listProducts, listPromoCodes, listRefunds, listResolutionCenterCases, listShipments, listTeamMembers, listVariants, listWebhooks, retrieveApiKey, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveDispute, retrieveDisputeAlert, retrieveMember, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveResolutionCenterCase, retrieveVariant, retrieveWebhook, updateApiKey, updateProduct, updateWebhook } from "./plain-operations.js";
 import { retrieveAccountPreferences } from "../handlers/account_preferences/retrieveAccountPreferences.js";
 import { retryAdsPayment } from "../handlers/account_preferences/retryAdsPayment.js";
 import { updateAccountPreferences } from "../handlers/account_preferences/updateAccountPreferences.js";
@@ -83,6 +83,15 @@ import { activatePromoCode } from "../handlers/promo_codes/activatePromoCode.js"
 import { archivePromoCode } from "../handlers/promo_codes/archivePromoCode.js";
 import { createPromoCode } from "../handlers/promo_codes/createPromoCode.js";
 import { deactivatePromoCode } from "../handlers/promo_codes/deactivatePromoCode.js";
+import { closeResolutionCenterCase } from "../handlers/resolution_center_cases/closeResolutionCenterCase.js";
+import { escalateResolutionCenterCase } from "../handlers/resolution_center_cases/escalateResolutionCenterCase.js";
+import { listResolutionCenterCaseEvents } from "../handlers/resolution_center_cases/listResolutionCenterCaseEvents.js";
+import { openSandboxResolutionCenterCase } from "../handlers/resolution_center_cases/openSandboxResolutionCenterCase.js";
+import { refundResolutionCenterCase } from "../handlers/resolution_center_cases/refundResolutionCenterCase.js";
+import { replySandboxResolutionCenterCase } from "../handlers/resolution_center_cases/replySandboxResolutionCenterCase.js";
+import { resolutionCenterCaseSummary } from "../handlers/resolution_center_cases/resolutionCenterCaseSummary.js";
+import { respondToResolutionCenterCase } from "../handlers/resolution_center_cases/respondToResolutionCenterCase.js";
+import { withdrawSandboxResolutionCenterCase } from "../handlers/resolution_center_cases/withdrawSandboxResolutionCenterCase.js";
 import { confirmSetupIntentAction } from "../handlers/setup_intents/confirmSetupIntentAction.js";
 import { createSetupIntent } from "../handlers/setup_intents/createSetupIntent.js";
 import { listSetupIntents } from "../handlers/setup_intents/listSetupIntents.js";
@@ -1848,6 +1857,126 @@ export const operations: OperationDefinition[] = [
     handler: retrieveRefund,
   },
   {
+    id: "listResolutionCenterCases",
+    method: "GET",
+    path: "/resolution_center_cases",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:dispute:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_73673a9a70ad, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_73673a9a70ad, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_73673a9a70ad, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_73673a9a70ad, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_73673a9a70ad, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_73673a9a70ad, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_73673a9a70ad, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_73673a9a70ad, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_f30e1a5d1979, body: null, upgrade: transformers.up_listResolutionCenterCases_2026_07_23, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_ResolutionCenterCase_2026_07_23) }), olderNames: { "account_id": "company_id" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_f30e1a5d1979, body: null, upgrade: transformers.up_listResolutionCenterCases_2026_07_22, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_ResolutionCenterCase_2026_07_22) }), olderNames: { "account_id": "company_id" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_f30e1a5d1979, body: null, upgrade: transformers.up_listResolutionCenterCases_2026_07_20, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_ResolutionCenterCase_2026_07_20) }), olderNames: { "account_id": "company_id" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_f30e1a5d1979, body: null, upgrade: transformers.up_listResolutionCenterCases_2025_01_01, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_ResolutionCenterCase_2025_01_01) }), olderNames: { "account_id": "company_id" } } },
+    handler: listResolutionCenterCases,
+  },
+  {
+    id: "resolutionCenterCaseSummary",
+    method: "GET",
+    path: "/resolution_center_cases/summary",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:dispute:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_de0c88b9f1df, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_de0c88b9f1df, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_de0c88b9f1df, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_de0c88b9f1df, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_de0c88b9f1df, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_de0c88b9f1df, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_de0c88b9f1df, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_de0c88b9f1df, body: null, upgrade: null, downgrade: null } },
+    handler: resolutionCenterCaseSummary,
+  },
+  {
+    id: "retrieveResolutionCenterCase",
+    method: "GET",
+    path: "/resolution_center_cases/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:dispute:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2025_01_01 } },
+    handler: retrieveResolutionCenterCase,
+  },
+  {
+    id: "closeResolutionCenterCase",
+    method: "POST",
+    path: "/resolution_center_cases/:id/close",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:dispute"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null } },
+    handler: closeResolutionCenterCase,
+  },
+  {
+    id: "escalateResolutionCenterCase",
+    method: "POST",
+    path: "/resolution_center_cases/:id/escalate",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:dispute"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null } },
+    handler: escalateResolutionCenterCase,
+  },
+  {
+    id: "listResolutionCenterCaseEvents",
+    method: "GET",
+    path: "/resolution_center_cases/:id/events",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:dispute:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 20, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_3247d39c1efa, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_3247d39c1efa, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_3247d39c1efa, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_3247d39c1efa, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_3247d39c1efa, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_3247d39c1efa, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_3247d39c1efa, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_3247d39c1efa, body: null, upgrade: null, downgrade: null } },
+    handler: listResolutionCenterCaseEvents,
+  },
+  {
+    id: "refundResolutionCenterCase",
+    method: "POST",
+    path: "/resolution_center_cases/:id/refund",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:dispute", "payment:charge"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a8dc6f1bc08d, upgrade: null, downgrade: null } },
+    handler: refundResolutionCenterCase,
+  },
+  {
+    id: "respondToResolutionCenterCase",
+    method: "POST",
+    path: "/resolution_center_cases/:id/respond",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:dispute"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null } },
+    handler: respondToResolutionCenterCase,
+  },
+  {
     id: "authorizeCardPurchase",
     method: "POST",
     path: "/sandbox/card_network/authorizations",
@@ -1891,6 +2020,51 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b3979891ce95, upgrade: null, downgrade: null } },
     handler: publishPaymentMethodDomainProof,
+  },
+  {
+    id: "openSandboxResolutionCenterCase",
+    method: "POST",
+    path: "/sandbox/resolution_center_cases",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:dispute"],
+    account: null,
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ecd882ec2573, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ecd882ec2573, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ecd882ec2573, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ecd882ec2573, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ecd882ec2573, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ecd882ec2573, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ecd882ec2573, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ecd882ec2573, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ecd882ec2573, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2026_07_23 }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ecd882ec2573, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2026_07_22 }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ecd882ec2573, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2026_07_20 }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_ecd882ec2573, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2025_01_01 } },
+    handler: openSandboxResolutionCenterCase,
+  },
+  {
+    id: "replySandboxResolutionCenterCase",
+    method: "POST",
+    path: "/sandbox/resolution_center_cases/:id/reply",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:dispute"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_a79771fbf6ad, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2025_01_01 } },
+    handler: replySandboxResolutionCenterCase,
+  },
+  {
+    id: "withdrawSandboxResolutionCenterCase",
+    method: "POST",
+    path: "/sandbox/resolution_center_cases/:id/withdraw",
+    auth: ["api_key", "user_token"],
+    scopes: ["payment:dispute"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2bd69225e1f0, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2bd69225e1f0, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2bd69225e1f0, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2bd69225e1f0, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2bd69225e1f0, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2bd69225e1f0, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2bd69225e1f0, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2bd69225e1f0, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2bd69225e1f0, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2bd69225e1f0, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2bd69225e1f0, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_2bd69225e1f0, upgrade: null, downgrade: transformers.down_ResolutionCenterCase_2025_01_01 } },
+    handler: withdrawSandboxResolutionCenterCase,
   },
   {
     id: "listSetupIntents",
@@ -2489,7 +2663,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f87e129dcd5, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f87e129dcd5, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f87e129dcd5, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f87e129dcd5, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f87e129dcd5, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0f87e129dcd5, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_62fa12996bf2, upgrade: transformers.up_createWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c9d233b2745c, upgrade: transformers.up_createWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c9d233b2745c, upgrade: transformers.up_createWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c9d233b2745c, upgrade: transformers.up_createWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c9d233b2745c, upgrade: transformers.up_createWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_c9d233b2745c, upgrade: transformers.up_createWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } } },
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_81d3a2af64a4, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_81d3a2af64a4, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_81d3a2af64a4, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_81d3a2af64a4, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_81d3a2af64a4, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_81d3a2af64a4, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_dc1c2f325b67, upgrade: transformers.up_createWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_4ee09e1ddee7, upgrade: transformers.up_createWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_4ee09e1ddee7, upgrade: transformers.up_createWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_4ee09e1ddee7, upgrade: transformers.up_createWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_4ee09e1ddee7, upgrade: transformers.up_createWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_4ee09e1ddee7, upgrade: transformers.up_createWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } } },
     handler: createWebhook,
   },
   {
@@ -2534,7 +2708,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ac795bf3e95b, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ac795bf3e95b, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ac795bf3e95b, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ac795bf3e95b, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ac795bf3e95b, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ac795bf3e95b, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6ce1fda7e451, upgrade: transformers.up_updateWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5a7be87b3166, upgrade: transformers.up_updateWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5a7be87b3166, upgrade: transformers.up_updateWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5a7be87b3166, upgrade: transformers.up_updateWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5a7be87b3166, upgrade: transformers.up_updateWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5a7be87b3166, upgrade: transformers.up_updateWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "include_connected_accounts": "child_resource_events" } } },
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_e396772037f9, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_e396772037f9, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_e396772037f9, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_e396772037f9, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_e396772037f9, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_e396772037f9, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_d4c6d9896f95, upgrade: transformers.up_updateWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5143c7967b8c, upgrade: transformers.up_updateWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5143c7967b8c, upgrade: transformers.up_updateWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5143c7967b8c, upgrade: transformers.up_updateWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5143c7967b8c, upgrade: transformers.up_updateWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5143c7967b8c, upgrade: transformers.up_updateWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "include_connected_accounts": "child_resource_events" } } },
     handler: updateWebhook,
   },
   {

@@ -424,6 +424,26 @@ function c_Refund_9188f6f8ca75(v) {
   return o_ac862f6ab6b7(v);
 }
 
+function c_ResolutionCenterCaseEvent_72fef6c911a1(v) {
+  return o_e4fe19931909(v);
+}
+
+function c_ResolutionCenterCaseSummaryTotal_f5a69b31876d(v) {
+  return o_833af7a98eca(v);
+}
+
+function c_ResolutionCenterCaseSummary_06a8abfcc2af(v) {
+  return o_4c9da53e2b6a(v);
+}
+
+function c_ResolutionCenterCase_2582ac3c5c91(v) {
+  return o_087e72ee11ff(v);
+}
+
+function c_ResolutionCenterCase_c61e6c69a44d(v) {
+  return o_48656e2e0900(v);
+}
+
 function c_RewardMilestone_2f56c3681ce1(v) {
   return o_f2633e5b113c(v);
 }
@@ -653,6 +673,46 @@ function o_0595d9ee1c08(v) {
   if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["currencies"];
   if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_CurrencyBalance_783b07d90004(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_087e72ee11ff(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payment_id"];
+  if (x !== undefined) { out += sep + "\"payment_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["buyer"];
+  if (x !== undefined) { out += sep + "\"buyer\":" + (x === null ? 'null' : o_5b0d2c379aec(x)); sep = ','; }
+  x = v["reason"];
+  if (x !== undefined) { out += sep + "\"reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["escalated"];
+  if (x !== undefined) { out += sep + "\"escalated\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["outcome"];
+  if (x !== undefined) { out += sep + "\"outcome\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["refund"];
+  if (x !== undefined) { out += sep + "\"refund\":" + (x === null ? 'null' : o_1ea9c32e32e5(x)); sep = ','; }
+  x = v["dispute_id"];
+  if (x !== undefined) { out += sep + "\"dispute_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["available_actions"];
+  if (x !== undefined) { out += sep + "\"available_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["response_due_at"];
+  if (x !== undefined) { out += sep + "\"response_due_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["resolved_at"];
+  if (x !== undefined) { out += sep + "\"resolved_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -1288,6 +1348,16 @@ function o_1db2b2eb9589(v) {
   return out + '}';
 }
 
+function o_1ea9c32e32e5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_2189e04c950b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1587,6 +1657,18 @@ function o_2e65c2b61ba5(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Variant_f3b84615b732(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_2ef28ea912dc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2090,6 +2172,42 @@ function o_484b2d26932f(v) {
   return out + '}';
 }
 
+function o_48656e2e0900(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["company"];
+  if (x !== undefined) { out += sep + "\"company\":" + o_77c776ba2d57(x); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_2ef28ea912dc(x)); sep = ','; }
+  x = v["member"];
+  if (x !== undefined) { out += sep + "\"member\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
+  x = v["payment"];
+  if (x !== undefined) { out += sep + "\"payment\":" + o_77c776ba2d57(x); sep = ','; }
+  x = v["issue"];
+  if (x !== undefined) { out += sep + "\"issue\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["due_date"];
+  if (x !== undefined) { out += sep + "\"due_date\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["merchant_response_actions"];
+  if (x !== undefined) { out += sep + "\"merchant_response_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["customer_response_actions"];
+  if (x !== undefined) { out += sep + "\"customer_response_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["platform_response_actions"];
+  if (x !== undefined) { out += sep + "\"platform_response_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["customer_appealed"];
+  if (x !== undefined) { out += sep + "\"customer_appealed\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["merchant_appealed"];
+  if (x !== undefined) { out += sep + "\"merchant_appealed\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_4a2efce74774(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2228,6 +2346,16 @@ function o_4c529fc7498a(v) {
   return out + '}';
 }
 
+function o_4c9da53e2b6a(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["totals"];
+  if (x !== undefined) { out += sep + "\"totals\":" + array(x, (x) => c_ResolutionCenterCaseSummaryTotal_f5a69b31876d(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_4e2aa245eaca(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2247,6 +2375,16 @@ function o_4e68d87dbb9e(v) {
   if (x !== undefined) { out += sep + "\"success\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["recipients"];
   if (x !== undefined) { out += sep + "\"recipients\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_4f6e441f29a7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ResolutionCenterCase_2582ac3c5c91(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2912,6 +3050,26 @@ function o_70fb9fc2fae1(v) {
   return out + '}';
 }
 
+function o_71cb895abeb7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ResolutionCenterCaseEvent_72fef6c911a1(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_739acb0e9009(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ResolutionCenterCase_c61e6c69a44d(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_74334a3b4c0d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3431,6 +3589,20 @@ function o_81d3758f3dce(v) {
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["pdf_url"];
   if (x !== undefined) { out += sep + "\"pdf_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_833af7a98eca(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["outcome"];
+  if (x !== undefined) { out += sep + "\"outcome\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["count"];
+  if (x !== undefined) { out += sep + "\"count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["amount"];
+  if (x !== undefined) { out += sep + "\"amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   return out + '}';
 }
 
@@ -4722,6 +4894,26 @@ function o_e474163eec56(v) {
   return out + '}';
 }
 
+function o_e4fe19931909(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["case_id"];
+  if (x !== undefined) { out += sep + "\"case_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["actor"];
+  if (x !== undefined) { out += sep + "\"actor\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["action"];
+  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["message"];
+  if (x !== undefined) { out += sep + "\"message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["attachments"];
+  if (x !== undefined) { out += sep + "\"attachments\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_e60a0649ef3e(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5242,6 +5434,10 @@ function r_392bd8053312(v) {
   return o_fc5f77bc8b0c(v);
 }
 
+function r_3a07a58559ca(v) {
+  return o_4f6e441f29a7(v);
+}
+
 function r_3f41d30ce148(v) {
   return c_PromoCode_c27a75245c1c(v);
 }
@@ -5322,6 +5518,10 @@ function r_5cecf0982411(v) {
   return o_6e2ae5c80622(v);
 }
 
+function r_5cee8f68867c(v) {
+  return c_ResolutionCenterCase_2582ac3c5c91(v);
+}
+
 function r_5ea5fecdde24(v) {
   return o_3f7fe7e48dd2(v);
 }
@@ -5344,6 +5544,10 @@ function r_635364beaa1e(v) {
 
 function r_63c6a5bfa18c(v) {
   return o_68b59f4eb688(v);
+}
+
+function r_6541a3db5905(v) {
+  return o_71cb895abeb7(v);
 }
 
 function r_6687ce4840a7(v) {
@@ -5384,6 +5588,10 @@ function r_6f3242aab502(v) {
 
 function r_6f5f53d2468c(v) {
   return c_Notification_7d8b481d1b37(v);
+}
+
+function r_6f8182387041(v) {
+  return o_739acb0e9009(v);
 }
 
 function r_737160b51e39(v) {
@@ -5570,6 +5778,10 @@ function r_b5fdccb5b89f(v) {
   return c_UserAccess_6b3f2b41781b(v);
 }
 
+function r_b7907dd3d48a(v) {
+  return c_ResolutionCenterCase_c61e6c69a44d(v);
+}
+
 function r_b8b5584dc09a(v) {
   return o_39bdf28fa856(v);
 }
@@ -5690,6 +5902,10 @@ function r_e52ec481b21f(v) {
   return c_NotificationPreference_8032806e4420(v);
 }
 
+function r_e789f983743c(v) {
+  return c_ResolutionCenterCaseSummary_06a8abfcc2af(v);
+}
+
 function r_ea0a9bcd70cf(v) {
   return c_Variant_2fd46cd27148(v);
 }
@@ -5780,6 +5996,7 @@ export const serializers = {
   "capturePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6 },
   "checkUserAccess": { "2026-09-06": r_b5fdccb5b89f, "2026-09-02": r_b5fdccb5b89f, "2026-08-28": r_b5fdccb5b89f, "2026-08-25": r_b5fdccb5b89f, "2026-08-21": r_b5fdccb5b89f, "2026-08-14": r_b5fdccb5b89f, "2026-08-07": r_b5fdccb5b89f, "2026-07-30": r_b5fdccb5b89f, "2026-07-23": r_b5fdccb5b89f, "2026-07-22": r_b5fdccb5b89f, "2026-07-20": r_b5fdccb5b89f, "2025-01-01": r_b5fdccb5b89f },
   "claimTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
+  "closeResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "completeFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded },
   "confirmPaymentAction": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6 },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
@@ -5817,6 +6034,7 @@ export const serializers = {
   "deleteVariant": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteWebhook": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "disputeSummary": { "2026-09-06": r_504782f94805, "2026-09-02": r_504782f94805, "2026-08-28": r_504782f94805, "2026-08-25": r_504782f94805, "2026-08-21": r_504782f94805, "2026-08-14": r_504782f94805, "2026-08-07": r_504782f94805, "2026-07-30": r_504782f94805 },
+  "escalateResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "extendMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
@@ -5845,6 +6063,8 @@ export const serializers = {
   "listProducts": { "2026-09-06": r_c3fb51457cbd, "2026-09-02": r_c3fb51457cbd, "2026-08-28": r_c3fb51457cbd, "2026-08-25": r_c3fb51457cbd, "2026-08-21": r_c3fb51457cbd, "2026-08-14": r_c3fb51457cbd, "2026-08-07": r_c3fb51457cbd, "2026-07-30": r_c3fb51457cbd, "2026-07-23": r_c3fb51457cbd, "2026-07-22": r_c3fb51457cbd, "2026-07-20": r_2d3bb78040bd, "2025-01-01": r_2d3bb78040bd },
   "listPromoCodes": { "2026-09-06": r_43704787a143, "2026-09-02": r_43704787a143, "2026-08-28": r_43704787a143, "2026-08-25": r_43704787a143, "2026-08-21": r_43704787a143, "2026-08-14": r_43704787a143, "2026-08-07": r_43704787a143, "2026-07-30": r_0f3e5890d55b, "2026-07-23": r_0f3e5890d55b, "2026-07-22": r_0f3e5890d55b, "2026-07-20": r_0f3e5890d55b, "2025-01-01": r_0f3e5890d55b },
   "listRefunds": { "2026-09-06": r_d887b4e86e2a, "2026-09-02": r_d887b4e86e2a, "2026-08-28": r_d887b4e86e2a, "2026-08-25": r_d887b4e86e2a, "2026-08-21": r_d887b4e86e2a, "2026-08-14": r_78398bcb8bea, "2026-08-07": r_78398bcb8bea, "2026-07-30": r_78398bcb8bea, "2026-07-23": r_78398bcb8bea, "2026-07-22": r_78398bcb8bea, "2026-07-20": r_78398bcb8bea, "2025-01-01": r_78398bcb8bea },
+  "listResolutionCenterCaseEvents": { "2026-09-06": r_6541a3db5905, "2026-09-02": r_6541a3db5905, "2026-08-28": r_6541a3db5905, "2026-08-25": r_6541a3db5905, "2026-08-21": r_6541a3db5905, "2026-08-14": r_6541a3db5905, "2026-08-07": r_6541a3db5905, "2026-07-30": r_6541a3db5905 },
+  "listResolutionCenterCases": { "2026-09-06": r_3a07a58559ca, "2026-09-02": r_3a07a58559ca, "2026-08-28": r_3a07a58559ca, "2026-08-25": r_3a07a58559ca, "2026-08-21": r_3a07a58559ca, "2026-08-14": r_3a07a58559ca, "2026-08-07": r_3a07a58559ca, "2026-07-30": r_3a07a58559ca, "2026-07-23": r_6f8182387041, "2026-07-22": r_6f8182387041, "2026-07-20": r_6f8182387041, "2025-01-01": r_6f8182387041 },
   "listSetupIntents": { "2026-09-06": r_838fe44b7a50, "2026-09-02": r_838fe44b7a50, "2026-08-28": r_838fe44b7a50, "2026-08-25": r_838fe44b7a50, "2026-08-21": r_aa4cb6aadd43, "2026-08-14": r_aa4cb6aadd43, "2026-08-07": r_aa4cb6aadd43, "2026-07-30": r_aa4cb6aadd43, "2026-07-23": r_aa4cb6aadd43, "2026-07-22": r_aa4cb6aadd43, "2026-07-20": r_aa4cb6aadd43, "2025-01-01": r_aa4cb6aadd43 },
   "listShipments": { "2026-09-06": r_051c513acdac, "2026-09-02": r_051c513acdac, "2026-08-28": r_051c513acdac, "2026-08-25": r_051c513acdac, "2026-08-21": r_051c513acdac, "2026-08-14": r_051c513acdac, "2026-08-07": r_051c513acdac, "2026-07-30": r_051c513acdac, "2026-07-23": r_9853dcf694a3, "2026-07-22": r_9853dcf694a3, "2026-07-20": r_9853dcf694a3, "2025-01-01": r_9853dcf694a3 },
   "listStats": { "2026-09-06": r_4123f56b5c2d, "2026-09-02": r_4123f56b5c2d, "2026-08-28": r_4123f56b5c2d, "2026-08-25": r_4123f56b5c2d, "2026-08-21": r_4123f56b5c2d, "2026-08-14": r_4123f56b5c2d, "2026-08-07": r_4123f56b5c2d, "2026-07-30": r_4123f56b5c2d, "2026-07-23": r_4123f56b5c2d, "2026-07-22": r_4123f56b5c2d, "2026-07-20": r_4123f56b5c2d, "2025-01-01": r_4123f56b5c2d },
@@ -5857,10 +6077,15 @@ export const serializers = {
   "listWebhooks": { "2026-09-06": r_e32089e3c27a, "2026-09-02": r_e32089e3c27a, "2026-08-28": r_e32089e3c27a, "2026-08-25": r_e32089e3c27a, "2026-08-21": r_e32089e3c27a, "2026-08-14": r_e32089e3c27a, "2026-08-07": r_ee8710d75ba0, "2026-07-30": r_8cdf9f930b92, "2026-07-23": r_8cdf9f930b92, "2026-07-22": r_8cdf9f930b92, "2026-07-20": r_8cdf9f930b92, "2025-01-01": r_8cdf9f930b92 },
   "markAllNotificationsRead": { "2026-09-06": r_41b21ed3b483, "2026-09-02": r_41b21ed3b483, "2026-08-28": r_41b21ed3b483, "2026-08-25": r_41b21ed3b483, "2026-08-21": r_41b21ed3b483, "2026-08-14": r_41b21ed3b483, "2026-08-07": r_41b21ed3b483, "2026-07-30": r_41b21ed3b483, "2026-07-23": r_41b21ed3b483, "2026-07-22": r_41b21ed3b483, "2026-07-20": r_41b21ed3b483, "2025-01-01": r_41b21ed3b483 },
   "markNotificationRead": { "2026-09-06": r_6f5f53d2468c, "2026-09-02": r_6f5f53d2468c, "2026-08-28": r_6f5f53d2468c, "2026-08-25": r_6f5f53d2468c, "2026-08-21": r_6f5f53d2468c, "2026-08-14": r_6f5f53d2468c, "2026-08-07": r_6f5f53d2468c, "2026-07-30": r_6f5f53d2468c, "2026-07-23": r_6f5f53d2468c, "2026-07-22": r_6f5f53d2468c, "2026-07-20": r_6f5f53d2468c, "2025-01-01": r_6f5f53d2468c },
+  "openSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_b7907dd3d48a, "2026-07-22": r_b7907dd3d48a, "2026-07-20": r_b7907dd3d48a, "2025-01-01": r_b7907dd3d48a },
   "pauseMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "publishPaymentMethodDomainProof": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "refundPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
+  "refundResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "removeTeamMember": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "replySandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_b7907dd3d48a, "2026-07-22": r_b7907dd3d48a, "2026-07-20": r_b7907dd3d48a, "2025-01-01": r_b7907dd3d48a },
+  "resolutionCenterCaseSummary": { "2026-09-06": r_e789f983743c, "2026-09-02": r_e789f983743c, "2026-08-28": r_e789f983743c, "2026-08-25": r_e789f983743c, "2026-08-21": r_e789f983743c, "2026-08-14": r_e789f983743c, "2026-08-07": r_e789f983743c, "2026-07-30": r_e789f983743c },
+  "respondToResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "resumeMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "retrieveAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
@@ -5888,6 +6113,7 @@ export const serializers = {
   "retrieveProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "retrievePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "retrieveRefund": { "2026-09-06": r_acf73439b40d, "2026-09-02": r_acf73439b40d, "2026-08-28": r_acf73439b40d, "2026-08-25": r_acf73439b40d, "2026-08-21": r_acf73439b40d, "2026-08-14": r_d04d4ac1ca33, "2026-08-07": r_d04d4ac1ca33, "2026-07-30": r_d04d4ac1ca33, "2026-07-23": r_d04d4ac1ca33, "2026-07-22": r_d04d4ac1ca33, "2026-07-20": r_d04d4ac1ca33, "2025-01-01": r_d04d4ac1ca33 },
+  "retrieveResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_b7907dd3d48a, "2026-07-22": r_b7907dd3d48a, "2026-07-20": r_b7907dd3d48a, "2025-01-01": r_b7907dd3d48a },
   "retrieveSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "retrieveSetupIntentStatus": { "2026-09-06": r_737160b51e39, "2026-09-02": r_737160b51e39, "2026-08-28": r_737160b51e39, "2026-08-25": r_737160b51e39, "2026-08-21": r_356973b8a56f, "2026-08-14": r_356973b8a56f, "2026-08-07": r_356973b8a56f, "2026-07-30": r_356973b8a56f, "2026-07-23": r_356973b8a56f, "2026-07-22": r_356973b8a56f, "2026-07-20": r_356973b8a56f, "2025-01-01": r_356973b8a56f },
   "retrieveShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1, "2026-07-23": r_29c9e0b7fc06, "2026-07-22": r_29c9e0b7fc06, "2026-07-20": r_29c9e0b7fc06, "2025-01-01": r_29c9e0b7fc06 },
@@ -5924,4 +6150,5 @@ export const serializers = {
   "updateVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "updateWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "voidPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
+  "withdrawSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_b7907dd3d48a, "2026-07-22": r_b7907dd3d48a, "2026-07-20": r_b7907dd3d48a, "2025-01-01": r_b7907dd3d48a },
 };

@@ -1028,6 +1028,66 @@ export interface Refund {
     updated_at: string;
 }
 
+export interface ResolutionCenterCase {
+    id: string;
+    account_id: string;
+    payment_id: string;
+    /** The buyer's member (mber_) of the account. */
+    member_id: string | null;
+    /** The buyer who opened the case. */
+    buyer: { id: string; username: string; name: string | null } | null;
+    /** What the buyer complains of (the official client's issue). */
+    reason: "forgot_to_cancel" | "item_not_received" | "significantly_not_as_described" | "unauthorized_transaction" | "product_unacceptable";
+    /** The side the case waits on; closed when it has ended (see outcome). */
+    status: "awaiting_merchant" | "awaiting_customer" | "awaiting_platform" | "closed";
+    /** Whether the case went to the platform for review. */
+    escalated: boolean;
+    /** null while open. refunded: the merchant refunded through the case; merchant_won: the platform ruled for the merchant; disputed: the platform ruled for the buyer and the payment was charged back (dispute_id); withdrawn: the buyer withdrew; closed: the merchant closed it after answering. */
+    outcome: "refunded" | "merchant_won" | "disputed" | "withdrawn" | "closed" | null;
+    /** What the buyer paid less what was refunded when the case opened. */
+    amount: Money;
+    /** The refund the case made (POST .../refund); null otherwise. */
+    refund: { id: string; status: "pending" | "succeeded" | "failed" } | null;
+    /** The chargeback the case became, when it did. */
+    dispute_id: string | null;
+    /** What the merchant may do now, each the path POST /resolution_center_cases/{id}/<action>. */
+    available_actions: Array<"respond" | "refund" | "escalate" | "close">;
+    /** While the case waits on the merchant: unanswered by then, it escalates. null otherwise. */
+    response_due_at: string | null;
+    /** When it closed. */
+    resolved_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+/** One entry of a case's timeline. */
+export interface ResolutionCenterCaseEvent {
+    id: string;
+    case_id: string;
+    /** Who acted: system for the deadline. */
+    actor: "merchant" | "customer" | "platform" | "system";
+    action: "opened" | "responded" | "replied" | "escalated" | "refunded" | "closed" | "withdrawn" | "ruled_for_merchant" | "charged_back";
+    message: string | null;
+    /** The ids of the files attached to this step. */
+    attachments: string[];
+    created_at: string;
+}
+
+export interface ResolutionCenterCaseSummaryTotal {
+    status: "awaiting_merchant" | "awaiting_customer" | "awaiting_platform" | "closed";
+    outcome: "refunded" | "merchant_won" | "disputed" | "withdrawn" | "closed" | null;
+    count: number;
+    /** The sum of the cases' amounts in this status, outcome and currency. */
+    amount: Money;
+}
+
+/** An account's cases (or every visible account's) totalled by status, outcome and currency. */
+export interface ResolutionCenterCaseSummary {
+    object: "resolution_center_case_summary";
+    /** One entry per status, outcome and currency that has cases; by status, then outcome, then currency. */
+    totals: ResolutionCenterCaseSummaryTotal[];
+}
+
 export interface SetupIntent {
     id: string;
     status: "processing" | "requires_action" | "succeeded" | "canceled";
@@ -2364,6 +2424,105 @@ export interface RetrieveRefundInput {
 
 export type RetrieveRefundOutput = Refund;
 
+/** GET /resolution_center_cases: List Resolution Center cases */
+export interface ListResolutionCenterCasesInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; payment_id?: string; status?: "awaiting_merchant" | "awaiting_customer" | "awaiting_platform" | "closed"; reason?: "forgot_to_cancel" | "item_not_received" | "significantly_not_as_described" | "unauthorized_transaction" | "product_unacceptable"; escalated?: boolean; statuses?: Array<"merchant_response_needed" | "customer_response_needed" | "merchant_info_needed" | "customer_info_needed" | "under_platform_review" | "customer_won" | "merchant_won" | "customer_withdrew">; created_after?: string; created_before?: string; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListResolutionCenterCasesOutput = Page<ResolutionCenterCase>;
+
+/** GET /resolution_center_cases/summary: Resolution Center case totals */
+export interface ResolutionCenterCaseSummaryInput {
+    path: Record<string, never>;
+    query: { account_id?: string };
+    body: undefined;
+}
+
+export type ResolutionCenterCaseSummaryOutput = ResolutionCenterCaseSummary;
+
+/** GET /resolution_center_cases/{id}: Retrieve a Resolution Center case */
+export interface RetrieveResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** GET /resolution_center_cases/{id}/events: A case's timeline */
+export interface ListResolutionCenterCaseEventsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListResolutionCenterCaseEventsOutput = Page<ResolutionCenterCaseEvent>;
+
+/** POST /resolution_center_cases/{id}/respond: Answer a case */
+export interface RespondToResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { message: string; attachments?: string[] };
+}
+
+export type RespondToResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** POST /resolution_center_cases/{id}/refund: Refund the payment and close the case */
+export interface RefundResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { message?: string; attachments?: string[] };
+}
+
+export type RefundResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** POST /resolution_center_cases/{id}/escalate: Ask the platform to decide a case */
+export interface EscalateResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { message?: string; attachments?: string[] };
+}
+
+export type EscalateResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** POST /resolution_center_cases/{id}/close: Close a case waiting on the customer */
+export interface CloseResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { message?: string; attachments?: string[] };
+}
+
+export type CloseResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** POST /sandbox/resolution_center_cases: Sandbox: a buyer opens a case on a payment */
+export interface OpenSandboxResolutionCenterCaseInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { payment_id: string; reason: "forgot_to_cancel" | "item_not_received" | "significantly_not_as_described" | "unauthorized_transaction" | "product_unacceptable"; message: string; attachments?: string[] };
+}
+
+export type OpenSandboxResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** POST /sandbox/resolution_center_cases/{id}/reply: Sandbox: the buyer answers a case */
+export interface ReplySandboxResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { message: string; attachments?: string[] };
+}
+
+export type ReplySandboxResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** POST /sandbox/resolution_center_cases/{id}/withdraw: Sandbox: the buyer withdraws a case */
+export interface WithdrawSandboxResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { message?: string };
+}
+
+export type WithdrawSandboxResolutionCenterCaseOutput = ResolutionCenterCase;
+
 /** POST /setup_intents: Save a payment method without charging it */
 export interface CreateSetupIntentInput {
     path: Record<string, never>;
@@ -2764,7 +2923,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -2791,7 +2950,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -2915,6 +3074,17 @@ export interface Operations {
     deactivatePromoCode: { input: DeactivatePromoCodeInput; output: DeactivatePromoCodeOutput };
     listRefunds: { input: ListRefundsInput; output: ListRefundsOutput };
     retrieveRefund: { input: RetrieveRefundInput; output: RetrieveRefundOutput };
+    listResolutionCenterCases: { input: ListResolutionCenterCasesInput; output: ListResolutionCenterCasesOutput };
+    resolutionCenterCaseSummary: { input: ResolutionCenterCaseSummaryInput; output: ResolutionCenterCaseSummaryOutput };
+    retrieveResolutionCenterCase: { input: RetrieveResolutionCenterCaseInput; output: RetrieveResolutionCenterCaseOutput };
+    listResolutionCenterCaseEvents: { input: ListResolutionCenterCaseEventsInput; output: ListResolutionCenterCaseEventsOutput };
+    respondToResolutionCenterCase: { input: RespondToResolutionCenterCaseInput; output: RespondToResolutionCenterCaseOutput };
+    refundResolutionCenterCase: { input: RefundResolutionCenterCaseInput; output: RefundResolutionCenterCaseOutput };
+    escalateResolutionCenterCase: { input: EscalateResolutionCenterCaseInput; output: EscalateResolutionCenterCaseOutput };
+    closeResolutionCenterCase: { input: CloseResolutionCenterCaseInput; output: CloseResolutionCenterCaseOutput };
+    openSandboxResolutionCenterCase: { input: OpenSandboxResolutionCenterCaseInput; output: OpenSandboxResolutionCenterCaseOutput };
+    replySandboxResolutionCenterCase: { input: ReplySandboxResolutionCenterCaseInput; output: ReplySandboxResolutionCenterCaseOutput };
+    withdrawSandboxResolutionCenterCase: { input: WithdrawSandboxResolutionCenterCaseInput; output: WithdrawSandboxResolutionCenterCaseOutput };
     createSetupIntent: { input: CreateSetupIntentInput; output: CreateSetupIntentOutput };
     listSetupIntents: { input: ListSetupIntentsInput; output: ListSetupIntentsOutput };
     retrieveSetupIntent: { input: RetrieveSetupIntentInput; output: RetrieveSetupIntentOutput };

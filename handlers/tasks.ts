@@ -19,6 +19,7 @@ import { fileTasks } from './files/file-objects.js';
 import { exportTasks } from './exports/tasks.js';
 import { EXPIRE_EXPORTS } from './exports/expire.js';
 import { COMPACT_STAT_ROLLUPS, compactStatRollupsTask } from './stats/compact.js';
+import { resolutionCenterTasks } from './resolution_center_cases/platform.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -38,6 +39,7 @@ export function taskList(db: Knex): TaskList {
     ...fileTasks(),
     ...exportTasks(db),
     [COMPACT_STAT_ROLLUPS]: compactStatRollupsTask(db),
+    ...resolutionCenterTasks(db),
   };
 }
 
