@@ -18,7 +18,7 @@ import { paymentMethodDomainTasks } from './payment_method_domains/verification.
 import { fileTasks } from './files/file-objects.js';
 import { exportTasks } from './exports/tasks.js';
 import { EXPIRE_EXPORTS } from './exports/expire.js';
-import { COMPACT_STAT_ROLLUPS, compactStatRollupsTask } from './stats/compact.js';
+import { COMPACT_TOTALS, compactTotalsTask } from './shared/compact-totals.js';
 import { resolutionCenterTasks } from './resolution_center_cases/platform.js';
 
 export function taskList(db: Knex): TaskList {
@@ -38,15 +38,15 @@ export function taskList(db: Knex): TaskList {
     ...paymentMethodDomainTasks(db),
     ...fileTasks(),
     ...exportTasks(db),
-    [COMPACT_STAT_ROLLUPS]: compactStatRollupsTask(db),
+    [COMPACT_TOTALS]: compactTotalsTask(db),
     ...resolutionCenterTasks(db),
   };
 }
 
 /** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, the clearing of
- * settled payments' funds and the folding of new stats rollups; hourly, the retention of exports. (Jobs of a worker
- * that died need nothing here: runtime/worker-liveness.ts releases them for every task.) */
+ * settled payments' funds and the folding of totals tables' new rows (stats, summaries); hourly, the retention of
+ * exports. (Jobs of a worker that died need nothing here: runtime/worker-liveness.ts releases them for every task.) */
 export const schedule = {
-  crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `* * * * * ${COMPACT_STAT_ROLLUPS}`, `0 * * * * ${EXPIRE_EXPORTS}`],
+  crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `* * * * * ${COMPACT_TOTALS}`, `0 * * * * ${EXPIRE_EXPORTS}`],
   onStart: [],
 };

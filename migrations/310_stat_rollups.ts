@@ -10,10 +10,10 @@
 // window's starting level is the current one less the moves since (cost: the rollups from the window to now).
 //
 // The triggers only insert: a key (account, metric, currency, grain, bucket) may have several rows, which reads sum,
-// and the compact_stat_rollups job (handlers/stats/compact.ts, every minute) folds each key's new rows into one. An
-// upsert here would lock the key's row from the triggering statement to the commit, in whatever order the handler's
-// statements run, and deadlock with the ledger's balance rows (a payment settling locks balances and then its
-// rollups, a refund settling the other way round: the money property saw it at once).
+// and the compact_totals job folds each key's new rows into one (both tables are totals tables: migrations/support/
+// totals.ts). An upsert here would lock the key's row from the triggering statement to the commit, in whatever order
+// the handler's statements run, and deadlock with the ledger's balance rows (a payment settling locks balances and
+// then its rollups, a refund settling the other way round: the money property saw it at once).
 //
 // Metric definitions (spec/areas/stats.yaml repeats them for callers):
 //   gross_revenue    + payment total when a payment is collected (succeeded), at settlement_time_at
@@ -25,6 +25,7 @@
 //   churned_members  + 1 when a member leaves
 //   active_memberships  memberships granting access (trialing, active, past_due)
 import type { Knex } from 'knex';
+import { registerTotals, unregisterTotals } from './support/totals.js';
 
 /** The catalogue: metric -> whether its values are money (per currency) or counts (currency ''). */
 export const STAT_METRICS = {
@@ -96,18 +97,14 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('bucket', { useTz: true }).notNullable(); // the UTC quarter-hour, hour or day it starts
     t.bigInteger('value').notNullable();
     t.bigInteger('count').notNullable();
-    // false: written by a trigger, not yet folded into its key's one row (the partial index finds them)
-    t.boolean('compacted').notNullable().defaultTo(false);
-    t.index(['account_id', 'metric', 'currency', 'grain', 'bucket']);
   });
-  await knex.raw('create index stat_rollups_new on stat_rollups (account_id, metric, currency, grain, bucket) where not compacted');
+  await registerTotals(knex, { name: 'stat_rollups', keys: ['account_id', 'metric', 'currency', 'grain', 'bucket'], sums: ['value', 'count'] });
   await knex.schema.createTable('stat_levels', (t) => {
     t.text('account_id').notNullable().references('accounts.id');
     t.text('metric').notNullable();
     t.bigInteger('value').notNullable();
-    t.boolean('compacted').notNullable().defaultTo(false);
-    t.index(['account_id', 'metric']);
   });
+  await registerTotals(knex, { name: 'stat_levels', keys: ['account_id', 'metric'], sums: ['value'] });
 
   for (const [table, event, body] of TRIGGERS) {
     const name = `stat_rollups_${table}_${event}`;
@@ -136,6 +133,8 @@ export async function down(knex: Knex): Promise<void> {
     await knex.raw(`drop trigger stat_rollups_${table}_${event} on ${table}`);
     await knex.raw(`drop function stat_rollups_${table}_${event}()`);
   }
+  await unregisterTotals(knex, 'stat_levels');
+  await unregisterTotals(knex, 'stat_rollups');
   await knex.schema.dropTableIfExists('stat_levels');
   await knex.schema.dropTableIfExists('stat_rollups');
 }

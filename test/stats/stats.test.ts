@@ -7,7 +7,7 @@ import { makeKey } from '../helpers/fixtures.js';
 import { makeVariant, pay, settleRefunds, VERSION } from '../payments/payment-fixtures.js';
 import { NETWORK_CARDS, PAID, NET, DISPUTE_FEE, paidWith, seller } from '../disputes/dispute-fixtures.js';
 import { newId } from '../../runtime/ids.js';
-import { compactStatRollups } from '../../handlers/stats/compact.js';
+import { compactTotals } from '../../handlers/shared/compact-totals.js';
 
 const t = suite('stats');
 let app: TestApp;
@@ -54,7 +54,7 @@ t('a known mix of payments, a refund, a dispute and memberships gives exact numb
   // A window ending before today still ends at yesterday's level; a later one carries today's level on.
   const later = await series(s.key, 'active_memberships', { account_id: s.accountId, from: today(), to: new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10), time_zone: 'UTC' });
   assert.equal(later.body.data.points.map((p: { value: number }) => p.value), [1, 1, 1]);
-  await compactStatRollups(app.db);
+  await compactTotals(app.db);
   assert.equal(await todayValue(s.key, s.accountId, 'active_memberships'), [[0, 0], [1, 1]], 'the level, compacted');
   assert.is(Number((await app.db('stat_levels').where({ account_id: s.accountId }).count({ n: '*' }))[0].n), 1);
 
@@ -119,8 +119,8 @@ t('for random payments, every zone and interval gives what a direct scan of the 
     where account_id = ? group by metric, currency, grain, bucket) k`, [s.accountId])).rows[0].n);
   assert.ok(await rowsPerKey() > 1);
   await checkAgainstScan(s);
-  await compactStatRollups(app.db);
-  await compactStatRollups(app.db);
+  await compactTotals(app.db);
+  await compactTotals(app.db);
   assert.is(await rowsPerKey(), 1);
   await checkAgainstScan(s);
 });
