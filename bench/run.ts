@@ -2,7 +2,9 @@
 // (bench/baseline-server.ts: the framework's overhead), and against an expert's hand-written Fastify + pg server with
 // the fewest statements (bench/expert-server.ts: what the framework could be), on one freshly migrated database
 // (DATABASE_URL's server, or an embedded one), in alternating order. Latency scenarios send two requests to the
-// framework (a deep page against the first; an account with a million ledger postings against one with sixty);
+// framework (a deep page against the first; an account with a million ledger postings against one with sixty; a
+// year's stats series against a day's), or, with `on`, to the framework and the same-work baseline (a year's series
+// against the baseline's scan of the payments); `sequential` ones one request at a time;
 // version scenarios send the same request to the framework at the newest and at an older version.
 // The last lines are the headlines: each side's requests/s, CPU and statements per request, and the ratios.
 // Settings: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (20), BENCH_ROUNDS (4: one-round results on a shared VM swing by ±20%);
@@ -323,6 +325,24 @@ async function measureSides(sides: Side[]): Promise<Result[]> {
   }));
 }
 
+/** Mean latency of `n` requests sent one at a time to each side (after one unmeasured), sides alternating per round. */
+async function sequentialLatency(sides: Side[], n: number): Promise<{ label: string; latency: number }[]> {
+  const times: number[][] = sides.map(() => []);
+  for (const side of sides) await send(side.contender, side.request);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, side] of sides.entries()) {
+      for (let k = 0; k < n; k++) {
+        const start = performance.now();
+        const res = await send(side.contender, side.request);
+        times[i].push(performance.now() - start);
+        if (res.status !== 200) throw new Error(`${side.label}: ${res.status}`);
+      }
+      console.log(`  round ${round + 1} ${side.label.padEnd(13)} ${mean(times[i].slice(-n)).toFixed(2)} ms mean latency over ${n} requests`);
+    }
+  }
+  return sides.map((side, i) => ({ label: side.label, latency: mean(times[i]) }));
+}
+
 const ratio = (a: Result, b: Result, target: number) =>
   `${a.label}/${b.label} ${(a.rate / b.rate).toFixed(2)} (target >= ${target.toFixed(2)}; by server CPU ${(b.cpu / a.cpu).toFixed(2)})`;
 
@@ -378,16 +398,24 @@ try {
     console.log('');
   }
   for (const scenario of selected(latencyScenarios)) {
+    const on = (i: 0 | 1) => contenders.find((c) => c.name === (scenario.on?.[i] ?? 'framework'))!;
     const sides: Side[] = [
-      { label: scenario.labels[0], contender: contenders[0], request: scenario.first(fixture) },
-      { label: scenario.labels[1], contender: contenders[0], request: scenario.second(fixture) },
+      { label: scenario.labels[0], contender: on(0), request: scenario.first(fixture) },
+      { label: scenario.labels[1], contender: on(1), request: scenario.second(fixture) },
     ];
     for (const [i, side] of sides.entries()) {
-      const res = await send(contenders[0], side.request);
+      const res = await send(side.contender, side.request);
       const wrong = res.status === 200 ? scenario.check(res.body, fixture, i as 0 | 1) : `status ${res.status}`;
       if (wrong) throw new Error(`${scenario.name} ${side.label}: ${wrong}: ${JSON.stringify(res.body).slice(0, 300)}`);
     }
     console.log(`${scenario.name}: ${scenario.labels.join(' vs ')} (${scenario.describe(fixture)})`);
+    if (scenario.sequential) {
+      const [a, b] = await sequentialLatency(sides, scenario.sequential);
+      summary.push(`${scenario.name}: ${a.label} ${a.latency.toFixed(2)} ms, ${b.label} ${b.latency.toFixed(2)} ms, one request at a time; `
+        + `latency ratio ${(b.latency / a.latency).toFixed(2)} (target <= ${scenario.maxRatio})`);
+      console.log('');
+      continue;
+    }
     const [a, b] = await measureSides(sides);
     summary.push(`${scenario.name}: ${a.label} ${Math.round(a.rate)} req/s, ${a.latency.toFixed(2)} ms, ${Math.round(a.cpu)} µs CPU/req; `
       + `${b.label} ${Math.round(b.rate)} req/s, ${b.latency.toFixed(2)} ms, ${Math.round(b.cpu)} µs CPU/req; `

@@ -93,6 +93,11 @@ export interface LatencyScenario {
   describe(fixture: Fixture): string;
   /** why a 200 answer to the first (0) or second (1) request is not the one to measure; null when it is */
   check(body: any, fixture: Fixture, which: 0 | 1): string | null;
+  /** the servers the two requests go to, when not both the framework ('same-work': the hand-written baseline) */
+  on?: ['framework' | 'same-work', 'framework' | 'same-work'];
+  /** measure one request at a time, this many each (a statement's own cost, not throughput under load: a scan of a
+   * million rows under 20 connections would only measure the queue) */
+  sequential?: number;
 }
 
 export const latencyScenarios: LatencyScenario[] = [
@@ -143,7 +148,46 @@ export const latencyScenarios: LatencyScenario[] = [
     first: (f) => ({ method: 'GET', path: reportPath(f.ledgerHeavyId, f.reportDay), headers: auth(f) }),
     second: (f) => ({ method: 'GET', path: reportPath(f.ledgerHeavyId, f.reportYear), headers: auth(f) }),
   },
+  {
+    // Stats rollups (migrations/310_stat_rollups.ts): a year's daily series over a million payments reads the year's
+    // day rollups (and, per boundary, the hour and quarter-hour rows before it in its UTC day), never the payments.
+    name: 'GET /stats/time_series by window',
+    labels: ['one day', 'one year'],
+    maxRatio: 3,
+    sequential: 20,
+    describe: (f) => `gross revenue over ${f.paymentRows} payments spread over a year: 1 period against 366, read from day rows`,
+    check: (body, f, which) => checkSeries(body, f, which, 1),
+    first: (f) => ({ method: 'GET', path: statsPath(f.connectedId, f.statsDay), headers: auth(f) }),
+    second: (f) => ({ method: 'GET', path: statsPath(f.connectedId, f.statsYear), headers: auth(f) }),
+  },
+  {
+    // The same year-long series against a hand-written baseline that sums the payments themselves
+    // (bench/baseline-server.ts): the ratio is the framework's latency over the scan's.
+    name: 'GET /stats/time_series against a scan of the payments',
+    labels: ['payments scan', 'rollups'],
+    maxRatio: 0.1,
+    sequential: 10,
+    describe: (f) => `a year of gross revenue by day over ${f.paymentRows} payments: the hand-written scan, then the framework`,
+    check: (body, f) => checkSeries(body, f, 0, 0),
+    on: ['same-work', 'framework'],
+    first: (f) => ({ method: 'GET', path: statsPath(f.connectedId, f.statsYear), headers: auth(f) }),
+    second: (f) => ({ method: 'GET', path: statsPath(f.connectedId, f.statsYear), headers: auth(f) }),
+  },
 ];
+
+/** The year's gross revenue series holds every seeded payment (10.00 each), and the day's series has points. */
+function checkSeries(body: any, f: Fixture, which: 0 | 1, year: 0 | 1): string | null {
+  const points: { value: number; count: number }[] = body.data?.points ?? [];
+  if (which !== year) return points.length ? null : 'no points';
+  const total = points.reduce((sum, p) => sum + p.value, 0);
+  const count = points.reduce((sum, p) => sum + p.count, 0);
+  return total === f.statsYear.total && count === f.statsYear.count ? null
+    : `the year's series sums to ${total} over ${count} payments, not ${f.statsYear.total} over ${f.statsYear.count}`;
+}
+
+function statsPath(accountId: string, w: { from: string; to: string }): string {
+  return `/api/v1/stats/time_series/gross_revenue?account_id=${accountId}&from=${w.from}&to=${w.to}&interval=day&time_zone=UTC`;
+}
 
 function reportPath(accountId: string, w: { from: string; to: string }): string {
   return `/api/v1/financial_reports?account_id=${accountId}&from=${encodeURIComponent(w.from)}&to=${encodeURIComponent(w.to)}`;

@@ -35,25 +35,31 @@ export interface Fixture {
    * last day and its last year, with what the year's postings add up to per bucket, summed from the postings */
   reportDay: { from: string; to: string };
   reportYear: { from: string; to: string; entries: number; buckets: Record<string, number> };
+  /** stats series windows (UTC dates) over the connected account's payments: its last day, and the year holding
+   * every payment with their total (each payment is 10.00) */
+  statsDay: { from: string; to: string };
+  statsYear: { from: string; to: string; total: number; count: number };
 }
 
 const PAYMENT_ROWS = Number(process.env.BENCH_PAYMENT_ROWS ?? 1_000_000);
 const LEDGER_POSTINGS = Number(process.env.BENCH_LEDGER_POSTINGS ?? 1_000_000);
 const BUCKETS = ['available', 'pending', 'in_transit'];
+const YEAR_SECONDS = 365 * 86_400;
 
-/** A million payments in one statement: created a second apart, newest first in the list order. */
+/** A million payments in one statement: spread evenly over the 364 days before now (a year-long stats series reads
+ * them all), newest first in the list order. Their collection goes into the stats rollups by the insert trigger. */
 async function seedPayments(db: Knex, accountId: string, buyerId: string, rows: number): Promise<string> {
+  const spacing = (YEAR_SECONDS - 86_400) / rows;
   await db.raw(`insert into payments (id, account_id, user_id, status, billing_reason, currency, subtotal, total, usd_total, created_at, updated_at)
     select 'pay_bench' || lpad(n::text, 10, '0'), ?, ?, 'succeeded', 'one_time', 'usd', 1000, 1000, 1000,
-      date_trunc('milliseconds', now()) - make_interval(secs => n), date_trunc('milliseconds', now()) - make_interval(secs => n)
-    from generate_series(1, ?) as n`, [accountId, buyerId, rows]);
+      date_trunc('milliseconds', now() - make_interval(secs => n * ?::float8)), date_trunc('milliseconds', now() - make_interval(secs => n * ?::float8))
+    from generate_series(1, ?) as n`, [accountId, buyerId, spacing, spacing, rows]);
   await db.raw('analyze payments');
   const deep = await db('payments').where({ account_id: accountId }).orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }])
     .offset(20).first('id', 'created_at');
   return encodeCursor(deep.created_at, deep.id);
 }
 
-const YEAR_SECONDS = 365 * 86_400;
 
 /**
  * A million postings in one statement: balanced entries of two postings each, money moving from the processor's
@@ -137,5 +143,7 @@ export async function seed(db: Knex): Promise<Fixture> {
     ...fixture, paymentRows: PAYMENT_ROWS, deepCursor, paymentId: `pay_bench${String(Math.ceil(PAYMENT_ROWS / 2)).padStart(10, '0')}`,
     ledgerPostings: Math.floor(LEDGER_POSTINGS / 2) * 2, ledgerBalance: ledger.balance,
     reportDay: { from: new Date(Date.parse(now) - 86_400_000).toISOString(), to: now }, reportYear: ledger.year,
+    statsDay: { from: now.slice(0, 10), to: now.slice(0, 10) },
+    statsYear: { from: new Date(Date.parse(now) - YEAR_SECONDS * 1000).toISOString().slice(0, 10), to: now.slice(0, 10), total: PAYMENT_ROWS * 1000, count: PAYMENT_ROWS },
   };
 }

@@ -8,6 +8,7 @@ import { plainUpdate } from '../runtime/plain/update.js';
 import { listApiKeys as listApiKeysHook } from '../handlers/api_keys/listApiKeys.js';
 import { updateApiKey as updateApiKeyHook } from '../handlers/api_keys/updateApiKey.js';
 import { deleteProduct as deleteProductHook } from '../handlers/products/deleteProduct.js';
+import { listResolutionCenterCases as listResolutionCenterCasesHook } from '../handlers/resolution_center_cases/listResolutionCenterCases.js';
 import { updateWebhook as updateWebhookHook } from '../handlers/webhooks/updateWebhook.js';
 
 /** GET /api_keys: List an account's API keys */
@@ -347,6 +348,31 @@ export const listRefunds = plainList<'listRefunds'>(resources.Refund, {
 /** GET /refunds/{id}: Retrieve a refund */
 export const retrieveRefund = plainRetrieve<'retrieveRefund'>(resources.Refund, {
   scopes: ['payment:basic:read'],
+});
+
+/** GET /resolution_center_cases: List Resolution Center cases */
+export const listResolutionCenterCases = plainList<'listResolutionCenterCases'>(resources.ResolutionCenterCase, {
+  scope: 'payment:dispute:read',
+  accountParam: 'account_id',
+  accountColumn: 'resolution_center_cases.account_id',
+  filters: [
+    { param: 'payment_id', test: 'equal', sql: ['"resolution_center_cases"."payment_id"'] },
+    { param: 'status', test: 'equal', sql: ['"resolution_center_cases"."status"'] },
+    { param: 'reason', test: 'equal', sql: ['"resolution_center_cases"."reason"'] },
+    { param: 'escalated', test: 'equal', sql: ['"resolution_center_cases"."escalated"'] },
+    { param: 'created_after', test: 'after', sql: ['"resolution_center_cases"."created_at"'] },
+    { param: 'created_before', test: 'before', sql: ['"resolution_center_cases"."created_at"'] },
+  ],
+  sorts: { created_at: { column: 'resolution_center_cases.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: 'direction',
+  idColumn: 'resolution_center_cases.id',
+  hook: listResolutionCenterCasesHook,
+});
+
+/** GET /resolution_center_cases/{id}: Retrieve a Resolution Center case */
+export const retrieveResolutionCenterCase = plainRetrieve<'retrieveResolutionCenterCase'>(resources.ResolutionCenterCase, {
+  scopes: ['payment:dispute:read'],
 });
 
 /** GET /shipments: List shipments */

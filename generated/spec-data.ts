@@ -78,7 +78,8 @@ export const specData = {
     "membership:export",
     "member:export",
     "refund:export",
-    "dispute:export"
+    "dispute:export",
+    "notification:send"
   ],
   "roles": {
     "owner": [
@@ -169,6 +170,8 @@ export const specData = {
     "MediaAsset": "media_",
     "Member": "mber_",
     "Membership": "mem_",
+    "Notification": "ntf_",
+    "NotificationTopic": "ntop_",
     "PaymentMethodDomain": "pmd_",
     "PaymentMethod": "payt_",
     "Payment": "pay_",
@@ -178,6 +181,8 @@ export const specData = {
     "Product": "prod_",
     "PromoCode": "promo_",
     "Refund": "rfnd_",
+    "ResolutionCenterCase": "rcc_",
+    "ResolutionCenterCaseEvent": "rcce_",
     "SetupIntent": "seti_",
     "Shipment": "ship_",
     "Swap": "swap_",
@@ -249,6 +254,10 @@ export const specData = {
     "refund.created": "Refund",
     "refund.succeeded": "Refund",
     "refund.failed": "Refund",
+    "resolution_center_case.created": "ResolutionCenterCase",
+    "resolution_center_case.updated": "ResolutionCenterCase",
+    "resolution_center_case.escalated": "ResolutionCenterCase",
+    "resolution_center_case.closed": "ResolutionCenterCase",
     "setup_intent.requires_action": "SetupIntent",
     "setup_intent.succeeded": "SetupIntent",
     "setup_intent.canceled": "SetupIntent",
@@ -650,6 +659,68 @@ export const specData = {
             "pending"
           ],
           "to": "failed"
+        }
+      }
+    },
+    "ResolutionCenterCase": {
+      "field": "status",
+      "transitions": {
+        "respond": {
+          "from": [
+            "awaiting_merchant",
+            "awaiting_customer"
+          ],
+          "to": "awaiting_customer"
+        },
+        "reply": {
+          "from": [
+            "awaiting_merchant",
+            "awaiting_customer"
+          ],
+          "to": "awaiting_merchant"
+        },
+        "escalate": {
+          "from": [
+            "awaiting_merchant",
+            "awaiting_customer"
+          ],
+          "to": "awaiting_platform"
+        },
+        "refund": {
+          "from": [
+            "awaiting_merchant",
+            "awaiting_customer",
+            "awaiting_platform"
+          ],
+          "to": "closed"
+        },
+        "close": {
+          "from": [
+            "awaiting_customer"
+          ],
+          "to": "closed"
+        },
+        "withdraw": {
+          "from": [
+            "awaiting_merchant",
+            "awaiting_customer",
+            "awaiting_platform"
+          ],
+          "to": "closed"
+        },
+        "rule_for_merchant": {
+          "from": [
+            "awaiting_platform"
+          ],
+          "to": "closed"
+        },
+        "charge_back": {
+          "from": [
+            "awaiting_merchant",
+            "awaiting_customer",
+            "awaiting_platform"
+          ],
+          "to": "closed"
         }
       }
     },

@@ -24,6 +24,7 @@ import * as permissionsWithoutTrading from '../handlers/versions/permissionsWith
 import * as promoCodeLegacyCreate from '../handlers/versions/promoCodeLegacyCreate.js';
 import * as promoCodeLegacyDiscount from '../handlers/versions/promoCodeLegacyDiscount.js';
 import * as refundDecimalAmount from '../handlers/versions/refundDecimalAmount.js';
+import * as resolutionCaseLegacyShape from '../handlers/versions/resolutionCaseLegacyShape.js';
 import * as setupIntentEmbeddedReferences from '../handlers/versions/setupIntentEmbeddedReferences.js';
 import * as shipmentLegacyShape from '../handlers/versions/shipmentLegacyShape.js';
 import * as swapFiatAmountIsRepayment from '../handlers/versions/swapFiatAmountIsRepayment.js';
@@ -310,6 +311,11 @@ function down_PayoutQuote_step_2026_07_30(o: any): any {
 
 function down_PayoutQuoteSpeed_step_2026_07_30(o: any): any {
   o.estimated_arrival ??= null;
+  return o;
+}
+
+function down_ResolutionCenterCase_step_2026_07_30(o: any): any {
+  o = resolutionCaseLegacyShape.down(o);
   return o;
 }
 
@@ -1468,6 +1474,11 @@ export function down_Refund_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_ResolutionCenterCase_2026_07_23(o: any): any {
+  o = down_ResolutionCenterCase_step_2026_07_30(o);
+  return o;
+}
+
 export function down_SetupIntent_2026_07_23(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
   return o;
@@ -1588,6 +1599,10 @@ export function up_createPromoCode_2026_07_23(input: any): void {
 }
 
 export function up_listRefunds_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listResolutionCenterCases_2026_07_23(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
@@ -1799,6 +1814,11 @@ export function down_Refund_2026_07_22(o: any): any {
   return o;
 }
 
+export function down_ResolutionCenterCase_2026_07_22(o: any): any {
+  o = down_ResolutionCenterCase_step_2026_07_30(o);
+  return o;
+}
+
 export function down_SetupIntent_2026_07_22(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
   return o;
@@ -1935,6 +1955,10 @@ export function up_createPromoCode_2026_07_22(input: any): void {
 }
 
 export function up_listRefunds_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listResolutionCenterCases_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
@@ -2157,6 +2181,11 @@ export function down_Refund_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_ResolutionCenterCase_2026_07_20(o: any): any {
+  o = down_ResolutionCenterCase_step_2026_07_30(o);
+  return o;
+}
+
 export function down_SetupIntent_2026_07_20(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
   return o;
@@ -2313,6 +2342,10 @@ export function up_createPromoCode_2026_07_20(input: any): void {
 }
 
 export function up_listRefunds_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listResolutionCenterCases_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
@@ -2549,6 +2582,11 @@ export function down_Refund_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_ResolutionCenterCase_2025_01_01(o: any): any {
+  o = down_ResolutionCenterCase_step_2026_07_30(o);
+  return o;
+}
+
 export function down_SetupIntent_2025_01_01(o: any): any {
   o = down_SetupIntent_step_2026_08_25(o);
   return o;
@@ -2708,6 +2746,10 @@ export function up_listRefunds_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_listResolutionCenterCases_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
 export function up_createSetupIntent_2025_01_01(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -2810,6 +2852,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Product: { "2026-07-20": down_Product_2026_07_20, "2025-01-01": down_Product_2025_01_01 },
   PromoCode: { "2026-07-30": down_PromoCode_2026_07_30, "2026-07-23": down_PromoCode_2026_07_23, "2026-07-22": down_PromoCode_2026_07_22, "2026-07-20": down_PromoCode_2026_07_20, "2025-01-01": down_PromoCode_2025_01_01 },
   Refund: { "2026-08-14": down_Refund_2026_08_14, "2026-08-07": down_Refund_2026_08_07, "2026-07-30": down_Refund_2026_07_30, "2026-07-23": down_Refund_2026_07_23, "2026-07-22": down_Refund_2026_07_22, "2026-07-20": down_Refund_2026_07_20, "2025-01-01": down_Refund_2025_01_01 },
+  ResolutionCenterCase: { "2026-07-23": down_ResolutionCenterCase_2026_07_23, "2026-07-22": down_ResolutionCenterCase_2026_07_22, "2026-07-20": down_ResolutionCenterCase_2026_07_20, "2025-01-01": down_ResolutionCenterCase_2025_01_01 },
   SetupIntent: { "2026-08-21": down_SetupIntent_2026_08_21, "2026-08-14": down_SetupIntent_2026_08_14, "2026-08-07": down_SetupIntent_2026_08_07, "2026-07-30": down_SetupIntent_2026_07_30, "2026-07-23": down_SetupIntent_2026_07_23, "2026-07-22": down_SetupIntent_2026_07_22, "2026-07-20": down_SetupIntent_2026_07_20, "2025-01-01": down_SetupIntent_2025_01_01 },
   SetupIntentStatus: { "2026-08-21": down_SetupIntentStatus_2026_08_21, "2026-08-14": down_SetupIntentStatus_2026_08_14, "2026-08-07": down_SetupIntentStatus_2026_08_07, "2026-07-30": down_SetupIntentStatus_2026_07_30, "2026-07-23": down_SetupIntentStatus_2026_07_23, "2026-07-22": down_SetupIntentStatus_2026_07_22, "2026-07-20": down_SetupIntentStatus_2026_07_20, "2025-01-01": down_SetupIntentStatus_2025_01_01 },
   Shipment: { "2026-07-23": down_Shipment_2026_07_23, "2026-07-22": down_Shipment_2026_07_22, "2026-07-20": down_Shipment_2026_07_20, "2025-01-01": down_Shipment_2025_01_01 },
@@ -2852,6 +2895,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   listProducts: { "2026-07-20": up_listProducts_2026_07_20, "2025-01-01": up_listProducts_2025_01_01 },
   listPromoCodes: { "2026-07-30": up_listPromoCodes_2026_07_30, "2026-07-23": up_listPromoCodes_2026_07_23, "2026-07-22": up_listPromoCodes_2026_07_22, "2026-07-20": up_listPromoCodes_2026_07_20, "2025-01-01": up_listPromoCodes_2025_01_01 },
   listRefunds: { "2026-08-14": up_listRefunds_2026_08_14, "2026-08-07": up_listRefunds_2026_08_07, "2026-07-30": up_listRefunds_2026_07_30, "2026-07-23": up_listRefunds_2026_07_23, "2026-07-22": up_listRefunds_2026_07_22, "2026-07-20": up_listRefunds_2026_07_20, "2025-01-01": up_listRefunds_2025_01_01 },
+  listResolutionCenterCases: { "2026-07-23": up_listResolutionCenterCases_2026_07_23, "2026-07-22": up_listResolutionCenterCases_2026_07_22, "2026-07-20": up_listResolutionCenterCases_2026_07_20, "2025-01-01": up_listResolutionCenterCases_2025_01_01 },
   listSetupIntents: { "2026-08-21": up_listSetupIntents_2026_08_21, "2026-08-14": up_listSetupIntents_2026_08_14, "2026-08-07": up_listSetupIntents_2026_08_07, "2026-07-30": up_listSetupIntents_2026_07_30, "2026-07-23": up_listSetupIntents_2026_07_23, "2026-07-22": up_listSetupIntents_2026_07_22, "2026-07-20": up_listSetupIntents_2026_07_20, "2025-01-01": up_listSetupIntents_2025_01_01 },
   listShipments: { "2026-07-23": up_listShipments_2026_07_23, "2026-07-22": up_listShipments_2026_07_22, "2026-07-20": up_listShipments_2026_07_20, "2025-01-01": up_listShipments_2025_01_01 },
   listVariants: { "2026-07-20": up_listVariants_2026_07_20, "2025-01-01": up_listVariants_2025_01_01 },

@@ -653,6 +653,79 @@ export interface Membership {
     updated_at: string;
 }
 
+/** One notification in a user's feed. */
+export interface Notification {
+    object: "notification";
+    id: string;
+    topic_id: string;
+    /** The topic's identifier. */
+    type: string;
+    /** The account it concerns. */
+    account_id: string | null;
+    title: string;
+    subtitle: string | null;
+    content: string;
+    icon_user_id: string | null;
+    /** What the sending app appends to its deep link; for platform events the id of the object concerned. */
+    rest_path: string | null;
+    /** The details of a platform notification (ids of what it concerns); {} for app messages. */
+    data: unknown;
+    /** Whether the user has read it. */
+    read: boolean;
+    read_at: string | null;
+    created_at: string;
+}
+
+/** A kind of notification a user may turn off. */
+export interface NotificationTopic {
+    object: "notification_topic";
+    id: string;
+    /** Stable name: payment_received, payout_failed, dispute_opened, team_invitation, transfer_invitation, cardholder_onboarding, card_transaction or app_message. */
+    identifier: string;
+    name: string;
+    description: string;
+}
+
+/** Whether the user receives a topic's notifications (all are on until turned off). */
+export interface NotificationPreference {
+    object: "notification_preference";
+    /** The topic's id (for paging). */
+    id: string;
+    topic_id: string;
+    identifier: string;
+    enabled: boolean;
+}
+
+/** A topic's unread notifications. */
+export interface NotificationTopicCount {
+    topic_id: string;
+    identifier: string;
+    unread: number;
+}
+
+/** The caller's unread notifications, for badges. */
+export interface NotificationBadge {
+    object: "notification_badge";
+    /** Unread notifications in all. */
+    unread: number;
+    /** Each topic with unread notifications. */
+    topics: NotificationTopicCount[];
+}
+
+/** What POST /notifications/read_all marked. */
+export interface NotificationsMarked {
+    object: "notifications_marked";
+    /** Notifications that were unread and are now read. */
+    marked: number;
+}
+
+/** The official client's answer to a send. */
+export interface NotificationSent {
+    success: boolean;
+    /** Users it was delivered to (those who turned app messages off are skipped). */
+    recipients: number;
+}
+
 export interface PaymentMethodDomain {
     id: string;
     account_id: string;
@@ -979,6 +1052,66 @@ export interface Refund {
     updated_at: string;
 }
 
+export interface ResolutionCenterCase {
+    id: string;
+    account_id: string;
+    payment_id: string;
+    /** The buyer's member (mber_) of the account. */
+    member_id: string | null;
+    /** The buyer who opened the case. */
+    buyer: { id: string; username: string; name: string | null } | null;
+    /** What the buyer complains of (the official client's issue). */
+    reason: "forgot_to_cancel" | "item_not_received" | "significantly_not_as_described" | "unauthorized_transaction" | "product_unacceptable";
+    /** The side the case waits on; closed when it has ended (see outcome). */
+    status: "awaiting_merchant" | "awaiting_customer" | "awaiting_platform" | "closed";
+    /** Whether the case went to the platform for review. */
+    escalated: boolean;
+    /** null while open. refunded: the merchant refunded through the case; merchant_won: the platform ruled for the merchant; disputed: the platform ruled for the buyer and the payment was charged back (dispute_id); withdrawn: the buyer withdrew; closed: the merchant closed it after answering. */
+    outcome: "refunded" | "merchant_won" | "disputed" | "withdrawn" | "closed" | null;
+    /** What the buyer paid less what was refunded when the case opened. */
+    amount: Money;
+    /** The refund the case made (POST .../refund); null otherwise. */
+    refund: { id: string; status: "pending" | "succeeded" | "failed" } | null;
+    /** The chargeback the case became, when it did. */
+    dispute_id: string | null;
+    /** What the merchant may do now, each the path POST /resolution_center_cases/{id}/<action>. */
+    available_actions: Array<"respond" | "refund" | "escalate" | "close">;
+    /** While the case waits on the merchant: unanswered by then, it escalates. null otherwise. */
+    response_due_at: string | null;
+    /** When it closed. */
+    resolved_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+/** One entry of a case's timeline. */
+export interface ResolutionCenterCaseEvent {
+    id: string;
+    case_id: string;
+    /** Who acted: system for the deadline. */
+    actor: "merchant" | "customer" | "platform" | "system";
+    action: "opened" | "responded" | "replied" | "escalated" | "refunded" | "closed" | "withdrawn" | "ruled_for_merchant" | "charged_back";
+    message: string | null;
+    /** The ids of the files attached to this step. */
+    attachments: string[];
+    created_at: string;
+}
+
+export interface ResolutionCenterCaseSummaryTotal {
+    status: "awaiting_merchant" | "awaiting_customer" | "awaiting_platform" | "closed";
+    outcome: "refunded" | "merchant_won" | "disputed" | "withdrawn" | "closed" | null;
+    count: number;
+    /** The sum of the cases' amounts in this status, outcome and currency. */
+    amount: Money;
+}
+
+/** An account's cases (or every visible account's) totalled by status, outcome and currency. */
+export interface ResolutionCenterCaseSummary {
+    object: "resolution_center_case_summary";
+    /** One entry per status, outcome and currency that has cases; by status, then outcome, then currency. */
+    totals: ResolutionCenterCaseSummaryTotal[];
+}
+
 export interface SetupIntent {
     id: string;
     status: "processing" | "requires_action" | "succeeded" | "canceled";
@@ -1025,6 +1158,55 @@ export interface Shipment {
     tracking_url: string;
     created_at: string;
     updated_at: string;
+}
+
+/** One period of a series. */
+export interface StatPoint {
+    /** The period's start (its local midnight, hour, Monday, first of the month or of the year in time_zone). */
+    timestamp: string;
+    /** Money metrics: minor units of the series' currency (net_revenue may be negative). Counts: the count; active_memberships: the level at the period's end. */
+    value: number;
+    /** The payments, refunds or disputes behind a money value; for count metrics the value again. */
+    count: number;
+}
+
+/** A metric as a series of periods covering the window. */
+export interface StatSeriesData {
+    /** The metric's key. */
+    metric: string;
+    unit: "currency" | "count";
+    /** Money metrics: the lowercase ISO 4217 code of every value; null for counts. */
+    currency: string | null;
+    interval: "hour" | "day" | "week" | "month" | "year";
+    /** The IANA time zone the periods follow. */
+    time_zone: string;
+    /** The first period's start: from, widened to a whole period. */
+    from: string;
+    /** The last period's end (exclusive): to, widened to a whole period. */
+    to: string;
+    /** Every period, oldest first, zero when nothing happened. */
+    points: StatPoint[];
+}
+
+/** A metric's time series (the official client's envelope). */
+export interface StatSeries {
+    data: StatSeriesData;
+}
+
+/** One metric of the catalogue. */
+export interface StatMetric {
+    /** The {metric} of GET /stats/time_series/{metric}. */
+    key: string;
+    name: string;
+    description: string;
+    unit: "currency" | "count";
+    /** Filters it takes beyond the window: currency for money metrics. */
+    properties: string[];
+}
+
+/** The metric catalogue. */
+export interface StatMetricList {
+    data: StatMetric[];
 }
 
 export interface SwapToken {
@@ -1891,6 +2073,78 @@ export interface ResumeMembershipInput {
 
 export type ResumeMembershipOutput = Membership;
 
+/** GET /notifications: List the caller's notifications */
+export interface ListNotificationsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; unread?: boolean; topic_id?: string };
+    body: undefined;
+}
+
+export type ListNotificationsOutput = Page<Notification>;
+
+/** GET /notifications/unread_counts: Count the caller's unread notifications */
+export interface RetrieveNotificationBadgeInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveNotificationBadgeOutput = NotificationBadge;
+
+/** POST /notifications/{id}/read: Mark a notification read */
+export interface MarkNotificationReadInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type MarkNotificationReadOutput = Notification;
+
+/** POST /notifications/read_all: Mark every notification read */
+export interface MarkAllNotificationsReadInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { topic_id?: string };
+}
+
+export type MarkAllNotificationsReadOutput = NotificationsMarked;
+
+/** POST /notifications: Send a notification to an account's team */
+export interface CreateNotificationInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { company_id: string; title: string; content: string; subtitle?: string | null; icon_user_id?: string | null; rest_path?: string | null; user_ids?: string[] | null };
+}
+
+export type CreateNotificationOutput = NotificationSent;
+
+/** GET /notifications/topics: List the notification topics */
+export interface ListNotificationTopicsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string };
+    body: undefined;
+}
+
+export type ListNotificationTopicsOutput = Page<NotificationTopic>;
+
+/** GET /notifications/preferences: List the caller's topic preferences */
+export interface ListNotificationPreferencesInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string };
+    body: undefined;
+}
+
+export type ListNotificationPreferencesOutput = Page<NotificationPreference>;
+
+/** PATCH /notifications/preferences/{topic_id}: Turn a topic on or off */
+export interface UpdateNotificationPreferenceInput {
+    path: { topic_id: string };
+    query: Record<string, never>;
+    body: { enabled: boolean };
+}
+
+export type UpdateNotificationPreferenceOutput = NotificationPreference;
+
 /** GET /payment_method_domains: List payment method domains */
 export interface ListPaymentMethodDomainsInput {
     path: Record<string, never>;
@@ -2260,6 +2514,105 @@ export interface RetrieveRefundInput {
 
 export type RetrieveRefundOutput = Refund;
 
+/** GET /resolution_center_cases: List Resolution Center cases */
+export interface ListResolutionCenterCasesInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; payment_id?: string; status?: "awaiting_merchant" | "awaiting_customer" | "awaiting_platform" | "closed"; reason?: "forgot_to_cancel" | "item_not_received" | "significantly_not_as_described" | "unauthorized_transaction" | "product_unacceptable"; escalated?: boolean; statuses?: Array<"merchant_response_needed" | "customer_response_needed" | "merchant_info_needed" | "customer_info_needed" | "under_platform_review" | "customer_won" | "merchant_won" | "customer_withdrew">; created_after?: string; created_before?: string; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListResolutionCenterCasesOutput = Page<ResolutionCenterCase>;
+
+/** GET /resolution_center_cases/summary: Resolution Center case totals */
+export interface ResolutionCenterCaseSummaryInput {
+    path: Record<string, never>;
+    query: { account_id?: string };
+    body: undefined;
+}
+
+export type ResolutionCenterCaseSummaryOutput = ResolutionCenterCaseSummary;
+
+/** GET /resolution_center_cases/{id}: Retrieve a Resolution Center case */
+export interface RetrieveResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** GET /resolution_center_cases/{id}/events: A case's timeline */
+export interface ListResolutionCenterCaseEventsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListResolutionCenterCaseEventsOutput = Page<ResolutionCenterCaseEvent>;
+
+/** POST /resolution_center_cases/{id}/respond: Answer a case */
+export interface RespondToResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { message: string; attachments?: string[] };
+}
+
+export type RespondToResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** POST /resolution_center_cases/{id}/refund: Refund the payment and close the case */
+export interface RefundResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { message?: string; attachments?: string[] };
+}
+
+export type RefundResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** POST /resolution_center_cases/{id}/escalate: Ask the platform to decide a case */
+export interface EscalateResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { message?: string; attachments?: string[] };
+}
+
+export type EscalateResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** POST /resolution_center_cases/{id}/close: Close a case waiting on the customer */
+export interface CloseResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { message?: string; attachments?: string[] };
+}
+
+export type CloseResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** POST /sandbox/resolution_center_cases: Sandbox: a buyer opens a case on a payment */
+export interface OpenSandboxResolutionCenterCaseInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { payment_id: string; reason: "forgot_to_cancel" | "item_not_received" | "significantly_not_as_described" | "unauthorized_transaction" | "product_unacceptable"; message: string; attachments?: string[] };
+}
+
+export type OpenSandboxResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** POST /sandbox/resolution_center_cases/{id}/reply: Sandbox: the buyer answers a case */
+export interface ReplySandboxResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { message: string; attachments?: string[] };
+}
+
+export type ReplySandboxResolutionCenterCaseOutput = ResolutionCenterCase;
+
+/** POST /sandbox/resolution_center_cases/{id}/withdraw: Sandbox: the buyer withdraws a case */
+export interface WithdrawSandboxResolutionCenterCaseInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { message?: string };
+}
+
+export type WithdrawSandboxResolutionCenterCaseOutput = ResolutionCenterCase;
+
 /** POST /setup_intents: Save a payment method without charging it */
 export interface CreateSetupIntentInput {
     path: Record<string, never>;
@@ -2340,6 +2693,33 @@ export interface UpdateShipmentInput {
 }
 
 export type UpdateShipmentOutput = Shipment;
+
+/** GET /stats: List the metrics */
+export interface ListStatsInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type ListStatsOutput = StatMetricList;
+
+/** GET /stats/time_series/{metric}: Retrieve a metric's time series */
+export interface RetrieveStatTimeSeriesInput {
+    path: { metric: string };
+    query: { account_id: string; from: string; to: string; interval: "hour" | "day" | "week" | "month" | "year"; time_zone?: string; currency?: string };
+    body: undefined;
+}
+
+export type RetrieveStatTimeSeriesOutput = StatSeries;
+
+/** GET /stats/{metric}: Retrieve a metric's time series (deprecated; use GET /stats/time_series/{metric}) */
+export interface RetrieveStatInput {
+    path: { metric: string };
+    query: { account_id: string; from: string; to: string; interval: "hour" | "day" | "week" | "month" | "year"; time_zone?: string; currency?: string };
+    body: undefined;
+}
+
+export type RetrieveStatOutput = StatSeries;
 
 /** POST /swaps/quote: Quote a swap */
 export interface CreateSwapQuoteInput {
@@ -2669,7 +3049,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -2696,7 +3076,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -2774,6 +3154,14 @@ export interface Operations {
     extendMembership: { input: ExtendMembershipInput; output: ExtendMembershipOutput };
     pauseMembership: { input: PauseMembershipInput; output: PauseMembershipOutput };
     resumeMembership: { input: ResumeMembershipInput; output: ResumeMembershipOutput };
+    listNotifications: { input: ListNotificationsInput; output: ListNotificationsOutput };
+    retrieveNotificationBadge: { input: RetrieveNotificationBadgeInput; output: RetrieveNotificationBadgeOutput };
+    markNotificationRead: { input: MarkNotificationReadInput; output: MarkNotificationReadOutput };
+    markAllNotificationsRead: { input: MarkAllNotificationsReadInput; output: MarkAllNotificationsReadOutput };
+    createNotification: { input: CreateNotificationInput; output: CreateNotificationOutput };
+    listNotificationTopics: { input: ListNotificationTopicsInput; output: ListNotificationTopicsOutput };
+    listNotificationPreferences: { input: ListNotificationPreferencesInput; output: ListNotificationPreferencesOutput };
+    updateNotificationPreference: { input: UpdateNotificationPreferenceInput; output: UpdateNotificationPreferenceOutput };
     listPaymentMethodDomains: { input: ListPaymentMethodDomainsInput; output: ListPaymentMethodDomainsOutput };
     createPaymentMethodDomain: { input: CreatePaymentMethodDomainInput; output: CreatePaymentMethodDomainOutput };
     retrievePaymentMethodDomain: { input: RetrievePaymentMethodDomainInput; output: RetrievePaymentMethodDomainOutput };
@@ -2815,6 +3203,17 @@ export interface Operations {
     deactivatePromoCode: { input: DeactivatePromoCodeInput; output: DeactivatePromoCodeOutput };
     listRefunds: { input: ListRefundsInput; output: ListRefundsOutput };
     retrieveRefund: { input: RetrieveRefundInput; output: RetrieveRefundOutput };
+    listResolutionCenterCases: { input: ListResolutionCenterCasesInput; output: ListResolutionCenterCasesOutput };
+    resolutionCenterCaseSummary: { input: ResolutionCenterCaseSummaryInput; output: ResolutionCenterCaseSummaryOutput };
+    retrieveResolutionCenterCase: { input: RetrieveResolutionCenterCaseInput; output: RetrieveResolutionCenterCaseOutput };
+    listResolutionCenterCaseEvents: { input: ListResolutionCenterCaseEventsInput; output: ListResolutionCenterCaseEventsOutput };
+    respondToResolutionCenterCase: { input: RespondToResolutionCenterCaseInput; output: RespondToResolutionCenterCaseOutput };
+    refundResolutionCenterCase: { input: RefundResolutionCenterCaseInput; output: RefundResolutionCenterCaseOutput };
+    escalateResolutionCenterCase: { input: EscalateResolutionCenterCaseInput; output: EscalateResolutionCenterCaseOutput };
+    closeResolutionCenterCase: { input: CloseResolutionCenterCaseInput; output: CloseResolutionCenterCaseOutput };
+    openSandboxResolutionCenterCase: { input: OpenSandboxResolutionCenterCaseInput; output: OpenSandboxResolutionCenterCaseOutput };
+    replySandboxResolutionCenterCase: { input: ReplySandboxResolutionCenterCaseInput; output: ReplySandboxResolutionCenterCaseOutput };
+    withdrawSandboxResolutionCenterCase: { input: WithdrawSandboxResolutionCenterCaseInput; output: WithdrawSandboxResolutionCenterCaseOutput };
     createSetupIntent: { input: CreateSetupIntentInput; output: CreateSetupIntentOutput };
     listSetupIntents: { input: ListSetupIntentsInput; output: ListSetupIntentsOutput };
     retrieveSetupIntent: { input: RetrieveSetupIntentInput; output: RetrieveSetupIntentOutput };
@@ -2824,6 +3223,9 @@ export interface Operations {
     createShipment: { input: CreateShipmentInput; output: CreateShipmentOutput };
     retrieveShipment: { input: RetrieveShipmentInput; output: RetrieveShipmentOutput };
     updateShipment: { input: UpdateShipmentInput; output: UpdateShipmentOutput };
+    listStats: { input: ListStatsInput; output: ListStatsOutput };
+    retrieveStatTimeSeries: { input: RetrieveStatTimeSeriesInput; output: RetrieveStatTimeSeriesOutput };
+    retrieveStat: { input: RetrieveStatInput; output: RetrieveStatOutput };
     createSwapQuote: { input: CreateSwapQuoteInput; output: CreateSwapQuoteOutput };
     createSwap: { input: CreateSwapInput; output: CreateSwapOutput };
     listSwaps: { input: ListSwapsInput; output: ListSwapsOutput };

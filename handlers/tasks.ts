@@ -20,6 +20,8 @@ import { exportTasks } from './exports/tasks.js';
 import { verificationTasks } from './verifications/tasks.js';
 import { mediaTasks } from './media/generate.js';
 import { EXPIRE_EXPORTS } from './exports/expire.js';
+import { COMPACT_TOTALS, compactTotalsTask } from './shared/compact-totals.js';
+import { resolutionCenterTasks } from './resolution_center_cases/platform.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -40,10 +42,15 @@ export function taskList(db: Knex): TaskList {
     ...verificationTasks(db),
     ...mediaTasks(db),
     ...exportTasks(db),
+    [COMPACT_TOTALS]: compactTotalsTask(db),
+    ...resolutionCenterTasks(db),
   };
 }
 
-/** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, and the clearing
- * of settled payments' funds; hourly, the retention of exports. (Jobs of a worker that died need nothing here: runtime/worker-liveness.ts releases
- * them for every task.) */
-export const schedule = { crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `0 * * * * ${EXPIRE_EXPORTS}`], onStart: [] };
+/** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, the clearing of
+ * settled payments' funds and the folding of totals tables' new rows (stats, summaries); hourly, the retention of
+ * exports. (Jobs of a worker that died need nothing here: runtime/worker-liveness.ts releases them for every task.) */
+export const schedule = {
+  crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `* * * * * ${COMPACT_TOTALS}`, `0 * * * * ${EXPIRE_EXPORTS}`],
+  onStart: [],
+};

@@ -10,7 +10,7 @@ import type { MetricsOptions, RequestMetrics } from './metrics.js';
 import { rateLimitOptionsFromEnv, rateLimits, type RateLimitOptions } from './rate-limit.js';
 import type { OperationDefinition } from './operation.js';
 import { randomToken } from './ids.js';
-import { startWorker, type RunningWorker } from './worker.js';
+import type { RunningWorker } from './worker.js';
 import type { LivenessSettings } from './worker-liveness.js';
 import { startCacheListener } from './shared-cache.js';
 
@@ -99,7 +99,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
   });
-  const worker = options.worker === false ? null : await startWorker({
+  // Loaded once listening: graphile-worker and its dependencies are not on the way to the first request.
+  const worker = options.worker === false ? null : await (await import('./worker.js')).startWorker({
     databaseUrl: options.databaseUrl, tasks: options.tasks, schedule: options.schedule, logger, liveness: options.liveness,
   });
   const { port } = server.address() as { port: number };

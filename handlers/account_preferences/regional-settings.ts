@@ -8,14 +8,15 @@ export function checkReportingCurrency(code: string): string {
   return code;
 }
 
-/** The canonical IANA name (America/New_York for america/new_york); offsets such as +02:00 are not zones. */
-export function canonicalTimezone(name: string): string {
+/** The canonical IANA name (America/New_York for america/new_york); offsets such as +02:00 are not zones. `param`
+ * names the input in the refusal (stats take the zone as time_zone). */
+export function canonicalTimezone(name: string, param = 'ads_scheduling_timezone'): string {
   let resolved: string;
   try {
     resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
-    throw invalid(`'${name}' is not an IANA timezone, such as America/New_York`, 'ads_scheduling_timezone');
+    throw invalid(`'${name}' is not an IANA timezone, such as America/New_York`, param);
   }
-  if (/^[+-]/.test(resolved)) throw invalid(`'${name}' is an offset, not an IANA timezone such as America/New_York`, 'ads_scheduling_timezone');
+  if (/^[+-]/.test(resolved)) throw invalid(`'${name}' is an offset, not an IANA timezone such as America/New_York`, param);
   return resolved;
 }

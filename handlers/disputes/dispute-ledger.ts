@@ -12,6 +12,9 @@ export const disputeFee = (currency: string) => 15 * 10 ** currencyDecimals(curr
 /** What a billed alert costs: 10 in the currency's major unit (10.00 USD). Early fraud warnings are never billed. */
 export const alertFee = (currency: string) => 10 * 10 ** currencyDecimals(currency);
 
+/** A payment row's clearing columns (handlers/ledger/clearing.ts). */
+export interface PaymentClearing { funds_cleared_at?: unknown; dispute_withheld?: unknown; [column: string]: unknown }
+
 interface DisputeMoney { id: string; account_id: string; currency: string; amount: number | string; fee: number | string }
 
 /** Opening: the processor takes the disputed amount back (processor_clearing) and the fee goes to fees. */
@@ -26,12 +29,17 @@ export async function postDisputeOpened(db: Knex, d: DisputeMoney): Promise<void
   ]);
 }
 
-/** Won, or prevented by a refund (the buyer was paid by the refund instead): the amount comes back; the fee does not. */
-export async function postDisputeReturned(db: Knex, d: DisputeMoney, step: 'won' | 'prevented'): Promise<void> {
+/** Won, or prevented by a refund (the buyer was paid by the refund instead): the amount comes back, the fee does not.
+ * Before the payment clears it goes back to pending (clearing then includes it); after, the part clearing withheld
+ * for the dispute goes to available and the rest to pending (handlers/ledger/clearing.ts). */
+export async function postDisputeReturned(db: Knex, d: DisputeMoney, step: 'won' | 'prevented',
+  payment: PaymentClearing): Promise<void> {
   const ledger = await ledgerOf(db, d.account_id);
   const amount = Number(d.amount);
+  const toAvailable = payment.funds_cleared_at == null ? 0 : Math.min(amount, Number(payment.dispute_withheld));
   await postEntry(db, `${d.id}:${step}`, d.currency, [
-    { ledger, bucket: 'pending', amount },
+    { ledger, bucket: 'available', amount: toAvailable },
+    { ledger, bucket: 'pending', amount: amount - toAvailable },
     { ledger, bucket: 'processor_clearing', amount: -amount },
   ]);
 }

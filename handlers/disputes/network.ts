@@ -12,11 +12,12 @@ import { readView } from '../../runtime/plain/stored-resource.js';
 import { nowMs } from '../shared/now.js';
 import { cardBehaviourOf } from '../payments/collection.js';
 import type { PaymentRow } from '../payments/payment-view.js';
-import { REFUND_PAYMENT } from '../refunds/settle-refund.js';
+import { createPendingRefund, refundableRemaining } from '../refunds/pending-refund.js';
 import { loadPreferences } from '../account_preferences/preferences-store.js';
-import { alertFee, disputeFee, postAlertFee, postDisputeOpened, postDisputeReturned } from './dispute-ledger.js';
+import { alertFee, disputeFee, postAlertFee, postDisputeOpened, postDisputeReturned, type PaymentClearing } from './dispute-ledger.js';
 import { emptyEvidence, evidenceWins } from './evidence.js';
 import { fightDisputeJob, networkDelay as after, submitEvidence } from './submit.js';
+import { closeOnChargeback } from '../resolution_center_cases/case-steps.js';
 
 export const NETWORK_REPORT = 'dispute_network_report';
 export const ALERT_WINDOW_END = 'dispute_alert_window_end';
@@ -43,7 +44,7 @@ export async function reportOnPayment(db: Knex, paymentId: string): Promise<void
     if (await trx('dispute_alerts').where({ payment_id: paymentId }).first('id')) return;
     if (await trx('disputes').where({ payment_id: paymentId }).first('id')) return;
     const behaviour = await cardBehaviourOf(trx, payment);
-    if (behaviour === 'chargeback') await openDispute(trx, payment, 'fraudulent', null);
+    if (behaviour === 'chargeback') await chargeBack(trx, payment, 'fraudulent', null);
     else if (behaviour === 'early_fraud_warning' || behaviour === 'dispute_alert') await raiseAlert(trx, payment, behaviour);
     else if (behaviour === 'rapid_dispute_resolution') await resolveRapidly(trx, payment);
   });
@@ -67,6 +68,14 @@ export async function openDispute(trx: Knex, payment: PaymentRow, reason: string
   await recordEvent(trx, 'dispute.created', row.account_id, await readView(trx, resources.Dispute, id));
   await addJob(trx, DISPUTE_DEADLINE, { dispute_id: id }, { jobKey: `${DISPUTE_DEADLINE}:${id}`, runAt: new Date(row.response_due_at) });
   if ((await loadPreferences(trx, payment.account_id)).dispute_fighter_enabled) await fightDisputeJob(trx, id);
+  return id;
+}
+
+/** The network's own chargeback: the dispute, and the payment's open Resolution Center case ends disputed (the
+ * buyer's bank took the complaint over). The platform's review opens its dispute itself and closes its case. */
+async function chargeBack(trx: Knex, payment: PaymentRow, reason: string, alertId: string | null): Promise<string | null> {
+  const id = await openDispute(trx, payment, reason, alertId);
+  if (id) await closeOnChargeback(trx, payment.id, id);
   return id;
 }
 
@@ -95,17 +104,8 @@ async function resolveRapidly(trx: Knex, payment: PaymentRow): Promise<void> {
     currency: payment.currency, amount: Number(payment.total), fee, fee_charged: true, reported_at: nowMs(trx), actionable_until: null,
   });
   await postAlertFee(trx, { id, account_id: payment.account_id, currency: payment.currency, fee });
-  const [{ sum }] = await trx('refunds').where({ payment_id: payment.id }).whereIn('status', ['pending', 'succeeded']).sum({ sum: 'amount' });
-  const remaining = Number(payment.total) - Number(sum ?? 0);
-  if (remaining > 0) {
-    const refundId = newId('rfnd_');
-    const [refund] = await trx('refunds').insert({
-      id: refundId, payment_id: payment.id, account_id: payment.account_id, amount: remaining, currency: payment.currency,
-      original_amount: remaining, original_currency: payment.currency, provider: 'sandbox', status: 'pending',
-    }).returning('*');
-    await recordEvent(trx, 'refund.created', payment.account_id, resources.Refund.view(refund));
-    await addJob(trx, REFUND_PAYMENT, { refund_id: refundId }, { jobKey: `${REFUND_PAYMENT}:${refundId}` });
-  }
+  const remaining = await refundableRemaining(trx, payment);
+  if (remaining > 0) await createPendingRefund(trx, payment, remaining);
   await recordEvent(trx, 'dispute_alert.created', payment.account_id, await readView(trx, resources.DisputeAlert, id));
 }
 
@@ -116,7 +116,7 @@ export async function endAlertWindow(db: Knex, alertId: string): Promise<void> {
     if (!locked) return;
     const { row: alert, payment } = locked;
     if (alert.outcome !== 'pending' || new Date(alert.actionable_until).getTime() > Date.now()) return;
-    const disputeId = await openDispute(trx, payment, alert.type === 'early_fraud_warning' ? 'fraudulent' : 'general', alert.id);
+    const disputeId = await chargeBack(trx, payment, alert.type === 'early_fraud_warning' ? 'fraudulent' : 'general', alert.id);
     await trx('dispute_alerts').where({ id: alertId })
       .update({ outcome: disputeId ? 'disputed' : 'expired', dispute_id: disputeId, updated_at: nowMs(trx) });
     await recordEvent(trx, 'dispute_alert.updated', alert.account_id, await readView(trx, resources.DisputeAlert, alertId));
@@ -139,7 +139,8 @@ async function lockWithPayment(trx: Knex, table: 'disputes' | 'dispute_alerts', 
 
 /** A refund settled on a payment (handlers/refunds/settle-refund.ts, in its transaction): it prevents the chargeback
  * of an actionable alert, and a dispute before any ruling becomes prevented with its amount returned. */
-export async function preventByRefund(trx: Knex, paymentId: string): Promise<void> {
+export async function preventByRefund(trx: Knex, payment: PaymentClearing & { id: string }): Promise<void> {
+  const paymentId = payment.id;
   const alerts = await trx('dispute_alerts').where({ payment_id: paymentId, outcome: 'pending' })
     .where('actionable_until', '>', trx.fn.now()).forUpdate();
   for (const alert of alerts) {
@@ -150,7 +151,7 @@ export async function preventByRefund(trx: Knex, paymentId: string): Promise<voi
   for (const d of disputes) {
     await trx('disputes').where({ id: d.id })
       .update({ status: transition('Dispute', d.status, 'prevent'), resolved_at: nowMs(trx), updated_at: nowMs(trx) });
-    await postDisputeReturned(trx, d, 'prevented');
+    await postDisputeReturned(trx, d, 'prevented', payment);
     await recordEvent(trx, 'dispute.prevented', d.account_id, await readView(trx, resources.Dispute, d.id));
   }
 }
@@ -176,7 +177,7 @@ export async function ruleOnDispute(db: Knex, disputeId: string): Promise<void> 
     const won = evidenceWins(d.evidence) || (d.evidence_submitted_by === 'dispute_fighter' && payment?.membership_id != null);
     const status = transition('Dispute', d.status, won ? 'win' : 'lose');
     await trx('disputes').where({ id: disputeId }).update({ status, resolved_at: nowMs(trx), updated_at: nowMs(trx) });
-    if (won) await postDisputeReturned(trx, d, 'won');
+    if (won) await postDisputeReturned(trx, d, 'won', payment);
     await recordEvent(trx, won ? 'dispute.won' : 'dispute.lost', d.account_id, await readView(trx, resources.Dispute, disputeId));
   });
 }

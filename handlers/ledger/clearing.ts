@@ -1,5 +1,7 @@
 // Settled payments' funds clear after the clearing period (the processor's delay): each payment's net amount, less
-// what was refunded meanwhile, moves from pending to available, once. A sweep every minute clears what is due, so
+// what was refunded meanwhile and what its dispute holds (open, lost or closed: the network took it back), moves from
+// pending to available, once. The part withheld for the dispute is recorded (dispute_withheld): a dispute won or
+// prevented after clearing returns that part to available (handlers/disputes/dispute-ledger.ts). A sweep every minute clears what is due, so
 // settling a payment costs no extra statement. An account whose funds are held without a date
 // (payment_controls.undated_pending_reason: compliance review, KYC, ...) keeps them pending; the sweep skips it
 // until the reason is lifted, then clears everything due.
@@ -24,8 +26,12 @@ export async function clearDueFunds(db: Knex): Promise<number> {
       .whereNull('a.undated_pending_reason')
       .orderBy('p.settlement_time_at').limit(BATCH).forUpdate('p').skipLocked()
       .select('p.id', 'p.account_id', 'p.currency', 'p.total', 'p.fee_amount', 'p.refunded_amount');
+    const disputed = await heldByDisputes(trx, due.map((p) => p.id));
     for (const payment of due) {
-      const amount = Math.max(0, Number(payment.total) - Number(payment.fee_amount) - Number(payment.refunded_amount));
+      const owed = Math.max(0, Number(payment.total) - Number(payment.fee_amount) - Number(payment.refunded_amount));
+      const withheld = Math.min(owed, disputed.get(payment.id) ?? 0);
+      const amount = owed - withheld;
+      if (withheld > 0) await trx('payments').where({ id: payment.id }).update({ dispute_withheld: withheld });
       const ledger = await ledgerOf(trx, payment.account_id);
       // With cards_auto_top_up on, the funds become spendable on the cards balance instead.
       const cards = await autoTopUpLedger(trx, payment);
@@ -38,6 +44,15 @@ export async function clearDueFunds(db: Knex): Promise<number> {
     if (due.length) await trx('payments').whereIn('id', due.map((p) => p.id)).update({ funds_cleared_at: trx.fn.now() });
     return due.length;
   });
+}
+
+/** What disputes hold of each payment: the amounts of its disputes not won or prevented. Whoever changes a dispute
+ * holds its payment's lock (handlers/disputes/network.ts), as the sweep does, so this cannot move under it. */
+async function heldByDisputes(trx: Knex, paymentIds: string[]): Promise<Map<string, number>> {
+  if (!paymentIds.length) return new Map();
+  const rows = await trx('disputes').whereIn('payment_id', paymentIds).whereIn('status', ['needs_response', 'under_review', 'lost', 'closed'])
+    .groupBy('payment_id').select('payment_id', trx.raw('sum(amount)::bigint as amount'));
+  return new Map(rows.map((r: { payment_id: string; amount: string }) => [r.payment_id, Number(r.amount)]));
 }
 
 export const clearDueFundsTask = (db: Knex): Task => async () => {

@@ -1,9 +1,7 @@
 import type { Handler } from '../../runtime/handler.js';
-import { resources } from '../../generated/resources.js';
 import { invalid } from '../../runtime/errors.js';
-import { newId } from '../../runtime/ids.js';
 import { transition } from '../../runtime/state-machine.js';
-import { REFUND_PAYMENT } from '../refunds/settle-refund.js';
+import { createPendingRefund, refundableRemaining } from '../refunds/pending-refund.js';
 import { findPayment } from './find-payment.js';
 import { loadPaymentView } from './payment-view.js';
 import { minorAmount } from '../shared/money.js';
@@ -18,21 +16,13 @@ export const refundPayment: Handler<'refundPayment'> = async ({ path, body }, ct
   // Refundable exactly when a refund could later settle on it.
   transition('Payment', payment.status, 'refund_partially');
   await refuseChargedBack(ctx.db, payment.id);
-  const [{ sum }] = await ctx.db('refunds').where({ payment_id: payment.id }).whereIn('status', ['pending', 'succeeded'])
-    .sum({ sum: 'amount' });
-  const remaining = Number(payment.total) - Number(sum ?? 0);
+  const remaining = await refundableRemaining(ctx.db, payment);
   if (remaining <= 0) throw invalid('This payment is already fully refunded (counting pending refunds)', 'partial_amount');
   const amount = body.partial_amount
     ?? (body.partial_amount_decimal === undefined ? remaining : minorAmount(body.partial_amount_decimal, payment.currency, 'partial_amount'));
   if (amount > remaining) {
     throw invalid(`partial_amount ${amount} is more than the ${remaining} left to refund (counting pending refunds)`, 'partial_amount');
   }
-  const id = newId('rfnd_');
-  const [refund] = await ctx.db('refunds').insert({
-    id, payment_id: payment.id, account_id: payment.account_id, amount, currency: payment.currency,
-    original_amount: amount, original_currency: payment.currency, provider: 'sandbox', status: 'pending',
-  }).returning('*');
-  await ctx.emit('refund.created', payment.account_id, resources.Refund.view(refund));
-  await ctx.addJob(REFUND_PAYMENT, { refund_id: id }, { jobKey: `${REFUND_PAYMENT}:${id}` });
+  await createPendingRefund(ctx.db, payment, amount);
   return loadPaymentView(ctx.db, path.id);
 };

@@ -11,6 +11,7 @@ import { recordEvent } from '../../runtime/events.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
 import { preventByRefund } from '../disputes/network.js';
+import { closeOnFullRefund } from '../resolution_center_cases/case-steps.js';
 
 export const REFUND_PAYMENT = 'refund_payment';
 
@@ -41,7 +42,9 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
     });
     await postRefund(trx, { id: refund.id, account_id: refund.account_id, currency: refund.currency, amount });
     // A refund before any ruling prevents the payment's chargeback (alerts and disputes: handlers/disputes/network.ts).
-    await preventByRefund(trx, payment.id);
+    await preventByRefund(trx, payment);
+    // A payment refunded in full ends its Resolution Center case (handlers/resolution_center_cases/case-steps.ts).
+    if (refunded >= total) await closeOnFullRefund(trx, payment.id, refund.id);
     await recordEvent(trx, 'refund.succeeded', succeeded.account_id, resources.Refund.view(succeeded));
   });
 }

@@ -29,15 +29,7 @@ export const addTeamMember: Handler<'addTeamMember'> = async ({ body }, ctx) => 
   if (!inserted) throw conflict(`${user.username} is already on this account's team`, userParam);
 
   const member = await readView(ctx.db, resources.TeamMember, inserted.id);
-  const account = await ctx.db('accounts').where({ id: account_id }).first('title');
-  await ctx.db('notifications').insert({
-    id: newId('ntf_'),
-    user_id: user.id,
-    type: 'team_invitation',
-    data: JSON.stringify({
-      team_member_id: member.id, account_id, account_title: account.title, role, invited_by_user_id: ctx.principal.userId,
-    }),
-  });
+  // The invitee's notification comes with the event (migrations/311_notifications.ts: the events trigger).
   await ctx.emit('team_member.invited', account_id, member);
   return member;
 };

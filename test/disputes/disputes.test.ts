@@ -7,6 +7,7 @@ import { makeOwner } from '../helpers/fixtures.js';
 import { viewerKey } from '../payments/payment-fixtures.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { closeUnanswered, ruleOnDispute } from '../../handlers/disputes/network.js';
+import { clearDueFunds } from '../../handlers/ledger/clearing.js';
 import { balance, DISPUTE_FEE, disputeOf, eventTypes, NET, NETWORK_CARDS, PAID, paidWith, refund, seller, VERSION } from './dispute-fixtures.js';
 
 const t = suite('disputes');
@@ -103,6 +104,40 @@ t('PATCH edits evidence field by field; submit files it; the network rules won o
   // The amount is back; the fee is not.
   assert.is(await balance(app, s.ledger, 'pending'), NET - DISPUTE_FEE);
   assert.equal(await eventTypes(app, d.id), ['dispute.created', 'dispute.updated', 'dispute.updated', 'dispute.submitted', 'dispute.won']);
+  const report = await verifyLedger(app.db);
+  assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
+});
+
+t('clearing withholds what a dispute holds; ruled after clearing, the withheld part returns to available: either order ends the same', async () => {
+  const clear = async (paymentId: string) => {
+    await app.db('payments').where({ id: paymentId }).update({ settlement_time_at: app.db.raw("now() - interval '3 days'") });
+    while (await clearDueFunds(app.db));
+  };
+  const rule = async (key: string, id: string, win: boolean) => {
+    await patch(key, id, { evidence: { notes: win ? 'winning_evidence' : 'none' } });
+    await submit(key, id);
+    await ruleOnDispute(app.db, id);
+  };
+  const final: Record<string, number[]> = {};
+  for (const [order, win] of [['cleared first', true], ['ruled first', true], ['cleared first', false], ['ruled first', false]] as const) {
+    const s = await seller(app);
+    const p = await paidWith(app, s, NETWORK_CARDS.chargeback);
+    const d = await disputeOf(app, p.id);
+    if (order === 'cleared first') {
+      await clear(p.id);
+      // 95.80 was owed and the dispute holds 100.00: nothing became withdrawable.
+      assert.equal([await balance(app, s.ledger, 'available'), await balance(app, s.ledger, 'pending')], [0, NET - PAID - DISPUTE_FEE]);
+      await rule(s.key, d.id, win);
+    } else {
+      await rule(s.key, d.id, win);
+      await clear(p.id);
+    }
+    final[`${order} ${win ? 'won' : 'lost'}`] = [await balance(app, s.ledger, 'available'), await balance(app, s.ledger, 'pending')];
+  }
+  assert.equal(final, {
+    'cleared first won': [NET, -DISPUTE_FEE], 'ruled first won': [NET, -DISPUTE_FEE],
+    'cleared first lost': [0, NET - PAID - DISPUTE_FEE], 'ruled first lost': [0, NET - PAID - DISPUTE_FEE],
+  });
   const report = await verifyLedger(app.db);
   assert.equal([report.mismatches, report.unbalancedEntries], [[], []]);
 });

@@ -1,0 +1,8 @@
+import type { Handler } from '../../runtime/handler.js';
+import { paginateArray } from '../../runtime/pagination.js';
+import { callerId } from './feed.js';
+import { preferencesOf } from './preferences.js';
+
+/** GET /notifications/preferences: every topic with the caller's choice. */
+export const listNotificationPreferences: Handler<'listNotificationPreferences'> = async ({ query }, ctx) =>
+  paginateArray(await preferencesOf(ctx.db, callerId(ctx)), query, ctx.defaultPageSize);

@@ -1,0 +1,9 @@
+import type { Handler } from '../../runtime/handler.js';
+import { resources } from '../../generated/resources.js';
+import { paginateArray } from '../../runtime/pagination.js';
+
+/** GET /notifications/topics: the catalogue (a handful of rows, seeded by migrations/311), in its order. */
+export const listNotificationTopics: Handler<'listNotificationTopics'> = async ({ query }, ctx) => {
+  const rows = await ctx.db('notification_topics').orderBy('position');
+  return paginateArray(rows.map(resources.NotificationTopic.view), query, ctx.defaultPageSize);
+};

@@ -1,0 +1,10 @@
+import type { Handler } from '../../runtime/handler.js';
+import { lockOwnedCase, checkAttachments } from './case-steps.js';
+import { escalateCase } from './platform.js';
+
+/** POST /resolution_center_cases/{id}/escalate: the merchant asks the platform to decide; its review is queued. */
+export const escalateResolutionCenterCase: Handler<'escalateResolutionCenterCase'> = async ({ path, body }, ctx) => {
+  await checkAttachments(ctx, body.attachments);
+  const { row } = await lockOwnedCase(ctx, path.id, ['payment:dispute']);
+  return escalateCase(ctx.db, row, { actor: 'merchant', action: 'escalated', message: body.message, attachments: body.attachments });
+};

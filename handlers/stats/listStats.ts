@@ -1,0 +1,5 @@
+import type { Handler } from '../../runtime/handler.js';
+import { catalogue } from './catalogue.js';
+
+/** GET /stats: the metric catalogue. */
+export const listStats: Handler<'listStats'> = async () => ({ data: catalogue() });

@@ -1,0 +1,125 @@
+// A metric's series over a window, from stat_rollups (migrations/310): the window widens to whole periods of the
+// interval in the time zone, whose bounds are always quarter-hours in UTC, so every period is a sum of rollup rows
+// and no source row (payment, refund, ...) is read. Cost: per period one range of day rows (hour rows for an hourly
+// series) and, per boundary, the hour and quarter-hour rows between its UTC day's start and it (none in UTC).
+import type { Knex } from 'knex';
+import { query } from '../../runtime/request-db.js';
+import { ApiError, invalid, notFound } from '../../runtime/errors.js';
+import { parseInstant } from '../../runtime/instant.js';
+import { canonicalTimezone } from '../account_preferences/regional-settings.js';
+import { loadPreferences } from '../account_preferences/preferences-store.js';
+import { isLevel, isMetric, isMoney } from './catalogue.js';
+
+type Interval = 'hour' | 'day' | 'week' | 'month' | 'year';
+export interface SeriesQuery { account_id: string; from: string; to: string; interval: Interval; time_zone?: string; currency?: string }
+
+const MAX_POINTS = 1000;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** An instant as the API writes it (ISO 8601 in UTC, milliseconds). */
+const ISO = (ts: string) => `to_char((${ts}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** Series cover these years: widening a window to whole periods in a zone never leaves the years 0001-9999. */
+const FIRST_YEAR = 1970;
+const LAST_YEAR = 9998;
+
+/** A window bound as SQL sees it: a local date (its midnight in the zone) or an instant. */
+function bound(text: string, param: 'from' | 'to'): { date: boolean; value: string } {
+  const ms = DATE.test(text) ? parseInstant(`${text}T00:00:00Z`) : parseInstant(text);
+  if (ms === null) {
+    throw invalid(DATE.test(text) ? `${param} '${text}' is not a date` : `${param} must be a date (YYYY-MM-DD) or an ISO 8601 timestamp with an offset`, param);
+  }
+  const year = new Date(ms).getUTCFullYear();
+  if (year < FIRST_YEAR || year > LAST_YEAR) throw invalid(`${param} must lie in the years ${FIRST_YEAR} to ${LAST_YEAR}`, param);
+  return DATE.test(text) ? { date: true, value: text } : { date: false, value: new Date(ms).toISOString() };
+}
+
+// The periods: local starts from the period holding `from` up to the one holding the instant before `to` (a date
+// `to` is its whole day: the next local midnight), each with its UTC start and end. One more than the cap is read
+// so an over-long window is refused without generating it whole.
+const PERIODS = `
+  with b as (
+    select case when $1::boolean then $2::text::date::timestamp else $2::text::timestamptz at time zone $5::text end as lf,
+           case when $3::boolean then $4::text::date::timestamp + interval '1 day' else $4::text::timestamptz at time zone $5::text end as lt)
+  select s::text as local_start, ${ISO('s at time zone $5::text')} as start_at, ${ISO('(s + $7::interval) at time zone $5::text')} as end_at,
+    b.lt > b.lf as ordered
+  from b, generate_series(date_trunc($6::text, b.lf), b.lt - interval '1 microsecond', $7::interval) s
+  limit ${MAX_POINTS + 1}`;
+
+const ORIGIN = `timestamptz '2000-01-01 00:00:00+00'`;
+const bin = (width: string, t: string) => `date_bin(${width}, ${t}, ${ORIGIN})`;
+const OF = `r.account_id = $1 and r.metric = $2 and r.currency = $3`;
+
+// Each period [b(k), b(k+1)) from the rollups (migrations/310): the big grain's rows (days; hours for an hourly
+// series) of [big(b(k)), big(b(k+1))), less G at its start, plus G at its end, where G(t) is what the big grain's
+// row holding t counts before t: its hour rows before hour(t) and the quarter-hour rows of [hour(t), t).
+const SUMS = `
+  with bd as (select u.t as b, u.i, ${bin('$5::interval', 'u.t')} as big, ${bin(`'1 hour'::interval`, 'u.t')} as hour
+      from unnest($4::timestamptz[]) with ordinality as u(t, i)),
+  g as (select bd.i, bd.big, coalesce(h.v, 0) + coalesce(q.v, 0) as v, coalesce(h.c, 0) + coalesce(q.c, 0) as c from bd
+    cross join lateral (select sum(value) as v, sum(count) as c from stat_rollups r
+      where ${OF} and r.grain = 'h' and r.bucket >= bd.big and r.bucket < bd.hour) h
+    cross join lateral (select sum(value) as v, sum(count) as c from stat_rollups r
+      where ${OF} and r.grain = 'q' and r.bucket >= bd.hour and r.bucket < bd.b) q)
+  select (coalesce(w.v, 0) - g0.v + g1.v)::bigint as value, (coalesce(w.c, 0) - g0.c + g1.c)::bigint as count
+  from g g0 join g g1 on g1.i = g0.i + 1
+  cross join lateral (select sum(value) as v, sum(count) as c from stat_rollups r
+    where ${OF} and r.grain = $6 and r.bucket >= g0.big and r.bucket < g1.big) w
+  order by g0.i`;
+
+// A level's value before the window: the level now less every move since the window began (the day rows from its
+// day on, less what they hold before its start).
+const LEVEL_BEFORE = `
+  select coalesce((select sum(value) from stat_levels where account_id = $1 and metric = $2), 0)
+    - coalesce((select sum(value) from stat_rollups r where ${OF} and r.grain = 'd' and r.bucket >= ${bin(`'1 day'::interval`, '$4::timestamptz')}), 0)
+    + coalesce((select sum(value) from stat_rollups r where ${OF} and r.grain = 'h'
+        and r.bucket >= ${bin(`'1 day'::interval`, '$4::timestamptz')} and r.bucket < ${bin(`'1 hour'::interval`, '$4::timestamptz')}), 0)
+    + coalesce((select sum(value) from stat_rollups r where ${OF} and r.grain = 'q'
+        and r.bucket >= ${bin(`'1 hour'::interval`, '$4::timestamptz')} and r.bucket < $4::timestamptz), 0) as value`;
+
+export async function statSeries(db: Knex, metric: string, q: SeriesQuery) {
+  if (!isMetric(metric)) throw notFound('metric', metric, 'metric');
+  const zone = canonicalTimezone(q.time_zone ?? (await loadPreferences(db, q.account_id)).ads_scheduling_timezone, 'time_zone');
+  const from = bound(q.from, 'from');
+  const to = bound(q.to, 'to');
+  const step = `1 ${q.interval}`;
+  const periods = await inZone(() => query<{ local_start: string; start_at: string; end_at: string; ordered: boolean }>(db, PERIODS, [from.date, from.value, to.date, to.value, zone, q.interval, step]));
+  if (!periods.length || !periods[0].ordered) throw invalid('to must be after from', 'to');
+  if (periods.length > MAX_POINTS) throw invalid(`The window holds more than ${MAX_POINTS} periods of a ${q.interval}; choose a wider interval or a shorter window`, 'interval');
+  const start: string = periods[0].start_at;
+  const end: string = periods[periods.length - 1].end_at;
+  const currency = isMoney(metric) ? q.currency ?? 'usd' : '';
+  const bounds = [...periods.map((p) => p.start_at), end];
+  const [grain, width] = q.interval === 'hour' ? ['h', '1 hour'] : ['d', '1 day'];
+  const sums = await query<{ value: string; count: string }>(db, SUMS, [q.account_id, metric, currency, bounds, width, grain]);
+  let level = isLevel(metric) ? Number((await query(db, LEVEL_BEFORE, [q.account_id, metric, currency, start]))[0].value) : 0;
+  const points = periods.map((p, k) => {
+    const value = Number(sums[k].value);
+    if (isLevel(metric)) {
+      level += value;
+      return { timestamp: p.start_at, value: level, count: level };
+    }
+    return { timestamp: p.start_at, value, count: isMoney(metric) ? Number(sums[k].count) : value };
+  });
+  return {
+    metric,
+    unit: isMoney(metric) ? 'currency' as const : 'count' as const,
+    currency: isMoney(metric) ? currency : null,
+    interval: q.interval,
+    time_zone: zone,
+    from: start,
+    to: end,
+    points,
+  };
+}
+
+/** A zone ICU knows and PostgreSQL does not (or a date out of PostgreSQL's range) is the caller's input, not a 500. */
+async function inZone<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === '22023') throw invalid('time_zone is not a time zone the database knows', 'time_zone');
+    if (code === '22008' || code === '22007') throw new ApiError(400, 'invalid_request', 'The window is out of range', 'from');
+    throw e;
+  }
+}
