@@ -61,6 +61,9 @@ import { markAllNotificationsRead } from "../handlers/notifications/markAllNotif
 import { markNotificationRead } from "../handlers/notifications/markNotificationRead.js";
 import { retrieveNotificationBadge } from "../handlers/notifications/retrieveNotificationBadge.js";
 import { updateNotificationPreference } from "../handlers/notifications/updateNotificationPreference.js";
+import { listPartnerBusinessEarnings } from "../handlers/partners/listPartnerBusinessEarnings.js";
+import { listPartnerBusinesses } from "../handlers/partners/listPartnerBusinesses.js";
+import { retrievePartnerBusiness } from "../handlers/partners/retrievePartnerBusiness.js";
 import { createPaymentMethodDomain } from "../handlers/payment_method_domains/createPaymentMethodDomain.js";
 import { publishPaymentMethodDomainProof } from "../handlers/payment_method_domains/publishPaymentMethodDomainProof.js";
 import { capturePayment } from "../handlers/payments/capturePayment.js";
@@ -1352,6 +1355,51 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null } },
     handler: markNotificationRead,
+  },
+  {
+    id: "listPartnerBusinesses",
+    method: "GET",
+    path: "/partners/businesses",
+    auth: ["user_token"],
+    scopes: [],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_fb4b9ee9ac01, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_fb4b9ee9ac01, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_fb4b9ee9ac01, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_fb4b9ee9ac01, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_fb4b9ee9ac01, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_fb4b9ee9ac01, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_fb4b9ee9ac01, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_fb4b9ee9ac01, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_fb4b9ee9ac01, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_fb4b9ee9ac01, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_fb4b9ee9ac01, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_fb4b9ee9ac01, body: null, upgrade: null, downgrade: null } },
+    handler: listPartnerBusinesses,
+  },
+  {
+    id: "retrievePartnerBusiness",
+    method: "GET",
+    path: "/partners/businesses/:id",
+    auth: ["user_token"],
+    scopes: [],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: retrievePartnerBusiness,
+  },
+  {
+    id: "listPartnerBusinessEarnings",
+    method: "GET",
+    path: "/partners/businesses/:id/earnings",
+    auth: ["user_token"],
+    scopes: [],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null } },
+    handler: listPartnerBusinessEarnings,
   },
   {
     id: "listPaymentMethodDomains",

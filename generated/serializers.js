@@ -312,6 +312,14 @@ function c_PageInfo_cec4d85f1b51(v) {
   return o_7073f2bfb7d6(v);
 }
 
+function c_PartnerBusiness_4b852263c3ac(v) {
+  return o_d825f0d5b4df(v);
+}
+
+function c_PartnerEarning_75471d0c8725(v) {
+  return o_64215096e642(v);
+}
+
 function c_PaymentMethodDomain_8076607d2287(v) {
   return o_484b2d26932f(v);
 }
@@ -1418,6 +1426,18 @@ function o_237674ab0646(v) {
   return out + '}';
 }
 
+function o_240f2b34e048(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["completed"];
+  if (x !== undefined) { out += sep + "\"completed\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["total"];
+  if (x !== undefined) { out += sep + "\"total\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_256cb79af21d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1997,6 +2017,20 @@ function o_3ff868f3c20f(v) {
   if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["total"];
   if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_42146be93979(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2759,6 +2793,34 @@ function o_615e3793f599(v) {
   if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["points"];
   if (x !== undefined) { out += sep + "\"points\":" + array(x, (x) => c_StatPoint_5fc5e3a84ac4(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_64215096e642(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["income_source"];
+  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payout_percentage"];
+  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["transaction_amount_usd"];
+  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["commission_amount_usd"];
+  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["second_tier"];
+  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["resource"];
+  if (x !== undefined) { out += sep + "\"resource\":" + o_42146be93979(x); sep = ','; }
+  x = v["product"];
+  if (x !== undefined) { out += sep + "\"product\":" + (x === null ? 'null' : o_d2d33482cce4(x)); sep = ','; }
+  x = v["payout_at"];
+  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3697,6 +3759,16 @@ function o_84bd945391e8(v) {
   if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["success"];
   if (x !== undefined) { out += sep + "\"success\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_85ec73e26fc0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerBusiness_4b852263c3ac(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4896,6 +4968,42 @@ function o_d700f745f9eb(v) {
   return out + '}';
 }
 
+function o_d74ad2a5c85d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_75471d0c8725(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_d825f0d5b4df(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account"];
+  if (x !== undefined) { out += sep + "\"account\":" + o_3bf3eb61dd3c(x); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["my_partner_tier"];
+  if (x !== undefined) { out += sep + "\"my_partner_tier\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payout_percentages"];
+  if (x !== undefined) { out += sep + "\"payout_percentages\":" + o_dda88d8561e8(x); sep = ','; }
+  x = v["volume_usd"];
+  if (x !== undefined) { out += sep + "\"volume_usd\":" + o_f8840425a226(x); sep = ','; }
+  x = v["earnings_usd"];
+  if (x !== undefined) { out += sep + "\"earnings_usd\":" + o_240f2b34e048(x); sep = ','; }
+  x = v["referral_started_at"];
+  if (x !== undefined) { out += sep + "\"referral_started_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["referral_expires_at"];
+  if (x !== undefined) { out += sep + "\"referral_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_d83dcb0adf42(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4949,6 +5057,20 @@ function o_dd1d77ca7c82(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_dda88d8561e8(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["sales"];
+  if (x !== undefined) { out += sep + "\"sales\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["ad_spend"];
+  if (x !== undefined) { out += sep + "\"ad_spend\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["transfer"];
+  if (x !== undefined) { out += sep + "\"transfer\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["card_interchange"];
+  if (x !== undefined) { out += sep + "\"card_interchange\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -5316,6 +5438,18 @@ function o_f75773e854f9(v) {
   return out + '}';
 }
 
+function o_f8840425a226(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["attributed"];
+  if (x !== undefined) { out += sep + "\"attributed\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["awaiting_settlement"];
+  if (x !== undefined) { out += sep + "\"awaiting_settlement\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["settled"];
+  if (x !== undefined) { out += sep + "\"settled\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f9d46cb35b0d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5486,6 +5620,10 @@ function r_14a4426f8c4b(v) {
 
 function r_1718857812bc(v) {
   return c_Dispute_b461e1546427(v);
+}
+
+function r_1a95539b0b0e(v) {
+  return c_PartnerBusiness_4b852263c3ac(v);
 }
 
 function r_1d0ba1500547(v) {
@@ -5780,6 +5918,10 @@ function r_8b113a94b7a8(v) {
   return o_448769f0b909(v);
 }
 
+function r_8b452f71a174(v) {
+  return o_d74ad2a5c85d(v);
+}
+
 function r_8c338976784a(v) {
   return c_PaymentQuote_d0de4d71f041(v);
 }
@@ -5974,6 +6116,10 @@ function r_d2ad71de4290(v) {
 
 function r_d3f8d67187b3(v) {
   return c_CheckoutConfiguration_184a49c87de9(v);
+}
+
+function r_d729a6c80b47(v) {
+  return o_85ec73e26fc0(v);
 }
 
 function r_d77364dd2b8d(v) {
@@ -6185,6 +6331,8 @@ export const serializers = {
   "listNotificationPreferences": { "2026-09-06": r_08bd46470aea, "2026-09-02": r_08bd46470aea, "2026-08-28": r_08bd46470aea, "2026-08-25": r_08bd46470aea, "2026-08-21": r_08bd46470aea, "2026-08-14": r_08bd46470aea, "2026-08-07": r_08bd46470aea, "2026-07-30": r_08bd46470aea, "2026-07-23": r_08bd46470aea, "2026-07-22": r_08bd46470aea, "2026-07-20": r_08bd46470aea, "2025-01-01": r_08bd46470aea },
   "listNotificationTopics": { "2026-09-06": r_d2ad71de4290, "2026-09-02": r_d2ad71de4290, "2026-08-28": r_d2ad71de4290, "2026-08-25": r_d2ad71de4290, "2026-08-21": r_d2ad71de4290, "2026-08-14": r_d2ad71de4290, "2026-08-07": r_d2ad71de4290, "2026-07-30": r_d2ad71de4290, "2026-07-23": r_d2ad71de4290, "2026-07-22": r_d2ad71de4290, "2026-07-20": r_d2ad71de4290, "2025-01-01": r_d2ad71de4290 },
   "listNotifications": { "2026-09-06": r_256b20d1f58b, "2026-09-02": r_256b20d1f58b, "2026-08-28": r_256b20d1f58b, "2026-08-25": r_256b20d1f58b, "2026-08-21": r_256b20d1f58b, "2026-08-14": r_256b20d1f58b, "2026-08-07": r_256b20d1f58b, "2026-07-30": r_256b20d1f58b, "2026-07-23": r_256b20d1f58b, "2026-07-22": r_256b20d1f58b, "2026-07-20": r_256b20d1f58b, "2025-01-01": r_256b20d1f58b },
+  "listPartnerBusinessEarnings": { "2026-09-06": r_8b452f71a174, "2026-09-02": r_8b452f71a174, "2026-08-28": r_8b452f71a174, "2026-08-25": r_8b452f71a174, "2026-08-21": r_8b452f71a174, "2026-08-14": r_8b452f71a174, "2026-08-07": r_8b452f71a174, "2026-07-30": r_8b452f71a174, "2026-07-23": r_8b452f71a174, "2026-07-22": r_8b452f71a174, "2026-07-20": r_8b452f71a174, "2025-01-01": r_8b452f71a174 },
+  "listPartnerBusinesses": { "2026-09-06": r_d729a6c80b47, "2026-09-02": r_d729a6c80b47, "2026-08-28": r_d729a6c80b47, "2026-08-25": r_d729a6c80b47, "2026-08-21": r_d729a6c80b47, "2026-08-14": r_d729a6c80b47, "2026-08-07": r_d729a6c80b47, "2026-07-30": r_d729a6c80b47, "2026-07-23": r_d729a6c80b47, "2026-07-22": r_d729a6c80b47, "2026-07-20": r_d729a6c80b47, "2025-01-01": r_d729a6c80b47 },
   "listPaymentMethodDomains": { "2026-09-06": r_9ebbb1fba0f2, "2026-09-02": r_9ebbb1fba0f2, "2026-08-28": r_9ebbb1fba0f2, "2026-08-25": r_9ebbb1fba0f2, "2026-08-21": r_9ebbb1fba0f2, "2026-08-14": r_9ebbb1fba0f2, "2026-08-07": r_9ebbb1fba0f2, "2026-07-30": r_9ebbb1fba0f2, "2026-07-23": r_9ebbb1fba0f2, "2026-07-22": r_9ebbb1fba0f2, "2026-07-20": r_9ebbb1fba0f2, "2025-01-01": r_9ebbb1fba0f2 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
   "listPayments": { "2026-09-06": r_ee84acec5b55, "2026-09-02": r_b8b5584dc09a, "2026-08-28": r_b8b5584dc09a, "2026-08-25": r_b8b5584dc09a, "2026-08-21": r_b8b5584dc09a, "2026-08-14": r_ee9def59387b, "2026-08-07": r_ee9def59387b, "2026-07-30": r_ee9def59387b, "2026-07-23": r_ee9def59387b, "2026-07-22": r_ee9def59387b, "2026-07-20": r_ee9def59387b, "2025-01-01": r_ee9def59387b },
@@ -6239,6 +6387,7 @@ export const serializers = {
   "retrieveMember": { "2026-09-06": r_996221a6aec1, "2026-09-02": r_996221a6aec1, "2026-08-28": r_996221a6aec1, "2026-08-25": r_996221a6aec1, "2026-08-21": r_996221a6aec1, "2026-08-14": r_996221a6aec1, "2026-08-07": r_996221a6aec1, "2026-07-30": r_996221a6aec1, "2026-07-23": r_996221a6aec1, "2026-07-22": r_14a4426f8c4b, "2026-07-20": r_14a4426f8c4b, "2025-01-01": r_14a4426f8c4b },
   "retrieveMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "retrieveNotificationBadge": { "2026-09-06": r_c8d03486e334, "2026-09-02": r_c8d03486e334, "2026-08-28": r_c8d03486e334, "2026-08-25": r_c8d03486e334, "2026-08-21": r_c8d03486e334, "2026-08-14": r_c8d03486e334, "2026-08-07": r_c8d03486e334, "2026-07-30": r_c8d03486e334, "2026-07-23": r_c8d03486e334, "2026-07-22": r_c8d03486e334, "2026-07-20": r_c8d03486e334, "2025-01-01": r_c8d03486e334 },
+  "retrievePartnerBusiness": { "2026-09-06": r_1a95539b0b0e, "2026-09-02": r_1a95539b0b0e, "2026-08-28": r_1a95539b0b0e, "2026-08-25": r_1a95539b0b0e, "2026-08-21": r_1a95539b0b0e, "2026-08-14": r_1a95539b0b0e, "2026-08-07": r_1a95539b0b0e, "2026-07-30": r_1a95539b0b0e, "2026-07-23": r_1a95539b0b0e, "2026-07-22": r_1a95539b0b0e, "2026-07-20": r_1a95539b0b0e, "2025-01-01": r_1a95539b0b0e },
   "retrievePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
   "retrievePaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "retrievePaymentStatus": { "2026-09-06": r_9de6e94500f2, "2026-09-02": r_9de6e94500f2, "2026-08-28": r_9de6e94500f2, "2026-08-25": r_9de6e94500f2, "2026-08-21": r_9de6e94500f2, "2026-08-14": r_acb5e203dab0, "2026-08-07": r_acb5e203dab0, "2026-07-30": r_acb5e203dab0, "2026-07-23": r_acb5e203dab0, "2026-07-22": r_acb5e203dab0, "2026-07-20": r_acb5e203dab0, "2025-01-01": r_acb5e203dab0 },

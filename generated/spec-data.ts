@@ -173,6 +173,8 @@ export const specData = {
     "Membership": "mem_",
     "Notification": "ntf_",
     "NotificationTopic": "ntop_",
+    "PartnerBusiness": "pbiz_",
+    "PartnerEarning": "pern_",
     "PaymentMethodDomain": "pmd_",
     "PaymentMethod": "payt_",
     "Payment": "pay_",

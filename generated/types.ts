@@ -747,6 +747,41 @@ export interface NotificationSent {
     recipients: number;
 }
 
+export interface PartnerBusiness {
+    id: string;
+    /** The referred account. */
+    account: { id: string; title: string; route: string };
+    status: "active" | "removed";
+    my_partner_tier: "first" | "second";
+    /** Whole percent of the platform fee paid to the partner, per income source (null where the source earns nothing). */
+    payout_percentages: { sales: number; ad_spend: number | null; transfer: number | null; card_interchange: number | null };
+    /** The referred account's settled USD payment volume since the referral. */
+    volume_usd: { attributed: string; awaiting_settlement: string; settled: string };
+    /** The partner's commissions from this account. */
+    earnings_usd: { completed: string; pending: string; total: string };
+    referral_started_at: string;
+    referral_expires_at: string | null;
+    created_at: string;
+}
+
+export interface PartnerEarning {
+    id: string;
+    income_source: "sales" | "ad_spend" | "transfer" | "card_interchange";
+    status: "awaiting_settlement" | "pending" | "completed" | "canceled" | "reversed";
+    /** The percent of the platform fee this earning paid */
+    payout_percentage: number;
+    /** The payment's total in USD */
+    transaction_amount_usd: string;
+    /** floor(platform fee * payout_percentage / 100) in USD */
+    commission_amount_usd: string;
+    second_tier: boolean;
+    /** What earned it: a receipt, the settled payment. */
+    resource: { id: string; object: "receipt"; created_at: string; currency: string };
+    product: { id: string; title: string } | null;
+    payout_at: string | null;
+    created_at: string;
+}
+
 export interface PaymentMethodDomain {
     id: string;
     account_id: string;
@@ -2199,6 +2234,33 @@ export interface UpdateNotificationPreferenceInput {
 
 export type UpdateNotificationPreferenceOutput = NotificationPreference;
 
+/** GET /partners/businesses: List the businesses you referred */
+export interface ListPartnerBusinessesInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; status?: "active" | "removed" };
+    body: undefined;
+}
+
+export type ListPartnerBusinessesOutput = Page<PartnerBusiness>;
+
+/** GET /partners/businesses/{id}: Retrieve a business you referred */
+export interface RetrievePartnerBusinessInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrievePartnerBusinessOutput = PartnerBusiness;
+
+/** GET /partners/businesses/{id}/earnings: List the earnings from a business you referred */
+export interface ListPartnerBusinessEarningsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; status?: "awaiting_settlement" | "pending" | "completed" | "canceled" | "reversed" };
+    body: undefined;
+}
+
+export type ListPartnerBusinessEarningsOutput = Page<PartnerEarning>;
+
 /** GET /payment_method_domains: List payment method domains */
 export interface ListPaymentMethodDomainsInput {
     path: Record<string, never>;
@@ -3188,6 +3250,9 @@ export interface Operations {
     listNotificationTopics: { input: ListNotificationTopicsInput; output: ListNotificationTopicsOutput };
     listNotificationPreferences: { input: ListNotificationPreferencesInput; output: ListNotificationPreferencesOutput };
     updateNotificationPreference: { input: UpdateNotificationPreferenceInput; output: UpdateNotificationPreferenceOutput };
+    listPartnerBusinesses: { input: ListPartnerBusinessesInput; output: ListPartnerBusinessesOutput };
+    retrievePartnerBusiness: { input: RetrievePartnerBusinessInput; output: RetrievePartnerBusinessOutput };
+    listPartnerBusinessEarnings: { input: ListPartnerBusinessEarningsInput; output: ListPartnerBusinessEarningsOutput };
     listPaymentMethodDomains: { input: ListPaymentMethodDomainsInput; output: ListPaymentMethodDomainsOutput };
     createPaymentMethodDomain: { input: CreatePaymentMethodDomainInput; output: CreatePaymentMethodDomainOutput };
     retrievePaymentMethodDomain: { input: RetrievePaymentMethodDomainInput; output: RetrievePaymentMethodDomainOutput };
