@@ -342,6 +342,24 @@ function down_Deleted_step_2026_07_22(o: any): any {
   return o;
 }
 
+function down_PartnerBusiness_step_2026_07_22(o: any): any {
+  o.payout_percentage ??= o.payout_percentages?.sales ?? null;
+  delete o.payout_percentages;
+  o.total_volume_usd ??= o.volume_usd?.attributed ?? null;
+  o.total_earnings_usd ??= o.earnings_usd?.total ?? null;
+  delete o.volume_usd;
+  delete o.earnings_usd;
+  return o;
+}
+
+function down_PartnerEarning_step_2026_07_22(o: any): any {
+  o.receipt_id ??= o.resource?.id ?? null;
+  o.product_id ??= o.product?.id ?? null;
+  delete o.resource;
+  delete o.product;
+  return o;
+}
+
 function down_Product_step_2026_07_22(o: any): any {
   { const p = o; if (p && "account" in p) { p.company = p.account; delete p.account; } }
   return o;
@@ -2101,6 +2119,16 @@ export function down_Membership_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_PartnerBusiness_2026_07_20(o: any): any {
+  o = down_PartnerBusiness_step_2026_07_22(o);
+  return o;
+}
+
+export function down_PartnerEarning_2026_07_20(o: any): any {
+  o = down_PartnerEarning_step_2026_07_22(o);
+  return o;
+}
+
 export function down_Payment_2026_07_20(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -2497,6 +2525,16 @@ export function down_Membership_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_PartnerBusiness_2025_01_01(o: any): any {
+  o = down_PartnerBusiness_step_2026_07_22(o);
+  return o;
+}
+
+export function down_PartnerEarning_2025_01_01(o: any): any {
+  o = down_PartnerEarning_step_2026_07_22(o);
+  return o;
+}
+
 export function down_Payment_2025_01_01(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -2810,6 +2848,8 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   LedgerAccount: { "2026-07-30": down_LedgerAccount_2026_07_30, "2026-07-23": down_LedgerAccount_2026_07_23, "2026-07-22": down_LedgerAccount_2026_07_22, "2026-07-20": down_LedgerAccount_2026_07_20, "2025-01-01": down_LedgerAccount_2025_01_01 },
   Member: { "2026-07-22": down_Member_2026_07_22, "2026-07-20": down_Member_2026_07_20, "2025-01-01": down_Member_2025_01_01 },
   Membership: { "2026-07-22": down_Membership_2026_07_22, "2026-07-20": down_Membership_2026_07_20, "2025-01-01": down_Membership_2025_01_01 },
+  PartnerBusiness: { "2026-07-20": down_PartnerBusiness_2026_07_20, "2025-01-01": down_PartnerBusiness_2025_01_01 },
+  PartnerEarning: { "2026-07-20": down_PartnerEarning_2026_07_20, "2025-01-01": down_PartnerEarning_2025_01_01 },
   Payment: { "2026-09-02": down_Payment_2026_09_02, "2026-08-28": down_Payment_2026_08_28, "2026-08-25": down_Payment_2026_08_25, "2026-08-21": down_Payment_2026_08_21, "2026-08-14": down_Payment_2026_08_14, "2026-08-07": down_Payment_2026_08_07, "2026-07-30": down_Payment_2026_07_30, "2026-07-23": down_Payment_2026_07_23, "2026-07-22": down_Payment_2026_07_22, "2026-07-20": down_Payment_2026_07_20, "2025-01-01": down_Payment_2025_01_01 },
   PaymentFee: { "2026-08-14": down_PaymentFee_2026_08_14, "2026-08-07": down_PaymentFee_2026_08_07, "2026-07-30": down_PaymentFee_2026_07_30, "2026-07-23": down_PaymentFee_2026_07_23, "2026-07-22": down_PaymentFee_2026_07_22, "2026-07-20": down_PaymentFee_2026_07_20, "2025-01-01": down_PaymentFee_2025_01_01 },
   PaymentStatus: { "2026-08-14": down_PaymentStatus_2026_08_14, "2026-08-07": down_PaymentStatus_2026_08_07, "2026-07-30": down_PaymentStatus_2026_07_30, "2026-07-23": down_PaymentStatus_2026_07_23, "2026-07-22": down_PaymentStatus_2026_07_22, "2026-07-20": down_PaymentStatus_2026_07_20, "2025-01-01": down_PaymentStatus_2025_01_01 },

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { commissionOf } from '../../handlers/partners/accrue.js';
-import { pay } from '../payments/payment-fixtures.js';
+import { makeVariant, pay } from '../payments/payment-fixtures.js';
 import { availableOf } from '../transfers/ledger-fixtures.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
 
@@ -87,6 +87,25 @@ t('list is the caller\'s own; another partner\'s business and its earnings are 4
   assert.is((await get(r.partner.token, `/partners/businesses/${other.businessId}/earnings`)).status, 404);
   assert.is((await get(r.partner.token, '/partners/businesses/pbiz_nope')).status, 404);
   assert.is((await get(r.key, '/partners/businesses')).status, 403);
+});
+
+t('at 2026-07-20 (before entries 55 and 58): payout_percentage, flat totals, receipt_id and product_id', async () => {
+  const r = await referred();
+  const variant = await makeVariant(app.db, r.accountId, { price: 10_000, planType: 'one_time' });
+  const p = await pay(app, r, { plan_id: variant.id });
+  const { product_id: productId, title } = await app.db('payments').join('products', 'products.id', 'payments.product_id')
+    .where('payments.id', p.id).first('payments.product_id', 'products.title');
+  const head = (await get(r.partner.token, `/partners/businesses/${r.businessId}/earnings`)).body.data[0];
+  const old = await get(r.partner.token, `/partners/businesses/${r.businessId}`, '2026-07-20');
+  assert.is(old.status, 200, JSON.stringify(old.body));
+  assert.equal([old.body.payout_percentage, old.body.total_volume_usd, old.body.total_earnings_usd], [30, '100.00', '0.30']);
+  for (const gone of ['payout_percentages', 'volume_usd', 'earnings_usd']) assert.not.ok(gone in old.body, gone);
+  const earning = (await get(r.partner.token, `/partners/businesses/${r.businessId}/earnings`, '2026-07-20')).body.data[0];
+  assert.equal([earning.receipt_id, earning.product_id, earning.commission_amount_usd], [p.id, productId, '0.30']);
+  assert.ok(!('resource' in earning) && !('product' in earning));
+  assert.equal([head.product, head.resource.id], [{ id: productId, title }, p.id]);
+  const list = (await get(r.partner.token, '/partners/businesses', '2026-07-20')).body.data[0];
+  assert.is(list.payout_percentage, 30);
 });
 
 t.run();
