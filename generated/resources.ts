@@ -500,6 +500,23 @@ export const resources = {
       created_at: row.created_at,
     }),
   } satisfies StoredResource<T.PartnerEarning>,
+  PartnerReferralRequest: {
+    name: 'PartnerReferralRequest',
+    noun: 'referral request',
+    table: 'partner_referral_requests',
+    columns: '"partner_referral_requests".*',
+    from: '"partner_referral_requests"',
+    live: null,
+    byId: 'select "partner_referral_requests".* from "partner_referral_requests" where "partner_referral_requests"."id" = $1',
+    byIdForUpdate: 'select "partner_referral_requests".* from "partner_referral_requests" where "partner_referral_requests"."id" = $1 for update of "partner_referral_requests"',
+    bareRows: true,
+    view: (row: Row): T.PartnerReferralRequest => ({
+      id: row.id,
+      request_type: row.request_type,
+      referral_link: row.referral_link,
+      created_at: row.created_at,
+    }),
+  } satisfies StoredResource<T.PartnerReferralRequest>,
   PaymentMethodDomain: {
     name: 'PaymentMethodDomain',
     noun: 'payment method domain',

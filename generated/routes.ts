@@ -61,8 +61,10 @@ import { markAllNotificationsRead } from "../handlers/notifications/markAllNotif
 import { markNotificationRead } from "../handlers/notifications/markNotificationRead.js";
 import { retrieveNotificationBadge } from "../handlers/notifications/retrieveNotificationBadge.js";
 import { updateNotificationPreference } from "../handlers/notifications/updateNotificationPreference.js";
+import { createPartnerReferralRequest } from "../handlers/partners/createPartnerReferralRequest.js";
 import { listPartnerBusinessEarnings } from "../handlers/partners/listPartnerBusinessEarnings.js";
 import { listPartnerBusinesses } from "../handlers/partners/listPartnerBusinesses.js";
+import { listPartnerReferralRequests } from "../handlers/partners/listPartnerReferralRequests.js";
 import { retrievePartnerBusiness } from "../handlers/partners/retrievePartnerBusiness.js";
 import { createPaymentMethodDomain } from "../handlers/payment_method_domains/createPaymentMethodDomain.js";
 import { publishPaymentMethodDomainProof } from "../handlers/payment_method_domains/publishPaymentMethodDomainProof.js";
@@ -1400,6 +1402,36 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_PartnerEarning_2026_07_20) }) }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_b31046d82382, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_PartnerEarning_2025_01_01) }) } },
     handler: listPartnerBusinessEarnings,
+  },
+  {
+    id: "listPartnerReferralRequests",
+    method: "GET",
+    path: "/partners/referral_requests",
+    auth: ["user_token"],
+    scopes: [],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_7102d2b9bb5d, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_7102d2b9bb5d, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_7102d2b9bb5d, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_7102d2b9bb5d, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_7102d2b9bb5d, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_PartnerReferralRequest_2026_08_21) }) }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_7102d2b9bb5d, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_PartnerReferralRequest_2026_08_14) }) }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_7102d2b9bb5d, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_PartnerReferralRequest_2026_08_07) }) }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_7102d2b9bb5d, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_PartnerReferralRequest_2026_07_30) }) }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_7102d2b9bb5d, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_PartnerReferralRequest_2026_07_23) }) }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_7102d2b9bb5d, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_PartnerReferralRequest_2026_07_22) }) }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_7102d2b9bb5d, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_PartnerReferralRequest_2026_07_20) }) }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_7102d2b9bb5d, body: null, upgrade: null, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_PartnerReferralRequest_2025_01_01) }) } },
+    handler: listPartnerReferralRequests,
+  },
+  {
+    id: "createPartnerReferralRequest",
+    method: "POST",
+    path: "/partners/referral_requests",
+    auth: ["user_token"],
+    scopes: [],
+    account: null,
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_5587b01e9d8c, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_5587b01e9d8c, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_5587b01e9d8c, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_5587b01e9d8c, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_492f5baf844b, upgrade: transformers.up_createPartnerReferralRequest_2026_08_21, downgrade: transformers.down_PartnerReferralRequest_2026_08_21 }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_492f5baf844b, upgrade: transformers.up_createPartnerReferralRequest_2026_08_14, downgrade: transformers.down_PartnerReferralRequest_2026_08_14 }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_492f5baf844b, upgrade: transformers.up_createPartnerReferralRequest_2026_08_07, downgrade: transformers.down_PartnerReferralRequest_2026_08_07 }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_492f5baf844b, upgrade: transformers.up_createPartnerReferralRequest_2026_07_30, downgrade: transformers.down_PartnerReferralRequest_2026_07_30 }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_492f5baf844b, upgrade: transformers.up_createPartnerReferralRequest_2026_07_23, downgrade: transformers.down_PartnerReferralRequest_2026_07_23 }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_492f5baf844b, upgrade: transformers.up_createPartnerReferralRequest_2026_07_22, downgrade: transformers.down_PartnerReferralRequest_2026_07_22 }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_492f5baf844b, upgrade: transformers.up_createPartnerReferralRequest_2026_07_20, downgrade: transformers.down_PartnerReferralRequest_2026_07_20 }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_492f5baf844b, upgrade: transformers.up_createPartnerReferralRequest_2025_01_01, downgrade: transformers.down_PartnerReferralRequest_2025_01_01 } },
+    handler: createPartnerReferralRequest,
   },
   {
     id: "listPaymentMethodDomains",

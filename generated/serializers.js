@@ -328,6 +328,14 @@ function c_PartnerEarning_75471d0c8725(v) {
   return o_64215096e642(v);
 }
 
+function c_PartnerReferralRequest_047e86a00424(v) {
+  return o_20a4a77ceb92(v);
+}
+
+function c_PartnerReferralRequest_1f5856c5160f(v) {
+  return o_20a4a77ceb92(v);
+}
+
 function c_PaymentMethodDomain_8076607d2287(v) {
   return o_484b2d26932f(v);
 }
@@ -1392,6 +1400,20 @@ function o_1ea9c32e32e5(v) {
   return out + '}';
 }
 
+function o_20a4a77ceb92(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["request_type"];
+  if (x !== undefined) { out += sep + "\"request_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["referral_link"];
+  if (x !== undefined) { out += sep + "\"referral_link\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_2189e04c950b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1759,6 +1781,16 @@ function o_30285ac47210(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["completed_at"];
   if (x !== undefined) { out += sep + "\"completed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_3089f094ad4f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerReferralRequest_1f5856c5160f(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5492,6 +5524,16 @@ function o_f75773e854f9(v) {
   return out + '}';
 }
 
+function o_f7b000d81c8d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerReferralRequest_047e86a00424(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_f8840425a226(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5704,6 +5746,10 @@ function r_1718857812bc(v) {
   return c_Dispute_b461e1546427(v);
 }
 
+function r_17383ea6da9c(v) {
+  return c_PartnerReferralRequest_047e86a00424(v);
+}
+
 function r_1a95539b0b0e(v) {
   return c_PartnerBusiness_4b852263c3ac(v);
 }
@@ -5812,6 +5858,10 @@ function r_46b71031309e(v) {
   return c_PaymentMethodDomain_8076607d2287(v);
 }
 
+function r_481f12abba57(v) {
+  return o_f7b000d81c8d(v);
+}
+
 function r_489579f16a45(v) {
   return c_CardTransaction_43d2d82acbe0(v);
 }
@@ -5822,6 +5872,10 @@ function r_49ad0b9350a2(v) {
 
 function r_4d4851eda493(v) {
   return o_96b0d02500dc(v);
+}
+
+function r_500c38e9870d(v) {
+  return c_PartnerReferralRequest_1f5856c5160f(v);
 }
 
 function r_504782f94805(v) {
@@ -6090,6 +6144,10 @@ function r_a83143e21bd6(v) {
 
 function r_aa4cb6aadd43(v) {
   return o_5c7e080faaa7(v);
+}
+
+function r_abbc2d1951b5(v) {
+  return o_3089f094ad4f(v);
 }
 
 function r_acb5e203dab0(v) {
@@ -6379,6 +6437,7 @@ export const serializers = {
   "createExport": { "2026-09-06": r_5779ffef7e52, "2026-09-02": r_5779ffef7e52, "2026-08-28": r_5779ffef7e52, "2026-08-25": r_5779ffef7e52, "2026-08-21": r_5779ffef7e52, "2026-08-14": r_5779ffef7e52, "2026-08-07": r_5779ffef7e52, "2026-07-30": r_5779ffef7e52, "2026-07-23": r_5779ffef7e52, "2026-07-22": r_5779ffef7e52, "2026-07-20": r_5779ffef7e52, "2025-01-01": r_5779ffef7e52 },
   "createFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "createNotification": { "2026-09-06": r_edd2cfbd6006, "2026-09-02": r_edd2cfbd6006, "2026-08-28": r_edd2cfbd6006, "2026-08-25": r_edd2cfbd6006, "2026-08-21": r_edd2cfbd6006, "2026-08-14": r_edd2cfbd6006, "2026-08-07": r_edd2cfbd6006, "2026-07-30": r_edd2cfbd6006, "2026-07-23": r_edd2cfbd6006, "2026-07-22": r_edd2cfbd6006, "2026-07-20": r_edd2cfbd6006, "2025-01-01": r_edd2cfbd6006 },
+  "createPartnerReferralRequest": { "2026-09-06": r_17383ea6da9c, "2026-09-02": r_17383ea6da9c, "2026-08-28": r_17383ea6da9c, "2026-08-25": r_17383ea6da9c, "2026-08-21": r_500c38e9870d, "2026-08-14": r_500c38e9870d, "2026-08-07": r_500c38e9870d, "2026-07-30": r_500c38e9870d, "2026-07-23": r_500c38e9870d, "2026-07-22": r_500c38e9870d, "2026-07-20": r_500c38e9870d, "2025-01-01": r_500c38e9870d },
   "createPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
   "createPaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "createPaymentQuote": { "2026-09-06": r_8c338976784a, "2026-09-02": r_8c338976784a, "2026-08-28": r_8c338976784a, "2026-08-25": r_8c338976784a, "2026-08-21": r_8c338976784a },
@@ -6427,6 +6486,7 @@ export const serializers = {
   "listNotifications": { "2026-09-06": r_256b20d1f58b, "2026-09-02": r_256b20d1f58b, "2026-08-28": r_256b20d1f58b, "2026-08-25": r_256b20d1f58b, "2026-08-21": r_256b20d1f58b, "2026-08-14": r_256b20d1f58b, "2026-08-07": r_256b20d1f58b, "2026-07-30": r_256b20d1f58b, "2026-07-23": r_256b20d1f58b, "2026-07-22": r_256b20d1f58b, "2026-07-20": r_256b20d1f58b, "2025-01-01": r_256b20d1f58b },
   "listPartnerBusinessEarnings": { "2026-09-06": r_8b452f71a174, "2026-09-02": r_8b452f71a174, "2026-08-28": r_8b452f71a174, "2026-08-25": r_8b452f71a174, "2026-08-21": r_8b452f71a174, "2026-08-14": r_8b452f71a174, "2026-08-07": r_8b452f71a174, "2026-07-30": r_8b452f71a174, "2026-07-23": r_8b452f71a174, "2026-07-22": r_8b452f71a174, "2026-07-20": r_d97b03620bcf, "2025-01-01": r_d97b03620bcf },
   "listPartnerBusinesses": { "2026-09-06": r_d729a6c80b47, "2026-09-02": r_d729a6c80b47, "2026-08-28": r_d729a6c80b47, "2026-08-25": r_d729a6c80b47, "2026-08-21": r_d729a6c80b47, "2026-08-14": r_d729a6c80b47, "2026-08-07": r_d729a6c80b47, "2026-07-30": r_d729a6c80b47, "2026-07-23": r_d729a6c80b47, "2026-07-22": r_d729a6c80b47, "2026-07-20": r_b935ba6adef5, "2025-01-01": r_b935ba6adef5 },
+  "listPartnerReferralRequests": { "2026-09-06": r_481f12abba57, "2026-09-02": r_481f12abba57, "2026-08-28": r_481f12abba57, "2026-08-25": r_481f12abba57, "2026-08-21": r_abbc2d1951b5, "2026-08-14": r_abbc2d1951b5, "2026-08-07": r_abbc2d1951b5, "2026-07-30": r_abbc2d1951b5, "2026-07-23": r_abbc2d1951b5, "2026-07-22": r_abbc2d1951b5, "2026-07-20": r_abbc2d1951b5, "2025-01-01": r_abbc2d1951b5 },
   "listPaymentMethodDomains": { "2026-09-06": r_9ebbb1fba0f2, "2026-09-02": r_9ebbb1fba0f2, "2026-08-28": r_9ebbb1fba0f2, "2026-08-25": r_9ebbb1fba0f2, "2026-08-21": r_9ebbb1fba0f2, "2026-08-14": r_9ebbb1fba0f2, "2026-08-07": r_9ebbb1fba0f2, "2026-07-30": r_9ebbb1fba0f2, "2026-07-23": r_9ebbb1fba0f2, "2026-07-22": r_9ebbb1fba0f2, "2026-07-20": r_9ebbb1fba0f2, "2025-01-01": r_9ebbb1fba0f2 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
   "listPayments": { "2026-09-06": r_ee84acec5b55, "2026-09-02": r_b8b5584dc09a, "2026-08-28": r_b8b5584dc09a, "2026-08-25": r_b8b5584dc09a, "2026-08-21": r_b8b5584dc09a, "2026-08-14": r_ee9def59387b, "2026-08-07": r_ee9def59387b, "2026-07-30": r_ee9def59387b, "2026-07-23": r_ee9def59387b, "2026-07-22": r_ee9def59387b, "2026-07-20": r_ee9def59387b, "2025-01-01": r_ee9def59387b },

@@ -175,6 +175,7 @@ export const specData = {
     "NotificationTopic": "ntop_",
     "PartnerBusiness": "pbiz_",
     "PartnerEarning": "pern_",
+    "PartnerReferralRequest": "prr_",
     "PaymentMethodDomain": "pmd_",
     "PaymentMethod": "payt_",
     "Payment": "pay_",

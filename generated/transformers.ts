@@ -138,6 +138,11 @@ function down_FinancialReportDay_step_2026_08_25(o: any): any {
   return o;
 }
 
+function down_PartnerReferralRequest_step_2026_08_25(o: any): any {
+  { const p = o; const m: Record<string, string> = {"link":"url"}; if (p && typeof p.request_type === 'string' && Object.hasOwn(m, p.request_type)) p.request_type = m[p.request_type]; }
+  return o;
+}
+
 function down_SetupIntent_step_2026_08_25(o: any): any {
   o = setupIntentEmbeddedReferences.down(o);
   o.error_message ??= o.last_setup_error?.message ?? null;
@@ -550,6 +555,11 @@ export function down_FinancialReportDay_2026_08_21(o: any): any {
   return o;
 }
 
+export function down_PartnerReferralRequest_2026_08_21(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_08_21(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   return o;
@@ -612,6 +622,10 @@ export function up_createCheckoutConfiguration_2026_08_21(input: any): void {
 
 export function up_listDisputes_2026_08_21(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_createPartnerReferralRequest_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createSetupIntent_2026_08_21(input: any): void {
@@ -701,6 +715,11 @@ export function down_FinancialReportCurrency_2026_08_14(o: any): any {
 
 export function down_FinancialReportDay_2026_08_14(o: any): any {
   o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
+export function down_PartnerReferralRequest_2026_08_14(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
   return o;
 }
 
@@ -795,6 +814,10 @@ export function up_retrieveFinancialReport_2026_08_14(input: any): void {
 
 export function up_listFinancialReportBreakdown_2026_08_14(input: any): void {
   financialReportDateWindowRequest.up(input);
+}
+
+export function up_createPartnerReferralRequest_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createPayment_2026_08_14(input: any): void {
@@ -910,6 +933,11 @@ export function down_FinancialReportDay_2026_08_07(o: any): any {
   return o;
 }
 
+export function down_PartnerReferralRequest_2026_08_07(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_08_07(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -1006,6 +1034,10 @@ export function up_retrieveFinancialReport_2026_08_07(input: any): void {
 
 export function up_listFinancialReportBreakdown_2026_08_07(input: any): void {
   financialReportDateWindowRequest.up(input);
+}
+
+export function up_createPartnerReferralRequest_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createPayment_2026_08_07(input: any): void {
@@ -1150,6 +1182,11 @@ export function down_LedgerAccount_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_PartnerReferralRequest_2026_07_30(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_07_30(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -1258,6 +1295,10 @@ export function up_retrieveFinancialReport_2026_07_30(input: any): void {
 
 export function up_listFinancialReportBreakdown_2026_07_30(input: any): void {
   financialReportDateWindowRequest.up(input);
+}
+
+export function up_createPartnerReferralRequest_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createPayment_2026_07_30(input: any): void {
@@ -1427,6 +1468,11 @@ export function down_LedgerAccount_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_PartnerReferralRequest_2026_07_23(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_07_23(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -1566,6 +1612,10 @@ export function up_retrieveFinancialReport_2026_07_23(input: any): void {
 
 export function up_listFinancialReportBreakdown_2026_07_23(input: any): void {
   financialReportDateWindowRequest.up(input);
+}
+
+export function up_createPartnerReferralRequest_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createPayment_2026_07_23(input: any): void {
@@ -1762,6 +1812,11 @@ export function down_Membership_2026_07_22(o: any): any {
   return o;
 }
 
+export function down_PartnerReferralRequest_2026_07_22(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_07_22(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -1917,6 +1972,10 @@ export function up_cancelMembership_2026_07_22(input: any): void {
 
 export function up_extendMembership_2026_07_22(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "free_days" in b) { b["days"] = b["free_days"]; delete b["free_days"]; } }
+}
+
+export function up_createPartnerReferralRequest_2026_07_22(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createPayment_2026_07_22(input: any): void {
@@ -2129,6 +2188,11 @@ export function down_PartnerEarning_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_PartnerReferralRequest_2026_07_20(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_07_20(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -2301,6 +2365,10 @@ export function up_cancelMembership_2026_07_20(input: any): void {
 
 export function up_extendMembership_2026_07_20(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "free_days" in b) { b["days"] = b["free_days"]; delete b["free_days"]; } }
+}
+
+export function up_createPartnerReferralRequest_2026_07_20(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createPayment_2026_07_20(input: any): void {
@@ -2535,6 +2603,11 @@ export function down_PartnerEarning_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_PartnerReferralRequest_2025_01_01(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2025_01_01(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -2709,6 +2782,10 @@ export function up_extendMembership_2025_01_01(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "free_days" in b) { b["days"] = b["free_days"]; delete b["free_days"]; } }
 }
 
+export function up_createPartnerReferralRequest_2025_01_01(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
+}
+
 export function up_createPayment_2025_01_01(input: any): void {
   paymentDecimalAmount.up(input);
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
@@ -2850,6 +2927,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   Membership: { "2026-07-22": down_Membership_2026_07_22, "2026-07-20": down_Membership_2026_07_20, "2025-01-01": down_Membership_2025_01_01 },
   PartnerBusiness: { "2026-07-20": down_PartnerBusiness_2026_07_20, "2025-01-01": down_PartnerBusiness_2025_01_01 },
   PartnerEarning: { "2026-07-20": down_PartnerEarning_2026_07_20, "2025-01-01": down_PartnerEarning_2025_01_01 },
+  PartnerReferralRequest: { "2026-08-21": down_PartnerReferralRequest_2026_08_21, "2026-08-14": down_PartnerReferralRequest_2026_08_14, "2026-08-07": down_PartnerReferralRequest_2026_08_07, "2026-07-30": down_PartnerReferralRequest_2026_07_30, "2026-07-23": down_PartnerReferralRequest_2026_07_23, "2026-07-22": down_PartnerReferralRequest_2026_07_22, "2026-07-20": down_PartnerReferralRequest_2026_07_20, "2025-01-01": down_PartnerReferralRequest_2025_01_01 },
   Payment: { "2026-09-02": down_Payment_2026_09_02, "2026-08-28": down_Payment_2026_08_28, "2026-08-25": down_Payment_2026_08_25, "2026-08-21": down_Payment_2026_08_21, "2026-08-14": down_Payment_2026_08_14, "2026-08-07": down_Payment_2026_08_07, "2026-07-30": down_Payment_2026_07_30, "2026-07-23": down_Payment_2026_07_23, "2026-07-22": down_Payment_2026_07_22, "2026-07-20": down_Payment_2026_07_20, "2025-01-01": down_Payment_2025_01_01 },
   PaymentFee: { "2026-08-14": down_PaymentFee_2026_08_14, "2026-08-07": down_PaymentFee_2026_08_07, "2026-07-30": down_PaymentFee_2026_07_30, "2026-07-23": down_PaymentFee_2026_07_23, "2026-07-22": down_PaymentFee_2026_07_22, "2026-07-20": down_PaymentFee_2026_07_20, "2025-01-01": down_PaymentFee_2025_01_01 },
   PaymentStatus: { "2026-08-14": down_PaymentStatus_2026_08_14, "2026-08-07": down_PaymentStatus_2026_08_07, "2026-07-30": down_PaymentStatus_2026_07_30, "2026-07-23": down_PaymentStatus_2026_07_23, "2026-07-22": down_PaymentStatus_2026_07_22, "2026-07-20": down_PaymentStatus_2026_07_20, "2025-01-01": down_PaymentStatus_2025_01_01 },
@@ -2877,6 +2955,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   cancelMembership: { "2026-07-22": up_cancelMembership_2026_07_22, "2026-07-20": up_cancelMembership_2026_07_20, "2025-01-01": up_cancelMembership_2025_01_01 },
   createCheckoutConfiguration: { "2026-08-21": up_createCheckoutConfiguration_2026_08_21, "2026-08-14": up_createCheckoutConfiguration_2026_08_14, "2026-08-07": up_createCheckoutConfiguration_2026_08_07, "2026-07-30": up_createCheckoutConfiguration_2026_07_30, "2026-07-23": up_createCheckoutConfiguration_2026_07_23, "2026-07-22": up_createCheckoutConfiguration_2026_07_22, "2026-07-20": up_createCheckoutConfiguration_2026_07_20, "2025-01-01": up_createCheckoutConfiguration_2025_01_01 },
   createDeposit: { "2026-08-14": up_createDeposit_2026_08_14, "2026-08-07": up_createDeposit_2026_08_07, "2026-07-30": up_createDeposit_2026_07_30, "2026-07-23": up_createDeposit_2026_07_23, "2026-07-22": up_createDeposit_2026_07_22, "2026-07-20": up_createDeposit_2026_07_20, "2025-01-01": up_createDeposit_2025_01_01 },
+  createPartnerReferralRequest: { "2026-08-21": up_createPartnerReferralRequest_2026_08_21, "2026-08-14": up_createPartnerReferralRequest_2026_08_14, "2026-08-07": up_createPartnerReferralRequest_2026_08_07, "2026-07-30": up_createPartnerReferralRequest_2026_07_30, "2026-07-23": up_createPartnerReferralRequest_2026_07_23, "2026-07-22": up_createPartnerReferralRequest_2026_07_22, "2026-07-20": up_createPartnerReferralRequest_2026_07_20, "2025-01-01": up_createPartnerReferralRequest_2025_01_01 },
   createPayment: { "2026-08-14": up_createPayment_2026_08_14, "2026-08-07": up_createPayment_2026_08_07, "2026-07-30": up_createPayment_2026_07_30, "2026-07-23": up_createPayment_2026_07_23, "2026-07-22": up_createPayment_2026_07_22, "2026-07-20": up_createPayment_2026_07_20, "2025-01-01": up_createPayment_2025_01_01 },
   createPayout: { "2026-08-14": up_createPayout_2026_08_14, "2026-08-07": up_createPayout_2026_08_07, "2026-07-30": up_createPayout_2026_07_30, "2026-07-23": up_createPayout_2026_07_23, "2026-07-22": up_createPayout_2026_07_22, "2026-07-20": up_createPayout_2026_07_20, "2025-01-01": up_createPayout_2025_01_01 },
   createPayoutMethod: { "2026-07-23": up_createPayoutMethod_2026_07_23, "2026-07-22": up_createPayoutMethod_2026_07_22, "2026-07-20": up_createPayoutMethod_2026_07_20, "2025-01-01": up_createPayoutMethod_2025_01_01 },

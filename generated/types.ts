@@ -782,6 +782,15 @@ export interface PartnerEarning {
     created_at: string;
 }
 
+export interface PartnerReferralRequest {
+    id: string;
+    /** link: a referral link (named url before 2026-08-25). */
+    request_type: "link";
+    /** Its `a` parameter is your username: the affiliate_code of the accounts made through it. */
+    referral_link: string;
+    created_at: string;
+}
+
 export interface PaymentMethodDomain {
     id: string;
     account_id: string;
@@ -2234,6 +2243,24 @@ export interface UpdateNotificationPreferenceInput {
 
 export type UpdateNotificationPreferenceOutput = NotificationPreference;
 
+/** POST /partners/referral_requests: Request a referral link */
+export interface CreatePartnerReferralRequestInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { request_type: "link" };
+}
+
+export type CreatePartnerReferralRequestOutput = PartnerReferralRequest;
+
+/** GET /partners/referral_requests: List your referral requests */
+export interface ListPartnerReferralRequestsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string };
+    body: undefined;
+}
+
+export type ListPartnerReferralRequestsOutput = Page<PartnerReferralRequest>;
+
 /** GET /partners/businesses: List the businesses you referred */
 export interface ListPartnerBusinessesInput {
     path: Record<string, never>;
@@ -3250,6 +3277,8 @@ export interface Operations {
     listNotificationTopics: { input: ListNotificationTopicsInput; output: ListNotificationTopicsOutput };
     listNotificationPreferences: { input: ListNotificationPreferencesInput; output: ListNotificationPreferencesOutput };
     updateNotificationPreference: { input: UpdateNotificationPreferenceInput; output: UpdateNotificationPreferenceOutput };
+    createPartnerReferralRequest: { input: CreatePartnerReferralRequestInput; output: CreatePartnerReferralRequestOutput };
+    listPartnerReferralRequests: { input: ListPartnerReferralRequestsInput; output: ListPartnerReferralRequestsOutput };
     listPartnerBusinesses: { input: ListPartnerBusinessesInput; output: ListPartnerBusinessesOutput };
     retrievePartnerBusiness: { input: RetrievePartnerBusinessInput; output: RetrievePartnerBusinessOutput };
     listPartnerBusinessEarnings: { input: ListPartnerBusinessEarningsInput; output: ListPartnerBusinessEarningsOutput };

@@ -108,4 +108,26 @@ t('at 2026-07-20 (before entries 55 and 58): payout_percentage, flat totals, rec
   assert.is(list.payout_percentage, 30);
 });
 
+t('referral requests: request_type link gives the link whose a= is the affiliate_code; url before 2026-08-25', async () => {
+  const partner = await makeUser(app.db);
+  const other = await makeUser(app.db);
+  const made = await app.request('POST', '/partners/referral_requests', { token: partner.token, version: HEAD_VERSION, body: { request_type: 'link' } });
+  assert.is(made.status, 201, JSON.stringify(made.body));
+  assert.match(made.body.id, /^prr_/);
+  assert.is(made.body.request_type, 'link');
+  assert.is(new URL(made.body.referral_link).searchParams.get('a'), partner.user.username);
+  const bad = await app.request('POST', '/partners/referral_requests', { token: partner.token, version: HEAD_VERSION, body: { request_type: 'url' } });
+  assert.equal([bad.status, bad.body.error.param], [400, 'request_type']);
+  const old = await app.request('POST', '/partners/referral_requests', { token: partner.token, version: '2026-08-14', body: { request_type: 'url' } });
+  assert.equal([old.status, old.body.request_type], [201, 'url']);
+  const oldRefused = await app.request('POST', '/partners/referral_requests', { token: partner.token, version: '2026-08-14', body: { request_type: 'link' } });
+  assert.is(oldRefused.status, 400);
+  const list = await get(partner.token, '/partners/referral_requests');
+  assert.equal(list.body.data.map((r: any) => [r.id, r.request_type]), [[old.body.id, 'link'], [made.body.id, 'link']]);
+  assert.equal((await get(partner.token, '/partners/referral_requests', '2026-08-14')).body.data.map((r: any) => r.request_type), ['url', 'url']);
+  assert.equal((await get(other.token, '/partners/referral_requests')).body.data, []);
+  const key = (await makeOwner(app.db)).key;
+  assert.is((await app.request('POST', '/partners/referral_requests', { token: key, version: HEAD_VERSION, body: { request_type: 'link' } })).status, 403);
+});
+
 t.run();
