@@ -45,7 +45,7 @@ async function siblingWithExternalId(db: Knex, parentId: string, externalId: str
 
 /** An account made with affiliate_code becomes a partner business of the user with that username (the referrer
  * was checked by POST /accounts; an unknown one here refers nobody). */
-async function referPartnerBusiness(db: Knex, accountId: string, username: string): Promise<void> {
+export async function referPartnerBusiness(db: Knex, accountId: string, username: string): Promise<void> {
   const partner = await db('users').whereRaw('lower(username) = lower(?)', [username]).first('id');
   if (!partner) return;
   await db('partner_businesses').insert({
