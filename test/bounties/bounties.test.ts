@@ -230,4 +230,13 @@ t('submissions: the worker alone submits and deletes; the account reviews; other
   await start(worker.token, b.id);
 });
 
+t('a retried Idempotency-Key escrows once', async () => {
+  const biz = await makeBusiness(app, 10_000);
+  const body = { account_id: biz.accountId, title: 'x', description: 'y', gross_reward_amount: 10 };
+  const first = await app.request('POST', '/bounties', { token: biz.key, version: VERSION, body, idempotencyKey: 'bounty-once' });
+  const again = await app.request('POST', '/bounties', { token: biz.key, version: VERSION, body, idempotencyKey: 'bounty-once' });
+  assert.equal([first.status, again.status, again.body.id], [201, 201, first.body.id]);
+  assert.equal([await availableOf(app.db, biz.accountId), await heldOf(app.db, biz.accountId)], [9_000, 1_000]);
+});
+
 t.run();
