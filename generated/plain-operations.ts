@@ -42,6 +42,51 @@ export const updateApiKey = plainUpdate<'updateApiKey'>(resources.ApiKey, {
   hook: updateApiKeyHook,
 });
 
+/** GET /bounties: List bounties */
+export const listBounties = plainList<'listBounties'>(resources.Bounty, {
+  scope: 'company:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'bounties.account_id',
+  filters: [
+    { param: 'status', test: 'equal', sql: ['"bounties"."status"'] },
+    { param: 'query', test: 'contains', sql: ['"bounties"."title"', '"bounties"."id"'] },
+  ],
+  sorts: { created_at: { column: 'bounties.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'bounties.id',
+});
+
+/** GET /bounties/{id}: Retrieve a bounty */
+export const retrieveBounty = plainRetrieve<'retrieveBounty'>(resources.Bounty, {
+  scopes: ['company:basic:read'],
+});
+
+/** PATCH /bounties/{id}: Update a bounty's title or description */
+export const updateBounty = plainUpdate<'updateBounty'>(resources.Bounty, {
+  scopes: ['payout:transfer_funds'],
+  table: 'bounties',
+  fields: {
+    title: { column: 'title', merge: false },
+    description: { column: 'description', merge: false },
+  },
+});
+
+/** GET /bounty_submissions: List the submissions to an account's bounties */
+export const listBountySubmissions = plainList<'listBountySubmissions'>(resources.BountySubmission, {
+  scope: 'company:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'bounty_submissions.account_id',
+  filters: [
+    { param: 'bounty_id', test: 'equal', sql: ['"bounty_submissions"."bounty_id"'] },
+    { param: 'status', test: 'equal', sql: ['"bounty_submissions"."status"'] },
+  ],
+  sorts: { created_at: { column: 'bounty_submissions.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'bounty_submissions.id',
+});
+
 /** GET /cards: List cards */
 export const listCards = plainList<'listCards'>(resources.Card, {
   scope: 'card:basic:read',

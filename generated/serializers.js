@@ -84,6 +84,14 @@ function c_ArrivalEstimates_5c5c9563fe2a(v) {
   return o_37fb636272a5(v);
 }
 
+function c_BountySubmission_8c018d4277c5(v) {
+  return o_dd1d77ca7c82(v);
+}
+
+function c_Bounty_21066a3ff2eb(v) {
+  return o_710eeed59ec5(v);
+}
+
 function c_CardSummary_3a146d11539b(v) {
   return o_1d3a0a5b60fe(v);
 }
@@ -306,6 +314,30 @@ function c_NotificationsMarked_60c6d48fc017(v) {
 
 function c_PageInfo_cec4d85f1b51(v) {
   return o_7073f2bfb7d6(v);
+}
+
+function c_PartnerBusiness_2ebfde66044d(v) {
+  return o_29fd2d8421bc(v);
+}
+
+function c_PartnerBusiness_4b852263c3ac(v) {
+  return o_d825f0d5b4df(v);
+}
+
+function c_PartnerEarning_279ce22e6e1f(v) {
+  return o_fc66cc60b299(v);
+}
+
+function c_PartnerEarning_75471d0c8725(v) {
+  return o_64215096e642(v);
+}
+
+function c_PartnerReferralRequest_047e86a00424(v) {
+  return o_20a4a77ceb92(v);
+}
+
+function c_PartnerReferralRequest_1f5856c5160f(v) {
+  return o_20a4a77ceb92(v);
 }
 
 function c_PaymentMethodDomain_8076607d2287(v) {
@@ -783,6 +815,16 @@ function o_0bcf192fa20f(v) {
   if (x !== undefined) { out += sep + "\"identifier\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["enabled"];
   if (x !== undefined) { out += sep + "\"enabled\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_0c2497b209b0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerBusiness_2ebfde66044d(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -1388,6 +1430,20 @@ function o_1ea9c32e32e5(v) {
   return out + '}';
 }
 
+function o_20a4a77ceb92(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["request_type"];
+  if (x !== undefined) { out += sep + "\"request_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["referral_link"];
+  if (x !== undefined) { out += sep + "\"referral_link\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_2189e04c950b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1437,6 +1493,18 @@ function o_237674ab0646(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Export_7bf6fcf010b4(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_240f2b34e048(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["completed"];
+  if (x !== undefined) { out += sep + "\"completed\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["pending"];
+  if (x !== undefined) { out += sep + "\"pending\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["total"];
+  if (x !== undefined) { out += sep + "\"total\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -1584,6 +1652,32 @@ function o_27855729a588(v) {
   return out + '}';
 }
 
+function o_29fd2d8421bc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account"];
+  if (x !== undefined) { out += sep + "\"account\":" + o_3bf3eb61dd3c(x); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["my_partner_tier"];
+  if (x !== undefined) { out += sep + "\"my_partner_tier\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["referral_started_at"];
+  if (x !== undefined) { out += sep + "\"referral_started_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["referral_expires_at"];
+  if (x !== undefined) { out += sep + "\"referral_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payout_percentage"];
+  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["total_volume_usd"];
+  if (x !== undefined) { out += sep + "\"total_volume_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["total_earnings_usd"];
+  if (x !== undefined) { out += sep + "\"total_earnings_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_2b03097fea65(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1717,6 +1811,16 @@ function o_30285ac47210(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["completed_at"];
   if (x !== undefined) { out += sep + "\"completed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_3089f094ad4f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerReferralRequest_1f5856c5160f(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2045,6 +2149,30 @@ function o_40f6bede8a37(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_4124921c0d9e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_279ce22e6e1f(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_42146be93979(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2820,6 +2948,34 @@ function o_615e3793f599(v) {
   return out + '}';
 }
 
+function o_64215096e642(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["income_source"];
+  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payout_percentage"];
+  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["transaction_amount_usd"];
+  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["commission_amount_usd"];
+  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["second_tier"];
+  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["resource"];
+  if (x !== undefined) { out += sep + "\"resource\":" + o_42146be93979(x); sep = ','; }
+  x = v["product"];
+  if (x !== undefined) { out += sep + "\"product\":" + (x === null ? 'null' : o_d2d33482cce4(x)); sep = ','; }
+  x = v["payout_at"];
+  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_64aa0233a38f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3135,6 +3291,46 @@ function o_70fb9fc2fae1(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Member_313e32d7b692(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_710eeed59ec5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["funding_account"];
+  if (x !== undefined) { out += sep + "\"funding_account\":" + o_d2d33482cce4(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["gross_reward_amount"];
+  if (x !== undefined) { out += sep + "\"gross_reward_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["accepted_submissions_limit"];
+  if (x !== undefined) { out += sep + "\"accepted_submissions_limit\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["accepted_submissions_count"];
+  if (x !== undefined) { out += sep + "\"accepted_submissions_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["spots_remaining"];
+  if (x !== undefined) { out += sep + "\"spots_remaining\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["budget_amount"];
+  if (x !== undefined) { out += sep + "\"budget_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["gross_paid_out_amount"];
+  if (x !== undefined) { out += sep + "\"gross_paid_out_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["unresolved_submissions_count"];
+  if (x !== undefined) { out += sep + "\"unresolved_submissions_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["submissions_closed_at"];
+  if (x !== undefined) { out += sep + "\"submissions_closed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3740,6 +3936,16 @@ function o_84bd945391e8(v) {
   return out + '}';
 }
 
+function o_85ec73e26fc0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerBusiness_4b852263c3ac(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_869185774d7a(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4177,6 +4383,16 @@ function o_a3fa0b0eabda(v) {
   if (x !== undefined) { out += sep + "\"auto_renew\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["trial_ends_at"];
   if (x !== undefined) { out += sep + "\"trial_ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_a4b0b24e1152(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Bounty_21066a3ff2eb(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4970,6 +5186,16 @@ function o_d213f76bf2be(v) {
   return out + '}';
 }
 
+function o_d2d33482cce4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_d36889d2e52c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5010,6 +5236,52 @@ function o_d700f745f9eb(v) {
   return out + '}';
 }
 
+function o_d74ad2a5c85d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_75471d0c8725(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_d825f0d5b4df(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account"];
+  if (x !== undefined) { out += sep + "\"account\":" + o_3bf3eb61dd3c(x); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["my_partner_tier"];
+  if (x !== undefined) { out += sep + "\"my_partner_tier\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payout_percentages"];
+  if (x !== undefined) { out += sep + "\"payout_percentages\":" + o_dda88d8561e8(x); sep = ','; }
+  x = v["volume_usd"];
+  if (x !== undefined) { out += sep + "\"volume_usd\":" + o_f8840425a226(x); sep = ','; }
+  x = v["earnings_usd"];
+  if (x !== undefined) { out += sep + "\"earnings_usd\":" + o_240f2b34e048(x); sep = ','; }
+  x = v["referral_started_at"];
+  if (x !== undefined) { out += sep + "\"referral_started_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["referral_expires_at"];
+  if (x !== undefined) { out += sep + "\"referral_expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_d83dcb0adf42(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_BountySubmission_8c018d4277c5(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_d87bda153622(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5021,6 +5293,52 @@ function o_d87bda153622(v) {
   if (x !== undefined) { out += sep + "\"duration_unit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["price"];
   if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_dd1d77ca7c82(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["bounty_id"];
+  if (x !== undefined) { out += sep + "\"bounty_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["worker"];
+  if (x !== undefined) { out += sep + "\"worker\":" + o_5b0d2c379aec(x); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["content"];
+  if (x !== undefined) { out += sep + "\"content\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["deliverable_type"];
+  if (x !== undefined) { out += sep + "\"deliverable_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["deliverable_urls"];
+  if (x !== undefined) { out += sep + "\"deliverable_urls\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x)))); sep = ','; }
+  x = v["denial_reason"];
+  if (x !== undefined) { out += sep + "\"denial_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["submitted_at"];
+  if (x !== undefined) { out += sep + "\"submitted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["resolved_at"];
+  if (x !== undefined) { out += sep + "\"resolved_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_dda88d8561e8(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["sales"];
+  if (x !== undefined) { out += sep + "\"sales\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["ad_spend"];
+  if (x !== undefined) { out += sep + "\"ad_spend\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["transfer"];
+  if (x !== undefined) { out += sep + "\"transfer\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["card_interchange"];
+  if (x !== undefined) { out += sep + "\"card_interchange\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -5388,6 +5706,28 @@ function o_f75773e854f9(v) {
   return out + '}';
 }
 
+function o_f7b000d81c8d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerReferralRequest_047e86a00424(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_f8840425a226(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["attributed"];
+  if (x !== undefined) { out += sep + "\"attributed\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["awaiting_settlement"];
+  if (x !== undefined) { out += sep + "\"awaiting_settlement\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["settled"];
+  if (x !== undefined) { out += sep + "\"settled\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f9d46cb35b0d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5415,6 +5755,34 @@ function o_fc5f77bc8b0c(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Dispute_b461e1546427(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_fc66cc60b299(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["income_source"];
+  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payout_percentage"];
+  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["transaction_amount_usd"];
+  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["commission_amount_usd"];
+  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["second_tier"];
+  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["payout_at"];
+  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["receipt_id"];
+  if (x !== undefined) { out += sep + "\"receipt_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -5528,6 +5896,10 @@ function r_08bd46470aea(v) {
   return o_32d84fca9987(v);
 }
 
+function r_0a2fa7f452b3(v) {
+  return o_d83dcb0adf42(v);
+}
+
 function r_0bccf0d9c297(v) {
   return c_User_63556d3eea17(v);
 }
@@ -5556,8 +5928,16 @@ function r_1718857812bc(v) {
   return c_Dispute_b461e1546427(v);
 }
 
+function r_17383ea6da9c(v) {
+  return c_PartnerReferralRequest_047e86a00424(v);
+}
+
 function r_1984b6044233(v) {
   return c_Verification_43ee2d08426e(v);
+}
+
+function r_1a95539b0b0e(v) {
+  return c_PartnerBusiness_4b852263c3ac(v);
 }
 
 function r_1d0ba1500547(v) {
@@ -5668,6 +6048,10 @@ function r_48175f0f98de(v) {
   return o_57531c17b4f5(v);
 }
 
+function r_481f12abba57(v) {
+  return o_f7b000d81c8d(v);
+}
+
 function r_489579f16a45(v) {
   return c_CardTransaction_43d2d82acbe0(v);
 }
@@ -5678,6 +6062,10 @@ function r_49ad0b9350a2(v) {
 
 function r_4d4851eda493(v) {
   return o_96b0d02500dc(v);
+}
+
+function r_500c38e9870d(v) {
+  return c_PartnerReferralRequest_1f5856c5160f(v);
 }
 
 function r_504782f94805(v) {
@@ -5756,6 +6144,10 @@ function r_684d04317a75(v) {
   return o_990cf23cdf6f(v);
 }
 
+function r_6aef256aaf02(v) {
+  return o_a4b0b24e1152(v);
+}
+
 function r_6b66a0fc5380(v) {
   return c_Account_756a8129ba6a(v);
 }
@@ -5828,6 +6220,10 @@ function r_838fe44b7a50(v) {
   return o_6985f96c5ec6(v);
 }
 
+function r_84ac94fbe8f4(v) {
+  return c_BountySubmission_8c018d4277c5(v);
+}
+
 function r_84d255761298(v) {
   return c_Account_6333c89169f2(v);
 }
@@ -5854,6 +6250,10 @@ function r_8a7295d9b93e(v) {
 
 function r_8b113a94b7a8(v) {
   return o_448769f0b909(v);
+}
+
+function r_8b452f71a174(v) {
+  return o_d74ad2a5c85d(v);
 }
 
 function r_8c338976784a(v) {
@@ -5904,6 +6304,10 @@ function r_996221a6aec1(v) {
   return c_Member_313e32d7b692(v);
 }
 
+function r_9a11a7f17983(v) {
+  return c_PartnerBusiness_2ebfde66044d(v);
+}
+
 function r_9c576d7e3333(v) {
   return o_bac8671d5a82(v);
 }
@@ -5942,6 +6346,10 @@ function r_a83143e21bd6(v) {
 
 function r_aa4cb6aadd43(v) {
   return o_5c7e080faaa7(v);
+}
+
+function r_abbc2d1951b5(v) {
+  return o_3089f094ad4f(v);
 }
 
 function r_acb5e203dab0(v) {
@@ -5986,6 +6394,10 @@ function r_b7907dd3d48a(v) {
 
 function r_b8b5584dc09a(v) {
   return o_39bdf28fa856(v);
+}
+
+function r_b935ba6adef5(v) {
+  return o_0c2497b209b0(v);
 }
 
 function r_bafbdf138975(v) {
@@ -6060,6 +6472,10 @@ function r_d3f8d67187b3(v) {
   return c_CheckoutConfiguration_184a49c87de9(v);
 }
 
+function r_d729a6c80b47(v) {
+  return o_85ec73e26fc0(v);
+}
+
 function r_d77364dd2b8d(v) {
   return o_4e2aa245eaca(v);
 }
@@ -6080,8 +6496,16 @@ function r_d887b4e86e2a(v) {
   return o_e60a0649ef3e(v);
 }
 
+function r_d904d25cedde(v) {
+  return c_Bounty_21066a3ff2eb(v);
+}
+
 function r_d9499a97cfd1(v) {
   return o_847f66ec8f56(v);
+}
+
+function r_d97b03620bcf(v) {
+  return o_4124921c0d9e(v);
 }
 
 function r_dda332160d74(v) {
@@ -6202,12 +6626,15 @@ export const serializers = {
   "capturePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6 },
   "checkUserAccess": { "2026-09-06": r_b5fdccb5b89f, "2026-09-02": r_b5fdccb5b89f, "2026-08-28": r_b5fdccb5b89f, "2026-08-25": r_b5fdccb5b89f, "2026-08-21": r_b5fdccb5b89f, "2026-08-14": r_b5fdccb5b89f, "2026-08-07": r_b5fdccb5b89f, "2026-07-30": r_b5fdccb5b89f, "2026-07-23": r_b5fdccb5b89f, "2026-07-22": r_b5fdccb5b89f, "2026-07-20": r_b5fdccb5b89f, "2025-01-01": r_b5fdccb5b89f },
   "claimTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
+  "closeBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "closeResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "completeFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded },
   "confirmPaymentAction": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6 },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "createApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "createBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
+  "createBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "createCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "createCardTopUp": { "2026-09-06": r_63085b96cd11, "2026-09-02": r_63085b96cd11, "2026-08-28": r_63085b96cd11, "2026-08-25": r_63085b96cd11, "2026-08-21": r_63085b96cd11, "2026-08-14": r_63085b96cd11, "2026-08-07": r_63085b96cd11, "2026-07-30": r_63085b96cd11, "2026-07-23": r_63085b96cd11, "2026-07-22": r_63085b96cd11, "2026-07-20": r_63085b96cd11, "2025-01-01": r_63085b96cd11 },
   "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
@@ -6216,6 +6643,7 @@ export const serializers = {
   "createExport": { "2026-09-06": r_5779ffef7e52, "2026-09-02": r_5779ffef7e52, "2026-08-28": r_5779ffef7e52, "2026-08-25": r_5779ffef7e52, "2026-08-21": r_5779ffef7e52, "2026-08-14": r_5779ffef7e52, "2026-08-07": r_5779ffef7e52, "2026-07-30": r_5779ffef7e52, "2026-07-23": r_5779ffef7e52, "2026-07-22": r_5779ffef7e52, "2026-07-20": r_5779ffef7e52, "2025-01-01": r_5779ffef7e52 },
   "createFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "createNotification": { "2026-09-06": r_edd2cfbd6006, "2026-09-02": r_edd2cfbd6006, "2026-08-28": r_edd2cfbd6006, "2026-08-25": r_edd2cfbd6006, "2026-08-21": r_edd2cfbd6006, "2026-08-14": r_edd2cfbd6006, "2026-08-07": r_edd2cfbd6006, "2026-07-30": r_edd2cfbd6006, "2026-07-23": r_edd2cfbd6006, "2026-07-22": r_edd2cfbd6006, "2026-07-20": r_edd2cfbd6006, "2025-01-01": r_edd2cfbd6006 },
+  "createPartnerReferralRequest": { "2026-09-06": r_17383ea6da9c, "2026-09-02": r_17383ea6da9c, "2026-08-28": r_17383ea6da9c, "2026-08-25": r_17383ea6da9c, "2026-08-21": r_500c38e9870d, "2026-08-14": r_500c38e9870d, "2026-08-07": r_500c38e9870d, "2026-07-30": r_500c38e9870d, "2026-07-23": r_500c38e9870d, "2026-07-22": r_500c38e9870d, "2026-07-20": r_500c38e9870d, "2025-01-01": r_500c38e9870d },
   "createPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
   "createPaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "createPaymentQuote": { "2026-09-06": r_8c338976784a, "2026-09-02": r_8c338976784a, "2026-08-28": r_8c338976784a, "2026-08-25": r_8c338976784a, "2026-08-21": r_8c338976784a },
@@ -6234,6 +6662,7 @@ export const serializers = {
   "createVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "createWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "deactivatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
+  "deleteBountySubmission": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteCheckoutConfiguration": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deletePaymentMethodDomain": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deletePlan": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
@@ -6247,6 +6676,8 @@ export const serializers = {
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
   "listApiKeys": { "2026-09-06": r_b56198079776, "2026-09-02": r_b56198079776, "2026-08-28": r_b56198079776, "2026-08-25": r_b56198079776, "2026-08-21": r_b56198079776, "2026-08-14": r_b56198079776, "2026-08-07": r_b56198079776, "2026-07-30": r_b56198079776, "2026-07-23": r_b56198079776, "2026-07-22": r_b56198079776, "2026-07-20": r_b56198079776, "2025-01-01": r_b56198079776 },
+  "listBounties": { "2026-09-06": r_6aef256aaf02, "2026-09-02": r_6aef256aaf02, "2026-08-28": r_6aef256aaf02, "2026-08-25": r_6aef256aaf02, "2026-08-21": r_6aef256aaf02, "2026-08-14": r_6aef256aaf02, "2026-08-07": r_6aef256aaf02, "2026-07-30": r_6aef256aaf02, "2026-07-23": r_6aef256aaf02, "2026-07-22": r_6aef256aaf02, "2026-07-20": r_6aef256aaf02, "2025-01-01": r_6aef256aaf02 },
+  "listBountySubmissions": { "2026-09-06": r_0a2fa7f452b3, "2026-09-02": r_0a2fa7f452b3, "2026-08-28": r_0a2fa7f452b3, "2026-08-25": r_0a2fa7f452b3, "2026-08-21": r_0a2fa7f452b3, "2026-08-14": r_0a2fa7f452b3, "2026-08-07": r_0a2fa7f452b3, "2026-07-30": r_0a2fa7f452b3, "2026-07-23": r_0a2fa7f452b3, "2026-07-22": r_0a2fa7f452b3, "2026-07-20": r_0a2fa7f452b3, "2025-01-01": r_0a2fa7f452b3 },
   "listCardTransactions": { "2026-09-06": r_8a7295d9b93e, "2026-09-02": r_8a7295d9b93e, "2026-08-28": r_8a7295d9b93e, "2026-08-25": r_8a7295d9b93e, "2026-08-21": r_8a7295d9b93e, "2026-08-14": r_8a7295d9b93e, "2026-08-07": r_8a7295d9b93e, "2026-07-30": r_8a7295d9b93e, "2026-07-23": r_9810940bc8ba, "2026-07-22": r_9810940bc8ba, "2026-07-20": r_9810940bc8ba, "2025-01-01": r_9810940bc8ba },
   "listCardholders": { "2026-09-06": r_d7b632db257b, "2026-09-02": r_d7b632db257b, "2026-08-28": r_d7b632db257b, "2026-08-25": r_d7b632db257b, "2026-08-21": r_d7b632db257b, "2026-08-14": r_d7b632db257b, "2026-08-07": r_d7b632db257b, "2026-07-30": r_d7b632db257b, "2026-07-23": r_d7b632db257b, "2026-07-22": r_d7b632db257b, "2026-07-20": r_d7b632db257b, "2025-01-01": r_d7b632db257b },
   "listCards": { "2026-09-06": r_9c576d7e3333, "2026-09-02": r_9c576d7e3333, "2026-08-28": r_9c576d7e3333, "2026-08-25": r_9c576d7e3333, "2026-08-21": r_9c576d7e3333, "2026-08-14": r_9c576d7e3333, "2026-08-07": r_9c576d7e3333, "2026-07-30": r_9c576d7e3333, "2026-07-23": r_9c576d7e3333, "2026-07-22": r_9c576d7e3333, "2026-07-20": r_9c576d7e3333, "2025-01-01": r_9c576d7e3333 },
@@ -6262,6 +6693,9 @@ export const serializers = {
   "listNotificationPreferences": { "2026-09-06": r_08bd46470aea, "2026-09-02": r_08bd46470aea, "2026-08-28": r_08bd46470aea, "2026-08-25": r_08bd46470aea, "2026-08-21": r_08bd46470aea, "2026-08-14": r_08bd46470aea, "2026-08-07": r_08bd46470aea, "2026-07-30": r_08bd46470aea, "2026-07-23": r_08bd46470aea, "2026-07-22": r_08bd46470aea, "2026-07-20": r_08bd46470aea, "2025-01-01": r_08bd46470aea },
   "listNotificationTopics": { "2026-09-06": r_d2ad71de4290, "2026-09-02": r_d2ad71de4290, "2026-08-28": r_d2ad71de4290, "2026-08-25": r_d2ad71de4290, "2026-08-21": r_d2ad71de4290, "2026-08-14": r_d2ad71de4290, "2026-08-07": r_d2ad71de4290, "2026-07-30": r_d2ad71de4290, "2026-07-23": r_d2ad71de4290, "2026-07-22": r_d2ad71de4290, "2026-07-20": r_d2ad71de4290, "2025-01-01": r_d2ad71de4290 },
   "listNotifications": { "2026-09-06": r_256b20d1f58b, "2026-09-02": r_256b20d1f58b, "2026-08-28": r_256b20d1f58b, "2026-08-25": r_256b20d1f58b, "2026-08-21": r_256b20d1f58b, "2026-08-14": r_256b20d1f58b, "2026-08-07": r_256b20d1f58b, "2026-07-30": r_256b20d1f58b, "2026-07-23": r_256b20d1f58b, "2026-07-22": r_256b20d1f58b, "2026-07-20": r_256b20d1f58b, "2025-01-01": r_256b20d1f58b },
+  "listPartnerBusinessEarnings": { "2026-09-06": r_8b452f71a174, "2026-09-02": r_8b452f71a174, "2026-08-28": r_8b452f71a174, "2026-08-25": r_8b452f71a174, "2026-08-21": r_8b452f71a174, "2026-08-14": r_8b452f71a174, "2026-08-07": r_8b452f71a174, "2026-07-30": r_8b452f71a174, "2026-07-23": r_8b452f71a174, "2026-07-22": r_8b452f71a174, "2026-07-20": r_d97b03620bcf, "2025-01-01": r_d97b03620bcf },
+  "listPartnerBusinesses": { "2026-09-06": r_d729a6c80b47, "2026-09-02": r_d729a6c80b47, "2026-08-28": r_d729a6c80b47, "2026-08-25": r_d729a6c80b47, "2026-08-21": r_d729a6c80b47, "2026-08-14": r_d729a6c80b47, "2026-08-07": r_d729a6c80b47, "2026-07-30": r_d729a6c80b47, "2026-07-23": r_d729a6c80b47, "2026-07-22": r_d729a6c80b47, "2026-07-20": r_b935ba6adef5, "2025-01-01": r_b935ba6adef5 },
+  "listPartnerReferralRequests": { "2026-09-06": r_481f12abba57, "2026-09-02": r_481f12abba57, "2026-08-28": r_481f12abba57, "2026-08-25": r_481f12abba57, "2026-08-21": r_abbc2d1951b5, "2026-08-14": r_abbc2d1951b5, "2026-08-07": r_abbc2d1951b5, "2026-07-30": r_abbc2d1951b5, "2026-07-23": r_abbc2d1951b5, "2026-07-22": r_abbc2d1951b5, "2026-07-20": r_abbc2d1951b5, "2025-01-01": r_abbc2d1951b5 },
   "listPaymentMethodDomains": { "2026-09-06": r_9ebbb1fba0f2, "2026-09-02": r_9ebbb1fba0f2, "2026-08-28": r_9ebbb1fba0f2, "2026-08-25": r_9ebbb1fba0f2, "2026-08-21": r_9ebbb1fba0f2, "2026-08-14": r_9ebbb1fba0f2, "2026-08-07": r_9ebbb1fba0f2, "2026-07-30": r_9ebbb1fba0f2, "2026-07-23": r_9ebbb1fba0f2, "2026-07-22": r_9ebbb1fba0f2, "2026-07-20": r_9ebbb1fba0f2, "2025-01-01": r_9ebbb1fba0f2 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
   "listPayments": { "2026-09-06": r_ee84acec5b55, "2026-09-02": r_b8b5584dc09a, "2026-08-28": r_b8b5584dc09a, "2026-08-25": r_b8b5584dc09a, "2026-08-21": r_b8b5584dc09a, "2026-08-14": r_ee9def59387b, "2026-08-07": r_ee9def59387b, "2026-07-30": r_ee9def59387b, "2026-07-23": r_ee9def59387b, "2026-07-22": r_ee9def59387b, "2026-07-20": r_ee9def59387b, "2025-01-01": r_ee9def59387b },
@@ -6300,6 +6734,8 @@ export const serializers = {
   "retrieveAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
   "retrieveApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "retrieveBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
+  "retrieveBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "retrieveCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "retrieveCardTransaction": { "2026-09-06": r_53b79eaa35df, "2026-09-02": r_53b79eaa35df, "2026-08-28": r_53b79eaa35df, "2026-08-25": r_53b79eaa35df, "2026-08-21": r_53b79eaa35df, "2026-08-14": r_53b79eaa35df, "2026-08-07": r_53b79eaa35df, "2026-07-30": r_53b79eaa35df, "2026-07-23": r_489579f16a45, "2026-07-22": r_489579f16a45, "2026-07-20": r_489579f16a45, "2025-01-01": r_489579f16a45 },
   "retrieveCardholder": { "2026-09-06": r_dda332160d74, "2026-09-02": r_dda332160d74, "2026-08-28": r_dda332160d74, "2026-08-25": r_dda332160d74, "2026-08-21": r_dda332160d74, "2026-08-14": r_dda332160d74, "2026-08-07": r_dda332160d74, "2026-07-30": r_dda332160d74, "2026-07-23": r_dda332160d74, "2026-07-22": r_dda332160d74, "2026-07-20": r_dda332160d74, "2025-01-01": r_dda332160d74 },
@@ -6316,6 +6752,7 @@ export const serializers = {
   "retrieveMember": { "2026-09-06": r_996221a6aec1, "2026-09-02": r_996221a6aec1, "2026-08-28": r_996221a6aec1, "2026-08-25": r_996221a6aec1, "2026-08-21": r_996221a6aec1, "2026-08-14": r_996221a6aec1, "2026-08-07": r_996221a6aec1, "2026-07-30": r_996221a6aec1, "2026-07-23": r_996221a6aec1, "2026-07-22": r_14a4426f8c4b, "2026-07-20": r_14a4426f8c4b, "2025-01-01": r_14a4426f8c4b },
   "retrieveMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "retrieveNotificationBadge": { "2026-09-06": r_c8d03486e334, "2026-09-02": r_c8d03486e334, "2026-08-28": r_c8d03486e334, "2026-08-25": r_c8d03486e334, "2026-08-21": r_c8d03486e334, "2026-08-14": r_c8d03486e334, "2026-08-07": r_c8d03486e334, "2026-07-30": r_c8d03486e334, "2026-07-23": r_c8d03486e334, "2026-07-22": r_c8d03486e334, "2026-07-20": r_c8d03486e334, "2025-01-01": r_c8d03486e334 },
+  "retrievePartnerBusiness": { "2026-09-06": r_1a95539b0b0e, "2026-09-02": r_1a95539b0b0e, "2026-08-28": r_1a95539b0b0e, "2026-08-25": r_1a95539b0b0e, "2026-08-21": r_1a95539b0b0e, "2026-08-14": r_1a95539b0b0e, "2026-08-07": r_1a95539b0b0e, "2026-07-30": r_1a95539b0b0e, "2026-07-23": r_1a95539b0b0e, "2026-07-22": r_1a95539b0b0e, "2026-07-20": r_9a11a7f17983, "2025-01-01": r_9a11a7f17983 },
   "retrievePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
   "retrievePaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "retrievePaymentStatus": { "2026-09-06": r_9de6e94500f2, "2026-09-02": r_9de6e94500f2, "2026-08-28": r_9de6e94500f2, "2026-08-25": r_9de6e94500f2, "2026-08-21": r_9de6e94500f2, "2026-08-14": r_acb5e203dab0, "2026-08-07": r_acb5e203dab0, "2026-07-30": r_acb5e203dab0, "2026-07-23": r_acb5e203dab0, "2026-07-22": r_acb5e203dab0, "2026-07-20": r_acb5e203dab0, "2025-01-01": r_acb5e203dab0 },
@@ -6340,14 +6777,17 @@ export const serializers = {
   "retrieveWithdrawal": { "2026-09-06": r_f8eeebd011e1, "2026-09-02": r_f8eeebd011e1, "2026-08-28": r_f8eeebd011e1, "2026-08-25": r_f8eeebd011e1, "2026-08-21": r_f8eeebd011e1, "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
   "retryAdsPayment": { "2026-09-06": r_2e1dcaa809a8, "2026-09-02": r_2e1dcaa809a8, "2026-08-28": r_2e1dcaa809a8, "2026-08-25": r_2e1dcaa809a8, "2026-08-21": r_2e1dcaa809a8, "2026-08-14": r_2e1dcaa809a8, "2026-08-07": r_2e1dcaa809a8, "2026-07-30": r_2e1dcaa809a8, "2026-07-23": r_2e1dcaa809a8, "2026-07-22": r_2e1dcaa809a8, "2026-07-20": r_2e1dcaa809a8, "2025-01-01": r_2e1dcaa809a8 },
   "retryPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
+  "reviewBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "revokeApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
   "rotateApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
   "searchUsers": { "2026-09-06": r_c4c0c541eea6, "2026-09-02": r_c4c0c541eea6, "2026-08-28": r_c4c0c541eea6, "2026-08-25": r_02ba5c1668ad, "2026-08-21": r_02ba5c1668ad, "2026-08-14": r_02ba5c1668ad, "2026-08-07": r_02ba5c1668ad, "2026-07-30": r_a78a68c4632e, "2026-07-23": r_a78a68c4632e, "2026-07-22": r_a78a68c4632e, "2026-07-20": r_d8653166c51d, "2025-01-01": r_d8653166c51d },
+  "submitBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "submitDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "uncancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "updateAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
   "updateApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "updateBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "updateCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "updateDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc },
   "updateDisputeEvidence": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },

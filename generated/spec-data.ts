@@ -155,6 +155,8 @@ export const specData = {
     "AdsPaymentRetry": "adretry_",
     "Account": "biz_",
     "ApiKey": "apik_",
+    "Bounty": "bnty_",
+    "BountySubmission": "bsub_",
     "Cardholder": "ichd_",
     "Card": "icrd_",
     "CardTopUp": "ctop_",
@@ -172,6 +174,9 @@ export const specData = {
     "Membership": "mem_",
     "Notification": "ntf_",
     "NotificationTopic": "ntop_",
+    "PartnerBusiness": "pbiz_",
+    "PartnerEarning": "pern_",
+    "PartnerReferralRequest": "prr_",
     "PaymentMethodDomain": "pmd_",
     "PaymentMethod": "payt_",
     "Payment": "pay_",
@@ -202,6 +207,11 @@ export const specData = {
     "api_key.created": "ApiKey",
     "api_key.rotated": "ApiKey",
     "api_key.revoked": "ApiKey",
+    "bounty.created": "Bounty",
+    "bounty.closed": "Bounty",
+    "bounty_submission.submitted": "BountySubmission",
+    "bounty_submission.approved": "BountySubmission",
+    "bounty_submission.denied": "BountySubmission",
     "card.created": "Card",
     "card.updated": "Card",
     "card.frozen": "Card",
@@ -277,6 +287,53 @@ export const specData = {
     "verification.updated": "Verification"
   },
   "stateMachines": {
+    "Bounty": {
+      "field": "status",
+      "transitions": {
+        "complete": {
+          "from": [
+            "open"
+          ],
+          "to": "completed"
+        },
+        "close": {
+          "from": [
+            "open"
+          ],
+          "to": "closed"
+        }
+      }
+    },
+    "BountySubmission": {
+      "field": "status",
+      "transitions": {
+        "submit": {
+          "from": [
+            "in_progress"
+          ],
+          "to": "submitted"
+        },
+        "approve": {
+          "from": [
+            "submitted"
+          ],
+          "to": "approved"
+        },
+        "deny": {
+          "from": [
+            "submitted"
+          ],
+          "to": "denied"
+        },
+        "close": {
+          "from": [
+            "in_progress",
+            "submitted"
+          ],
+          "to": "denied"
+        }
+      }
+    },
     "Card": {
       "field": "status",
       "transitions": {

@@ -139,6 +139,11 @@ function down_FinancialReportDay_step_2026_08_25(o: any): any {
   return o;
 }
 
+function down_PartnerReferralRequest_step_2026_08_25(o: any): any {
+  { const p = o; const m: Record<string, string> = {"link":"url"}; if (p && typeof p.request_type === 'string' && Object.hasOwn(m, p.request_type)) p.request_type = m[p.request_type]; }
+  return o;
+}
+
 function down_SetupIntent_step_2026_08_25(o: any): any {
   o = setupIntentEmbeddedReferences.down(o);
   o.error_message ??= o.last_setup_error?.message ?? null;
@@ -348,6 +353,24 @@ function down_Deleted_step_2026_07_22(o: any): any {
   return o;
 }
 
+function down_PartnerBusiness_step_2026_07_22(o: any): any {
+  o.payout_percentage ??= o.payout_percentages?.sales ?? null;
+  delete o.payout_percentages;
+  o.total_volume_usd ??= o.volume_usd?.attributed ?? null;
+  o.total_earnings_usd ??= o.earnings_usd?.total ?? null;
+  delete o.volume_usd;
+  delete o.earnings_usd;
+  return o;
+}
+
+function down_PartnerEarning_step_2026_07_22(o: any): any {
+  o.receipt_id ??= o.resource?.id ?? null;
+  o.product_id ??= o.product?.id ?? null;
+  delete o.resource;
+  delete o.product;
+  return o;
+}
+
 function down_Product_step_2026_07_22(o: any): any {
   { const p = o; if (p && "account" in p) { p.company = p.account; delete p.account; } }
   return o;
@@ -538,6 +561,11 @@ export function down_FinancialReportDay_2026_08_21(o: any): any {
   return o;
 }
 
+export function down_PartnerReferralRequest_2026_08_21(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_08_21(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   return o;
@@ -600,6 +628,10 @@ export function up_createCheckoutConfiguration_2026_08_21(input: any): void {
 
 export function up_listDisputes_2026_08_21(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_createPartnerReferralRequest_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createSetupIntent_2026_08_21(input: any): void {
@@ -689,6 +721,11 @@ export function down_FinancialReportCurrency_2026_08_14(o: any): any {
 
 export function down_FinancialReportDay_2026_08_14(o: any): any {
   o = down_FinancialReportDay_step_2026_08_25(o);
+  return o;
+}
+
+export function down_PartnerReferralRequest_2026_08_14(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
   return o;
 }
 
@@ -783,6 +820,10 @@ export function up_retrieveFinancialReport_2026_08_14(input: any): void {
 
 export function up_listFinancialReportBreakdown_2026_08_14(input: any): void {
   financialReportDateWindowRequest.up(input);
+}
+
+export function up_createPartnerReferralRequest_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createPayment_2026_08_14(input: any): void {
@@ -898,6 +939,11 @@ export function down_FinancialReportDay_2026_08_07(o: any): any {
   return o;
 }
 
+export function down_PartnerReferralRequest_2026_08_07(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_08_07(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -994,6 +1040,10 @@ export function up_retrieveFinancialReport_2026_08_07(input: any): void {
 
 export function up_listFinancialReportBreakdown_2026_08_07(input: any): void {
   financialReportDateWindowRequest.up(input);
+}
+
+export function up_createPartnerReferralRequest_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createPayment_2026_08_07(input: any): void {
@@ -1138,6 +1188,11 @@ export function down_LedgerAccount_2026_07_30(o: any): any {
   return o;
 }
 
+export function down_PartnerReferralRequest_2026_07_30(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_07_30(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -1251,6 +1306,10 @@ export function up_retrieveFinancialReport_2026_07_30(input: any): void {
 
 export function up_listFinancialReportBreakdown_2026_07_30(input: any): void {
   financialReportDateWindowRequest.up(input);
+}
+
+export function up_createPartnerReferralRequest_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createPayment_2026_07_30(input: any): void {
@@ -1420,6 +1479,11 @@ export function down_LedgerAccount_2026_07_23(o: any): any {
   return o;
 }
 
+export function down_PartnerReferralRequest_2026_07_23(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_07_23(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -1564,6 +1628,10 @@ export function up_retrieveFinancialReport_2026_07_23(input: any): void {
 
 export function up_listFinancialReportBreakdown_2026_07_23(input: any): void {
   financialReportDateWindowRequest.up(input);
+}
+
+export function up_createPartnerReferralRequest_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createPayment_2026_07_23(input: any): void {
@@ -1760,6 +1828,11 @@ export function down_Membership_2026_07_22(o: any): any {
   return o;
 }
 
+export function down_PartnerReferralRequest_2026_07_22(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_07_22(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -1920,6 +1993,10 @@ export function up_cancelMembership_2026_07_22(input: any): void {
 
 export function up_extendMembership_2026_07_22(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "free_days" in b) { b["days"] = b["free_days"]; delete b["free_days"]; } }
+}
+
+export function up_createPartnerReferralRequest_2026_07_22(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createPayment_2026_07_22(input: any): void {
@@ -2122,6 +2199,21 @@ export function down_Membership_2026_07_20(o: any): any {
   return o;
 }
 
+export function down_PartnerBusiness_2026_07_20(o: any): any {
+  o = down_PartnerBusiness_step_2026_07_22(o);
+  return o;
+}
+
+export function down_PartnerEarning_2026_07_20(o: any): any {
+  o = down_PartnerEarning_step_2026_07_22(o);
+  return o;
+}
+
+export function down_PartnerReferralRequest_2026_07_20(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2026_07_20(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -2299,6 +2391,10 @@ export function up_cancelMembership_2026_07_20(input: any): void {
 
 export function up_extendMembership_2026_07_20(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "free_days" in b) { b["days"] = b["free_days"]; delete b["free_days"]; } }
+}
+
+export function up_createPartnerReferralRequest_2026_07_20(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
 
 export function up_createPayment_2026_07_20(input: any): void {
@@ -2523,6 +2619,21 @@ export function down_Membership_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_PartnerBusiness_2025_01_01(o: any): any {
+  o = down_PartnerBusiness_step_2026_07_22(o);
+  return o;
+}
+
+export function down_PartnerEarning_2025_01_01(o: any): any {
+  o = down_PartnerEarning_step_2026_07_22(o);
+  return o;
+}
+
+export function down_PartnerReferralRequest_2025_01_01(o: any): any {
+  o = down_PartnerReferralRequest_step_2026_08_25(o);
+  return o;
+}
+
 export function down_Payment_2025_01_01(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   o = down_Payment_step_2026_08_21(o);
@@ -2702,6 +2813,10 @@ export function up_extendMembership_2025_01_01(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "free_days" in b) { b["days"] = b["free_days"]; delete b["free_days"]; } }
 }
 
+export function up_createPartnerReferralRequest_2025_01_01(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
+}
+
 export function up_createPayment_2025_01_01(input: any): void {
   paymentDecimalAmount.up(input);
   { const b = input.body; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
@@ -2841,6 +2956,9 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   LedgerAccount: { "2026-07-30": down_LedgerAccount_2026_07_30, "2026-07-23": down_LedgerAccount_2026_07_23, "2026-07-22": down_LedgerAccount_2026_07_22, "2026-07-20": down_LedgerAccount_2026_07_20, "2025-01-01": down_LedgerAccount_2025_01_01 },
   Member: { "2026-07-22": down_Member_2026_07_22, "2026-07-20": down_Member_2026_07_20, "2025-01-01": down_Member_2025_01_01 },
   Membership: { "2026-07-22": down_Membership_2026_07_22, "2026-07-20": down_Membership_2026_07_20, "2025-01-01": down_Membership_2025_01_01 },
+  PartnerBusiness: { "2026-07-20": down_PartnerBusiness_2026_07_20, "2025-01-01": down_PartnerBusiness_2025_01_01 },
+  PartnerEarning: { "2026-07-20": down_PartnerEarning_2026_07_20, "2025-01-01": down_PartnerEarning_2025_01_01 },
+  PartnerReferralRequest: { "2026-08-21": down_PartnerReferralRequest_2026_08_21, "2026-08-14": down_PartnerReferralRequest_2026_08_14, "2026-08-07": down_PartnerReferralRequest_2026_08_07, "2026-07-30": down_PartnerReferralRequest_2026_07_30, "2026-07-23": down_PartnerReferralRequest_2026_07_23, "2026-07-22": down_PartnerReferralRequest_2026_07_22, "2026-07-20": down_PartnerReferralRequest_2026_07_20, "2025-01-01": down_PartnerReferralRequest_2025_01_01 },
   Payment: { "2026-09-02": down_Payment_2026_09_02, "2026-08-28": down_Payment_2026_08_28, "2026-08-25": down_Payment_2026_08_25, "2026-08-21": down_Payment_2026_08_21, "2026-08-14": down_Payment_2026_08_14, "2026-08-07": down_Payment_2026_08_07, "2026-07-30": down_Payment_2026_07_30, "2026-07-23": down_Payment_2026_07_23, "2026-07-22": down_Payment_2026_07_22, "2026-07-20": down_Payment_2026_07_20, "2025-01-01": down_Payment_2025_01_01 },
   PaymentFee: { "2026-08-14": down_PaymentFee_2026_08_14, "2026-08-07": down_PaymentFee_2026_08_07, "2026-07-30": down_PaymentFee_2026_07_30, "2026-07-23": down_PaymentFee_2026_07_23, "2026-07-22": down_PaymentFee_2026_07_22, "2026-07-20": down_PaymentFee_2026_07_20, "2025-01-01": down_PaymentFee_2025_01_01 },
   PaymentStatus: { "2026-08-14": down_PaymentStatus_2026_08_14, "2026-08-07": down_PaymentStatus_2026_08_07, "2026-07-30": down_PaymentStatus_2026_07_30, "2026-07-23": down_PaymentStatus_2026_07_23, "2026-07-22": down_PaymentStatus_2026_07_22, "2026-07-20": down_PaymentStatus_2026_07_20, "2025-01-01": down_PaymentStatus_2025_01_01 },
@@ -2869,6 +2987,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   cancelMembership: { "2026-07-22": up_cancelMembership_2026_07_22, "2026-07-20": up_cancelMembership_2026_07_20, "2025-01-01": up_cancelMembership_2025_01_01 },
   createCheckoutConfiguration: { "2026-08-21": up_createCheckoutConfiguration_2026_08_21, "2026-08-14": up_createCheckoutConfiguration_2026_08_14, "2026-08-07": up_createCheckoutConfiguration_2026_08_07, "2026-07-30": up_createCheckoutConfiguration_2026_07_30, "2026-07-23": up_createCheckoutConfiguration_2026_07_23, "2026-07-22": up_createCheckoutConfiguration_2026_07_22, "2026-07-20": up_createCheckoutConfiguration_2026_07_20, "2025-01-01": up_createCheckoutConfiguration_2025_01_01 },
   createDeposit: { "2026-08-14": up_createDeposit_2026_08_14, "2026-08-07": up_createDeposit_2026_08_07, "2026-07-30": up_createDeposit_2026_07_30, "2026-07-23": up_createDeposit_2026_07_23, "2026-07-22": up_createDeposit_2026_07_22, "2026-07-20": up_createDeposit_2026_07_20, "2025-01-01": up_createDeposit_2025_01_01 },
+  createPartnerReferralRequest: { "2026-08-21": up_createPartnerReferralRequest_2026_08_21, "2026-08-14": up_createPartnerReferralRequest_2026_08_14, "2026-08-07": up_createPartnerReferralRequest_2026_08_07, "2026-07-30": up_createPartnerReferralRequest_2026_07_30, "2026-07-23": up_createPartnerReferralRequest_2026_07_23, "2026-07-22": up_createPartnerReferralRequest_2026_07_22, "2026-07-20": up_createPartnerReferralRequest_2026_07_20, "2025-01-01": up_createPartnerReferralRequest_2025_01_01 },
   createPayment: { "2026-08-14": up_createPayment_2026_08_14, "2026-08-07": up_createPayment_2026_08_07, "2026-07-30": up_createPayment_2026_07_30, "2026-07-23": up_createPayment_2026_07_23, "2026-07-22": up_createPayment_2026_07_22, "2026-07-20": up_createPayment_2026_07_20, "2025-01-01": up_createPayment_2025_01_01 },
   createPayout: { "2026-08-14": up_createPayout_2026_08_14, "2026-08-07": up_createPayout_2026_08_07, "2026-07-30": up_createPayout_2026_07_30, "2026-07-23": up_createPayout_2026_07_23, "2026-07-22": up_createPayout_2026_07_22, "2026-07-20": up_createPayout_2026_07_20, "2025-01-01": up_createPayout_2025_01_01 },
   createPayoutMethod: { "2026-07-23": up_createPayoutMethod_2026_07_23, "2026-07-22": up_createPayoutMethod_2026_07_22, "2026-07-20": up_createPayoutMethod_2026_07_20, "2025-01-01": up_createPayoutMethod_2025_01_01 },

@@ -221,6 +221,51 @@ export interface ApiKeyStatement {
     actions: string[];
 }
 
+export interface Bounty {
+    id: string;
+    /** The account whose balance funds the pool. */
+    account_id: string;
+    funding_account: { id: string; title: string };
+    title: string;
+    description: string;
+    status: "open" | "closed" | "completed";
+    currency: "usd";
+    /** Whole dollars paid per approved submission. */
+    gross_reward_amount: number;
+    /** How many submissions can be approved (winner slots). */
+    accepted_submissions_limit: number;
+    accepted_submissions_count: number;
+    spots_remaining: number;
+    /** Whole dollars escrowed at creation: gross_reward_amount times accepted_submissions_limit. */
+    budget_amount: number;
+    /** Whole dollars paid to approved submissions. */
+    gross_paid_out_amount: number;
+    /** Submissions in progress or awaiting review. */
+    unresolved_submissions_count: number;
+    /** When the bounty closed or completed; its leftover escrow went back then. */
+    submissions_closed_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface BountySubmission {
+    id: string;
+    bounty_id: string;
+    /** The bounty's account, which reviews the submission. */
+    account_id: string;
+    worker: { id: string; username: string; name: string | null };
+    status: "in_progress" | "submitted" | "approved" | "denied";
+    content: string | null;
+    deliverable_type: "content_url" | "media" | null;
+    deliverable_urls: string[] | null;
+    denial_reason: string | null;
+    submitted_at: string | null;
+    /** When it was approved or denied. */
+    resolved_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
 /** A team member of the account who holds its cards; made with the first card assigned to them. */
 export interface Cardholder {
     id: string;
@@ -724,6 +769,50 @@ export interface NotificationSent {
     success: boolean;
     /** Users it was delivered to (those who turned app messages off are skipped). */
     recipients: number;
+}
+
+export interface PartnerBusiness {
+    id: string;
+    /** The referred account. */
+    account: { id: string; title: string; route: string };
+    status: "active" | "removed";
+    my_partner_tier: "first" | "second";
+    /** Whole percent of the platform fee paid to the partner, per income source (null where the source earns nothing). */
+    payout_percentages: { sales: number; ad_spend: number | null; transfer: number | null; card_interchange: number | null };
+    /** The referred account's settled USD payment volume since the referral. */
+    volume_usd: { attributed: string; awaiting_settlement: string; settled: string };
+    /** The partner's commissions from this account. */
+    earnings_usd: { completed: string; pending: string; total: string };
+    referral_started_at: string;
+    referral_expires_at: string | null;
+    created_at: string;
+}
+
+export interface PartnerEarning {
+    id: string;
+    income_source: "sales" | "ad_spend" | "transfer" | "card_interchange";
+    status: "awaiting_settlement" | "pending" | "completed" | "canceled" | "reversed";
+    /** The percent of the platform fee this earning paid */
+    payout_percentage: number;
+    /** The payment's total in USD */
+    transaction_amount_usd: string;
+    /** floor(platform fee * payout_percentage / 100) in USD */
+    commission_amount_usd: string;
+    second_tier: boolean;
+    /** What earned it: a receipt, the settled payment. */
+    resource: { id: string; object: "receipt"; created_at: string; currency: string };
+    product: { id: string; title: string } | null;
+    payout_at: string | null;
+    created_at: string;
+}
+
+export interface PartnerReferralRequest {
+    id: string;
+    /** link: a referral link (named url before 2026-08-25). */
+    request_type: "link";
+    /** Its `a` parameter is your username: the affiliate_code of the accounts made through it. */
+    referral_link: string;
+    created_at: string;
 }
 
 export interface PaymentMethodDomain {
@@ -1632,6 +1721,105 @@ export interface RevokeApiKeyInput {
 
 export type RevokeApiKeyOutput = ApiKey;
 
+/** POST /bounties: Post a bounty and escrow its reward pool */
+export interface CreateBountyInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; title: string; description: string; gross_reward_amount: number; accepted_submissions_limit?: number };
+}
+
+export type CreateBountyOutput = Bounty;
+
+/** GET /bounties: List bounties */
+export interface ListBountiesInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; status?: "open" | "closed" | "completed"; query?: string };
+    body: undefined;
+}
+
+export type ListBountiesOutput = Page<Bounty>;
+
+/** GET /bounties/{id}: Retrieve a bounty */
+export interface RetrieveBountyInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveBountyOutput = Bounty;
+
+/** PATCH /bounties/{id}: Update a bounty's title or description */
+export interface UpdateBountyInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { title?: string; description?: string };
+}
+
+export type UpdateBountyOutput = Bounty;
+
+/** POST /bounties/{id}/close: Close a bounty and return its leftover escrow */
+export interface CloseBountyInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type CloseBountyOutput = Bounty;
+
+/** POST /bounty_submissions: Start working a bounty */
+export interface CreateBountySubmissionInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { bounty_id: string };
+}
+
+export type CreateBountySubmissionOutput = BountySubmission;
+
+/** GET /bounty_submissions: List the submissions to an account's bounties */
+export interface ListBountySubmissionsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; bounty_id?: string; status?: "in_progress" | "submitted" | "approved" | "denied" };
+    body: undefined;
+}
+
+export type ListBountySubmissionsOutput = Page<BountySubmission>;
+
+/** GET /bounty_submissions/{id}: Retrieve a bounty submission */
+export interface RetrieveBountySubmissionInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveBountySubmissionOutput = BountySubmission;
+
+/** POST /bounty_submissions/{id}/submit: File proof for review */
+export interface SubmitBountySubmissionInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { content?: string | null; deliverable_type: "content_url" | "media"; deliverable_urls: string[] };
+}
+
+export type SubmitBountySubmissionOutput = BountySubmission;
+
+/** POST /bounty_submissions/{id}/review: Approve or deny a submitted proof */
+export interface ReviewBountySubmissionInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { decision: "approve" | "deny"; denial_reason?: string };
+}
+
+export type ReviewBountySubmissionOutput = BountySubmission;
+
+/** DELETE /bounty_submissions/{id}: Delete a bounty submission */
+export interface DeleteBountySubmissionInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteBountySubmissionOutput = Deleted;
+
 /** POST /cards: Request a card */
 export interface CreateCardInput {
     path: Record<string, never>;
@@ -2144,6 +2332,51 @@ export interface UpdateNotificationPreferenceInput {
 }
 
 export type UpdateNotificationPreferenceOutput = NotificationPreference;
+
+/** POST /partners/referral_requests: Request a referral link */
+export interface CreatePartnerReferralRequestInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { request_type: "link" };
+}
+
+export type CreatePartnerReferralRequestOutput = PartnerReferralRequest;
+
+/** GET /partners/referral_requests: List your referral requests */
+export interface ListPartnerReferralRequestsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string };
+    body: undefined;
+}
+
+export type ListPartnerReferralRequestsOutput = Page<PartnerReferralRequest>;
+
+/** GET /partners/businesses: List the businesses you referred */
+export interface ListPartnerBusinessesInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; status?: "active" | "removed" };
+    body: undefined;
+}
+
+export type ListPartnerBusinessesOutput = Page<PartnerBusiness>;
+
+/** GET /partners/businesses/{id}: Retrieve a business you referred */
+export interface RetrievePartnerBusinessInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrievePartnerBusinessOutput = PartnerBusiness;
+
+/** GET /partners/businesses/{id}/earnings: List the earnings from a business you referred */
+export interface ListPartnerBusinessEarningsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; status?: "awaiting_settlement" | "pending" | "completed" | "canceled" | "reversed" };
+    body: undefined;
+}
+
+export type ListPartnerBusinessEarningsOutput = Page<PartnerEarning>;
 
 /** GET /payment_method_domains: List payment method domains */
 export interface ListPaymentMethodDomainsInput {
@@ -3049,7 +3282,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -3076,7 +3309,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -3105,6 +3338,17 @@ export interface Operations {
     updateApiKey: { input: UpdateApiKeyInput; output: UpdateApiKeyOutput };
     rotateApiKey: { input: RotateApiKeyInput; output: RotateApiKeyOutput };
     revokeApiKey: { input: RevokeApiKeyInput; output: RevokeApiKeyOutput };
+    createBounty: { input: CreateBountyInput; output: CreateBountyOutput };
+    listBounties: { input: ListBountiesInput; output: ListBountiesOutput };
+    retrieveBounty: { input: RetrieveBountyInput; output: RetrieveBountyOutput };
+    updateBounty: { input: UpdateBountyInput; output: UpdateBountyOutput };
+    closeBounty: { input: CloseBountyInput; output: CloseBountyOutput };
+    createBountySubmission: { input: CreateBountySubmissionInput; output: CreateBountySubmissionOutput };
+    listBountySubmissions: { input: ListBountySubmissionsInput; output: ListBountySubmissionsOutput };
+    retrieveBountySubmission: { input: RetrieveBountySubmissionInput; output: RetrieveBountySubmissionOutput };
+    submitBountySubmission: { input: SubmitBountySubmissionInput; output: SubmitBountySubmissionOutput };
+    reviewBountySubmission: { input: ReviewBountySubmissionInput; output: ReviewBountySubmissionOutput };
+    deleteBountySubmission: { input: DeleteBountySubmissionInput; output: DeleteBountySubmissionOutput };
     createCard: { input: CreateCardInput; output: CreateCardOutput };
     listCards: { input: ListCardsInput; output: ListCardsOutput };
     retrieveCard: { input: RetrieveCardInput; output: RetrieveCardOutput };
@@ -3162,6 +3406,11 @@ export interface Operations {
     listNotificationTopics: { input: ListNotificationTopicsInput; output: ListNotificationTopicsOutput };
     listNotificationPreferences: { input: ListNotificationPreferencesInput; output: ListNotificationPreferencesOutput };
     updateNotificationPreference: { input: UpdateNotificationPreferenceInput; output: UpdateNotificationPreferenceOutput };
+    createPartnerReferralRequest: { input: CreatePartnerReferralRequestInput; output: CreatePartnerReferralRequestOutput };
+    listPartnerReferralRequests: { input: ListPartnerReferralRequestsInput; output: ListPartnerReferralRequestsOutput };
+    listPartnerBusinesses: { input: ListPartnerBusinessesInput; output: ListPartnerBusinessesOutput };
+    retrievePartnerBusiness: { input: RetrievePartnerBusinessInput; output: RetrievePartnerBusinessOutput };
+    listPartnerBusinessEarnings: { input: ListPartnerBusinessEarningsInput; output: ListPartnerBusinessEarningsOutput };
     listPaymentMethodDomains: { input: ListPaymentMethodDomainsInput; output: ListPaymentMethodDomainsOutput };
     createPaymentMethodDomain: { input: CreatePaymentMethodDomainInput; output: CreatePaymentMethodDomainOutput };
     retrievePaymentMethodDomain: { input: RetrievePaymentMethodDomainInput; output: RetrievePaymentMethodDomainOutput };

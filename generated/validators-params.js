@@ -6923,8 +6923,8 @@ return errors === 0;
 }
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_32062bdb9024 = validate37;
-const schema40 = {"type":"object","properties":{},"additionalProperties":false};
+export const query_2dfc32f189fb = validate37;
+const schema40 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["open","closed","completed"]},"query":{"type":"string","maxLength":200}},"additionalProperties":false};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6938,48 +6938,14 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
 for(const key0 in data){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "query"))){
 validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-else {
-validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate37.errors = vErrors;
-return errors === 0;
-}
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_3247d39c1efa = validate38;
-const schema41 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"}},"additionalProperties":false};
-
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "asc";
-}
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "direction"))){
-validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
 if(_errs1 === errors){
 if(data.first !== undefined){
 let data0 = data.first;
@@ -7000,7 +6966,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate37.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -7014,12 +6980,12 @@ data["first"] = coerced0;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 100 || isNaN(data0)){
-validate38.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate37.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate38.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate37.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -7052,7 +7018,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7066,7 +7032,7 @@ data["after"] = coerced1;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 512){
-validate38.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate37.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -7096,7 +7062,7 @@ if(dataType2 === "boolean" || data2 === null
 coerced2 = +data2;
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate37.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -7110,12 +7076,12 @@ data["last"] = coerced2;
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100 || isNaN(data2)){
-validate38.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate37.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate38.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate37.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -7148,7 +7114,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7162,367 +7128,7 @@ data["before"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 512){
-validate38.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data4 = data.direction;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["direction"] = coerced4;
-}
-}
-}
-if(!((data4 === "asc") || (data4 === "desc"))){
-validate38.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema41.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-}
-}
-}
-}
-}
-}
-else {
-validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate38.errors = vErrors;
-return errors === 0;
-}
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_3334c001aea4 = validate39;
-const schema42 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^(biz|prod|exp|app)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["resource_id"]};
-const pattern27 = new RegExp("^(biz|prod|exp|app)_[A-Za-z0-9]+$", "u");
-
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.resource_id === undefined) && (missing0 = "resource_id")){
-validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "resource_id")){
-validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.resource_id !== undefined){
-let data0 = data.resource_id;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(typeof data0 === "string"){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-validate39.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["resource_id"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate39.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern27.test(data0)){
-validate39.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^(biz|prod|exp|app)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(biz|prod|exp|app)_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate39.errors = vErrors;
-return errors === 0;
-}
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_38bffc059de9 = validate40;
-const schema43 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["created","active","broken"]},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false};
-const pattern30 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,8})?$", "u");
-
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate40.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "user_id")) || (key0 === "status")) || (key0 === "amount"))){
-validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate40.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate40.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate40.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate40.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate40.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate40.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate40.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate37.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -7554,7 +7160,7 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7568,12 +7174,12 @@ data["account_id"] = coerced4;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate37.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate40.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate37.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -7585,8 +7191,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data5 = data.user_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -7606,30 +7212,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["user_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate40.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data5 === "open") || (data5 === "closed")) || (data5 === "completed"))){
+validate37.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema40.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern18.test(data5)){
-validate40.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -7637,8 +7233,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+if(data.query !== undefined){
+let data6 = data.query;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -7658,73 +7254,423 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["status"] = coerced6;
+data["query"] = coerced6;
 }
 }
 }
-if(!(((data6 === "created") || (data6 === "active")) || (data6 === "broken"))){
-validate40.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema43.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 200){
+validate37.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.amount !== undefined){
-let data7 = data.amount;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
 }
 }
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
 }
-else if(data7 === null){
-coerced7 = "";
+}
+}
+}
+}
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-if(coerced7 !== undefined){
-data7 = coerced7;
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_32062bdb9024 = validate38;
+const schema41 = {"type":"object","properties":{},"additionalProperties":false};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+else {
+validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate38.errors = vErrors;
+return errors === 0;
+}
+validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_3247d39c1efa = validate39;
+const schema42 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"}},"additionalProperties":false};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "asc";
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "direction"))){
+validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
 if(data !== undefined){
-data["amount"] = coerced7;
+data["first"] = coerced0;
 }
 }
 }
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!pattern30.test(data7)){
-validate40.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate39.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate39.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
-var valid0 = _errs16 === errors;
+}
+var valid0 = _errs2 === errors;
 }
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
 }
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate39.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate39.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate39.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate39.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data4 = data.direction;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["direction"] = coerced4;
+}
+}
+}
+if(!((data4 === "asc") || (data4 === "desc"))){
+validate39.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema42.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_3334c001aea4 = validate40;
+const schema43 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^(biz|prod|exp|app)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["resource_id"]};
+const pattern28 = new RegExp("^(biz|prod|exp|app)_[A-Za-z0-9]+$", "u");
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.resource_id === undefined) && (missing0 = "resource_id")){
+validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "resource_id")){
+validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.resource_id !== undefined){
+let data0 = data.resource_id;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(typeof data0 === "string"){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["resource_id"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate40.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern28.test(data0)){
+validate40.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^(biz|prod|exp|app)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(biz|prod|exp|app)_[A-Za-z0-9]+$"+"\""}];
+return false;
 }
 }
 }
@@ -7743,8 +7689,9 @@ return errors === 0;
 }
 validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_3dd3d2244d13 = validate41;
-const schema44 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
+export const query_38bffc059de9 = validate41;
+const schema44 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["created","active","broken"]},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false};
+const pattern31 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,8})?$", "u");
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7758,21 +7705,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema44.properties, key0))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "user_id")) || (key0 === "status")) || (key0 === "amount"))){
 validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -8023,8 +7958,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.user_id !== undefined){
+let data5 = data.user_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -8044,20 +7979,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["user_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
-validate41.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema44.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate41.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern18.test(data5)){
+validate41.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -8065,8 +8010,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.product_id !== undefined){
-let data6 = data.product_id;
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -8086,30 +8031,20 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["product_id"] = coerced6;
+data["status"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate41.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data6 === "created") || (data6 === "active")) || (data6 === "broken"))){
+validate41.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema44.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern5.test(data6)){
-validate41.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
@@ -8117,8 +8052,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_id !== undefined){
-let data7 = data.plan_id;
+if(data.amount !== undefined){
+let data7 = data.amount;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -8138,28 +8073,22 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate41.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["plan_id"] = coerced7;
+data["amount"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(func1(data7) > 64){
-validate41.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern31.test(data7)){
+validate41.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
-}
-else {
-if(!pattern4.test(data7)){
-validate41.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -8167,181 +8096,6 @@ var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data8 = data.created_after;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["created_after"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate41.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data9 = data.created_before;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["created_before"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate41.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data10 = data.order;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["order"] = coerced10;
-}
-}
-}
-if(!(((data10 === "created_at") || (data10 === "code")) || (data10 === "redemptions"))){
-validate41.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema44.properties.order.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs22 === errors;
-if(valid0){
-let data11 = data.direction;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate41.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["direction"] = coerced11;
-}
-}
-}
-if(!((data11 === "asc") || (data11 === "desc"))){
-validate41.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema44.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-}
-}
-}
-}
 }
 }
 }
@@ -8362,11 +8116,8 @@ return errors === 0;
 }
 validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_4bac528c97fc = validate42;
-const schema45 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern35 = new RegExp("^citx_[A-Za-z0-9]+$", "u");
-const pattern36 = new RegExp("^icrd_[A-Za-z0-9]+$", "u");
-const pattern37 = new RegExp("^ichd_[A-Za-z0-9]+$", "u");
+export const query_3dd3d2244d13 = validate42;
+const schema45 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8380,6 +8131,18 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func3.call(schema45.properties, key0))){
@@ -8581,8 +8344,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -8602,26 +8365,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate42.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate42.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate42.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -8633,47 +8396,50 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.transaction_ids !== undefined){
-let data5 = data.transaction_ids;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
-if(!(Array.isArray(data5))){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(Array.isArray(data5)){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate42.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["transaction_ids"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate42.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
+validate42.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema45.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
+var valid0 = _errs12 === errors;
+}
 else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data6 = data.product_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -8693,47 +8459,39 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
+if(data !== undefined){
+data["product_id"] = coerced6;
 }
 }
 }
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func1(data6) > 64){
-validate42.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate42.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern35.test(data6)){
-validate42.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
+if(!pattern5.test(data6)){
+validate42.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 }
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.card_id !== undefined){
-let data7 = data.card_id;
+if(data.plan_id !== undefined){
+let data7 = data.plan_id;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -8753,26 +8511,26 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["card_id"] = coerced7;
+data["plan_id"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(func1(data7) > 64){
-validate42.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate42.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern36.test(data7)){
-validate42.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
+if(!pattern4.test(data7)){
+validate42.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -8784,8 +8542,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cardholder_id !== undefined){
-let data8 = data.cardholder_id;
+if(data.created_after !== undefined){
+let data8 = data.created_after;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -8805,26 +8563,22 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["cardholder_id"] = coerced8;
+data["created_after"] = coerced8;
 }
 }
 }
 if(errors === _errs18){
+if(errors === _errs18){
 if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate42.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern37.test(data8)){
-validate42.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
+if(!(formats0(data8))){
+validate42.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -8836,8 +8590,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data9 = data.status;
+if(data.created_before !== undefined){
+let data9 = data.created_before;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
 let dataType9 = typeof data9;
@@ -8857,20 +8611,26 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced9 !== undefined){
 data9 = coerced9;
 if(data !== undefined){
-data["status"] = coerced9;
+data["created_before"] = coerced9;
 }
 }
 }
-if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
-validate42.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema45.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate42.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs20 === errors;
 }
@@ -8878,8 +8638,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data10 = data.created_after;
+let data10 = data.order;
 const _errs22 = errors;
 if(typeof data10 !== "string"){
 let dataType10 = typeof data10;
@@ -8899,35 +8658,24 @@ else if(data10 === null){
 coerced10 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced10 !== undefined){
 data10 = coerced10;
 if(data !== undefined){
-data["created_after"] = coerced10;
+data["order"] = coerced10;
 }
 }
 }
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate42.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!(((data10 === "created_at") || (data10 === "code")) || (data10 === "redemptions"))){
+validate42.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema45.properties.order.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-}
-}
-}
 var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
 if(valid0){
-if(data.created_before !== undefined){
-let data11 = data.created_before;
+let data11 = data.direction;
 const _errs24 = errors;
 if(typeof data11 !== "string"){
 let dataType11 = typeof data11;
@@ -8947,31 +8695,23 @@ else if(data11 === null){
 coerced11 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced11 !== undefined){
 data11 = coerced11;
 if(data !== undefined){
-data["created_before"] = coerced11;
+data["direction"] = coerced11;
 }
 }
 }
-if(errors === _errs24){
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!(formats0(data11))){
-validate42.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((data11 === "asc") || (data11 === "desc"))){
+validate42.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema45.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs24 === errors;
 }
-else {
-var valid0 = true;
 }
 }
 }
@@ -8995,8 +8735,11 @@ return errors === 0;
 }
 validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_4da6c53bf143 = validate43;
-const schema46 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"order":{"type":"string","enum":["created_at","volume"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"status":{"type":"string","enum":["active","suspended"]},"query":{"type":"string","maxLength":200},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"volume_min":{"type":"number","minimum":0,"maximum":90071992547409},"volume_max":{"type":"number","minimum":0,"maximum":90071992547409},"parent_account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_4bac528c97fc = validate43;
+const schema46 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern36 = new RegExp("^citx_[A-Za-z0-9]+$", "u");
+const pattern37 = new RegExp("^icrd_[A-Za-z0-9]+$", "u");
+const pattern38 = new RegExp("^ichd_[A-Za-z0-9]+$", "u");
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9010,12 +8753,6 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func3.call(schema46.properties, key0))){
@@ -9057,8 +8794,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 50 || isNaN(data0)){
-validate43.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data0 > 100 || isNaN(data0)){
+validate43.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -9153,8 +8890,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 50 || isNaN(data2)){
-validate43.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data2 > 100 || isNaN(data2)){
+validate43.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -9217,7 +8954,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data4 = data.order;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -9237,62 +8975,78 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["order"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
-if(!((data4 === "created_at") || (data4 === "volume"))){
-validate43.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema46.properties.order.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate43.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
+else {
+if(!pattern2.test(data4)){
+validate43.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
 var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
-let data5 = data.direction;
+if(data.transaction_ids !== undefined){
+let data5 = data.transaction_ids;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["direction"] = coerced5;
+data["transaction_ids"] = coerced5;
 }
 }
 }
-if(!((data5 === "asc") || (data5 === "desc"))){
-validate43.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema46.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate43.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
-var valid0 = _errs12 === errors;
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -9312,29 +9066,47 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
 }
 }
 }
-if(!((data6 === "active") || (data6 === "suspended"))){
-validate43.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema46.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate43.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-var valid0 = _errs14 === errors;
+else {
+if(!pattern36.test(data6)){
+validate43.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.query !== undefined){
-let data7 = data.query;
+if(data.card_id !== undefined){
+let data7 = data.card_id;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -9354,22 +9126,28 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["query"] = coerced7;
+data["card_id"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(func1(data7) > 200){
-validate43.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(func1(data7) > 64){
+validate43.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern37.test(data7)){
+validate43.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -9379,8 +9157,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data8 = data.created_after;
+if(data.cardholder_id !== undefined){
+let data8 = data.cardholder_id;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -9400,22 +9178,26 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["created_after"] = coerced8;
+data["cardholder_id"] = coerced8;
 }
 }
 }
-if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate43.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(func1(data8) > 64){
+validate43.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern38.test(data8)){
+validate43.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -9427,8 +9209,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data9 = data.created_before;
+if(data.status !== undefined){
+let data9 = data.status;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
 let dataType9 = typeof data9;
@@ -9448,26 +9230,20 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced9 !== undefined){
 data9 = coerced9;
 if(data !== undefined){
-data["created_before"] = coerced9;
+data["status"] = coerced9;
 }
 }
 }
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate43.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
+validate43.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema46.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs20 === errors;
 }
@@ -9475,45 +9251,43 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.volume_min !== undefined){
-let data10 = data.volume_min;
+if(data.created_after !== undefined){
+let data10 = data.created_after;
 const _errs22 = errors;
-if(!((typeof data10 == "number") && (isFinite(data10)))){
+if(typeof data10 !== "string"){
 let dataType10 = typeof data10;
 let coerced10 = undefined;
 if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
 data10 = data10[0];
 dataType10 = typeof data10;
-if((typeof data10 == "number") && (isFinite(data10))){
+if(typeof data10 === "string"){
 coerced10 = data10;
 }
 }
 if(!(coerced10 !== undefined)){
-if(dataType10 == "boolean" || data10 === null
-              || (dataType10 == "string" && data10 && data10 == +data10)){
-coerced10 = +data10;
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate43.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced10 !== undefined){
 data10 = coerced10;
 if(data !== undefined){
-data["volume_min"] = coerced10;
+data["created_after"] = coerced10;
 }
 }
 }
 if(errors === _errs22){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 90071992547409 || isNaN(data10)){
-validate43.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
-return false;
-}
-else {
-if(data10 < 0 || isNaN(data10)){
-validate43.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate43.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -9525,45 +9299,43 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.volume_max !== undefined){
-let data11 = data.volume_max;
+if(data.created_before !== undefined){
+let data11 = data.created_before;
 const _errs24 = errors;
-if(!((typeof data11 == "number") && (isFinite(data11)))){
+if(typeof data11 !== "string"){
 let dataType11 = typeof data11;
 let coerced11 = undefined;
 if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
 data11 = data11[0];
 dataType11 = typeof data11;
-if((typeof data11 == "number") && (isFinite(data11))){
+if(typeof data11 === "string"){
 coerced11 = data11;
 }
 }
 if(!(coerced11 !== undefined)){
-if(dataType11 == "boolean" || data11 === null
-              || (dataType11 == "string" && data11 && data11 == +data11)){
-coerced11 = +data11;
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate43.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced11 !== undefined){
 data11 = coerced11;
 if(data !== undefined){
-data["volume_max"] = coerced11;
+data["created_before"] = coerced11;
 }
 }
 }
 if(errors === _errs24){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 90071992547409 || isNaN(data11)){
-validate43.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
-return false;
-}
-else {
-if(data11 < 0 || isNaN(data11)){
-validate43.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!(formats0(data11))){
+validate43.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -9573,60 +9345,6 @@ var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.parent_account_id !== undefined){
-let data12 = data.parent_account_id;
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate43.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data !== undefined){
-data["parent_account_id"] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(func1(data12) > 64){
-validate43.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data12)){
-validate43.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -9650,9 +9368,8 @@ return errors === 0;
 }
 validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_528abddf1996 = validate44;
-const schema47 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"}},"additionalProperties":false};
-const pattern39 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,64}$", "u");
+export const query_4da6c53bf143 = validate44;
+const schema47 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"order":{"type":"string","enum":["created_at","volume"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"status":{"type":"string","enum":["active","suspended"]},"query":{"type":"string","maxLength":200},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"volume_min":{"type":"number","minimum":0,"maximum":90071992547409},"volume_max":{"type":"number","minimum":0,"maximum":90071992547409},"parent_account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9666,9 +9383,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
+if(!(func3.call(schema47.properties, key0))){
 validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9707,8 +9430,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate44.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 50 || isNaN(data0)){
+validate44.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -9803,8 +9526,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate44.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 50 || isNaN(data2)){
+validate44.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -9867,8 +9590,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+let data4 = data.order;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -9888,29 +9610,402 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["order"] = coerced4;
 }
 }
 }
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern39.test(data4)){
-validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!((data4 === "created_at") || (data4 === "volume"))){
+validate44.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema47.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+if(valid0){
+let data5 = data.direction;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["direction"] = coerced5;
+}
+}
+}
+if(!((data5 === "asc") || (data5 === "desc"))){
+validate44.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema47.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!((data6 === "active") || (data6 === "suspended"))){
+validate44.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema47.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.query !== undefined){
+let data7 = data.query;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["query"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func1(data7) > 200){
+validate44.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data8 = data.created_after;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["created_after"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate44.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data9 = data.created_before;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["created_before"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate44.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.volume_min !== undefined){
+let data10 = data.volume_min;
+const _errs22 = errors;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if((typeof data10 == "number") && (isFinite(data10))){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "boolean" || data10 === null
+              || (dataType10 == "string" && data10 && data10 == +data10)){
+coerced10 = +data10;
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["volume_min"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 90071992547409 || isNaN(data10)){
+validate44.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
+return false;
+}
+else {
+if(data10 < 0 || isNaN(data10)){
+validate44.errors = [{instancePath:instancePath+"/volume_min",schemaPath:"#/properties/volume_min/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.volume_max !== undefined){
+let data11 = data.volume_max;
+const _errs24 = errors;
+if(!((typeof data11 == "number") && (isFinite(data11)))){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if((typeof data11 == "number") && (isFinite(data11))){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "boolean" || data11 === null
+              || (dataType11 == "string" && data11 && data11 == +data11)){
+coerced11 = +data11;
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["volume_max"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 90071992547409 || isNaN(data11)){
+validate44.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
+return false;
+}
+else {
+if(data11 < 0 || isNaN(data11)){
+validate44.errors = [{instancePath:instancePath+"/volume_max",schemaPath:"#/properties/volume_max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.parent_account_id !== undefined){
+let data12 = data.parent_account_id;
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data !== undefined){
+data["parent_account_id"] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate44.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data12)){
+validate44.errors = [{instancePath:instancePath+"/parent_account_id",schemaPath:"#/properties/parent_account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -9928,8 +10023,9 @@ return errors === 0;
 }
 validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_5631402ee5fa = validate45;
-const schema48 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["needs_response","under_review","won","lost","closed"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_528abddf1996 = validate45;
+const schema48 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"}},"additionalProperties":false};
+const pattern40 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,64}$", "u");
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9943,12 +10039,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema48.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
 validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -10147,6 +10240,286 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.account_id !== undefined){
+let data4 = data.account_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern40.test(data4)){
+validate45.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate45.errors = vErrors;
+return errors === 0;
+}
+validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_5631402ee5fa = validate46;
+const schema49 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["needs_response","under_review","won","lost","closed"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate46.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func3.call(schema49.properties, key0))){
+validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate46.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate46.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate46.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate46.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate46.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate46.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.company_id !== undefined){
 let data4 = data.company_id;
 const _errs10 = errors;
@@ -10168,7 +10541,7 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10182,12 +10555,12 @@ data["company_id"] = coerced4;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate45.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate46.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate45.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate46.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -10220,7 +10593,7 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10234,12 +10607,12 @@ data["payment_id"] = coerced5;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate45.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate46.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern10.test(data5)){
-validate45.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+validate46.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -10272,7 +10645,7 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10284,7 +10657,7 @@ data["status"] = coerced6;
 }
 }
 if(!(((((data6 === "needs_response") || (data6 === "under_review")) || (data6 === "won")) || (data6 === "lost")) || (data6 === "closed"))){
-validate45.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema48.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate46.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema49.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -10314,7 +10687,7 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10329,7 +10702,7 @@ if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!(formats0(data7))){
-validate45.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate46.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -10362,7 +10735,7 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10377,7 +10750,7 @@ if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data8 === "string"){
 if(!(formats0(data8))){
-validate45.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate46.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -10409,7 +10782,7 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate46.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10421,7 +10794,7 @@ data["direction"] = coerced9;
 }
 }
 if(!((data9 === "asc") || (data9 === "desc"))){
-validate45.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema48.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate46.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema49.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -10437,23 +10810,23 @@ var valid0 = _errs20 === errors;
 }
 }
 else {
-validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate45.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_5967612c4069 = validate46;
-const schema49 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
+export const query_5967612c4069 = validate47;
+const schema50 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
 const formats48 = inputFormats.date;
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10464,14 +10837,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
-validate46.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "account_id") || (key0 === "currency")) || (key0 === "from_date")) || (key0 === "to_date"))){
-validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10498,7 +10871,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10512,12 +10885,12 @@ data["account_id"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate46.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate46.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -10550,7 +10923,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10564,7 +10937,7 @@ data["currency"] = coerced1;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern3.test(data1)){
-validate46.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate47.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
@@ -10596,7 +10969,7 @@ else if(data2 === null){
 coerced2 = "";
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10611,7 +10984,7 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats48.validate(data2))){
-validate46.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate47.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
@@ -10644,7 +11017,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate47.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10659,7 +11032,7 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!(formats48.validate(data3))){
-validate46.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate47.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
@@ -10677,22 +11050,22 @@ var valid0 = true;
 }
 }
 else {
-validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate46.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_5cd5b869603b = validate47;
-const schema50 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"plan_type":{"type":"string","enum":["renewal","one_time"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_5cd5b869603b = validate48;
+const schema51 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"plan_type":{"type":"string","enum":["renewal","one_time"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10706,8 +11079,8 @@ data.direction = "desc";
 }
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema50.properties, key0))){
-validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func3.call(schema51.properties, key0))){
+validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10732,7 +11105,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate48.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -10746,12 +11119,12 @@ data["first"] = coerced0;
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 100 || isNaN(data0)){
-validate47.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate48.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate47.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate48.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -10784,7 +11157,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10798,7 +11171,7 @@ data["after"] = coerced1;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 512){
-validate47.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate48.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -10828,7 +11201,7 @@ if(dataType2 === "boolean" || data2 === null
 coerced2 = +data2;
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate48.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -10842,12 +11215,12 @@ data["last"] = coerced2;
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 100 || isNaN(data2)){
-validate47.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate48.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate47.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate48.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -10880,7 +11253,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10894,7 +11267,7 @@ data["before"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 512){
-validate47.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate48.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
@@ -10926,7 +11299,7 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10940,12 +11313,12 @@ data["account_id"] = coerced4;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate47.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -10978,7 +11351,7 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10992,12 +11365,12 @@ data["product_id"] = coerced5;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate47.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate48.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern5.test(data5)){
-validate47.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+validate48.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -11030,7 +11403,7 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11042,7 +11415,7 @@ data["visibility"] = coerced6;
 }
 }
 if(!((((data6 === "visible") || (data6 === "hidden")) || (data6 === "quick_link")) || (data6 === "archived"))){
-validate47.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema50.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate48.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema51.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -11072,7 +11445,7 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11084,7 +11457,7 @@ data["plan_type"] = coerced7;
 }
 }
 if(!((data7 === "renewal") || (data7 === "one_time"))){
-validate47.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema50.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+validate48.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema51.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -11113,7 +11486,7 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate47.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate48.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11125,7 +11498,7 @@ data["direction"] = coerced8;
 }
 }
 if(!((data8 === "asc") || (data8 === "desc"))){
-validate47.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema50.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate48.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema51.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -11140,22 +11513,22 @@ var valid0 = _errs18 === errors;
 }
 }
 else {
-validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate47.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_6530494127a8 = validate48;
-const schema51 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
+export const query_6530494127a8 = validate49;
+const schema52 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11166,14 +11539,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.account_id === undefined) && (missing0 = "account_id")){
-validate48.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "account_id")){
-validate48.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -11200,7 +11573,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate49.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11214,245 +11587,15 @@ data["account_id"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate49.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate48.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate49.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
-}
-}
-}
-}
-}
-}
-else {
-validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate48.errors = vErrors;
-return errors === 0;
-}
-validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_7102d2b9bb5d = validate49;
-const schema52 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512}},"additionalProperties":false};
-
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate49.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before"))){
-validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate49.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate49.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate49.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate49.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate49.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate49.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate49.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -11469,8 +11612,8 @@ return errors === 0;
 }
 validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_73331f5adaed = validate50;
-const schema53 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_7102d2b9bb5d = validate50;
+const schema53 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512}},"additionalProperties":false};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11486,7 +11629,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
+if(!((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before"))){
 validate50.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -11684,59 +11827,6 @@ var valid0 = _errs8 === errors;
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate50.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -11752,8 +11842,8 @@ return errors === 0;
 }
 validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_73673a9a70ad = validate51;
-const schema54 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["awaiting_merchant","awaiting_customer","awaiting_platform","closed"]},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"escalated":{"type":"boolean"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_73331f5adaed = validate51;
+const schema54 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11767,12 +11857,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema54.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id"))){
 validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -12022,320 +12109,6 @@ var valid0 = _errs10 === errors;
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["payment_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate51.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern10.test(data5)){
-validate51.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((((data6 === "awaiting_merchant") || (data6 === "awaiting_customer")) || (data6 === "awaiting_platform")) || (data6 === "closed"))){
-validate51.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema54.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.reason !== undefined){
-let data7 = data.reason;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["reason"] = coerced7;
-}
-}
-}
-if(!(((((data7 === "forgot_to_cancel") || (data7 === "item_not_received")) || (data7 === "significantly_not_as_described")) || (data7 === "unauthorized_transaction")) || (data7 === "product_unacceptable"))){
-validate51.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema54.properties.reason.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.escalated !== undefined){
-let data8 = data.escalated;
-const _errs18 = errors;
-if(typeof data8 !== "boolean"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "boolean"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(data8 === "false" || data8 === 0 || data8 === null){
-coerced8 = false;
-}
-else if(data8 === "true" || data8 === 1){
-coerced8 = true;
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/escalated",schemaPath:"#/properties/escalated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["escalated"] = coerced8;
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data9 = data.created_after;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["created_after"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate51.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data10 = data.created_before;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["created_before"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate51.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data11 = data.direction;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["direction"] = coerced11;
-}
-}
-}
-if(!((data11 === "asc") || (data11 === "desc"))){
-validate51.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema54.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -12352,8 +12125,8 @@ return errors === 0;
 }
 validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_73b46e4461df = validate52;
-const schema55 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"status":{"type":"string","enum":["pending","confirmed","below_minimum"]}},"additionalProperties":false};
+export const query_73673a9a70ad = validate52;
+const schema55 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["awaiting_merchant","awaiting_customer","awaiting_platform","closed"]},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"escalated":{"type":"boolean"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12367,9 +12140,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(func3.call(schema55.properties, key0))){
 validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -12602,9 +12378,15 @@ data["account_id"] = coerced4;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern39.test(data4)){
-validate52.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+if(func1(data4) > 64){
+validate52.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate52.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -12614,8 +12396,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -12635,25 +12417,296 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "pending") || (data5 === "confirmed")) || (data5 === "below_minimum"))){
-validate52.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema55.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate52.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern10.test(data5)){
+validate52.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!((((data6 === "awaiting_merchant") || (data6 === "awaiting_customer")) || (data6 === "awaiting_platform")) || (data6 === "closed"))){
+validate52.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema55.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reason !== undefined){
+let data7 = data.reason;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["reason"] = coerced7;
+}
+}
+}
+if(!(((((data7 === "forgot_to_cancel") || (data7 === "item_not_received")) || (data7 === "significantly_not_as_described")) || (data7 === "unauthorized_transaction")) || (data7 === "product_unacceptable"))){
+validate52.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema55.properties.reason.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.escalated !== undefined){
+let data8 = data.escalated;
+const _errs18 = errors;
+if(typeof data8 !== "boolean"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "boolean"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(data8 === "false" || data8 === 0 || data8 === null){
+coerced8 = false;
+}
+else if(data8 === "true" || data8 === 1){
+coerced8 = true;
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/escalated",schemaPath:"#/properties/escalated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["escalated"] = coerced8;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data9 = data.created_after;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["created_after"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate52.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data10 = data.created_before;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["created_before"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate52.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data11 = data.direction;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["direction"] = coerced11;
+}
+}
+}
+if(!((data11 === "asc") || (data11 === "desc"))){
+validate52.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema55.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -12672,9 +12725,8 @@ return errors === 0;
 }
 validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_7a46f681e053 = validate53;
-const schema56 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"unread":{"type":"boolean"},"topic_id":{"type":"string","maxLength":64,"pattern":"^ntop_[A-Za-z0-9]+$"}},"additionalProperties":false};
-const pattern51 = new RegExp("^ntop_[A-Za-z0-9]+$", "u");
+export const query_73b46e4461df = validate53;
+const schema56 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"status":{"type":"string","enum":["pending","confirmed","below_minimum"]}},"additionalProperties":false};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12690,7 +12742,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "unread")) || (key0 === "topic_id"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -12889,35 +12941,43 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.unread !== undefined){
-let data4 = data.unread;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
-if(typeof data4 !== "boolean"){
+if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
 let coerced4 = undefined;
 if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
 data4 = data4[0];
 dataType4 = typeof data4;
-if(typeof data4 === "boolean"){
+if(typeof data4 === "string"){
 coerced4 = data4;
 }
 }
 if(!(coerced4 !== undefined)){
-if(data4 === "false" || data4 === 0 || data4 === null){
-coerced4 = false;
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
 }
-else if(data4 === "true" || data4 === 1){
-coerced4 = true;
+else if(data4 === null){
+coerced4 = "";
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/unread",schemaPath:"#/properties/unread/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate53.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["unread"] = coerced4;
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern40.test(data4)){
+validate53.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
 }
 }
 }
@@ -12927,8 +12987,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.topic_id !== undefined){
-let data5 = data.topic_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -12948,30 +13008,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["topic_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate53.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data5 === "pending") || (data5 === "confirmed")) || (data5 === "below_minimum"))){
+validate53.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema56.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern51.test(data5)){
-validate53.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/pattern",keyword:"pattern",params:{pattern: "^ntop_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ntop_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -12995,8 +13045,9 @@ return errors === 0;
 }
 validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_7ee9b90ced75 = validate54;
-const schema57 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"role":{"type":"string","enum":["owner","admin","moderator","sales_manager","viewer","custom"]},"status":{"type":"string","enum":["invited","active"]}},"additionalProperties":false,"required":["account_id"]};
+export const query_7a46f681e053 = validate54;
+const schema57 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"unread":{"type":"boolean"},"topic_id":{"type":"string","maxLength":64,"pattern":"^ntop_[A-Za-z0-9]+$"}},"additionalProperties":false};
+const pattern52 = new RegExp("^ntop_[A-Za-z0-9]+$", "u");
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13010,15 +13061,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "role")) || (key0 === "status"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "unread")) || (key0 === "topic_id"))){
 validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -13057,8 +13102,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 50 || isNaN(data0)){
-validate54.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data0 > 100 || isNaN(data0)){
+validate54.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -13153,8 +13198,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 50 || isNaN(data2)){
-validate54.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data2 > 100 || isNaN(data2)){
+validate54.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -13217,49 +13262,35 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.unread !== undefined){
+let data4 = data.unread;
 const _errs10 = errors;
-if(typeof data4 !== "string"){
+if(typeof data4 !== "boolean"){
 let dataType4 = typeof data4;
 let coerced4 = undefined;
 if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
 data4 = data4[0];
 dataType4 = typeof data4;
-if(typeof data4 === "string"){
+if(typeof data4 === "boolean"){
 coerced4 = data4;
 }
 }
 if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
+if(data4 === "false" || data4 === 0 || data4 === null){
+coerced4 = false;
 }
-else if(data4 === null){
-coerced4 = "";
+else if(data4 === "true" || data4 === 1){
+coerced4 = true;
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/unread",schemaPath:"#/properties/unread/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate54.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
+data["unread"] = coerced4;
 }
 }
 }
@@ -13269,8 +13300,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
-let data5 = data.role;
+if(data.topic_id !== undefined){
+let data5 = data.topic_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -13290,69 +13321,35 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate54.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["role"] = coerced5;
+data["topic_id"] = coerced5;
 }
 }
 }
-if(!((((((data5 === "owner") || (data5 === "admin")) || (data5 === "moderator")) || (data5 === "sales_manager")) || (data5 === "viewer")) || (data5 === "custom"))){
-validate54.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema57.properties.role.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate54.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern52.test(data5)){
+validate54.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/pattern",keyword:"pattern",params:{pattern: "^ntop_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ntop_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate54.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((data6 === "invited") || (data6 === "active"))){
-validate54.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema57.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -13371,8 +13368,8 @@ return errors === 0;
 }
 validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_828cad0f8eb3 = validate55;
-const schema58 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_7ee9b90ced75 = validate55;
+const schema58 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"role":{"type":"string","enum":["owner","admin","moderator","sales_manager","viewer","custom"]},"status":{"type":"string","enum":["invited","active"]}},"additionalProperties":false,"required":["account_id"]};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13386,9 +13383,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "role")) || (key0 === "status"))){
 validate55.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -13427,8 +13430,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate55.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 50 || isNaN(data0)){
+validate55.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -13523,8 +13526,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate55.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 50 || isNaN(data2)){
+validate55.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -13587,8 +13590,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -13608,26 +13611,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate55.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate55.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate55.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -13639,8 +13642,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.role !== undefined){
+let data5 = data.role;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -13660,30 +13663,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["role"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate55.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((((data5 === "owner") || (data5 === "admin")) || (data5 === "moderator")) || (data5 === "sales_manager")) || (data5 === "viewer")) || (data5 === "custom"))){
+validate55.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema58.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern10.test(data5)){
-validate55.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -13691,8 +13684,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data6 = data.user_id;
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -13712,35 +13705,26 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate55.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["user_id"] = coerced6;
+data["status"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate55.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((data6 === "invited") || (data6 === "active"))){
+validate55.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema58.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern18.test(data6)){
-validate55.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -13760,8 +13744,8 @@ return errors === 0;
 }
 validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_8622e1031beb = validate56;
-const schema59 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"}},"additionalProperties":false,"required":["account_id","from","to"]};
+export const query_828cad0f8eb3 = validate56;
+const schema59 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13775,18 +13759,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "asc";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
-validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema59.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
 validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -13825,8 +13800,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 366 || isNaN(data0)){
-validate56.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data0 > 100 || isNaN(data0)){
+validate56.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -13921,8 +13896,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 366 || isNaN(data2)){
-validate56.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data2 > 100 || isNaN(data2)){
+validate56.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -13985,8 +13960,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -14006,26 +13981,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate56.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate56.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate56.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -14037,8 +14012,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.from !== undefined){
-let data5 = data.from;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -14058,22 +14033,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["from"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!(formats0(data5))){
-validate56.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(func1(data5) > 64){
+validate56.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern10.test(data5)){
+validate56.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -14085,8 +14064,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.to !== undefined){
-let data6 = data.to;
+if(data.user_id !== undefined){
+let data6 = data.user_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -14106,22 +14085,26 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate56.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["to"] = coerced6;
+data["user_id"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate56.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(func1(data6) > 64){
+validate56.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data6)){
+validate56.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -14131,92 +14114,6 @@ var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data7 = data.currency;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["currency"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!pattern3.test(data7)){
-validate56.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data8 = data.direction;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["direction"] = coerced8;
-}
-}
-}
-if(!((data8 === "asc") || (data8 === "desc"))){
-validate56.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema59.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-}
 }
 }
 }
@@ -14236,8 +14133,8 @@ return errors === 0;
 }
 validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_8762596ffcf8 = validate57;
-const schema60 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_8622e1031beb = validate57;
+const schema60 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"}},"additionalProperties":false,"required":["account_id","from","to"]};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14251,9 +14148,18 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "asc";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
+validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id"))){
+if(!(func3.call(schema60.properties, key0))){
 validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -14292,8 +14198,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 366 || isNaN(data0)){
+validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -14388,8 +14294,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 366 || isNaN(data2)){
+validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -14452,8 +14358,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -14473,26 +14379,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate57.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate57.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -14502,6 +14408,190 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+let data5 = data.from;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["from"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!(formats0(data5))){
+validate57.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data6 = data.to;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["to"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate57.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data7 = data.currency;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["currency"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern3.test(data7)){
+validate57.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data8 = data.direction;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["direction"] = coerced8;
+}
+}
+}
+if(!((data8 === "asc") || (data8 === "desc"))){
+validate57.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema60.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+}
+}
+}
 }
 }
 }
@@ -14519,8 +14609,8 @@ return errors === 0;
 }
 validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_87f5388a2086 = validate58;
-const schema61 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"},"statuses":{"type":"array","items":{"type":"string","enum":["joined","left"]},"maxItems":10}},"additionalProperties":false};
+export const query_8762596ffcf8 = validate58;
+const schema61 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14536,7 +14626,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema61.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id"))){
 validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -14786,390 +14876,6 @@ var valid0 = _errs10 === errors;
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.user_ids !== undefined){
-let data5 = data.user_ids;
-const _errs12 = errors;
-if(!(Array.isArray(data5))){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(Array.isArray(data5)){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["user_ids"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate58.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate58.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data6)){
-validate58.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.query !== undefined){
-let data7 = data.query;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["query"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 200){
-validate58.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func1(data7) < 1){
-validate58.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.access_level !== undefined){
-let data8 = data.access_level;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["access_level"] = coerced8;
-}
-}
-}
-if(!(((data8 === "customer") || (data8 === "admin")) || (data8 === "no_access"))){
-validate58.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/enum",keyword:"enum",params:{allowedValues: schema61.properties.access_level.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.joined_after !== undefined){
-let data9 = data.joined_after;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["joined_after"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate58.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.joined_before !== undefined){
-let data10 = data.joined_before;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["joined_before"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate58.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.statuses !== undefined){
-let data11 = data.statuses;
-const _errs24 = errors;
-if(!(Array.isArray(data11))){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(Array.isArray(data11)){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 === "string" || dataType11 === "number"
-              || dataType11 === "boolean" || data11 === null){
-coerced11 = [data11];
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["statuses"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(Array.isArray(data11)){
-if(data11.length > 10){
-validate58.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-var valid2 = true;
-const len1 = data11.length;
-for(let i1=0; i1<len1; i1++){
-let data12 = data11[i1];
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data11 !== undefined){
-data11[i1] = coerced12;
-}
-}
-}
-if(!((data12 === "joined") || (data12 === "left"))){
-validate58.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema61.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs26 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -15186,8 +14892,8 @@ return errors === 0;
 }
 validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_9ecf46657ab7 = validate59;
-const schema62 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"status":{"type":"string","enum":["joined","left"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_87f5388a2086 = validate59;
+const schema62 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"},"statuses":{"type":"array","items":{"type":"string","enum":["joined","left"]},"maxItems":10}},"additionalProperties":false};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15402,8 +15108,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -15423,26 +15129,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate59.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate59.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate59.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate59.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -15647,8 +15353,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data9 = data.status;
+if(data.joined_after !== undefined){
+let data9 = data.joined_after;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
 let dataType9 = typeof data9;
@@ -15668,20 +15374,26 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced9 !== undefined){
 data9 = coerced9;
 if(data !== undefined){
-data["status"] = coerced9;
+data["joined_after"] = coerced9;
 }
 }
 }
-if(!((data9 === "joined") || (data9 === "left"))){
-validate59.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema62.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate59.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs20 === errors;
 }
@@ -15689,8 +15401,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.joined_after !== undefined){
-let data10 = data.joined_after;
+if(data.joined_before !== undefined){
+let data10 = data.joined_before;
 const _errs22 = errors;
 if(typeof data10 !== "string"){
 let dataType10 = typeof data10;
@@ -15710,14 +15422,14 @@ else if(data10 === null){
 coerced10 = "";
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced10 !== undefined){
 data10 = coerced10;
 if(data !== undefined){
-data["joined_after"] = coerced10;
+data["joined_before"] = coerced10;
 }
 }
 }
@@ -15725,7 +15437,7 @@ if(errors === _errs22){
 if(errors === _errs22){
 if(typeof data10 === "string"){
 if(!(formats0(data10))){
-validate59.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate59.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -15737,44 +15449,85 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.joined_before !== undefined){
-let data11 = data.joined_before;
+if(data.statuses !== undefined){
+let data11 = data.statuses;
 const _errs24 = errors;
-if(typeof data11 !== "string"){
+if(!(Array.isArray(data11))){
 let dataType11 = typeof data11;
 let coerced11 = undefined;
 if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
 data11 = data11[0];
 dataType11 = typeof data11;
-if(typeof data11 === "string"){
+if(Array.isArray(data11)){
 coerced11 = data11;
 }
 }
 if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
+if(dataType11 === "string" || dataType11 === "number"
+              || dataType11 === "boolean" || data11 === null){
+coerced11 = [data11];
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced11 !== undefined){
 data11 = coerced11;
 if(data !== undefined){
-data["joined_before"] = coerced11;
+data["statuses"] = coerced11;
 }
 }
 }
 if(errors === _errs24){
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!(formats0(data11))){
-validate59.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(Array.isArray(data11)){
+if(data11.length > 10){
+validate59.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
 return false;
+}
+else {
+var valid2 = true;
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data11 !== undefined){
+data11[i1] = coerced12;
+}
+}
+}
+if(!((data12 === "joined") || (data12 === "left"))){
+validate59.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema62.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs26 === errors;
+if(!valid2){
+break;
+}
 }
 }
 }
@@ -15806,8 +15559,8 @@ return errors === 0;
 }
 validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_9f6c82246bfe = validate60;
-const schema63 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"created_before":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_9ecf46657ab7 = validate60;
+const schema63 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"status":{"type":"string","enum":["joined","left"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15821,9 +15574,6 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func3.call(schema63.properties, key0))){
@@ -16077,60 +15827,47 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_id !== undefined){
-let data5 = data.plan_id;
+if(data.user_ids !== undefined){
+let data5 = data.user_ids;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["plan_id"] = coerced5;
+data["user_ids"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate60.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate60.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-if(!pattern4.test(data5)){
-validate60.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mode !== undefined){
-let data6 = data.mode;
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -16150,168 +15887,88 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data !== undefined){
-data["mode"] = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
 }
 }
 }
-if(!((data6 === "payment") || (data6 === "setup"))){
-validate60.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema63.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate60.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-var valid0 = _errs14 === errors;
+else {
+if(!pattern18.test(data6)){
+validate60.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
+if(data.query !== undefined){
+let data7 = data.query;
 const _errs16 = errors;
-const _errs17 = errors;
-let valid1 = false;
-const _errs18 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
 let coerced7 = undefined;
 if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
 data7 = data7[0];
 dataType7 = typeof data7;
-if(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7))){
+if(typeof data7 === "string"){
 coerced7 = data7;
 }
 }
 if(!(coerced7 !== undefined)){
-if(dataType7 === "boolean" || data7 === null
-              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
-coerced7 = +data7;
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
 }
 else {
-const err0 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+validate60.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_after"] = coerced7;
+data["query"] = coerced7;
 }
 }
 }
-if(errors === _errs18){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 253402300799 || isNaN(data7)){
-const err1 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-else {
-if(data7 < 0 || isNaN(data7)){
-const err2 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs18 === errors;
-valid1 = valid1 || _valid0;
-const _errs20 = errors;
-if(typeof data7 !== "string"){
-let dataType8 = typeof data7;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType8 = typeof data7;
+if(errors === _errs16){
 if(typeof data7 === "string"){
-coerced8 = data7;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data7;
-}
-else if(data7 === null){
-coerced8 = "";
-}
-else {
-const err3 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(coerced8 !== undefined){
-data7 = coerced8;
-if(data !== undefined){
-data["created_after"] = coerced8;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-const err4 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs20 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err5 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-validate60.errors = vErrors;
+if(func1(data7) > 200){
+validate60.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
-errors = _errs17;
-if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
+if(func1(data7) < 1){
+validate60.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
 }
-else {
-vErrors = null;
 }
 }
 }
@@ -16321,147 +15978,129 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
-const _errs22 = errors;
-const _errs23 = errors;
-let valid2 = false;
-const _errs24 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-let dataType9 = typeof data8;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data8) && data8.length == 1){
+if(data.access_level !== undefined){
+let data8 = data.access_level;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
 data8 = data8[0];
-dataType9 = typeof data8;
-if(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8))){
-coerced9 = data8;
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["access_level"] = coerced8;
+}
+}
+}
+if(!(((data8 === "customer") || (data8 === "admin")) || (data8 === "no_access"))){
+validate60.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/enum",keyword:"enum",params:{allowedValues: schema63.properties.access_level.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data9 = data.status;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
 }
 }
 if(!(coerced9 !== undefined)){
-if(dataType9 === "boolean" || data8 === null
-              || (dataType9 === "string" && data8 && data8 == +data8 && !(data8 % 1))){
-coerced9 = +data8;
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
 }
 else {
-const err6 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+validate60.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 if(coerced9 !== undefined){
-data8 = coerced9;
+data9 = coerced9;
 if(data !== undefined){
-data["created_before"] = coerced9;
+data["status"] = coerced9;
 }
 }
 }
-if(errors === _errs24){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 253402300799 || isNaN(data8)){
-const err7 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
-if(vErrors === null){
-vErrors = [err7];
+if(!((data9 === "joined") || (data9 === "left"))){
+validate60.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema63.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
 }
-else {
-vErrors.push(err7);
-}
-errors++;
+var valid0 = _errs20 === errors;
 }
 else {
-if(data8 < 0 || isNaN(data8)){
-const err8 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err8];
+var valid0 = true;
 }
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs24 === errors;
-valid2 = valid2 || _valid1;
-const _errs26 = errors;
-if(typeof data8 !== "string"){
-let dataType10 = typeof data8;
+if(valid0){
+if(data.joined_after !== undefined){
+let data10 = data.joined_after;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
 let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType10 = typeof data8;
-if(typeof data8 === "string"){
-coerced10 = data8;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
 }
 }
 if(!(coerced10 !== undefined)){
 if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data8;
+coerced10 = "" + data10;
 }
-else if(data8 === null){
+else if(data10 === null){
 coerced10 = "";
 }
 else {
-const err9 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+validate60.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 if(coerced10 !== undefined){
-data8 = coerced10;
+data10 = coerced10;
 if(data !== undefined){
-data["created_before"] = coerced10;
+data["joined_after"] = coerced10;
 }
 }
 }
-if(errors === _errs26){
-if(errors === _errs26){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-const err10 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs26 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err11 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-validate60.errors = vErrors;
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate60.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
-else {
-errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
 }
 }
 }
@@ -16471,42 +16110,54 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data9 = data.direction;
-const _errs28 = errors;
-if(typeof data9 !== "string"){
-let dataType11 = typeof data9;
+if(data.joined_before !== undefined){
+let data11 = data.joined_before;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
 let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType11 = typeof data9;
-if(typeof data9 === "string"){
-coerced11 = data9;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
 }
 }
 if(!(coerced11 !== undefined)){
 if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data9;
+coerced11 = "" + data11;
 }
-else if(data9 === null){
+else if(data11 === null){
 coerced11 = "";
 }
 else {
-validate60.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced11 !== undefined){
-data9 = coerced11;
+data11 = coerced11;
 if(data !== undefined){
-data["direction"] = coerced11;
+data["joined_before"] = coerced11;
 }
 }
 }
-if(!((data9 === "asc") || (data9 === "desc"))){
-validate60.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema63.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs24){
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!(formats0(data11))){
+validate60.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
-var valid0 = _errs28 === errors;
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -16528,8 +16179,8 @@ return errors === 0;
 }
 validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a253a5dcf674 = validate61;
-const schema64 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_9f6c82246bfe = validate61;
+const schema64 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"created_before":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16548,7 +16199,7 @@ data.direction = "desc";
 }
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "visibility")) || (key0 === "direction"))){
+if(!(func3.call(schema64.properties, key0))){
 validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -16747,8 +16398,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -16768,26 +16419,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate61.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate61.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -16799,8 +16450,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibility !== undefined){
-let data5 = data.visibility;
+if(data.plan_id !== undefined){
+let data5 = data.plan_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -16820,20 +16471,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["visibility"] = coerced5;
+data["plan_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
-validate61.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema64.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate61.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate61.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -16841,7 +16502,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data6 = data.direction;
+if(data.mode !== undefined){
+let data6 = data.mode;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -16861,22 +16523,366 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["direction"] = coerced6;
+data["mode"] = coerced6;
 }
 }
 }
-if(!((data6 === "asc") || (data6 === "desc"))){
-validate61.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema64.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(!((data6 === "payment") || (data6 === "setup"))){
+validate61.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema64.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data7 = data.created_after;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid1 = false;
+const _errs18 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7))){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 === "boolean" || data7 === null
+              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
+coerced7 = +data7;
+}
+else {
+const err0 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_after"] = coerced7;
+}
+}
+}
+if(errors === _errs18){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 253402300799 || isNaN(data7)){
+const err1 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(data7 < 0 || isNaN(data7)){
+const err2 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs18 === errors;
+valid1 = valid1 || _valid0;
+const _errs20 = errors;
+if(typeof data7 !== "string"){
+let dataType8 = typeof data7;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType8 = typeof data7;
+if(typeof data7 === "string"){
+coerced8 = data7;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data7;
+}
+else if(data7 === null){
+coerced8 = "";
+}
+else {
+const err3 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data7 = coerced8;
+if(data !== undefined){
+data["created_after"] = coerced8;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+const err4 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs20 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err5 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+validate61.errors = vErrors;
+return false;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data8 = data.created_before;
+const _errs22 = errors;
+const _errs23 = errors;
+let valid2 = false;
+const _errs24 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+let dataType9 = typeof data8;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType9 = typeof data8;
+if(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8))){
+coerced9 = data8;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 === "boolean" || data8 === null
+              || (dataType9 === "string" && data8 && data8 == +data8 && !(data8 % 1))){
+coerced9 = +data8;
+}
+else {
+const err6 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced9 !== undefined){
+data8 = coerced9;
+if(data !== undefined){
+data["created_before"] = coerced9;
+}
+}
+}
+if(errors === _errs24){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 253402300799 || isNaN(data8)){
+const err7 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+if(data8 < 0 || isNaN(data8)){
+const err8 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs24 === errors;
+valid2 = valid2 || _valid1;
+const _errs26 = errors;
+if(typeof data8 !== "string"){
+let dataType10 = typeof data8;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType10 = typeof data8;
+if(typeof data8 === "string"){
+coerced10 = data8;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data8;
+}
+else if(data8 === null){
+coerced10 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced10 !== undefined){
+data8 = coerced10;
+if(data !== undefined){
+data["created_before"] = coerced10;
+}
+}
+}
+if(errors === _errs26){
+if(errors === _errs26){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+const err10 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs26 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const err11 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+validate61.errors = vErrors;
+return false;
+}
+else {
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.direction;
+const _errs28 = errors;
+if(typeof data9 !== "string"){
+let dataType11 = typeof data9;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType11 = typeof data9;
+if(typeof data9 === "string"){
+coerced11 = data9;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data9;
+}
+else if(data9 === null){
+coerced11 = "";
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data9 = coerced11;
+if(data !== undefined){
+data["direction"] = coerced11;
+}
+}
+}
+if(!((data9 === "asc") || (data9 === "desc"))){
+validate61.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema64.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs28 === errors;
+}
+}
+}
 }
 }
 }
@@ -16895,8 +16901,8 @@ return errors === 0;
 }
 validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a26033bd3c5e = validate62;
-const schema65 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","revoked","expired"]}},"additionalProperties":false,"required":["account_id"]};
+export const query_a253a5dcf674 = validate62;
+const schema65 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16910,15 +16916,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.direction === undefined){
+data.direction = "desc";
 }
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "visibility")) || (key0 === "direction"))){
 validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17117,8 +17120,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -17138,26 +17141,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate62.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate62.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate62.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate62.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -17169,8 +17172,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.visibility !== undefined){
+let data5 = data.visibility;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -17190,19 +17193,19 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["visibility"] = coerced5;
 }
 }
 }
-if(!(((data5 === "active") || (data5 === "revoked")) || (data5 === "expired"))){
-validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema65.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
+validate62.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema65.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -17210,6 +17213,43 @@ var valid0 = _errs12 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+let data6 = data.direction;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["direction"] = coerced6;
+}
+}
+}
+if(!((data6 === "asc") || (data6 === "desc"))){
+validate62.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema65.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
 }
 }
 }
@@ -17228,9 +17268,8 @@ return errors === 0;
 }
 validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a70412612590 = validate63;
-const schema66 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
-const pattern67 = new RegExp("^[A-Z]{2}$", "u");
+export const query_a26033bd3c5e = validate63;
+const schema66 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","revoked","expired"]}},"additionalProperties":false,"required":["account_id"]};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17244,9 +17283,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "country"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17445,8 +17490,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.country !== undefined){
-let data4 = data.country;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -17466,22 +17511,28 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["country"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern67.test(data4)){
-validate63.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(func1(data4) > 64){
+validate63.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate63.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -17489,6 +17540,50 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data5 = data.status;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!(((data5 === "active") || (data5 === "revoked")) || (data5 === "expired"))){
+validate63.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema66.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -17506,8 +17601,9 @@ return errors === 0;
 }
 validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a8f0079dd517 = validate64;
-const schema67 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_a70412612590 = validate64;
+const schema67 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
+const pattern68 = new RegExp("^[A-Z]{2}$", "u");
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17521,12 +17617,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema67.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "country"))){
 validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17725,8 +17818,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.country !== undefined){
+let data4 = data.country;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -17746,28 +17839,22 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["country"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern68.test(data4)){
+validate64.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -17775,238 +17862,6 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.plan_id !== undefined){
-let data5 = data.plan_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate64.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["plan_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate64.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data5)){
-validate64.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mode !== undefined){
-let data6 = data.mode;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate64.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["mode"] = coerced6;
-}
-}
-}
-if(!((data6 === "payment") || (data6 === "setup"))){
-validate64.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema67.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate64.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["created_after"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate64.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate64.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["created_before"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate64.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.direction;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate64.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["direction"] = coerced9;
-}
-}
-}
-if(!((data9 === "asc") || (data9 === "desc"))){
-validate64.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema67.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-}
-}
-}
 }
 }
 }
@@ -18024,8 +17879,8 @@ return errors === 0;
 }
 validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a98c78e96bfe = validate65;
-const schema68 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false,"required":["company_id"]};
+export const query_a8f0079dd517 = validate65;
+const schema68 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18039,18 +17894,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
 if(data.direction === undefined){
 data.direction = "desc";
 }
-let missing0;
-if((data.company_id === undefined) && (missing0 = "company_id")){
-validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func3.call(schema68.properties, key0))){
@@ -18252,8 +18098,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -18273,26 +18119,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate65.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate65.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate65.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -18304,8 +18150,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.plan_id !== undefined){
+let data5 = data.plan_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -18325,20 +18171,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["plan_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
-validate65.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema68.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate65.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate65.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -18346,8 +18202,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data6 = data.created_after;
+if(data.mode !== undefined){
+let data6 = data.mode;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -18367,26 +18223,20 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["created_after"] = coerced6;
+data["mode"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate65.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((data6 === "payment") || (data6 === "setup"))){
+validate65.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema68.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
@@ -18394,8 +18244,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data7 = data.created_before;
+if(data.created_after !== undefined){
+let data7 = data.created_after;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -18415,14 +18265,14 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_before"] = coerced7;
+data["created_after"] = coerced7;
 }
 }
 }
@@ -18430,7 +18280,7 @@ if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!(formats0(data7))){
-validate65.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate65.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -18442,7 +18292,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data8 = data.order;
+if(data.created_before !== undefined){
+let data8 = data.created_before;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -18462,22 +18313,32 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["order"] = coerced8;
+data["created_before"] = coerced8;
 }
 }
 }
-if(!(((data8 === "created_at") || (data8 === "code")) || (data8 === "redemptions"))){
-validate65.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema68.properties.order.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate65.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
+}
+}
+}
 var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
 let data9 = data.direction;
 const _errs20 = errors;
@@ -18515,6 +18376,518 @@ validate65.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/prope
 return false;
 }
 var valid0 = _errs20 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate65.errors = vErrors;
+return errors === 0;
+}
+validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_a98c78e96bfe = validate66;
+const schema69 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false,"required":["company_id"]};
+
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate66.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
+let missing0;
+if((data.company_id === undefined) && (missing0 = "company_id")){
+validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func3.call(schema69.properties, key0))){
+validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate66.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate66.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate66.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate66.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate66.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate66.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.company_id !== undefined){
+let data4 = data.company_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["company_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate66.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate66.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data5 = data.status;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
+validate66.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema69.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data6 = data.created_after;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["created_after"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate66.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data7 = data.created_before;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_before"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate66.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data8 = data.order;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["order"] = coerced8;
+}
+}
+}
+if(!(((data8 === "created_at") || (data8 === "code")) || (data8 === "redemptions"))){
+validate66.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema69.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+if(valid0){
+let data9 = data.direction;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["direction"] = coerced9;
+}
+}
+}
+if(!((data9 === "asc") || (data9 === "desc"))){
+validate66.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema69.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
 if(valid0){
 if(data.product_ids !== undefined){
 let data10 = data.product_ids;
@@ -18535,7 +18908,7 @@ if(dataType10 === "string" || dataType10 === "number"
 coerced10 = [data10];
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate66.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18549,7 +18922,7 @@ data["product_ids"] = coerced10;
 if(errors === _errs22){
 if(Array.isArray(data10)){
 if(data10.length > 100){
-validate65.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate66.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -18576,7 +18949,7 @@ else if(data11 === null){
 coerced11 = "";
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18590,12 +18963,12 @@ data10[i0] = coerced11;
 if(errors === _errs24){
 if(typeof data11 === "string"){
 if(func1(data11) > 64){
-validate65.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate66.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern5.test(data11)){
-validate65.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+validate66.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -18634,7 +19007,7 @@ if(dataType12 === "string" || dataType12 === "number"
 coerced12 = [data12];
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate66.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18648,7 +19021,7 @@ data["plan_ids"] = coerced12;
 if(errors === _errs26){
 if(Array.isArray(data12)){
 if(data12.length > 100){
-validate65.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate66.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -18675,7 +19048,7 @@ else if(data13 === null){
 coerced13 = "";
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18689,12 +19062,12 @@ data12[i1] = coerced13;
 if(errors === _errs28){
 if(typeof data13 === "string"){
 if(func1(data13) > 64){
-validate65.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate66.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern4.test(data13)){
-validate65.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+validate66.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -18728,22 +19101,22 @@ var valid0 = true;
 }
 }
 else {
-validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate65.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_b2342941e359 = validate66;
-const schema69 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
+export const query_b2342941e359 = validate67;
+const schema70 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
+const evaluated0 = validate67.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18754,14 +19127,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
-validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "currency"))){
-validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18788,7 +19161,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18802,12 +19175,12 @@ data["account_id"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate66.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -18840,7 +19213,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18855,7 +19228,7 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-validate66.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate67.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -18888,7 +19261,7 @@ else if(data2 === null){
 coerced2 = "";
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18903,7 +19276,7 @@ if(errors === _errs6){
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-validate66.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate67.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -18936,7 +19309,7 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18950,7 +19323,7 @@ data["currency"] = coerced3;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern3.test(data3)){
-validate66.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate67.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
@@ -18959,395 +19332,6 @@ var valid0 = _errs8 === errors;
 }
 else {
 var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate66.errors = vErrors;
-return errors === 0;
-}
-validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_bb22ee0b4286 = validate67;
-const schema70 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
-
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate67.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
-validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate67.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate67.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate67.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate67.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate67.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate67.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate67.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["payment_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate67.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern10.test(data5)){
-validate67.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data6 = data.user_id;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["user_id"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate67.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data6)){
-validate67.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -19365,8 +19349,8 @@ return errors === 0;
 }
 validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_bb2ae1316efb = validate68;
-const schema71 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_b31046d82382 = validate68;
+const schema71 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["awaiting_settlement","pending","completed","canceled","reversed"]}},"additionalProperties":false};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19382,7 +19366,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema71.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status"))){
 validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -19581,8 +19565,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.status !== undefined){
+let data4 = data.status;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -19602,382 +19586,25 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["status"] = coerced4;
 }
 }
 }
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((((data4 === "awaiting_settlement") || (data4 === "pending")) || (data4 === "completed")) || (data4 === "canceled")) || (data4 === "reversed"))){
+validate68.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema71.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate68.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.transaction_ids !== undefined){
-let data5 = data.transaction_ids;
-const _errs12 = errors;
-if(!(Array.isArray(data5))){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(Array.isArray(data5)){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["transaction_ids"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate68.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate68.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern35.test(data6)){
-validate68.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.card_id !== undefined){
-let data7 = data.card_id;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["card_id"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 64){
-validate68.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern36.test(data7)){
-validate68.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cardholder_id !== undefined){
-let data8 = data.cardholder_id;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["cardholder_id"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate68.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern37.test(data8)){
-validate68.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data9 = data.status;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["status"] = coerced9;
-}
-}
-}
-if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
-validate68.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema71.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data10 = data.created_after;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["created_after"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate68.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data11 = data.created_before;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["created_before"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!(formats0(data11))){
-validate68.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -19995,8 +19622,9 @@ return errors === 0;
 }
 validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_bcdc29e49bc7 = validate69;
-const schema72 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
+export const query_b83ac1c73a44 = validate69;
+const schema72 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"bounty_id":{"type":"string","maxLength":64,"pattern":"^bnty_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["in_progress","submitted","approved","denied"]}},"additionalProperties":false};
+const pattern77 = new RegExp("^bnty_[A-Za-z0-9]+$", "u");
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20010,18 +19638,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "asc";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
-validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema72.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "bounty_id")) || (key0 === "status"))){
 validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -20060,8 +19679,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 366 || isNaN(data0)){
-validate69.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data0 > 100 || isNaN(data0)){
+validate69.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -20156,8 +19775,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 366 || isNaN(data2)){
-validate69.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data2 > 100 || isNaN(data2)){
+validate69.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -20272,8 +19891,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data5 = data.currency;
+if(data.bounty_id !== undefined){
+let data5 = data.bounty_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -20293,22 +19912,28 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["currency"] = coerced5;
+data["bounty_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!pattern3.test(data5)){
-validate69.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(func1(data5) > 64){
+validate69.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern77.test(data5)){
+validate69.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/pattern",keyword:"pattern",params:{pattern: "^bnty_[A-Za-z0-9]+$"},message:"must match pattern \""+"^bnty_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -20318,7 +19943,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data6 = data.direction;
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -20338,120 +19964,25 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["direction"] = coerced6;
+data["status"] = coerced6;
 }
 }
 }
-if(!((data6 === "asc") || (data6 === "desc"))){
-validate69.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema72.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(!((((data6 === "in_progress") || (data6 === "submitted")) || (data6 === "approved")) || (data6 === "denied"))){
+validate69.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema72.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
-if(valid0){
-if(data.from_date !== undefined){
-let data7 = data.from_date;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["from_date"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats48.validate(data7))){
-validate69.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.to_date !== undefined){
-let data8 = data.to_date;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["to_date"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats48.validate(data8))){
-validate69.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -20471,8 +20002,8 @@ return errors === 0;
 }
 validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_c2057b30c605 = validate70;
-const schema73 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"status":{"type":"string","enum":["requested","in_review","processing","completed","reversed","canceled","failed","denied"]}},"additionalProperties":false};
+export const query_bb22ee0b4286 = validate70;
+const schema73 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20488,7 +20019,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "user_id")) || (key0 === "currency")) || (key0 === "status"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
 validate70.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -20739,8 +20270,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data5 = data.user_id;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -20760,26 +20291,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["user_id"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate70.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate70.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern18.test(data5)){
-validate70.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern10.test(data5)){
+validate70.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -20791,8 +20322,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data6 = data.currency;
+if(data.user_id !== undefined){
+let data6 = data.user_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -20812,22 +20343,28 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["currency"] = coerced6;
+data["user_id"] = coerced6;
 }
 }
 }
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(!pattern3.test(data6)){
-validate70.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(func1(data6) > 64){
+validate70.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern18.test(data6)){
+validate70.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -20835,49 +20372,6 @@ var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data7 = data.status;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate70.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["status"] = coerced7;
-}
-}
-}
-if(!((((((((data7 === "requested") || (data7 === "in_review")) || (data7 === "processing")) || (data7 === "completed")) || (data7 === "reversed")) || (data7 === "canceled")) || (data7 === "failed")) || (data7 === "denied"))){
-validate70.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema73.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -20897,10 +20391,8 @@ return errors === 0;
 }
 validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_c899d352eccc = validate71;
-const schema74 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["requires_action","processing","authorized","succeeded","failed","canceled","refunded","partially_refunded"]},"billing_reason":{"type":"string","enum":["one_time","subscription_create","subscription_cycle","subscription_update","manual"]},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"membership_id":{"type":"string","maxLength":64,"pattern":"^mem_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"query":{"type":"string","maxLength":200},"created_before":{"type":"string","format":"date-time"},"created_after":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern91 = new RegExp("^mem_[A-Za-z0-9]+$", "u");
-const pattern92 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
+export const query_bb2ae1316efb = validate71;
+const schema74 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21167,50 +20659,47 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.transaction_ids !== undefined){
+let data5 = data.transaction_ids;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["transaction_ids"] = coerced5;
 }
 }
 }
-if(!((((((((data5 === "requires_action") || (data5 === "processing")) || (data5 === "authorized")) || (data5 === "succeeded")) || (data5 === "failed")) || (data5 === "canceled")) || (data5 === "refunded")) || (data5 === "partially_refunded"))){
-validate71.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema74.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate71.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
-var valid0 = _errs12 === errors;
-}
 else {
-var valid0 = true;
-}
-if(valid0){
-if(data.billing_reason !== undefined){
-let data6 = data.billing_reason;
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -21230,29 +20719,47 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data !== undefined){
-data["billing_reason"] = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
 }
 }
 }
-if(!(((((data6 === "one_time") || (data6 === "subscription_create")) || (data6 === "subscription_cycle")) || (data6 === "subscription_update")) || (data6 === "manual"))){
-validate71.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/enum",keyword:"enum",params:{allowedValues: schema74.properties.billing_reason.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate71.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-var valid0 = _errs14 === errors;
+else {
+if(!pattern36.test(data6)){
+validate71.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data7 = data.currency;
+if(data.card_id !== undefined){
+let data7 = data.card_id;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -21272,22 +20779,28 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["currency"] = coerced7;
+data["card_id"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern3.test(data7)){
-validate71.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(func1(data7) > 64){
+validate71.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern37.test(data7)){
+validate71.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -21297,8 +20810,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_id !== undefined){
-let data8 = data.plan_id;
+if(data.cardholder_id !== undefined){
+let data8 = data.cardholder_id;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -21318,26 +20831,26 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["plan_id"] = coerced8;
+data["cardholder_id"] = coerced8;
 }
 }
 }
 if(errors === _errs18){
 if(typeof data8 === "string"){
 if(func1(data8) > 64){
-validate71.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate71.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern4.test(data8)){
-validate71.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+if(!pattern38.test(data8)){
+validate71.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -21349,8 +20862,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.product_id !== undefined){
-let data9 = data.product_id;
+if(data.status !== undefined){
+let data9 = data.status;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
 let dataType9 = typeof data9;
@@ -21370,30 +20883,20 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced9 !== undefined){
 data9 = coerced9;
 if(data !== undefined){
-data["product_id"] = coerced9;
+data["status"] = coerced9;
 }
 }
 }
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(func1(data9) > 64){
-validate71.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
+validate71.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema74.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern5.test(data9)){
-validate71.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs20 === errors;
 }
@@ -21401,8 +20904,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.membership_id !== undefined){
-let data10 = data.membership_id;
+if(data.created_after !== undefined){
+let data10 = data.created_after;
 const _errs22 = errors;
 if(typeof data10 !== "string"){
 let dataType10 = typeof data10;
@@ -21422,26 +20925,22 @@ else if(data10 === null){
 coerced10 = "";
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced10 !== undefined){
 data10 = coerced10;
 if(data !== undefined){
-data["membership_id"] = coerced10;
+data["created_after"] = coerced10;
 }
 }
 }
 if(errors === _errs22){
+if(errors === _errs22){
 if(typeof data10 === "string"){
-if(func1(data10) > 64){
-validate71.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern91.test(data10)){
-validate71.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/pattern",keyword:"pattern",params:{pattern: "^mem_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mem_[A-Za-z0-9]+$"+"\""}];
+if(!(formats0(data10))){
+validate71.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -21453,8 +20952,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.member_id !== undefined){
-let data11 = data.member_id;
+if(data.created_before !== undefined){
+let data11 = data.created_before;
 const _errs24 = errors;
 if(typeof data11 !== "string"){
 let dataType11 = typeof data11;
@@ -21474,26 +20973,22 @@ else if(data11 === null){
 coerced11 = "";
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate71.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced11 !== undefined){
 data11 = coerced11;
 if(data !== undefined){
-data["member_id"] = coerced11;
+data["created_before"] = coerced11;
 }
 }
 }
 if(errors === _errs24){
+if(errors === _errs24){
 if(typeof data11 === "string"){
-if(func1(data11) > 64){
-validate71.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern92.test(data11)){
-validate71.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+if(!(formats0(data11))){
+validate71.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -21503,205 +20998,6 @@ var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data12 = data.user_id;
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data !== undefined){
-data["user_id"] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(func1(data12) > 64){
-validate71.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data12)){
-validate71.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.query !== undefined){
-let data13 = data.query;
-const _errs28 = errors;
-if(typeof data13 !== "string"){
-let dataType13 = typeof data13;
-let coerced13 = undefined;
-if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
-data13 = data13[0];
-dataType13 = typeof data13;
-if(typeof data13 === "string"){
-coerced13 = data13;
-}
-}
-if(!(coerced13 !== undefined)){
-if(dataType13 == "number" || dataType13 == "boolean"){
-coerced13 = "" + data13;
-}
-else if(data13 === null){
-coerced13 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced13 !== undefined){
-data13 = coerced13;
-if(data !== undefined){
-data["query"] = coerced13;
-}
-}
-}
-if(errors === _errs28){
-if(typeof data13 === "string"){
-if(func1(data13) > 200){
-validate71.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data14 = data.created_before;
-const _errs30 = errors;
-if(typeof data14 !== "string"){
-let dataType14 = typeof data14;
-let coerced14 = undefined;
-if(dataType14 == 'object' && Array.isArray(data14) && data14.length == 1){
-data14 = data14[0];
-dataType14 = typeof data14;
-if(typeof data14 === "string"){
-coerced14 = data14;
-}
-}
-if(!(coerced14 !== undefined)){
-if(dataType14 == "number" || dataType14 == "boolean"){
-coerced14 = "" + data14;
-}
-else if(data14 === null){
-coerced14 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced14 !== undefined){
-data14 = coerced14;
-if(data !== undefined){
-data["created_before"] = coerced14;
-}
-}
-}
-if(errors === _errs30){
-if(errors === _errs30){
-if(typeof data14 === "string"){
-if(!(formats0(data14))){
-validate71.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs30 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data15 = data.created_after;
-const _errs32 = errors;
-if(typeof data15 !== "string"){
-let dataType15 = typeof data15;
-let coerced15 = undefined;
-if(dataType15 == 'object' && Array.isArray(data15) && data15.length == 1){
-data15 = data15[0];
-dataType15 = typeof data15;
-if(typeof data15 === "string"){
-coerced15 = data15;
-}
-}
-if(!(coerced15 !== undefined)){
-if(dataType15 == "number" || dataType15 == "boolean"){
-coerced15 = "" + data15;
-}
-else if(data15 === null){
-coerced15 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced15 !== undefined){
-data15 = coerced15;
-if(data !== undefined){
-data["created_after"] = coerced15;
-}
-}
-}
-if(errors === _errs32){
-if(errors === _errs32){
-if(typeof data15 === "string"){
-if(!(formats0(data15))){
-validate71.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs32 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
 }
 }
 }
@@ -21725,8 +21021,8 @@ return errors === 0;
 }
 validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_cc7fde631499 = validate72;
-const schema75 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_bcdc29e49bc7 = validate72;
+const schema75 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21740,9 +21036,18 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "asc";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
+validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id"))){
+if(!(func3.call(schema75.properties, key0))){
 validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -21781,8 +21086,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate72.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 366 || isNaN(data0)){
+validate72.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -21877,8 +21182,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate72.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 366 || isNaN(data2)){
+validate72.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -21941,8 +21246,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -21962,26 +21267,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate72.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate72.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -21993,8 +21298,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.currency !== undefined){
+let data5 = data.currency;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -22014,28 +21319,22 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["currency"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate72.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern3.test(data5)){
+validate72.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
-}
-else {
-if(!pattern10.test(data5)){
-validate72.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -22043,6 +21342,143 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+let data6 = data.direction;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["direction"] = coerced6;
+}
+}
+}
+if(!((data6 === "asc") || (data6 === "desc"))){
+validate72.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema75.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+if(valid0){
+if(data.from_date !== undefined){
+let data7 = data.from_date;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["from_date"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats48.validate(data7))){
+validate72.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to_date !== undefined){
+let data8 = data.to_date;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["to_date"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats48.validate(data8))){
+validate72.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -22061,8 +21497,8 @@ return errors === 0;
 }
 validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_cfcc1817ddc4 = validate73;
-const schema76 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_c2057b30c605 = validate73;
+const schema76 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"status":{"type":"string","enum":["requested","in_review","processing","completed","reversed","canceled","failed","denied"]}},"additionalProperties":false};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22078,7 +21514,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id"))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "user_id")) || (key0 === "currency")) || (key0 === "status"))){
 validate73.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -22329,8 +21765,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.user_id !== undefined){
+let data5 = data.user_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -22350,26 +21786,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate73.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["user_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate73.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate73.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern10.test(data5)){
-validate73.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+if(!pattern18.test(data5)){
+validate73.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -22379,6 +21815,96 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data6 = data.currency;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["currency"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!pattern3.test(data6)){
+validate73.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data7 = data.status;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["status"] = coerced7;
+}
+}
+}
+if(!((((((((data7 === "requested") || (data7 === "in_review")) || (data7 === "processing")) || (data7 === "completed")) || (data7 === "reversed")) || (data7 === "canceled")) || (data7 === "failed")) || (data7 === "denied"))){
+validate73.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema76.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -22397,8 +21923,10 @@ return errors === 0;
 }
 validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_d2649631c609 = validate74;
-const schema77 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["pending","sending","succeeded","failed"]},"event_type":{"type":"string","maxLength":100}},"additionalProperties":false};
+export const query_c899d352eccc = validate74;
+const schema77 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["requires_action","processing","authorized","succeeded","failed","canceled","refunded","partially_refunded"]},"billing_reason":{"type":"string","enum":["one_time","subscription_create","subscription_cycle","subscription_update","manual"]},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"membership_id":{"type":"string","maxLength":64,"pattern":"^mem_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"query":{"type":"string","maxLength":200},"created_before":{"type":"string","format":"date-time"},"created_after":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern94 = new RegExp("^mem_[A-Za-z0-9]+$", "u");
+const pattern95 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22414,7 +21942,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status")) || (key0 === "event_type"))){
+if(!(func3.call(schema77.properties, key0))){
 validate74.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -22613,8 +22141,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data4 = data.status;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -22634,20 +22162,30 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["status"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
-if(!((((data4 === "pending") || (data4 === "sending")) || (data4 === "succeeded")) || (data4 === "failed"))){
-validate74.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema77.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate74.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate74.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs10 === errors;
 }
@@ -22655,8 +22193,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.event_type !== undefined){
-let data5 = data.event_type;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -22676,29 +22214,525 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["event_type"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 100){
-validate74.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(!((((((((data5 === "requires_action") || (data5 === "processing")) || (data5 === "authorized")) || (data5 === "succeeded")) || (data5 === "failed")) || (data5 === "canceled")) || (data5 === "refunded")) || (data5 === "partially_refunded"))){
+validate74.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema77.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.billing_reason !== undefined){
+let data6 = data.billing_reason;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["billing_reason"] = coerced6;
+}
+}
+}
+if(!(((((data6 === "one_time") || (data6 === "subscription_create")) || (data6 === "subscription_cycle")) || (data6 === "subscription_update")) || (data6 === "manual"))){
+validate74.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/enum",keyword:"enum",params:{allowedValues: schema77.properties.billing_reason.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data7 = data.currency;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["currency"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern3.test(data7)){
+validate74.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_id !== undefined){
+let data8 = data.plan_id;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["plan_id"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 64){
+validate74.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data8)){
+validate74.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data9 = data.product_id;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["product_id"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(func1(data9) > 64){
+validate74.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data9)){
+validate74.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.membership_id !== undefined){
+let data10 = data.membership_id;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["membership_id"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(func1(data10) > 64){
+validate74.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern94.test(data10)){
+validate74.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/pattern",keyword:"pattern",params:{pattern: "^mem_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mem_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.member_id !== undefined){
+let data11 = data.member_id;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["member_id"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(func1(data11) > 64){
+validate74.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern95.test(data11)){
+validate74.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data12 = data.user_id;
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data !== undefined){
+data["user_id"] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate74.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data12)){
+validate74.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.query !== undefined){
+let data13 = data.query;
+const _errs28 = errors;
+if(typeof data13 !== "string"){
+let dataType13 = typeof data13;
+let coerced13 = undefined;
+if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
+data13 = data13[0];
+dataType13 = typeof data13;
+if(typeof data13 === "string"){
+coerced13 = data13;
+}
+}
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data13;
+}
+else if(data13 === null){
+coerced13 = "";
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced13 !== undefined){
+data13 = coerced13;
+if(data !== undefined){
+data["query"] = coerced13;
+}
+}
+}
+if(errors === _errs28){
+if(typeof data13 === "string"){
+if(func1(data13) > 200){
+validate74.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data14 = data.created_before;
+const _errs30 = errors;
+if(typeof data14 !== "string"){
+let dataType14 = typeof data14;
+let coerced14 = undefined;
+if(dataType14 == 'object' && Array.isArray(data14) && data14.length == 1){
+data14 = data14[0];
+dataType14 = typeof data14;
+if(typeof data14 === "string"){
+coerced14 = data14;
+}
+}
+if(!(coerced14 !== undefined)){
+if(dataType14 == "number" || dataType14 == "boolean"){
+coerced14 = "" + data14;
+}
+else if(data14 === null){
+coerced14 = "";
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced14 !== undefined){
+data14 = coerced14;
+if(data !== undefined){
+data["created_before"] = coerced14;
+}
+}
+}
+if(errors === _errs30){
+if(errors === _errs30){
+if(typeof data14 === "string"){
+if(!(formats0(data14))){
+validate74.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data15 = data.created_after;
+const _errs32 = errors;
+if(typeof data15 !== "string"){
+let dataType15 = typeof data15;
+let coerced15 = undefined;
+if(dataType15 == 'object' && Array.isArray(data15) && data15.length == 1){
+data15 = data15[0];
+dataType15 = typeof data15;
+if(typeof data15 === "string"){
+coerced15 = data15;
+}
+}
+if(!(coerced15 !== undefined)){
+if(dataType15 == "number" || dataType15 == "boolean"){
+coerced15 = "" + data15;
+}
+else if(data15 === null){
+coerced15 = "";
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced15 !== undefined){
+data15 = coerced15;
+if(data !== undefined){
+data["created_after"] = coerced15;
+}
+}
+}
+if(errors === _errs32){
+if(errors === _errs32){
+if(typeof data15 === "string"){
+if(!(formats0(data15))){
+validate74.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -22717,8 +22751,8 @@ return errors === 0;
 }
 validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_d576b216ce77 = validate75;
-const schema78 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["action_required","processing","approved","rejected"]},"purpose":{"type":"string","enum":["identity","ads_agreement"]},"order":{"type":"string","enum":["created_at","updated_at"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
+export const query_cc7fde631499 = validate75;
+const schema78 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22732,21 +22766,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema78.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id"))){
 validate75.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -22945,8 +22967,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -22966,26 +22988,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate75.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate75.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate75.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate75.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -22997,8 +23019,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -23018,145 +23040,35 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
-if(!((((data5 === "action_required") || (data5 === "processing")) || (data5 === "approved")) || (data5 === "rejected"))){
-validate75.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema78.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate75.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern10.test(data5)){
+validate75.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.purpose !== undefined){
-let data6 = data.purpose;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate75.errors = [{instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["purpose"] = coerced6;
-}
-}
-}
-if(!((data6 === "identity") || (data6 === "ads_agreement"))){
-validate75.errors = [{instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/enum",keyword:"enum",params:{allowedValues: schema78.properties.purpose.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data7 = data.order;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate75.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["order"] = coerced7;
-}
-}
-}
-if(!((data7 === "created_at") || (data7 === "updated_at"))){
-validate75.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema78.properties.order.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-if(valid0){
-let data8 = data.direction;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate75.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["direction"] = coerced8;
-}
-}
-}
-if(!((data8 === "asc") || (data8 === "desc"))){
-validate75.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema78.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-}
-}
 }
 }
 }
@@ -23175,8 +23087,8 @@ return errors === 0;
 }
 validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_d863c2bb616e = validate76;
-const schema79 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_cfcc1817ddc4 = validate76;
+const schema79 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23192,7 +23104,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id"))){
 validate76.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -23443,8 +23355,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -23464,123 +23376,35 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate76.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
-if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
-validate76.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema79.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate76.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern10.test(data5)){
+validate76.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data6 = data.created_after;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["created_after"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate76.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data7 = data.created_before;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["created_before"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate76.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -23599,8 +23423,8 @@ return errors === 0;
 }
 validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_de0c88b9f1df = validate77;
-const schema80 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_d2649631c609 = validate77;
+const schema80 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["pending","sending","succeeded","failed"]},"event_type":{"type":"string","maxLength":100}},"additionalProperties":false};
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23616,55 +23440,292 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "account_id")){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status")) || (key0 === "event_type"))){
 validate77.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.first !== undefined){
+let data0 = data.first;
 const _errs2 = errors;
-if(typeof data0 !== "string"){
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 let dataType0 = typeof data0;
 let coerced0 = undefined;
 if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
 data0 = data0[0];
 dataType0 = typeof data0;
-if(typeof data0 === "string"){
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
 coerced0 = data0;
 }
 }
 if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
 if(coerced0 !== undefined){
 data0 = coerced0;
 if(data !== undefined){
-data["account_id"] = coerced0;
+data["first"] = coerced0;
 }
 }
 }
 if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate77.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate77.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
-validate77.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(data0 < 1 || isNaN(data0)){
+validate77.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate77.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate77.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate77.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate77.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data4 = data.status;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["status"] = coerced4;
+}
+}
+}
+if(!((((data4 === "pending") || (data4 === "sending")) || (data4 === "succeeded")) || (data4 === "failed"))){
+validate77.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema80.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.event_type !== undefined){
+let data5 = data.event_type;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["event_type"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 100){
+validate77.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -23682,8 +23743,8 @@ return errors === 0;
 }
 validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_df89ddf33f61 = validate78;
-const schema81 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"type":{"type":"string","enum":["image","video"]},"status":{"type":"string","enum":["pending","completed","failed"]}},"additionalProperties":false,"required":["account_id"]};
+export const query_d576b216ce77 = validate78;
+const schema81 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["action_required","processing","approved","rejected"]},"purpose":{"type":"string","enum":["identity","ads_agreement"]},"order":{"type":"string","enum":["created_at","updated_at"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23697,6 +23758,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
 let missing0;
 if((data.account_id === undefined) && (missing0 = "account_id")){
 validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
@@ -23705,7 +23772,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "type")) || (key0 === "status"))){
+if(!(func3.call(schema81.properties, key0))){
 validate78.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -23956,8 +24023,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
-let data5 = data.type;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -23977,19 +24044,19 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["type"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(!((data5 === "image") || (data5 === "video"))){
-validate78.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema81.properties.type.enum},message:"must be equal to one of the allowed values"}];
+if(!((((data5 === "action_required") || (data5 === "processing")) || (data5 === "approved")) || (data5 === "rejected"))){
+validate78.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema81.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -23998,8 +24065,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+if(data.purpose !== undefined){
+let data6 = data.purpose;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -24019,25 +24086,101 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["status"] = coerced6;
+data["purpose"] = coerced6;
 }
 }
 }
-if(!(((data6 === "pending") || (data6 === "completed")) || (data6 === "failed"))){
-validate78.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema81.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(!((data6 === "identity") || (data6 === "ads_agreement"))){
+validate78.errors = [{instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/enum",keyword:"enum",params:{allowedValues: schema81.properties.purpose.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+let data7 = data.order;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["order"] = coerced7;
+}
+}
+}
+if(!((data7 === "created_at") || (data7 === "updated_at"))){
+validate78.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema81.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+if(valid0){
+let data8 = data.direction;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["direction"] = coerced8;
+}
+}
+}
+if(!((data8 === "asc") || (data8 === "desc"))){
+validate78.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema81.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
 }
 }
 }
@@ -24058,8 +24201,8 @@ return errors === 0;
 }
 validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_e735d1f11715 = validate79;
-const schema82 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_d863c2bb616e = validate79;
+const schema82 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -24075,7 +24218,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "member_id"))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
 validate79.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -24326,8 +24469,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.member_id !== undefined){
-let data5 = data.member_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -24347,358 +24490,19 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["member_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate79.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern92.test(data5)){
-validate79.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate79.errors = vErrors;
-return errors === 0;
-}
-validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_e7734557b636 = validate80;
-const schema83 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
-
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate80.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "visibility")) || (key0 === "direction"))){
-validate80.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate80.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate80.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate80.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate80.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate80.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate80.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate80.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate80.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.visibility !== undefined){
-let data5 = data.visibility;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["visibility"] = coerced5;
-}
-}
-}
-if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
-validate80.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema83.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
+validate79.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema82.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -24707,7 +24511,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data6 = data.direction;
+if(data.created_after !== undefined){
+let data6 = data.created_after;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -24727,23 +24532,165 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["direction"] = coerced6;
+data["created_after"] = coerced6;
 }
 }
 }
-if(!((data6 === "asc") || (data6 === "desc"))){
-validate80.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema83.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate79.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data7 = data.created_before;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_before"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate79.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate79.errors = vErrors;
+return errors === 0;
+}
+validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_de0c88b9f1df = validate80;
+const schema83 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate80.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "account_id")){
+validate80.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(typeof data0 === "string"){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate80.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["account_id"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate80.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate80.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
 }
 }
 }
@@ -24761,8 +24708,8 @@ return errors === 0;
 }
 validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_ee09689bd96c = validate81;
-const schema84 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"query":{"type":"string","minLength":1,"maxLength":100},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["query"]};
+export const query_df89ddf33f61 = validate81;
+const schema84 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"type":{"type":"string","enum":["image","video"]},"status":{"type":"string","enum":["pending","completed","failed"]}},"additionalProperties":false,"required":["account_id"]};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -24777,14 +24724,14 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.query === undefined) && (missing0 = "query")){
+if((data.account_id === undefined) && (missing0 = "account_id")){
 validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "query")) || (key0 === "company_id"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "type")) || (key0 === "status"))){
 validate81.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -24823,8 +24770,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 50 || isNaN(data0)){
-validate81.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data0 > 100 || isNaN(data0)){
+validate81.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -24919,8 +24866,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 50 || isNaN(data2)){
-validate81.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data2 > 100 || isNaN(data2)){
+validate81.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -24983,8 +24930,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.query !== undefined){
-let data4 = data.query;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -25004,26 +24951,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["query"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 100){
-validate81.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func1(data4) > 64){
+validate81.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func1(data4) < 1){
-validate81.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern2.test(data4)){
+validate81.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -25035,8 +24982,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data5 = data.company_id;
+if(data.type !== undefined){
+let data5 = data.type;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -25056,35 +25003,68 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["company_id"] = coerced5;
+data["type"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate81.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((data5 === "image") || (data5 === "video"))){
+validate81.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema84.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern2.test(data5)){
-validate81.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate81.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!(((data6 === "pending") || (data6 === "completed")) || (data6 === "failed"))){
+validate81.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema84.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -25104,8 +25084,8 @@ return errors === 0;
 }
 validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_eef1fe7a3145 = validate82;
-const schema85 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"resource":{"type":"string","enum":["payments","memberships","members","refunds","disputes"]},"status":{"type":"string","enum":["pending","processing","completed","expired"]}},"additionalProperties":false,"required":["account_id"]};
+export const query_e735d1f11715 = validate82;
+const schema85 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -25119,15 +25099,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "resource")) || (key0 === "status"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "member_id"))){
 validate82.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -25378,8 +25352,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined){
-let data5 = data.resource;
+if(data.member_id !== undefined){
+let data5 = data.member_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -25399,69 +25373,35 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate82.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["resource"] = coerced5;
+data["member_id"] = coerced5;
 }
 }
 }
-if(!(((((data5 === "payments") || (data5 === "memberships")) || (data5 === "members")) || (data5 === "refunds")) || (data5 === "disputes"))){
-validate82.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema85.properties.resource.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate82.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern95.test(data5)){
+validate82.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate82.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((((data6 === "pending") || (data6 === "processing")) || (data6 === "completed")) || (data6 === "expired"))){
-validate82.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema85.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -25480,8 +25420,8 @@ return errors === 0;
 }
 validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f20a06e467b8 = validate83;
-const schema86 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","frozen","canceled"]}},"additionalProperties":false};
+export const query_e7734557b636 = validate83;
+const schema86 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -25495,9 +25435,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "cardholder_id")) || (key0 === "user_id")) || (key0 === "status"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "visibility")) || (key0 === "direction"))){
 validate83.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -25748,8 +25691,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cardholder_id !== undefined){
-let data5 = data.cardholder_id;
+if(data.visibility !== undefined){
+let data5 = data.visibility;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -25769,30 +25712,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["cardholder_id"] = coerced5;
+data["visibility"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate83.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
+validate83.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema86.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern37.test(data5)){
-validate83.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -25800,8 +25733,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data6 = data.user_id;
+let data6 = data.direction;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -25821,79 +25753,22 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["user_id"] = coerced6;
+data["direction"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate83.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((data6 === "asc") || (data6 === "desc"))){
+validate83.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema86.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern18.test(data6)){
-validate83.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data7 = data.status;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate83.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["status"] = coerced7;
-}
-}
-}
-if(!(((data7 === "active") || (data7 === "frozen")) || (data7 === "canceled"))){
-validate83.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema86.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -25912,8 +25787,8 @@ return errors === 0;
 }
 validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f30e1a5d1979 = validate84;
-const schema87 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["awaiting_merchant","awaiting_customer","awaiting_platform","closed"]},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"escalated":{"type":"boolean"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"statuses":{"type":"array","items":{"type":"string","enum":["merchant_response_needed","customer_response_needed","merchant_info_needed","customer_info_needed","under_platform_review","customer_won","merchant_won","customer_withdrew"]},"maxItems":8}},"additionalProperties":false};
+export const query_ee09689bd96c = validate84;
+const schema87 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"query":{"type":"string","minLength":1,"maxLength":100},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["query"]};
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -25927,12 +25802,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
+let missing0;
+if((data.query === undefined) && (missing0 = "query")){
+validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
 }
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema87.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "query")) || (key0 === "company_id"))){
 validate84.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -25971,8 +25849,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate84.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 50 || isNaN(data0)){
+validate84.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -26067,8 +25945,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate84.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 50 || isNaN(data2)){
+validate84.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -26131,8 +26009,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.query !== undefined){
+let data4 = data.query;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -26152,26 +26030,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["query"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate84.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data4) > 100){
+validate84.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data4)){
-validate84.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(func1(data4) < 1){
+validate84.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
@@ -26183,8 +26061,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.company_id !== undefined){
+let data5 = data.company_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -26204,26 +26082,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["company_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate84.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate84.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern10.test(data5)){
-validate84.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+if(!pattern2.test(data5)){
+validate84.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -26233,356 +26111,6 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate84.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((((data6 === "awaiting_merchant") || (data6 === "awaiting_customer")) || (data6 === "awaiting_platform")) || (data6 === "closed"))){
-validate84.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema87.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.reason !== undefined){
-let data7 = data.reason;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate84.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["reason"] = coerced7;
-}
-}
-}
-if(!(((((data7 === "forgot_to_cancel") || (data7 === "item_not_received")) || (data7 === "significantly_not_as_described")) || (data7 === "unauthorized_transaction")) || (data7 === "product_unacceptable"))){
-validate84.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema87.properties.reason.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.escalated !== undefined){
-let data8 = data.escalated;
-const _errs18 = errors;
-if(typeof data8 !== "boolean"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "boolean"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(data8 === "false" || data8 === 0 || data8 === null){
-coerced8 = false;
-}
-else if(data8 === "true" || data8 === 1){
-coerced8 = true;
-}
-else {
-validate84.errors = [{instancePath:instancePath+"/escalated",schemaPath:"#/properties/escalated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["escalated"] = coerced8;
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data9 = data.created_after;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate84.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["created_after"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate84.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data10 = data.created_before;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate84.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["created_before"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate84.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data11 = data.direction;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate84.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["direction"] = coerced11;
-}
-}
-}
-if(!((data11 === "asc") || (data11 === "desc"))){
-validate84.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema87.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-if(valid0){
-if(data.statuses !== undefined){
-let data12 = data.statuses;
-const _errs26 = errors;
-if(!(Array.isArray(data12))){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(Array.isArray(data12)){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 === "string" || dataType12 === "number"
-              || dataType12 === "boolean" || data12 === null){
-coerced12 = [data12];
-}
-else {
-validate84.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data !== undefined){
-data["statuses"] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(Array.isArray(data12)){
-if(data12.length > 8){
-validate84.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data12.length;
-for(let i0=0; i0<len0; i0++){
-let data13 = data12[i0];
-const _errs28 = errors;
-if(typeof data13 !== "string"){
-let dataType13 = typeof data13;
-let coerced13 = undefined;
-if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
-data13 = data13[0];
-dataType13 = typeof data13;
-if(typeof data13 === "string"){
-coerced13 = data13;
-}
-}
-if(!(coerced13 !== undefined)){
-if(dataType13 == "number" || dataType13 == "boolean"){
-coerced13 = "" + data13;
-}
-else if(data13 === null){
-coerced13 = "";
-}
-else {
-validate84.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced13 !== undefined){
-data13 = coerced13;
-if(data12 !== undefined){
-data12[i0] = coerced13;
-}
-}
-}
-if(!((((((((data13 === "merchant_response_needed") || (data13 === "customer_response_needed")) || (data13 === "merchant_info_needed")) || (data13 === "customer_info_needed")) || (data13 === "under_platform_review")) || (data13 === "customer_won")) || (data13 === "merchant_won")) || (data13 === "customer_withdrew"))){
-validate84.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema87.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs28 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -26602,8 +26130,8 @@ return errors === 0;
 }
 validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f5838cc44e8d = validate85;
-const schema88 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"statuses":{"type":"array","items":{"type":"string","enum":["trialing","active","past_due","paused","canceled","expired","completed"]},"maxItems":20},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false};
+export const query_eef1fe7a3145 = validate85;
+const schema88 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"resource":{"type":"string","enum":["payments","memberships","members","refunds","disputes"]},"status":{"type":"string","enum":["pending","processing","completed","expired"]}},"additionalProperties":false,"required":["account_id"]};
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26617,9 +26145,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate85.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema88.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "resource")) || (key0 === "status"))){
 validate85.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -26818,8 +26352,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -26839,26 +26373,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate85.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate85.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate85.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate85.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -26870,47 +26404,50 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statuses !== undefined){
-let data5 = data.statuses;
+if(data.resource !== undefined){
+let data5 = data.resource;
 const _errs12 = errors;
-if(!(Array.isArray(data5))){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(Array.isArray(data5)){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate85.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["statuses"] = coerced5;
+data["resource"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 20){
-validate85.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+if(!(((((data5 === "payments") || (data5 === "memberships")) || (data5 === "members")) || (data5 === "refunds")) || (data5 === "disputes"))){
+validate85.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema88.properties.resource.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
+var valid0 = _errs12 === errors;
+}
 else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -26930,331 +26467,25 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
-}
-}
-}
-if(!(((((((data6 === "trialing") || (data6 === "active")) || (data6 === "past_due")) || (data6 === "paused")) || (data6 === "canceled")) || (data6 === "expired")) || (data6 === "completed"))){
-validate85.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema88.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_ids !== undefined){
-let data7 = data.plan_ids;
-const _errs16 = errors;
-if(!(Array.isArray(data7))){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(Array.isArray(data7)){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 === "string" || dataType7 === "number"
-              || dataType7 === "boolean" || data7 === null){
-coerced7 = [data7];
-}
-else {
-validate85.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
 if(data !== undefined){
-data["plan_ids"] = coerced7;
+data["status"] = coerced6;
 }
 }
 }
-if(errors === _errs16){
-if(Array.isArray(data7)){
-if(data7.length > 100){
-validate85.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(!((((data6 === "pending") || (data6 === "processing")) || (data6 === "completed")) || (data6 === "expired"))){
+validate85.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema88.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-else {
-var valid2 = true;
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate85.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data7 !== undefined){
-data7[i1] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate85.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data8)){
-validate85.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs18 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.product_ids !== undefined){
-let data9 = data.product_ids;
-const _errs20 = errors;
-if(!(Array.isArray(data9))){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(Array.isArray(data9)){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 === "string" || dataType9 === "number"
-              || dataType9 === "boolean" || data9 === null){
-coerced9 = [data9];
-}
-else {
-validate85.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["product_ids"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(Array.isArray(data9)){
-if(data9.length > 100){
-validate85.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid3 = true;
-const len2 = data9.length;
-for(let i2=0; i2<len2; i2++){
-let data10 = data9[i2];
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate85.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data9 !== undefined){
-data9[i2] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(func1(data10) > 64){
-validate85.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data10)){
-validate85.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid3 = _errs22 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_ids !== undefined){
-let data11 = data.user_ids;
-const _errs24 = errors;
-if(!(Array.isArray(data11))){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(Array.isArray(data11)){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 === "string" || dataType11 === "number"
-              || dataType11 === "boolean" || data11 === null){
-coerced11 = [data11];
-}
-else {
-validate85.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["user_ids"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(Array.isArray(data11)){
-if(data11.length > 100){
-validate85.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len3 = data11.length;
-for(let i3=0; i3<len3; i3++){
-let data12 = data11[i3];
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate85.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data11 !== undefined){
-data11[i3] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(func1(data12) > 64){
-validate85.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data12)){
-validate85.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid4 = _errs26 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -27275,8 +26506,8 @@ return errors === 0;
 }
 validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f58ae0836e43 = validate86;
-const schema89 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_f20a06e467b8 = validate86;
+const schema89 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","frozen","canceled"]}},"additionalProperties":false};
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27292,7 +26523,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "cardholder_id")) || (key0 === "user_id")) || (key0 === "status"))){
 validate86.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -27491,8 +26722,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -27512,26 +26743,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate86.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate86.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate86.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -27543,8 +26774,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.cardholder_id !== undefined){
+let data5 = data.cardholder_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -27564,20 +26795,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate86.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["cardholder_id"] = coerced5;
 }
 }
 }
-if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
-validate86.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema89.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate86.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern38.test(data5)){
+validate86.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -27585,8 +26826,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data6 = data.created_after;
+if(data.user_id !== undefined){
+let data6 = data.user_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -27606,22 +26847,26 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate86.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["created_after"] = coerced6;
+data["user_id"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate86.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(func1(data6) > 64){
+validate86.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data6)){
+validate86.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -27633,8 +26878,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data7 = data.created_before;
+if(data.status !== undefined){
+let data7 = data.status;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -27654,26 +26899,20 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate86.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_before"] = coerced7;
+data["status"] = coerced7;
 }
 }
 }
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate86.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!(((data7 === "active") || (data7 === "frozen")) || (data7 === "canceled"))){
+validate86.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema89.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs16 === errors;
 }
@@ -27699,8 +26938,8 @@ return errors === 0;
 }
 validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f83a0e5fe339 = validate87;
-const schema90 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","verified"]}},"additionalProperties":false};
+export const query_f30e1a5d1979 = validate87;
+const schema90 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["awaiting_merchant","awaiting_customer","awaiting_platform","closed"]},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"escalated":{"type":"boolean"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"statuses":{"type":"array","items":{"type":"string","enum":["merchant_response_needed","customer_response_needed","merchant_info_needed","customer_info_needed","under_platform_review","customer_won","merchant_won","customer_withdrew"]},"maxItems":8}},"additionalProperties":false};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27714,9 +26953,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(func3.call(schema90.properties, key0))){
 validate87.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -27915,8 +27157,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -27936,26 +27178,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate87.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate87.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate87.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate87.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate87.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -27967,8 +27209,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -27988,25 +27230,386 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate87.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
-if(!((data5 === "pending") || (data5 === "verified"))){
-validate87.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema90.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate87.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern10.test(data5)){
+validate87.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!((((data6 === "awaiting_merchant") || (data6 === "awaiting_customer")) || (data6 === "awaiting_platform")) || (data6 === "closed"))){
+validate87.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema90.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reason !== undefined){
+let data7 = data.reason;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["reason"] = coerced7;
+}
+}
+}
+if(!(((((data7 === "forgot_to_cancel") || (data7 === "item_not_received")) || (data7 === "significantly_not_as_described")) || (data7 === "unauthorized_transaction")) || (data7 === "product_unacceptable"))){
+validate87.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema90.properties.reason.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.escalated !== undefined){
+let data8 = data.escalated;
+const _errs18 = errors;
+if(typeof data8 !== "boolean"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "boolean"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(data8 === "false" || data8 === 0 || data8 === null){
+coerced8 = false;
+}
+else if(data8 === "true" || data8 === 1){
+coerced8 = true;
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/escalated",schemaPath:"#/properties/escalated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["escalated"] = coerced8;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data9 = data.created_after;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["created_after"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate87.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data10 = data.created_before;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["created_before"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate87.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data11 = data.direction;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["direction"] = coerced11;
+}
+}
+}
+if(!((data11 === "asc") || (data11 === "desc"))){
+validate87.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema90.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+if(valid0){
+if(data.statuses !== undefined){
+let data12 = data.statuses;
+const _errs26 = errors;
+if(!(Array.isArray(data12))){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(Array.isArray(data12)){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 === "string" || dataType12 === "number"
+              || dataType12 === "boolean" || data12 === null){
+coerced12 = [data12];
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data !== undefined){
+data["statuses"] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(Array.isArray(data12)){
+if(data12.length > 8){
+validate87.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+const _errs28 = errors;
+if(typeof data13 !== "string"){
+let dataType13 = typeof data13;
+let coerced13 = undefined;
+if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
+data13 = data13[0];
+dataType13 = typeof data13;
+if(typeof data13 === "string"){
+coerced13 = data13;
+}
+}
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data13;
+}
+else if(data13 === null){
+coerced13 = "";
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced13 !== undefined){
+data13 = coerced13;
+if(data12 !== undefined){
+data12[i0] = coerced13;
+}
+}
+}
+if(!((((((((data13 === "merchant_response_needed") || (data13 === "customer_response_needed")) || (data13 === "merchant_info_needed")) || (data13 === "customer_info_needed")) || (data13 === "under_platform_review")) || (data13 === "customer_won")) || (data13 === "merchant_won")) || (data13 === "customer_withdrew"))){
+validate87.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema90.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs28 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -28025,9 +27628,8 @@ return errors === 0;
 }
 validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_fa7d3bdeed51 = validate88;
-const schema91 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"to":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"interval":{"type":"string","enum":["hour","day","week","month","year"],"default":"day"},"time_zone":{"type":"string","maxLength":64},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
-const pattern119 = new RegExp("^\\d{4}-\\d{2}-\\d{2}(T.+)?$", "u");
+export const query_f5838cc44e8d = validate88;
+const schema91 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"statuses":{"type":"array","items":{"type":"string","enum":["trialing","active","past_due","paused","canceled","expired","completed"]},"maxItems":20},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false};
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -28041,65 +27643,54 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.interval === undefined){
-data.interval = "day";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
-validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "interval")) || (key0 === "time_zone")) || (key0 === "currency"))){
+if(!(func3.call(schema91.properties, key0))){
 validate88.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.first !== undefined){
+let data0 = data.first;
 const _errs2 = errors;
-if(typeof data0 !== "string"){
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 let dataType0 = typeof data0;
 let coerced0 = undefined;
 if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
 data0 = data0[0];
 dataType0 = typeof data0;
-if(typeof data0 === "string"){
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
 coerced0 = data0;
 }
 }
 if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
 }
 else {
-validate88.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
 if(coerced0 !== undefined){
 data0 = coerced0;
 if(data !== undefined){
-data["account_id"] = coerced0;
+data["first"] = coerced0;
 }
 }
 }
 if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate88.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate88.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
-validate88.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(data0 < 1 || isNaN(data0)){
+validate88.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -28111,8 +27702,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.from !== undefined){
-let data1 = data.from;
+if(data.after !== undefined){
+let data1 = data.after;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
 let dataType1 = typeof data1;
@@ -28132,28 +27723,22 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate88.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced1 !== undefined){
 data1 = coerced1;
 if(data !== undefined){
-data["from"] = coerced1;
+data["after"] = coerced1;
 }
 }
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func1(data1) > 40){
-validate88.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+if(func1(data1) > 512){
+validate88.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
-}
-else {
-if(!pattern119.test(data1)){
-validate88.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -28163,47 +27748,45 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.to !== undefined){
-let data2 = data.to;
+if(data.last !== undefined){
+let data2 = data.last;
 const _errs6 = errors;
-if(typeof data2 !== "string"){
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 let dataType2 = typeof data2;
 let coerced2 = undefined;
 if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
 data2 = data2[0];
 dataType2 = typeof data2;
-if(typeof data2 === "string"){
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
 coerced2 = data2;
 }
 }
 if(!(coerced2 !== undefined)){
-if(dataType2 == "number" || dataType2 == "boolean"){
-coerced2 = "" + data2;
-}
-else if(data2 === null){
-coerced2 = "";
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
 }
 else {
-validate88.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
 if(coerced2 !== undefined){
 data2 = coerced2;
 if(data !== undefined){
-data["to"] = coerced2;
+data["last"] = coerced2;
 }
 }
 }
 if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 40){
-validate88.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate88.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
-if(!pattern119.test(data2)){
-validate88.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
+if(data2 < 1 || isNaN(data2)){
+validate88.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -28215,7 +27798,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data3 = data.interval;
+if(data.before !== undefined){
+let data3 = data.before;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
 let dataType3 = typeof data3;
@@ -28235,25 +27819,33 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate88.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced3 !== undefined){
 data3 = coerced3;
 if(data !== undefined){
-data["interval"] = coerced3;
+data["before"] = coerced3;
 }
 }
 }
-if(!(((((data3 === "hour") || (data3 === "day")) || (data3 === "week")) || (data3 === "month")) || (data3 === "year"))){
-validate88.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/enum",keyword:"enum",params:{allowedValues: schema91.properties.interval.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate88.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
+}
+}
 var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
-if(data.time_zone !== undefined){
-let data4 = data.time_zone;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -28273,22 +27865,28 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate88.errors = [{instancePath:instancePath+"/time_zone",schemaPath:"#/properties/time_zone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["time_zone"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate88.errors = [{instancePath:instancePath+"/time_zone",schemaPath:"#/properties/time_zone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate88.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate88.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -28298,43 +27896,86 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data5 = data.currency;
+if(data.statuses !== undefined){
+let data5 = data.statuses;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate88.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["currency"] = coerced5;
+data["statuses"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(typeof data5 === "string"){
-if(!pattern3.test(data5)){
-validate88.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(Array.isArray(data5)){
+if(data5.length > 20){
+validate88.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
+}
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
+}
+}
+}
+if(!(((((((data6 === "trialing") || (data6 === "active")) || (data6 === "past_due")) || (data6 === "paused")) || (data6 === "canceled")) || (data6 === "expired")) || (data6 === "completed"))){
+validate88.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema91.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
 }
 }
 }
@@ -28342,6 +27983,305 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.plan_ids !== undefined){
+let data7 = data.plan_ids;
+const _errs16 = errors;
+if(!(Array.isArray(data7))){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(Array.isArray(data7)){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 === "string" || dataType7 === "number"
+              || dataType7 === "boolean" || data7 === null){
+coerced7 = [data7];
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["plan_ids"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(Array.isArray(data7)){
+if(data7.length > 100){
+validate88.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data7 !== undefined){
+data7[i1] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 64){
+validate88.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data8)){
+validate88.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs18 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_ids !== undefined){
+let data9 = data.product_ids;
+const _errs20 = errors;
+if(!(Array.isArray(data9))){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(Array.isArray(data9)){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 === "string" || dataType9 === "number"
+              || dataType9 === "boolean" || data9 === null){
+coerced9 = [data9];
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["product_ids"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(Array.isArray(data9)){
+if(data9.length > 100){
+validate88.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+let data10 = data9[i2];
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data9 !== undefined){
+data9[i2] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(func1(data10) > 64){
+validate88.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data10)){
+validate88.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid3 = _errs22 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_ids !== undefined){
+let data11 = data.user_ids;
+const _errs24 = errors;
+if(!(Array.isArray(data11))){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(Array.isArray(data11)){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 === "string" || dataType11 === "number"
+              || dataType11 === "boolean" || data11 === null){
+coerced11 = [data11];
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["user_ids"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(Array.isArray(data11)){
+if(data11.length > 100){
+validate88.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len3 = data11.length;
+for(let i3=0; i3<len3; i3++){
+let data12 = data11[i3];
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data11 !== undefined){
+data11[i3] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate88.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data12)){
+validate88.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs26 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -28361,9 +28301,8 @@ return errors === 0;
 }
 validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_fe1888405cd9 = validate89;
-const schema92 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["created","active","broken"]},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"include_available":{"type":"boolean"},"destination_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"}},"additionalProperties":false};
-const pattern125 = new RegExp("^podst_[a-z_]{1,40}$", "u");
+export const query_f58ae0836e43 = validate89;
+const schema92 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -28379,7 +28318,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema92.properties, key0))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
 validate89.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -28578,6 +28517,430 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.company_id !== undefined){
+let data4 = data.company_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate89.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["company_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate89.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate89.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data5 = data.status;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate89.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
+validate89.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema92.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data6 = data.created_after;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate89.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["created_after"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate89.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data7 = data.created_before;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate89.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_before"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate89.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate89.errors = vErrors;
+return errors === 0;
+}
+validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_f83a0e5fe339 = validate90;
+const schema93 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","verified"]}},"additionalProperties":false};
+
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate90.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+validate90.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate90.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate90.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate90.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate90.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate90.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate90.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate90.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate90.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate90.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate90.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.account_id !== undefined){
 let data4 = data.account_id;
 const _errs10 = errors;
@@ -28599,7 +28962,7 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28613,12 +28976,948 @@ data["account_id"] = coerced4;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate89.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate90.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate89.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate90.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data5 = data.status;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate90.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!((data5 === "pending") || (data5 === "verified"))){
+validate90.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema93.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate90.errors = vErrors;
+return errors === 0;
+}
+validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_fa7d3bdeed51 = validate91;
+const schema94 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"to":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"interval":{"type":"string","enum":["hour","day","week","month","year"],"default":"day"},"time_zone":{"type":"string","maxLength":64},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
+const pattern122 = new RegExp("^\\d{4}-\\d{2}-\\d{2}(T.+)?$", "u");
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate91.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.interval === undefined){
+data.interval = "day";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
+validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "interval")) || (key0 === "time_zone")) || (key0 === "currency"))){
+validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(typeof data0 === "string"){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["account_id"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate91.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate91.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+let data1 = data.from;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["from"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 40){
+validate91.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(!pattern122.test(data1)){
+validate91.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data2 = data.to;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(typeof data2 === "string"){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["to"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 40){
+validate91.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(!pattern122.test(data2)){
+validate91.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data3 = data.interval;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["interval"] = coerced3;
+}
+}
+}
+if(!(((((data3 === "hour") || (data3 === "day")) || (data3 === "week")) || (data3 === "month")) || (data3 === "year"))){
+validate91.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/enum",keyword:"enum",params:{allowedValues: schema94.properties.interval.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+if(valid0){
+if(data.time_zone !== undefined){
+let data4 = data.time_zone;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/time_zone",schemaPath:"#/properties/time_zone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["time_zone"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate91.errors = [{instancePath:instancePath+"/time_zone",schemaPath:"#/properties/time_zone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data5 = data.currency;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["currency"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!pattern3.test(data5)){
+validate91.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate91.errors = vErrors;
+return errors === 0;
+}
+validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_fb4b9ee9ac01 = validate92;
+const schema95 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["active","removed"]}},"additionalProperties":false};
+
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate92.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status"))){
+validate92.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate92.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate92.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate92.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate92.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate92.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate92.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data4 = data.status;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["status"] = coerced4;
+}
+}
+}
+if(!((data4 === "active") || (data4 === "removed"))){
+validate92.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema95.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate92.errors = vErrors;
+return errors === 0;
+}
+validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_fe1888405cd9 = validate93;
+const schema96 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["created","active","broken"]},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"include_available":{"type":"boolean"},"destination_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"}},"additionalProperties":false};
+const pattern128 = new RegExp("^podst_[a-z_]{1,40}$", "u");
+
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate93.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func3.call(schema96.properties, key0))){
+validate93.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate93.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate93.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate93.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate93.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate93.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate93.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.account_id !== undefined){
+let data4 = data.account_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate93.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate93.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -28651,7 +29950,7 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28665,12 +29964,12 @@ data["user_id"] = coerced5;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate89.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate93.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern18.test(data5)){
-validate89.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+validate93.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -28703,7 +30002,7 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28715,7 +30014,7 @@ data["status"] = coerced6;
 }
 }
 if(!(((data6 === "created") || (data6 === "active")) || (data6 === "broken"))){
-validate89.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema92.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate93.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema96.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -28745,7 +30044,7 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28758,8 +30057,8 @@ data["amount"] = coerced7;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern30.test(data7)){
-validate89.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+if(!pattern31.test(data7)){
+validate93.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
 }
 }
@@ -28791,7 +30090,7 @@ else if(data8 === "true" || data8 === 1){
 coerced8 = true;
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/include_available",schemaPath:"#/properties/include_available/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate93.errors = [{instancePath:instancePath+"/include_available",schemaPath:"#/properties/include_available/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
@@ -28829,7 +30128,7 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28842,8 +30141,8 @@ data["destination_id"] = coerced9;
 }
 if(errors === _errs20){
 if(typeof data9 === "string"){
-if(!pattern125.test(data9)){
-validate89.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
+if(!pattern128.test(data9)){
+validate93.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
 return false;
 }
 }
@@ -28865,12 +30164,12 @@ var valid0 = true;
 }
 }
 else {
-validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate89.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

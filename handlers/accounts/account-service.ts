@@ -1,5 +1,6 @@
 // Creating accounts: id, unique route slug and client id. Used by POST /accounts, the CLI and the demo seed.
 import type { Knex } from 'knex';
+import { SALES_PERCENTAGE } from '../partners/accrue.js';
 import { newId, randomToken } from '../../runtime/ids.js';
 import { conflict } from '../../runtime/errors.js';
 
@@ -42,6 +43,16 @@ async function siblingWithExternalId(db: Knex, parentId: string, externalId: str
   return row?.id ?? null;
 }
 
+/** An account made with affiliate_code becomes a partner business of the user with that username (the referrer
+ * was checked by POST /accounts; an unknown one here refers nobody). */
+export async function referPartnerBusiness(db: Knex, accountId: string, username: string): Promise<void> {
+  const partner = await db('users').whereRaw('lower(username) = lower(?)', [username]).first('id');
+  if (!partner) return;
+  await db('partner_businesses').insert({
+    id: newId('pbiz_'), account_id: accountId, partner_user_id: partner.id, sales_percentage: SALES_PERCENTAGE, referral_started_at: db.fn.now(),
+  });
+}
+
 export async function insertAccount(db: Knex, input: NewAccount): Promise<Record<string, any>> {
   const metadata = input.metadata ?? {};
   const externalId = externalIdOf(metadata);
@@ -73,6 +84,7 @@ export async function insertAccount(db: Knex, input: NewAccount): Promise<Record
       .ignore()
       .returning('*');
     if (row) {
+      if (row.affiliate_code) await referPartnerBusiness(db, row.id, row.affiliate_code);
       if (input.ownerUserId) {
         await db('team_members').insert({
           id: newId('tmem_'), account_id: row.id, user_id: input.ownerUserId, role: 'owner', status: 'active', accepted_at: db.fn.now(),

@@ -12,6 +12,7 @@ import { postPaymentSettled } from './ledger.js';
 import { loadPaymentView, type PaymentRow } from './payment-view.js';
 import { nowMs } from '../shared/now.js';
 import { queueNetworkReport } from '../disputes/network.js';
+import { accruePartnerEarning } from '../partners/accrue.js';
 
 export type Emit = (type: EventType, accountId: string | null, data: unknown) => Promise<void>;
 
@@ -30,6 +31,8 @@ export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succ
   ]);
   const feeTotal = fees.processing + fees.platform;
   await postPaymentSettled(db, { id: payment.id, account_id: payment.account_id, currency: payment.currency, total }, feeTotal);
+  // A referred account's partner earns its share of the platform fee in this same transaction.
+  await accruePartnerEarning(db, { id: payment.id, account_id: payment.account_id, currency: payment.currency, total, product_id: payment.product_id ?? null }, fees.platform);
   const fulfilment = await fulfil(db, payment);
   const paymentMethodId = await savedCard(db, payment, fulfilment.memberId) ?? payment.payment_method_id;
   await db('payments').where({ id: payment.id }).update({

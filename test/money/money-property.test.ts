@@ -21,6 +21,7 @@ import { confirmDeposit } from '../../handlers/crypto_network/network.js';
 import { ledgerOf } from '../../handlers/ledger/ledgers.js';
 import { postEntry } from '../../handlers/ledger/post.js';
 import { randomToken } from '../../runtime/ids.js';
+import { commissionOf, SALES_PERCENTAGE } from '../../handlers/partners/accrue.js';
 
 const t = suite('money: a property of random concurrent movements');
 let app: TestApp;
@@ -173,12 +174,21 @@ t('balances equal their postings, floors hold and retried keys create once, what
     assert.is(Number((await app.db('payouts').whereIn('account_id', world.sellers.map((x) => x.accountId)).count({ n: '*' }))[0].n), payoutIds.length);
     const transferIds = stored.filter((r) => r.status_code === 201 && keysSent.get(r.key) === 'transfer').map((r) => r.response.id);
     assert.is(Number((await app.db('transfers').whereIn('id', transferIds).count({ n: '*' }))[0].n), transferIds.length);
+    // Each referred seller's settled USD payment earned its partner floor(platform fee * 30 / 100), once.
+    for (const seller of world.sellers) {
+      const fees = await app.db('payment_fees').join('payments', 'payments.id', 'payment_fees.payment_id')
+        .where({ 'payments.account_id': seller.accountId, 'payment_fees.type': 'platform_fee', 'payments.currency': 'usd' }).pluck('payment_fees.amount');
+      const owed = fees.reduce((sum: number, fee: string) => sum + commissionOf(Number(fee), SALES_PERCENTAGE), 0);
+      const earned = await app.db('ledger_postings').where({ ledger_id: await ledgerOf(app.db, seller.partnerId), bucket: 'available' }).sum({ n: 'amount' });
+      assert.is(Number(earned[0].n ?? 0), owed);
+      assert.is(Number((await app.db('partner_earnings').where({ account_id: seller.accountId }).count({ n: '*' }))[0].n), fees.length);
+    }
   }), { ...replay, examples: [[EVERY_KIND]] });
   // The runs moved money every way (a property that never reached the ledger would pass vacuously).
   const count = async (table: string, where: Record<string, unknown> = {}) => Number((await app.db(table).where(where).count({ n: '*' }))[0].n);
   const settled = Number((await app.db('payments').whereNotNull('settlement_time_at').count({ n: '*' }))[0].n);
   const seen = { payments: settled, refunds: await count('refunds', { status: 'succeeded' }),
-    payouts: await count('payouts'), transfers: await count('transfers'), disputes: await count('disputes') };
+    payouts: await count('payouts'), transfers: await count('transfers'), disputes: await count('disputes'), partner_earnings: await count('partner_earnings') };
   console.log(`  money property: ${JSON.stringify(seen)}`);
   for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} happened`);
 });
@@ -351,6 +361,96 @@ t('deposits and swaps: balances equal their postings, floors hold, each transact
   const seen = { confirmed: await count('crypto_deposits', { status: 'confirmed' }), below_minimum: await count('crypto_deposits', { status: 'below_minimum' }),
     swaps: await count('swaps'), repayments: Number((await app.db('swaps').where('repaid_amount', '>', 0).count({ n: '*' }))[0].n) };
   console.log(`  deposits and swaps: ${JSON.stringify(seen)}`);
+  for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} happened`);
+});
+
+// Bounties (issue 18): random pools posted, attempts started and proved, approvals (some twice at once), denials
+// and closes, run a few at a time concurrently: every bounty's escrow equals what it paid out, what it returned and
+// what is still held, workers hold exactly their approved rewards, and the ledger verifies.
+type BountyCommand =
+  | { kind: 'post'; dollars: number; slots: number }
+  | { kind: 'start'; bounty: number; worker: number }
+  | { kind: 'prove'; pick: number }
+  | { kind: 'review'; pick: number; approve: boolean; twice: boolean }
+  | { kind: 'close'; bounty: number };
+
+const bountyCommand: fc.Arbitrary<BountyCommand> = fc.oneof(
+  fc.record({ kind: fc.constant('post' as const), dollars: fc.integer({ min: 1, max: 30 }), slots: fc.integer({ min: 1, max: 3 }) }),
+  fc.record({ kind: fc.constant('start' as const), bounty: fc.nat(), worker: fc.nat(3) }),
+  fc.record({ kind: fc.constant('prove' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('review' as const), pick: fc.nat(), approve: fc.boolean(), twice: fc.boolean() }),
+  fc.record({ kind: fc.constant('close' as const), bounty: fc.nat() }),
+);
+
+/** Run first, four at a time: pools, then attempts, then proof, then an approval sent twice at once, a denial, an
+ * approval on another bounty and a close, so the checks after the runs never fail for want of one. */
+const EVERY_BOUNTY_KIND: BountyCommand[] = [
+  { kind: 'post', dollars: 5, slots: 2 }, { kind: 'post', dollars: 3, slots: 1 }, { kind: 'post', dollars: 7, slots: 3 }, { kind: 'post', dollars: 1, slots: 1 },
+  { kind: 'start', bounty: 0, worker: 0 }, { kind: 'start', bounty: 0, worker: 1 }, { kind: 'start', bounty: 2, worker: 2 }, { kind: 'start', bounty: 1, worker: 3 },
+  { kind: 'prove', pick: 0 }, { kind: 'prove', pick: 1 }, { kind: 'prove', pick: 2 }, { kind: 'prove', pick: 3 },
+  { kind: 'review', pick: 0, approve: true, twice: true }, { kind: 'review', pick: 1, approve: false, twice: false },
+  { kind: 'review', pick: 2, approve: true, twice: false }, { kind: 'close', bounty: 3 },
+];
+
+t('bounties: escrow = paid out + returned + held, each approval paid once, whatever runs concurrently', async () => {
+  const business = await makeSeller(app.db);
+  await fundBalance(app.db, business.accountId, 1_000_000);
+  const workers = [await makeUser(app.db), await makeUser(app.db), await makeUser(app.db), await makeUser(app.db)];
+  const bounties: string[] = [];
+  const submissions: { id: string; worker: number }[] = [];
+  const serverErrors: string[] = [];
+  const call = async (method: string, path: string, token: string, body?: unknown) => {
+    const res = await app.request(method, path, { token, version: VERSION, body });
+    if (res.status >= 500) serverErrors.push(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res;
+  };
+  const run = async (c: BountyCommand) => {
+    const bounty = bounties.length ? bounties['bounty' in c ? c.bounty % bounties.length : 0] : undefined;
+    const picked = submissions.length && 'pick' in c ? submissions[c.pick % submissions.length] : undefined;
+    if (c.kind === 'post') {
+      const res = await call('POST', '/bounties', business.key, { account_id: business.accountId, title: 't', description: 'd', gross_reward_amount: c.dollars, accepted_submissions_limit: c.slots });
+      if (res.status === 201) bounties.push(res.body.id);
+    } else if (c.kind === 'start' && bounty) {
+      const res = await call('POST', '/bounty_submissions', workers[c.worker].token, { bounty_id: bounty });
+      if (res.status === 201) submissions.push({ id: res.body.id, worker: c.worker });
+    } else if (c.kind === 'prove' && picked) {
+      await call('POST', `/bounty_submissions/${picked.id}/submit`, workers[picked.worker].token, { deliverable_type: 'media', deliverable_urls: ['https://x.example/1'] });
+    } else if (c.kind === 'review' && picked) {
+      const body = c.approve ? { decision: 'approve' } : { decision: 'deny', denial_reason: 'no' };
+      await Promise.all([call('POST', `/bounty_submissions/${picked.id}/review`, business.key, body),
+        ...(c.twice ? [call('POST', `/bounty_submissions/${picked.id}/review`, business.key, body)] : [])]);
+    } else if (c.kind === 'close' && bounty) {
+      await call('POST', `/bounties/${bounty}/close`, business.key);
+    }
+  };
+  await fc.assert(fc.asyncProperty(fc.array(bountyCommand, { minLength: 6, maxLength: 20 }), async (commands) => {
+    for (let i = 0; i < commands.length; i += 4) await Promise.all(commands.slice(i, i + 4).map(run));
+    const report = await verifyLedger(app.db);
+    assert.equal([report.mismatches, report.unbalancedEntries, report.dailyTotalMismatches], [[], [], []]);
+    assert.equal(serverErrors, [], serverErrors.join('\n'));
+    const rows = await app.db('bounties').where({ account_id: business.accountId });
+    let stillHeld = 0;
+    for (const b of rows) {
+      const approved = Number((await app.db('bounty_submissions').where({ bounty_id: b.id, status: 'approved' }).count({ n: '*' }))[0].n);
+      assert.is(approved, b.accepted_submissions_count);
+      assert.ok(approved <= b.accepted_submissions_limit);
+      assert.is(Number(b.paid_out_amount), approved * b.gross_reward_amount * 100);
+      const held = Number(b.escrow_amount) - Number(b.paid_out_amount) - Number(b.returned_amount);
+      assert.is(held, b.status === 'open' ? Number(b.escrow_amount) - Number(b.paid_out_amount) : 0);
+      stillHeld += held;
+    }
+    const heldNow = await app.db('ledger_balances').where({ ledger_id: await ledgerOf(app.db, business.accountId), bucket: 'held', currency: 'usd' }).first('amount');
+    assert.is(Number(heldNow?.amount ?? 0), stillHeld);
+    for (const [i, w] of workers.entries()) {
+      const rewards = await app.db('bounty_submissions').join('bounties', 'bounties.id', 'bounty_submissions.bounty_id')
+        .where({ 'bounty_submissions.user_id': w.id, 'bounty_submissions.status': 'approved' }).sum({ n: 'bounties.gross_reward_amount' });
+      const wallet = await app.db('ledger_balances').where({ ledger_id: await ledgerOf(app.db, workers[i].id), bucket: 'available', currency: 'usd' }).first('amount');
+      assert.is(Number(wallet?.amount ?? 0), Number(rewards[0].n ?? 0) * 100);
+    }
+  }), { ...replay, examples: [[EVERY_BOUNTY_KIND]] });
+  const count = async (where: Record<string, unknown>) => Number((await app.db('bounty_submissions').where(where).count({ n: '*' }))[0].n);
+  const seen = { approved: await count({ status: 'approved' }), denied: await count({ status: 'denied' }), closed: Number((await app.db('bounties').where({ status: 'closed' }).count({ n: '*' }))[0].n) };
+  console.log(`  bounties: ${JSON.stringify(seen)}`);
   for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} happened`);
 });
 

@@ -8,8 +8,10 @@ import { TEST_DESTINATIONS } from '../../handlers/payout_rail/rail.js';
 import { fundBalance } from '../helpers/ledger.js';
 import { clearDueFunds } from '../../handlers/ledger/clearing.js';
 import { decimalText } from '../../runtime/decimal-money.js';
+import { makeUser } from '../helpers/fixtures.js';
+import { referPartnerBusiness } from '../../handlers/accounts/account-service.js';
 
-export type MoneySeller = Awaited<ReturnType<typeof makeSeller>> & { planIds: string[]; methods: string[] };
+export type MoneySeller = Awaited<ReturnType<typeof makeSeller>> & { planIds: string[]; methods: string[]; partnerId: string };
 
 export async function makeMoneySeller(app: TestApp): Promise<MoneySeller> {
   const s = await makeSeller(app.db);
@@ -21,7 +23,10 @@ export async function makeMoneySeller(app: TestApp): Promise<MoneySeller> {
     methods.push((await saveMethod(app, s.key, { account_id: s.accountId }, number)).id as string);
   }
   await fundBalance(app.db, s.accountId, 5_000);
-  return { ...s, planIds, methods };
+  // Referred by a partner: every settled payment also pays a commission out of the platform's fee revenue.
+  const partner = await makeUser(app.db);
+  await referPartnerBusiness(app.db, s.accountId, partner.user.username);
+  return { ...s, planIds, methods, partnerId: partner.id };
 }
 
 /** Minor units of a two-decimal currency as the decimal string payouts take ("12.05"). */
