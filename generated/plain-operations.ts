@@ -224,6 +224,25 @@ export const retrieveDisputeAlert = plainRetrieve<'retrieveDisputeAlert'>(resour
   scopes: ['payment:dispute:read'],
 });
 
+/** GET /experiments: List experiments */
+export const listExperiments = plainList<'listExperiments'>(resources.Experiment, {
+  scope: 'experiment:read',
+  accountParam: 'account_id',
+  accountColumn: 'experiments.account_id',
+  filters: [
+    { param: 'status', test: 'equal', sql: ['"experiments"."status"'] },
+  ],
+  sorts: { created_at: { column: 'experiments.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'experiments.id',
+});
+
+/** GET /experiments/{id}: Retrieve an experiment */
+export const retrieveExperiment = plainRetrieve<'retrieveExperiment'>(resources.Experiment, {
+  scopes: ['experiment:read'],
+});
+
 /** GET /media: List an account's generated media */
 export const listMedia = plainList<'listMedia'>(resources.MediaAsset, {
   scope: 'company:balance:read',

@@ -9,6 +9,8 @@ import * as disputeLegacyShape from '../handlers/versions/disputeLegacyShape.js'
 import * as disputeSummaryWithoutPrevented from '../handlers/versions/disputeSummaryWithoutPrevented.js';
 import * as eiOfferDurationDays from '../handlers/versions/eiOfferDurationDays.js';
 import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeekly.js';
+import * as experimentFindingsPlaceholder from '../handlers/versions/experimentFindingsPlaceholder.js';
+import * as experimentLegacySubject from '../handlers/versions/experimentLegacySubject.js';
 import * as fileLegacyShape from '../handlers/versions/fileLegacyShape.js';
 import * as financialReportDateWindow from '../handlers/versions/financialReportDateWindow.js';
 import * as financialReportDateWindowRequest from '../handlers/versions/financialReportDateWindowRequest.js';
@@ -121,6 +123,11 @@ function down_AccountPreferences_step_2026_08_25(o: any): any {
 
 function down_CheckoutConfiguration_step_2026_08_25(o: any): any {
   { const p = o; if (p && p.three_d_secure_policy === "frictionless_if_required") p.three_d_secure_policy = null; }
+  return o;
+}
+
+function down_Experiment_step_2026_08_25(o: any): any {
+  delete o.account_id;
   return o;
 }
 
@@ -546,6 +553,11 @@ export function down_EconomicIntelligenceOffer_2026_08_21(o: any): any {
   return o;
 }
 
+export function down_Experiment_2026_08_21(o: any): any {
+  o = down_Experiment_step_2026_08_25(o);
+  return o;
+}
+
 export function down_FinancialReport_2026_08_21(o: any): any {
   o = down_FinancialReport_step_2026_08_25(o);
   return o;
@@ -630,6 +642,10 @@ export function up_listDisputes_2026_08_21(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
 }
 
+export function up_evaluateExperiment_2026_08_21(input: any): void {
+  experimentLegacySubject.up(input);
+}
+
 export function up_createPartnerReferralRequest_2026_08_21(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
@@ -700,6 +716,11 @@ export function down_DisputeSummary_2026_08_14(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_08_14(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_Experiment_2026_08_14(o: any): any {
+  o = down_Experiment_step_2026_08_25(o);
   return o;
 }
 
@@ -814,6 +835,14 @@ export function up_listDisputes_2026_08_14(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
 }
 
+export function up_evaluateExperiment_2026_08_14(input: any): void {
+  experimentLegacySubject.up(input);
+}
+
+export function up_endExperiment_2026_08_14(input: any): void {
+  experimentFindingsPlaceholder.up(input);
+}
+
 export function up_retrieveFinancialReport_2026_08_14(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -915,6 +944,11 @@ export function down_DisputeSummary_2026_08_07(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_08_07(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_Experiment_2026_08_07(o: any): any {
+  o = down_Experiment_step_2026_08_25(o);
   return o;
 }
 
@@ -1032,6 +1066,14 @@ export function up_createDeposit_2026_08_07(input: any): void {
 
 export function up_listDisputes_2026_08_07(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_evaluateExperiment_2026_08_07(input: any): void {
+  experimentLegacySubject.up(input);
+}
+
+export function up_endExperiment_2026_08_07(input: any): void {
+  experimentFindingsPlaceholder.up(input);
 }
 
 export function up_retrieveFinancialReport_2026_08_07(input: any): void {
@@ -1159,6 +1201,11 @@ export function down_DisputeSummary_2026_07_30(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_30(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_Experiment_2026_07_30(o: any): any {
+  o = down_Experiment_step_2026_08_25(o);
   return o;
 }
 
@@ -1298,6 +1345,14 @@ export function up_createDeposit_2026_07_30(input: any): void {
 
 export function up_listDisputes_2026_07_30(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_evaluateExperiment_2026_07_30(input: any): void {
+  experimentLegacySubject.up(input);
+}
+
+export function up_endExperiment_2026_07_30(input: any): void {
+  experimentFindingsPlaceholder.up(input);
 }
 
 export function up_retrieveFinancialReport_2026_07_30(input: any): void {
@@ -1450,6 +1505,11 @@ export function down_DisputeSummary_2026_07_23(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_23(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_Experiment_2026_07_23(o: any): any {
+  o = down_Experiment_step_2026_08_25(o);
   return o;
 }
 
@@ -1622,6 +1682,14 @@ export function up_listDisputeAlerts_2026_07_23(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_evaluateExperiment_2026_07_23(input: any): void {
+  experimentLegacySubject.up(input);
+}
+
+export function up_endExperiment_2026_07_23(input: any): void {
+  experimentFindingsPlaceholder.up(input);
+}
+
 export function up_retrieveFinancialReport_2026_07_23(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -1789,6 +1857,11 @@ export function down_DisputeSummary_2026_07_22(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_22(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_Experiment_2026_07_22(o: any): any {
+  o = down_Experiment_step_2026_08_25(o);
   return o;
 }
 
@@ -1969,6 +2042,14 @@ export function up_listDisputes_2026_07_22(input: any): void {
 
 export function up_listDisputeAlerts_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_evaluateExperiment_2026_07_22(input: any): void {
+  experimentLegacySubject.up(input);
+}
+
+export function up_endExperiment_2026_07_22(input: any): void {
+  experimentFindingsPlaceholder.up(input);
 }
 
 export function up_retrieveFinancialReport_2026_07_22(input: any): void {
@@ -2160,6 +2241,11 @@ export function down_DisputeSummary_2026_07_20(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_20(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_Experiment_2026_07_20(o: any): any {
+  o = down_Experiment_step_2026_08_25(o);
   return o;
 }
 
@@ -2367,6 +2453,14 @@ export function up_listDisputes_2026_07_20(input: any): void {
 
 export function up_listDisputeAlerts_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_evaluateExperiment_2026_07_20(input: any): void {
+  experimentLegacySubject.up(input);
+}
+
+export function up_endExperiment_2026_07_20(input: any): void {
+  experimentFindingsPlaceholder.up(input);
 }
 
 export function up_retrieveFinancialReport_2026_07_20(input: any): void {
@@ -2583,6 +2677,11 @@ export function down_EconomicIntelligenceOffer_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_Experiment_2025_01_01(o: any): any {
+  o = down_Experiment_step_2026_08_25(o);
+  return o;
+}
+
 export function down_File_2025_01_01(o: any): any {
   o = down_File_step_2026_08_21(o);
   return o;
@@ -2789,6 +2888,14 @@ export function up_listDisputeAlerts_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_evaluateExperiment_2025_01_01(input: any): void {
+  experimentLegacySubject.up(input);
+}
+
+export function up_endExperiment_2025_01_01(input: any): void {
+  experimentFindingsPlaceholder.up(input);
+}
+
 export function up_retrieveFinancialReport_2025_01_01(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -2949,6 +3056,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   DisputeAlert: { "2026-07-23": down_DisputeAlert_2026_07_23, "2026-07-22": down_DisputeAlert_2026_07_22, "2026-07-20": down_DisputeAlert_2026_07_20, "2025-01-01": down_DisputeAlert_2025_01_01 },
   DisputeSummary: { "2026-08-25": down_DisputeSummary_2026_08_25, "2026-08-21": down_DisputeSummary_2026_08_21, "2026-08-14": down_DisputeSummary_2026_08_14, "2026-08-07": down_DisputeSummary_2026_08_07, "2026-07-30": down_DisputeSummary_2026_07_30, "2026-07-23": down_DisputeSummary_2026_07_23, "2026-07-22": down_DisputeSummary_2026_07_22, "2026-07-20": down_DisputeSummary_2026_07_20, "2025-01-01": down_DisputeSummary_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-22": down_EconomicIntelligenceOffer_2026_07_22, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
+  Experiment: { "2026-08-21": down_Experiment_2026_08_21, "2026-08-14": down_Experiment_2026_08_14, "2026-08-07": down_Experiment_2026_08_07, "2026-07-30": down_Experiment_2026_07_30, "2026-07-23": down_Experiment_2026_07_23, "2026-07-22": down_Experiment_2026_07_22, "2026-07-20": down_Experiment_2026_07_20, "2025-01-01": down_Experiment_2025_01_01 },
   File: { "2026-08-14": down_File_2026_08_14, "2026-08-07": down_File_2026_08_07, "2026-07-30": down_File_2026_07_30, "2026-07-23": down_File_2026_07_23, "2026-07-22": down_File_2026_07_22, "2026-07-20": down_File_2026_07_20, "2025-01-01": down_File_2025_01_01 },
   FinancialReport: { "2026-08-21": down_FinancialReport_2026_08_21, "2026-08-14": down_FinancialReport_2026_08_14, "2026-08-07": down_FinancialReport_2026_08_07, "2026-07-30": down_FinancialReport_2026_07_30, "2026-07-23": down_FinancialReport_2026_07_23, "2026-07-22": down_FinancialReport_2026_07_22, "2026-07-20": down_FinancialReport_2026_07_20, "2025-01-01": down_FinancialReport_2025_01_01 },
   FinancialReportCurrency: { "2026-08-21": down_FinancialReportCurrency_2026_08_21, "2026-08-14": down_FinancialReportCurrency_2026_08_14, "2026-08-07": down_FinancialReportCurrency_2026_08_07, "2026-07-30": down_FinancialReportCurrency_2026_07_30, "2026-07-23": down_FinancialReportCurrency_2026_07_23, "2026-07-22": down_FinancialReportCurrency_2026_07_22, "2026-07-20": down_FinancialReportCurrency_2026_07_20, "2025-01-01": down_FinancialReportCurrency_2025_01_01 },
@@ -3000,6 +3108,8 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   createTransfer: { "2026-09-02": up_createTransfer_2026_09_02, "2026-08-28": up_createTransfer_2026_08_28, "2026-08-25": up_createTransfer_2026_08_25, "2026-08-21": up_createTransfer_2026_08_21, "2026-08-14": up_createTransfer_2026_08_14, "2026-08-07": up_createTransfer_2026_08_07, "2026-07-30": up_createTransfer_2026_07_30, "2026-07-23": up_createTransfer_2026_07_23, "2026-07-22": up_createTransfer_2026_07_22, "2026-07-20": up_createTransfer_2026_07_20, "2025-01-01": up_createTransfer_2025_01_01 },
   createVariant: { "2026-08-21": up_createVariant_2026_08_21, "2026-08-14": up_createVariant_2026_08_14, "2026-08-07": up_createVariant_2026_08_07, "2026-07-30": up_createVariant_2026_07_30, "2026-07-23": up_createVariant_2026_07_23, "2026-07-22": up_createVariant_2026_07_22, "2026-07-20": up_createVariant_2026_07_20, "2025-01-01": up_createVariant_2025_01_01 },
   createWebhook: { "2026-08-07": up_createWebhook_2026_08_07, "2026-07-30": up_createWebhook_2026_07_30, "2026-07-23": up_createWebhook_2026_07_23, "2026-07-22": up_createWebhook_2026_07_22, "2026-07-20": up_createWebhook_2026_07_20, "2025-01-01": up_createWebhook_2025_01_01 },
+  endExperiment: { "2026-08-14": up_endExperiment_2026_08_14, "2026-08-07": up_endExperiment_2026_08_07, "2026-07-30": up_endExperiment_2026_07_30, "2026-07-23": up_endExperiment_2026_07_23, "2026-07-22": up_endExperiment_2026_07_22, "2026-07-20": up_endExperiment_2026_07_20, "2025-01-01": up_endExperiment_2025_01_01 },
+  evaluateExperiment: { "2026-08-21": up_evaluateExperiment_2026_08_21, "2026-08-14": up_evaluateExperiment_2026_08_14, "2026-08-07": up_evaluateExperiment_2026_08_07, "2026-07-30": up_evaluateExperiment_2026_07_30, "2026-07-23": up_evaluateExperiment_2026_07_23, "2026-07-22": up_evaluateExperiment_2026_07_22, "2026-07-20": up_evaluateExperiment_2026_07_20, "2025-01-01": up_evaluateExperiment_2025_01_01 },
   extendMembership: { "2026-07-22": up_extendMembership_2026_07_22, "2026-07-20": up_extendMembership_2026_07_20, "2025-01-01": up_extendMembership_2025_01_01 },
   listAccounts: { "2026-07-20": up_listAccounts_2026_07_20, "2025-01-01": up_listAccounts_2025_01_01 },
   listCardTransactions: { "2026-07-23": up_listCardTransactions_2026_07_23, "2026-07-22": up_listCardTransactions_2026_07_22, "2026-07-20": up_listCardTransactions_2026_07_20, "2025-01-01": up_listCardTransactions_2025_01_01 },
