@@ -4,7 +4,7 @@
 // does for a refund of money already cleared.
 import type { Knex } from 'knex';
 import { ledgerOf } from '../ledger/ledgers.js';
-import { postEntry } from '../ledger/post.js';
+import { postEntry, type Entry } from '../ledger/post.js';
 import { currencyDecimals } from '../../runtime/money.js';
 
 /** The network's dispute fee: 15 in the currency's major unit (15.00 USD = 1500 minor units; 15 JPY). */
@@ -32,16 +32,15 @@ export async function postDisputeOpened(db: Knex, d: DisputeMoney): Promise<void
 /** Won, or prevented by a refund (the buyer was paid by the refund instead): the amount comes back, the fee does not.
  * Before the payment clears it goes back to pending (clearing then includes it); after, the part clearing withheld
  * for the dispute goes to available and the rest to pending (handlers/ledger/clearing.ts). */
-export async function postDisputeReturned(db: Knex, d: DisputeMoney, step: 'won' | 'prevented',
-  payment: PaymentClearing): Promise<void> {
+export async function disputeReturnedEntry(db: Knex, d: DisputeMoney, step: 'won' | 'prevented', payment: PaymentClearing): Promise<Entry> {
   const ledger = await ledgerOf(db, d.account_id);
   const amount = Number(d.amount);
   const toAvailable = payment.funds_cleared_at == null ? 0 : Math.min(amount, Number(payment.dispute_withheld));
-  await postEntry(db, `${d.id}:${step}`, d.currency, [
+  return { id: `${d.id}:${step}`, currency: d.currency, postings: [
     { ledger, bucket: 'available', amount: toAvailable },
     { ledger, bucket: 'pending', amount: amount - toAvailable },
     { ledger, bucket: 'processor_clearing', amount: -amount },
-  ]);
+  ] };
 }
 
 /** A billed alert's fee. */

@@ -14,7 +14,8 @@ import { cardBehaviourOf } from '../payments/collection.js';
 import type { PaymentRow } from '../payments/payment-view.js';
 import { createPendingRefund, refundableRemaining } from '../refunds/pending-refund.js';
 import { loadPreferences } from '../account_preferences/preferences-store.js';
-import { alertFee, disputeFee, postAlertFee, postDisputeOpened, postDisputeReturned, type PaymentClearing } from './dispute-ledger.js';
+import { alertFee, disputeFee, disputeReturnedEntry, postAlertFee, postDisputeOpened, type PaymentClearing } from './dispute-ledger.js';
+import { postEntries, type Entry } from '../ledger/post.js';
 import { emptyEvidence, evidenceWins } from './evidence.js';
 import { fightDisputeJob, networkDelay as after, submitEvidence } from './submit.js';
 import { closeOnChargeback } from '../resolution_center_cases/case-steps.js';
@@ -139,7 +140,9 @@ async function lockWithPayment(trx: Knex, table: 'disputes' | 'dispute_alerts', 
 
 /** A refund settled on a payment (handlers/refunds/settle-refund.ts, in its transaction): it prevents the chargeback
  * of an actionable alert, and a dispute before any ruling becomes prevented with its amount returned. */
-export async function preventByRefund(trx: Knex, payment: PaymentClearing & { id: string }): Promise<void> {
+export async function preventByRefund(trx: Knex, payment: PaymentClearing & { id: string }, refund: Entry): Promise<void> {
+  // The refund's entry and the disputes' returns go in one statement, so their balance rows lock in one order.
+  const entries = [refund];
   const paymentId = payment.id;
   const alerts = await trx('dispute_alerts').where({ payment_id: paymentId, outcome: 'pending' })
     .where('actionable_until', '>', trx.fn.now()).forUpdate();
@@ -151,9 +154,10 @@ export async function preventByRefund(trx: Knex, payment: PaymentClearing & { id
   for (const d of disputes) {
     await trx('disputes').where({ id: d.id })
       .update({ status: transition('Dispute', d.status, 'prevent'), resolved_at: nowMs(trx), updated_at: nowMs(trx) });
-    await postDisputeReturned(trx, d, 'prevented', payment);
+    entries.push(await disputeReturnedEntry(trx, d, 'prevented', payment));
     await recordEvent(trx, 'dispute.prevented', d.account_id, await readView(trx, resources.Dispute, d.id));
   }
+  await postEntries(trx, entries);
 }
 
 /** response_due_at passed without evidence: the dispute closes without a ruling and the buyer keeps the money. */
@@ -177,7 +181,7 @@ export async function ruleOnDispute(db: Knex, disputeId: string): Promise<void> 
     const won = evidenceWins(d.evidence) || (d.evidence_submitted_by === 'dispute_fighter' && payment?.membership_id != null);
     const status = transition('Dispute', d.status, won ? 'win' : 'lose');
     await trx('disputes').where({ id: disputeId }).update({ status, resolved_at: nowMs(trx), updated_at: nowMs(trx) });
-    if (won) await postDisputeReturned(trx, d, 'won', payment);
+    if (won) await postEntries(trx, [await disputeReturnedEntry(trx, d, 'won', payment)]);
     await recordEvent(trx, won ? 'dispute.won' : 'dispute.lost', d.account_id, await readView(trx, resources.Dispute, disputeId));
   });
 }

@@ -8,7 +8,7 @@
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import { ledgerOf } from './ledgers.js';
-import { postEntry } from './post.js';
+import { postEntries, type Entry } from './post.js';
 import { autoTopUpLedger, recordAutoTopUp } from '../cards/auto-top-up.js';
 
 export const CLEAR_DUE_FUNDS = 'clear_due_funds';
@@ -27,6 +27,8 @@ export async function clearDueFunds(db: Knex): Promise<number> {
       .orderBy('p.settlement_time_at').limit(BATCH).forUpdate('p').skipLocked()
       .select('p.id', 'p.account_id', 'p.currency', 'p.total', 'p.fee_amount', 'p.refunded_amount');
     const disputed = await heldByDisputes(trx, due.map((p) => p.id));
+    const entries: Entry[] = [];
+    const topUps: { payment: (typeof due)[number]; amount: number }[] = [];
     for (const payment of due) {
       const owed = Math.max(0, Number(payment.total) - Number(payment.fee_amount) - Number(payment.refunded_amount));
       const withheld = Math.min(owed, disputed.get(payment.id) ?? 0);
@@ -35,12 +37,15 @@ export async function clearDueFunds(db: Knex): Promise<number> {
       const ledger = await ledgerOf(trx, payment.account_id);
       // With cards_auto_top_up on, the funds become spendable on the cards balance instead.
       const cards = await autoTopUpLedger(trx, payment);
-      await postEntry(trx, `${payment.id}:cleared`, payment.currency, [
+      entries.push({ id: `${payment.id}:cleared`, currency: payment.currency, postings: [
         { ledger, bucket: 'pending', amount: -amount },
         { ledger: cards ?? ledger, bucket: 'available', amount },
-      ]);
-      if (cards && amount > 0) await recordAutoTopUp(trx, payment, amount);
+      ] });
+      if (cards && amount > 0) topUps.push({ payment, amount });
     }
+    // One statement for the batch: its balance rows are locked in one order (handlers/ledger/post.ts postEntries).
+    await postEntries(trx, entries);
+    for (const { payment, amount } of topUps) await recordAutoTopUp(trx, payment, amount);
     if (due.length) await trx('payments').whereIn('id', due.map((p) => p.id)).update({ funds_cleared_at: trx.fn.now() });
     return due.length;
   });

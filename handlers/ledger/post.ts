@@ -17,22 +17,38 @@ export interface Posting { ledger: string; bucket: Bucket; amount: number }
 export const insufficientFunds = (param = 'amount') =>
   new ApiError(400, 'insufficient_funds', 'The balance does not cover this amount.', param);
 
+export interface Entry { id: string; currency: string; postings: Posting[] }
+
 export async function postEntry(db: Knex, entryId: string, currency: string, postings: Posting[], param = 'amount'): Promise<void> {
-  // An entry posts to each bucket once (a unique index): postings naming the same bucket are summed.
-  const summed = new Map<string, Posting>();
-  for (const p of postings) {
-    const key = `${p.ledger}\u0000${p.bucket}`;
-    const seen = summed.get(key);
-    summed.set(key, seen ? { ...seen, amount: seen.amount + p.amount } : { ...p });
+  await postEntries(db, [{ id: entryId, currency, postings }], param);
+}
+
+/**
+ * Several entries in one statement. A transaction that moves several entries must post them so: the balance rows
+ * of one statement are locked in one sorted order (migrations/260), and two statements would lock the first entry's
+ * rows before the second's, against the order a concurrent single entry takes them (the clearing sweep's entries,
+ * one per payment, deadlocked with a transfer between two of those accounts).
+ */
+export async function postEntries(db: Knex, entries: Entry[], param = 'amount'): Promise<void> {
+  const rows: { entry: string; currency: string; p: Posting }[] = [];
+  for (const entry of entries) {
+    // An entry posts to each bucket once (a unique index): postings naming the same bucket are summed.
+    const summed = new Map<string, Posting>();
+    for (const p of entry.postings) {
+      const key = `${p.ledger}\u0000${p.bucket}`;
+      const seen = summed.get(key);
+      summed.set(key, seen ? { ...seen, amount: seen.amount + p.amount } : { ...p });
+    }
+    const moving = [...summed.values()].filter((p) => p.amount !== 0);
+    if (moving.some((p) => !Number.isSafeInteger(p.amount))) throw new Error(`ledger entry ${entry.id}: amounts must be integers in minor units`);
+    if (moving.reduce((sum, p) => sum + p.amount, 0) !== 0) throw new Error(`ledger entry ${entry.id} does not balance`);
+    for (const p of moving) rows.push({ entry: entry.id, currency: entry.currency, p });
   }
-  const moving = [...summed.values()].filter((p) => p.amount !== 0);
-  if (moving.some((p) => !Number.isSafeInteger(p.amount))) throw new Error(`ledger entry ${entryId}: amounts must be integers in minor units`);
-  if (moving.reduce((sum, p) => sum + p.amount, 0) !== 0) throw new Error(`ledger entry ${entryId} does not balance`);
-  if (moving.length === 0) return;
-  const values = moving.map((_, i) => `($1, $${i * 3 + 3}, $${i * 3 + 4}, $2, $${i * 3 + 5}::bigint)`).join(', ');
+  if (rows.length === 0) return;
+  const values = rows.map((_, i) => `($${i * 5 + 1}, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}::bigint)`).join(', ');
   try {
     await query(db, `insert into ledger_postings (entry_id, ledger_id, bucket, currency, amount) values ${values}`,
-      [entryId, currency, ...moving.flatMap((p) => [p.ledger, p.bucket, p.amount])]);
+      rows.flatMap((r) => [r.entry, r.p.ledger, r.p.bucket, r.currency, r.p.amount]));
   } catch (e) {
     if ((e as { constraint?: string }).constraint === 'ledger_balances_floor') throw insufficientFunds(param);
     throw e;

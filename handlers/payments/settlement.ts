@@ -8,7 +8,8 @@ import { resources } from '../../generated/resources.js';
 import { feesFor } from '../processor/processor.js';
 import { savedMethodId } from '../setup_intents/save-setup-intent.js';
 import { fulfil } from './fulfilment.js';
-import { postPaymentSettled } from './ledger.js';
+import { settledEntry } from './ledger.js';
+import { postEntries } from '../ledger/post.js';
 import { loadPaymentView, type PaymentRow } from './payment-view.js';
 import { nowMs } from '../shared/now.js';
 import { queueNetworkReport } from '../disputes/network.js';
@@ -30,9 +31,10 @@ export async function settlePayment(db: Knex, payment: PaymentRow, action: 'succ
     fee('platform_fee', 'platform', 'Platform fee', '1% of the total', fees.platform),
   ]);
   const feeTotal = fees.processing + fees.platform;
-  await postPaymentSettled(db, { id: payment.id, account_id: payment.account_id, currency: payment.currency, total }, feeTotal);
-  // A referred account's partner earns its share of the platform fee in this same transaction.
-  await accruePartnerEarning(db, { id: payment.id, account_id: payment.account_id, currency: payment.currency, total, product_id: payment.product_id ?? null }, fees.platform);
+  const settled = await settledEntry(db, { id: payment.id, account_id: payment.account_id, currency: payment.currency, total }, feeTotal);
+  // A referred account's partner earns its share of the platform fee in this same transaction, in the same statement.
+  const earned = await accruePartnerEarning(db, { id: payment.id, account_id: payment.account_id, currency: payment.currency, total, product_id: payment.product_id ?? null }, fees.platform);
+  await postEntries(db, earned ? [settled, earned] : [settled]);
   const fulfilment = await fulfil(db, payment);
   const paymentMethodId = await savedCard(db, payment, fulfilment.memberId) ?? payment.payment_method_id;
   await db('payments').where({ id: payment.id }).update({

@@ -6,7 +6,7 @@ import type { Task } from 'graphile-worker';
 import { transition } from '../../runtime/state-machine.js';
 import { decideRefund } from '../processor/processor.js';
 import { cardBehaviourOf } from '../payments/collection.js';
-import { postRefund } from '../payments/ledger.js';
+import { refundEntry } from '../payments/ledger.js';
 import { recordEvent } from '../../runtime/events.js';
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
@@ -40,9 +40,9 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
       tax_refunded_amount: taxRefunded,
       updated_at: stamp,
     });
-    await postRefund(trx, { id: refund.id, account_id: refund.account_id, currency: refund.currency, amount });
-    // A refund before any ruling prevents the payment's chargeback (alerts and disputes: handlers/disputes/network.ts).
-    await preventByRefund(trx, payment);
+    // A refund before any ruling prevents the payment's chargeback (alerts and disputes: handlers/disputes/network.ts),
+    // which posts the refund's entry with the disputes' returns.
+    await preventByRefund(trx, payment, await refundEntry(trx, { id: refund.id, account_id: refund.account_id, currency: refund.currency, amount }));
     // A payment refunded in full ends its Resolution Center case (handlers/resolution_center_cases/case-steps.ts).
     if (refunded >= total) await closeOnFullRefund(trx, payment.id, refund.id);
     await recordEvent(trx, 'refund.succeeded', succeeded.account_id, resources.Refund.view(succeeded));
