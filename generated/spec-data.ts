@@ -155,6 +155,7 @@ export const specData = {
     "AdsPaymentRetry": "adretry_",
     "Account": "biz_",
     "ApiKey": "apik_",
+    "ApiLog": "alog_",
     "Cardholder": "ichd_",
     "Card": "icrd_",
     "CardTopUp": "ctop_",

@@ -221,6 +221,31 @@ export interface ApiKeyStatement {
     actions: string[];
 }
 
+/** One authenticated request and its answer. */
+export interface ApiLog {
+    id: string;
+    account_id: string;
+    /** The API key that made the request. */
+    api_key_id: string | null;
+    /** The operation id, such as retrievePayment. */
+    operation: string;
+    /** The HTTP method. */
+    method: string;
+    /** The operation's path template, such as /payments/{id}; never the requested path. */
+    path: string;
+    /** The HTTP status answered. */
+    status: number;
+    /** success below 400, client_error below 500, else server_error. */
+    outcome: "success" | "client_error" | "server_error";
+    /** From receiving the request to its response being ready. */
+    duration_ms: number;
+    /** The API version the request was served at (null when refused before one was resolved). */
+    api_version: string | null;
+    /** The Request-Id header of the response. */
+    request_id: string;
+    created_at: string;
+}
+
 /** A team member of the account who holds its cards; made with the first card assigned to them. */
 export interface Cardholder {
     id: string;
@@ -1568,6 +1593,15 @@ export interface RevokeApiKeyInput {
 }
 
 export type RevokeApiKeyOutput = ApiKey;
+
+/** GET /api_logs: List api logs */
+export interface ListApiLogsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; api_key_id?: string; operation?: string; status?: number; outcome?: "success" | "client_error" | "server_error"; created_after?: string; created_before?: string; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListApiLogsOutput = Page<ApiLog>;
 
 /** POST /cards: Request a card */
 export interface CreateCardInput {
@@ -2979,6 +3013,7 @@ export interface Operations {
     updateApiKey: { input: UpdateApiKeyInput; output: UpdateApiKeyOutput };
     rotateApiKey: { input: RotateApiKeyInput; output: RotateApiKeyOutput };
     revokeApiKey: { input: RevokeApiKeyInput; output: RevokeApiKeyOutput };
+    listApiLogs: { input: ListApiLogsInput; output: ListApiLogsOutput };
     createCard: { input: CreateCardInput; output: CreateCardOutput };
     listCards: { input: ListCardsInput; output: ListCardsOutput };
     retrieveCard: { input: RetrieveCardInput; output: RetrieveCardOutput };

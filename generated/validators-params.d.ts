@@ -57,6 +57,7 @@ export declare const query_cc7fde631499: CompiledValidator;
 export declare const query_cfcc1817ddc4: CompiledValidator;
 export declare const query_d2649631c609: CompiledValidator;
 export declare const query_d863c2bb616e: CompiledValidator;
+export declare const query_dab66cd9c71e: CompiledValidator;
 export declare const query_de0c88b9f1df: CompiledValidator;
 export declare const query_e735d1f11715: CompiledValidator;
 export declare const query_e7734557b636: CompiledValidator;

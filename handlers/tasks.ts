@@ -19,6 +19,7 @@ import { fileTasks } from './files/file-objects.js';
 import { exportTasks } from './exports/tasks.js';
 import { EXPIRE_EXPORTS } from './exports/expire.js';
 import { COMPACT_STAT_ROLLUPS, compactStatRollupsTask } from './stats/compact.js';
+import { PURGE_API_LOGS, purgeApiLogsTask } from './api_logs/purge.js';
 import { resolutionCenterTasks } from './resolution_center_cases/platform.js';
 
 export function taskList(db: Knex): TaskList {
@@ -40,13 +41,14 @@ export function taskList(db: Knex): TaskList {
     ...exportTasks(db),
     [COMPACT_STAT_ROLLUPS]: compactStatRollupsTask(db),
     ...resolutionCenterTasks(db),
+    [PURGE_API_LOGS]: purgeApiLogsTask(db),
   };
 }
 
 /** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, the clearing of
- * settled payments' funds and the folding of new stats rollups; hourly, the retention of exports. (Jobs of a worker
+ * settled payments' funds and the folding of new stats rollups; hourly, the retention of exports and of api logs. (Jobs of a worker
  * that died need nothing here: runtime/worker-liveness.ts releases them for every task.) */
 export const schedule = {
-  crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `* * * * * ${COMPACT_STAT_ROLLUPS}`, `0 * * * * ${EXPIRE_EXPORTS}`],
+  crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `* * * * * ${COMPACT_STAT_ROLLUPS}`, `0 * * * * ${EXPIRE_EXPORTS}`, `30 * * * * ${PURGE_API_LOGS}`],
   onStart: [],
 };
