@@ -61,7 +61,8 @@ export function createApp(options: AppOptions): Koa {
   const serveMetrics = metricsEndpoint(db, metrics, options.metrics);
   const routes = segmentRouter(specData.basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db), name: op.id })));
   // The operations a page may call with a client id: the only ones that answer CORS (runtime/cors.ts).
-  const pathOf = new Map(operations.map((op) => [op.id, op.path]));
+  // Api logs name the spec's path template (/payments/{id}), never the requested path.
+  const pathOf = new Map(operations.map((op) => [op.id, op.path.replace(/:(\w+)/g, '{$1}')]));
   const apiLogs = options.apiLogs;
   const clientRoutes = segmentRouter(specData.basePath, operations.filter((op) => op.auth.includes('client'))
     .map((op) => ({ method: op.method, path: op.path, handle: async () => {}, name: op.id })));
