@@ -15,6 +15,7 @@ import { updateAccount } from "../handlers/accounts/updateAccount.js";
 import { createApiKey } from "../handlers/api_keys/createApiKey.js";
 import { revokeApiKey } from "../handlers/api_keys/revokeApiKey.js";
 import { rotateApiKey } from "../handlers/api_keys/rotateApiKey.js";
+import { retrieveUpgradeAssistant } from "../handlers/api_logs/retrieveUpgradeAssistant.js";
 import { authorizeCardPurchase } from "../handlers/cards/authorizeCardPurchase.js";
 import { createCard } from "../handlers/cards/createCard.js";
 import { createCardTopUp } from "../handlers/cards/createCardTopUp.js";
@@ -370,6 +371,21 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null } },
     handler: rotateApiKey,
+  },
+  {
+    id: "retrieveUpgradeAssistant",
+    method: "GET",
+    path: "/api_keys/:id/upgrade_assistant",
+    auth: ["api_key", "user_token"],
+    scopes: ["api_key:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveUpgradeAssistant,
   },
   {
     id: "listApiLogs",

@@ -536,6 +536,14 @@ function c_Transfer_c59a3a4771cb(v) {
   return o_f289e1b1bd09(v);
 }
 
+function c_UpgradeAssistant_f96f79bcc532(v) {
+  return o_394e71ff586e(v);
+}
+
+function c_UpgradeChange_8c1514be5fb6(v) {
+  return o_af5d21626c8f(v);
+}
+
 function c_UserAccess_6b3f2b41781b(v) {
   return o_2c39d6fd26b4(v);
 }
@@ -1845,6 +1853,28 @@ function o_37fb636272a5(v) {
   if (x !== undefined) { out += sep + "\"standard\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["instant"];
   if (x !== undefined) { out += sep + "\"instant\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_394e71ff586e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["api_key_id"];
+  if (x !== undefined) { out += sep + "\"api_key_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["from"];
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["to"];
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["pins"];
+  if (x !== undefined) { out += sep + "\"pins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["operations_used"];
+  if (x !== undefined) { out += sep + "\"operations_used\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["breaking"];
+  if (x !== undefined) { out += sep + "\"breaking\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["changes"];
+  if (x !== undefined) { out += sep + "\"changes\":" + array(x, (x) => c_UpgradeChange_8c1514be5fb6(x)); sep = ','; }
+  x = v["migrations"];
+  if (x !== undefined) { out += sep + "\"migrations\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -4328,6 +4358,36 @@ function o_ae6d04e611b9(v) {
   return out + '}';
 }
 
+function o_af5d21626c8f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["ref"];
+  if (x !== undefined) { out += sep + "\"ref\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["version"];
+  if (x !== undefined) { out += sep + "\"version\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["entry"];
+  if (x !== undefined) { out += sep + "\"entry\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["changelog"];
+  if (x !== undefined) { out += sep + "\"changelog\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["breaking"];
+  if (x !== undefined) { out += sep + "\"breaking\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["resource"];
+  if (x !== undefined) { out += sep + "\"resource\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["field"];
+  if (x !== undefined) { out += sep + "\"field\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["in"];
+  if (x !== undefined) { out += sep + "\"in\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["operations"];
+  if (x !== undefined) { out += sep + "\"operations\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["migration"];
+  if (x !== undefined) { out += sep + "\"migration\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_b00a4d48e934(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5750,6 +5810,10 @@ function r_996221a6aec1(v) {
   return c_Member_313e32d7b692(v);
 }
 
+function r_9c0c1ca6237c(v) {
+  return c_UpgradeAssistant_f96f79bcc532(v);
+}
+
 function r_9c576d7e3333(v) {
   return o_bac8671d5a82(v);
 }
@@ -6171,6 +6235,7 @@ export const serializers = {
   "retrieveSwap": { "2026-09-06": r_26a886115e37, "2026-09-02": r_26a886115e37, "2026-08-28": r_26a886115e37, "2026-08-25": r_26a886115e37, "2026-08-21": r_26a886115e37, "2026-08-14": r_26a886115e37, "2026-08-07": r_26a886115e37, "2026-07-30": r_26a886115e37, "2026-07-23": r_26a886115e37, "2026-07-22": r_26a886115e37, "2026-07-20": r_26a886115e37, "2025-01-01": r_26a886115e37 },
   "retrieveTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "retrieveTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
+  "retrieveUpgradeAssistant": { "2026-09-06": r_9c0c1ca6237c, "2026-09-02": r_9c0c1ca6237c, "2026-08-28": r_9c0c1ca6237c, "2026-08-25": r_9c0c1ca6237c, "2026-08-21": r_9c0c1ca6237c, "2026-08-14": r_9c0c1ca6237c, "2026-08-07": r_9c0c1ca6237c, "2026-07-30": r_9c0c1ca6237c, "2026-07-23": r_9c0c1ca6237c, "2026-07-22": r_9c0c1ca6237c, "2026-07-20": r_9c0c1ca6237c, "2025-01-01": r_9c0c1ca6237c },
   "retrieveUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_37a500c789ac, "2026-08-21": r_37a500c789ac, "2026-08-14": r_37a500c789ac, "2026-08-07": r_37a500c789ac, "2026-07-30": r_0bccf0d9c297, "2026-07-23": r_0bccf0d9c297, "2026-07-22": r_0bccf0d9c297, "2026-07-20": r_6eeb29d20cad, "2025-01-01": r_6eeb29d20cad },
   "retrieveVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "retrieveWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },

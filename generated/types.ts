@@ -246,6 +246,48 @@ export interface ApiLog {
     created_at: string;
 }
 
+/** What moving an API key from its pin to a target version changes for the requests it actually made: the changes between the oldest version it used (its stored pin or a version it sent in Api-Version-Date, from its logs of the last 7 days) and the target that touch an operation it called, directly or through a resource the operation answers with. Request bodies are never logged, so a body field's change counts when its operation was called. */
+export interface UpgradeAssistant {
+    api_key_id: string;
+    /** The oldest version the key used: its pin or a version it sent. */
+    from: string;
+    /** The target version (default the latest). */
+    to: string;
+    /** Every version the key used, oldest first: its stored pin and the versions of its logged requests. */
+    pins: string[];
+    /** The operations the key called (logged in the last 7 days), by name. */
+    operations_used: string[];
+    /** How many of the changes break a caller. */
+    breaking: number;
+    changes: UpgradeChange[];
+    /** The migrations crossed by these changes, oldest first (each moves several changes together). */
+    migrations: string[];
+}
+
+/** One change crossed, with the changelog entry it belongs to. */
+export interface UpgradeChange {
+    /** The changelog entry: <version>#<entry number>. */
+    ref: string;
+    version: string;
+    entry: number | null;
+    /** The changelog entry's text. */
+    changelog: string;
+    breaking: boolean;
+    /** The kind of change (field_added, field_removed, endpoint_added, ...). */
+    kind: string;
+    /** The resource whose shape changed, or null for a change to the operation itself. */
+    resource: string | null;
+    /** The field or parameter (dotted; the newer name), or null. */
+    field: string | null;
+    in: "response" | "body" | "query" | null;
+    /** The change in words. */
+    description: string;
+    /** The operations the key called that it touches. */
+    operations: string[];
+    /** The migration its entry belongs to, if any. */
+    migration: string | null;
+}
+
 /** A team member of the account who holds its cards; made with the first card assigned to them. */
 export interface Cardholder {
     id: string;
@@ -1602,6 +1644,15 @@ export interface ListApiLogsInput {
 }
 
 export type ListApiLogsOutput = Page<ApiLog>;
+
+/** GET /api_keys/{id}/upgrade_assistant: What upgrading an API key's version changes for the requests it makes */
+export interface RetrieveUpgradeAssistantInput {
+    path: { id: string };
+    query: { target?: string };
+    body: undefined;
+}
+
+export type RetrieveUpgradeAssistantOutput = UpgradeAssistant;
 
 /** POST /cards: Request a card */
 export interface CreateCardInput {
@@ -3014,6 +3065,7 @@ export interface Operations {
     rotateApiKey: { input: RotateApiKeyInput; output: RotateApiKeyOutput };
     revokeApiKey: { input: RevokeApiKeyInput; output: RevokeApiKeyOutput };
     listApiLogs: { input: ListApiLogsInput; output: ListApiLogsOutput };
+    retrieveUpgradeAssistant: { input: RetrieveUpgradeAssistantInput; output: RetrieveUpgradeAssistantOutput };
     createCard: { input: CreateCardInput; output: CreateCardOutput };
     listCards: { input: ListCardsInput; output: ListCardsOutput };
     retrieveCard: { input: RetrieveCardInput; output: RetrieveCardOutput };

@@ -24,6 +24,7 @@ export declare const query_3247d39c1efa: CompiledValidator;
 export declare const query_3334c001aea4: CompiledValidator;
 export declare const query_38bffc059de9: CompiledValidator;
 export declare const query_3dd3d2244d13: CompiledValidator;
+export declare const query_462dacd4b010: CompiledValidator;
 export declare const query_4bac528c97fc: CompiledValidator;
 export declare const query_4da6c53bf143: CompiledValidator;
 export declare const query_528abddf1996: CompiledValidator;
