@@ -3,6 +3,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { makeOwner } from '../helpers/fixtures.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 
 const t = suite('upgrade assistant');
 let app: TestApp;
@@ -63,6 +65,16 @@ t('target: a date between versions means the one in force; the oldest pin is whe
   const malformed = await assistant(o.token, o.keyId, { target: 'soon' });
   assert.is(malformed.status, 400);
   assert.is(malformed.body.error.param, 'target');
+});
+
+t('npm run diff -- --key gives what the endpoint gives, from the database', async () => {
+  const o = await makeOwner(app.db);
+  await app.request('GET', '/accounts/me', { token: o.key, version: '2026-09-02' });
+  const http = await assistant(o.token, o.keyId);
+  const { stdout } = await promisify(execFile)('npx', ['tsx', 'generator/diff.ts', '--key', o.keyId, '--json'],
+    { env: { ...process.env, DATABASE_URL: app.databaseUrl } });
+  assert.equal(JSON.parse(stdout), { object: 'upgrade_assistant', ...http.body });
+  assert.is(http.body.changes.length, 1);
 });
 
 t('another account\'s key is a 404', async () => {
