@@ -3,7 +3,7 @@ import type { OperationDefinition } from "../runtime/operation.js";
 import * as params from "./validators-params.js";
 import * as body from "./validators-body.js";
 import * as transformers from "./transformers.js";
-import { deleteCheckoutConfiguration, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteVariant, deleteWebhook, listApiKeys, listBounties, listBountySubmissions, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listDisputeAlerts, listDisputes, listExperiments, listMedia, listMembers, listPaymentMethodDomains, listPaymentMethods, listPlans, listProducts, listPromoCodes, listRefunds, listResolutionCenterCases, listShipments, listTeamMembers, listVariants, listVerifications, listWebhooks, retrieveApiKey, retrieveBounty, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveDispute, retrieveDisputeAlert, retrieveExperiment, retrieveMedia, retrieveMember, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveResolutionCenterCase, retrieveVariant, retrieveVerification, retrieveWebhook, updateApiKey, updateBounty, updateProduct, updateWebhook } from "./plain-operations.js";
+import { deleteCheckoutConfiguration, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteVariant, deleteWebhook, listApiKeys, listApiLogs, listBounties, listBountySubmissions, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listDisputeAlerts, listDisputes, listExperiments, listMedia, listMembers, listPaymentMethodDomains, listPaymentMethods, listPlans, listProducts, listPromoCodes, listRefunds, listResolutionCenterCases, listShipments, listTeamMembers, listVariants, listVerifications, listWebhooks, retrieveApiKey, retrieveBounty, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveDispute, retrieveDisputeAlert, retrieveExperiment, retrieveMedia, retrieveMember, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveResolutionCenterCase, retrieveVariant, retrieveVerification, retrieveWebhook, updateApiKey, updateBounty, updateProduct, updateWebhook } from "./plain-operations.js";
 import { retrieveAccountPreferences } from "../handlers/account_preferences/retrieveAccountPreferences.js";
 import { retryAdsPayment } from "../handlers/account_preferences/retryAdsPayment.js";
 import { updateAccountPreferences } from "../handlers/account_preferences/updateAccountPreferences.js";
@@ -15,6 +15,7 @@ import { updateAccount } from "../handlers/accounts/updateAccount.js";
 import { createApiKey } from "../handlers/api_keys/createApiKey.js";
 import { revokeApiKey } from "../handlers/api_keys/revokeApiKey.js";
 import { rotateApiKey } from "../handlers/api_keys/rotateApiKey.js";
+import { retrieveUpgradeAssistant } from "../handlers/api_logs/retrieveUpgradeAssistant.js";
 import { closeBounty } from "../handlers/bounties/closeBounty.js";
 import { createBounty } from "../handlers/bounties/createBounty.js";
 import { createBountySubmission } from "../handlers/bounties/createBountySubmission.js";
@@ -388,6 +389,36 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_32062bdb9024, upgrade: null, downgrade: null } },
     handler: rotateApiKey,
+  },
+  {
+    id: "retrieveUpgradeAssistant",
+    method: "GET",
+    path: "/api_keys/:id/upgrade_assistant",
+    auth: ["api_key", "user_token"],
+    scopes: ["api_key:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_462dacd4b010, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveUpgradeAssistant,
+  },
+  {
+    id: "listApiLogs",
+    method: "GET",
+    path: "/api_logs",
+    auth: ["api_key", "user_token"],
+    scopes: ["api_key:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 20, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null } },
+    handler: listApiLogs,
   },
   {
     id: "listBounties",

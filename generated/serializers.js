@@ -80,6 +80,10 @@ function c_ApiKey_ccb8459ebfdd(v) {
   return o_ada42fb5e6f3(v);
 }
 
+function c_ApiLog_1e39c1b35ce7(v) {
+  return o_4141d6f9bb5d(v);
+}
+
 function c_ArrivalEstimates_5c5c9563fe2a(v) {
   return o_37fb636272a5(v);
 }
@@ -582,6 +586,14 @@ function c_Transfer_7d3fcca311f0(v) {
 
 function c_Transfer_c59a3a4771cb(v) {
   return o_f289e1b1bd09(v);
+}
+
+function c_UpgradeAssistant_f96f79bcc532(v) {
+  return o_394e71ff586e(v);
+}
+
+function c_UpgradeChange_8c1514be5fb6(v) {
+  return o_af5d21626c8f(v);
 }
 
 function c_UserAccess_6b3f2b41781b(v) {
@@ -1854,6 +1866,16 @@ function o_30285ac47210(v) {
   return out + '}';
 }
 
+function o_3032b2d8b1a5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ApiLog_1e39c1b35ce7(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_3089f094ad4f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2015,6 +2037,28 @@ function o_37fb636272a5(v) {
   if (x !== undefined) { out += sep + "\"standard\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["instant"];
   if (x !== undefined) { out += sep + "\"instant\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_394e71ff586e(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["api_key_id"];
+  if (x !== undefined) { out += sep + "\"api_key_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["from"];
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["to"];
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["pins"];
+  if (x !== undefined) { out += sep + "\"pins\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["operations_used"];
+  if (x !== undefined) { out += sep + "\"operations_used\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["breaking"];
+  if (x !== undefined) { out += sep + "\"breaking\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["changes"];
+  if (x !== undefined) { out += sep + "\"changes\":" + array(x, (x) => c_UpgradeChange_8c1514be5fb6(x)); sep = ','; }
+  x = v["migrations"];
+  if (x !== undefined) { out += sep + "\"migrations\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -2209,6 +2253,36 @@ function o_4124921c0d9e(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_279ce22e6e1f(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_4141d6f9bb5d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["api_key_id"];
+  if (x !== undefined) { out += sep + "\"api_key_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["operation"];
+  if (x !== undefined) { out += sep + "\"operation\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["method"];
+  if (x !== undefined) { out += sep + "\"method\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["path"];
+  if (x !== undefined) { out += sep + "\"path\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["outcome"];
+  if (x !== undefined) { out += sep + "\"outcome\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["duration_ms"];
+  if (x !== undefined) { out += sep + "\"duration_ms\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["api_version"];
+  if (x !== undefined) { out += sep + "\"api_version\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["request_id"];
+  if (x !== undefined) { out += sep + "\"request_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4694,6 +4768,36 @@ function o_ae6d04e611b9(v) {
   return out + '}';
 }
 
+function o_af5d21626c8f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["ref"];
+  if (x !== undefined) { out += sep + "\"ref\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["version"];
+  if (x !== undefined) { out += sep + "\"version\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["entry"];
+  if (x !== undefined) { out += sep + "\"entry\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["changelog"];
+  if (x !== undefined) { out += sep + "\"changelog\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["breaking"];
+  if (x !== undefined) { out += sep + "\"breaking\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["resource"];
+  if (x !== undefined) { out += sep + "\"resource\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["field"];
+  if (x !== undefined) { out += sep + "\"field\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["in"];
+  if (x !== undefined) { out += sep + "\"in\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["operations"];
+  if (x !== undefined) { out += sep + "\"operations\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["migration"];
+  if (x !== undefined) { out += sep + "\"migration\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_b00a4d48e934(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6054,6 +6158,10 @@ function r_1a95539b0b0e(v) {
   return c_PartnerBusiness_4b852263c3ac(v);
 }
 
+function r_1c1947d12c03(v) {
+  return o_3032b2d8b1a5(v);
+}
+
 function r_1d0ba1500547(v) {
   return o_b00a4d48e934(v);
 }
@@ -6432,6 +6540,10 @@ function r_996221a6aec1(v) {
 
 function r_9a11a7f17983(v) {
   return c_PartnerBusiness_2ebfde66044d(v);
+}
+
+function r_9c0c1ca6237c(v) {
+  return c_UpgradeAssistant_f96f79bcc532(v);
 }
 
 function r_9c576d7e3333(v) {
@@ -6813,6 +6925,7 @@ export const serializers = {
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
   "listApiKeys": { "2026-09-06": r_b56198079776, "2026-09-02": r_b56198079776, "2026-08-28": r_b56198079776, "2026-08-25": r_b56198079776, "2026-08-21": r_b56198079776, "2026-08-14": r_b56198079776, "2026-08-07": r_b56198079776, "2026-07-30": r_b56198079776, "2026-07-23": r_b56198079776, "2026-07-22": r_b56198079776, "2026-07-20": r_b56198079776, "2025-01-01": r_b56198079776 },
+  "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
   "listBounties": { "2026-09-06": r_6aef256aaf02, "2026-09-02": r_6aef256aaf02, "2026-08-28": r_6aef256aaf02, "2026-08-25": r_6aef256aaf02, "2026-08-21": r_6aef256aaf02, "2026-08-14": r_6aef256aaf02, "2026-08-07": r_6aef256aaf02, "2026-07-30": r_6aef256aaf02, "2026-07-23": r_6aef256aaf02, "2026-07-22": r_6aef256aaf02, "2026-07-20": r_6aef256aaf02, "2025-01-01": r_6aef256aaf02 },
   "listBountySubmissions": { "2026-09-06": r_0a2fa7f452b3, "2026-09-02": r_0a2fa7f452b3, "2026-08-28": r_0a2fa7f452b3, "2026-08-25": r_0a2fa7f452b3, "2026-08-21": r_0a2fa7f452b3, "2026-08-14": r_0a2fa7f452b3, "2026-08-07": r_0a2fa7f452b3, "2026-07-30": r_0a2fa7f452b3, "2026-07-23": r_0a2fa7f452b3, "2026-07-22": r_0a2fa7f452b3, "2026-07-20": r_0a2fa7f452b3, "2025-01-01": r_0a2fa7f452b3 },
   "listCardTransactions": { "2026-09-06": r_8a7295d9b93e, "2026-09-02": r_8a7295d9b93e, "2026-08-28": r_8a7295d9b93e, "2026-08-25": r_8a7295d9b93e, "2026-08-21": r_8a7295d9b93e, "2026-08-14": r_8a7295d9b93e, "2026-08-07": r_8a7295d9b93e, "2026-07-30": r_8a7295d9b93e, "2026-07-23": r_9810940bc8ba, "2026-07-22": r_9810940bc8ba, "2026-07-20": r_9810940bc8ba, "2025-01-01": r_9810940bc8ba },
@@ -6909,6 +7022,7 @@ export const serializers = {
   "retrieveSwap": { "2026-09-06": r_26a886115e37, "2026-09-02": r_26a886115e37, "2026-08-28": r_26a886115e37, "2026-08-25": r_26a886115e37, "2026-08-21": r_26a886115e37, "2026-08-14": r_26a886115e37, "2026-08-07": r_26a886115e37, "2026-07-30": r_26a886115e37, "2026-07-23": r_26a886115e37, "2026-07-22": r_26a886115e37, "2026-07-20": r_26a886115e37, "2025-01-01": r_26a886115e37 },
   "retrieveTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "retrieveTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
+  "retrieveUpgradeAssistant": { "2026-09-06": r_9c0c1ca6237c, "2026-09-02": r_9c0c1ca6237c, "2026-08-28": r_9c0c1ca6237c, "2026-08-25": r_9c0c1ca6237c, "2026-08-21": r_9c0c1ca6237c, "2026-08-14": r_9c0c1ca6237c, "2026-08-07": r_9c0c1ca6237c, "2026-07-30": r_9c0c1ca6237c, "2026-07-23": r_9c0c1ca6237c, "2026-07-22": r_9c0c1ca6237c, "2026-07-20": r_9c0c1ca6237c, "2025-01-01": r_9c0c1ca6237c },
   "retrieveUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_37a500c789ac, "2026-08-21": r_37a500c789ac, "2026-08-14": r_37a500c789ac, "2026-08-07": r_37a500c789ac, "2026-07-30": r_0bccf0d9c297, "2026-07-23": r_0bccf0d9c297, "2026-07-22": r_0bccf0d9c297, "2026-07-20": r_6eeb29d20cad, "2025-01-01": r_6eeb29d20cad },
   "retrieveVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "retrieveVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },

@@ -158,6 +158,7 @@ export const specData = {
     "AdsPaymentRetry": "adretry_",
     "Account": "biz_",
     "ApiKey": "apik_",
+    "ApiLog": "alog_",
     "Bounty": "bnty_",
     "BountySubmission": "bsub_",
     "Cardholder": "ichd_",

@@ -221,6 +221,73 @@ export interface ApiKeyStatement {
     actions: string[];
 }
 
+/** One authenticated request and its answer. */
+export interface ApiLog {
+    id: string;
+    account_id: string;
+    /** The API key that made the request. */
+    api_key_id: string | null;
+    /** The operation id, such as retrievePayment. */
+    operation: string;
+    /** The HTTP method. */
+    method: string;
+    /** The operation's path template, such as /payments/{id}; never the requested path. */
+    path: string;
+    /** The HTTP status answered. */
+    status: number;
+    /** success below 400, client_error below 500, else server_error. */
+    outcome: "success" | "client_error" | "server_error";
+    /** From receiving the request to its response being ready. */
+    duration_ms: number;
+    /** The API version the request was served at (null when refused before one was resolved). */
+    api_version: string | null;
+    /** The Request-Id header of the response. */
+    request_id: string;
+    created_at: string;
+}
+
+/** What moving an API key from its pin to a target version changes for the requests it actually made: the changes between the oldest version it used (its stored pin or a version it sent in Api-Version-Date, from its logs of the last 7 days) and the target that touch an operation it called, directly or through a resource the operation answers with. Request bodies are never logged, so a body field's change counts when its operation was called. */
+export interface UpgradeAssistant {
+    api_key_id: string;
+    /** The oldest version the key used: its pin or a version it sent. */
+    from: string;
+    /** The target version (default the latest). */
+    to: string;
+    /** Every version the key used, oldest first: its stored pin and the versions of its logged requests. */
+    pins: string[];
+    /** The operations the key called (logged in the last 7 days), by name. */
+    operations_used: string[];
+    /** How many of the changes break a caller. */
+    breaking: number;
+    changes: UpgradeChange[];
+    /** The migrations crossed by these changes, oldest first (each moves several changes together). */
+    migrations: string[];
+}
+
+/** One change crossed, with the changelog entry it belongs to. */
+export interface UpgradeChange {
+    /** The changelog entry: <version>#<entry number>. */
+    ref: string;
+    version: string;
+    entry: number | null;
+    /** The changelog entry's text. */
+    changelog: string;
+    breaking: boolean;
+    /** The kind of change (field_added, field_removed, endpoint_added, ...). */
+    kind: string;
+    /** The resource whose shape changed, or null for a change to the operation itself. */
+    resource: string | null;
+    /** The field or parameter (dotted; the newer name), or null. */
+    field: string | null;
+    in: "response" | "body" | "query" | null;
+    /** The change in words. */
+    description: string;
+    /** The operations the key called that it touches. */
+    operations: string[];
+    /** The migration its entry belongs to, if any. */
+    migration: string | null;
+}
+
 export interface Bounty {
     id: string;
     /** The account whose balance funds the pool. */
@@ -1753,6 +1820,24 @@ export interface RevokeApiKeyInput {
 }
 
 export type RevokeApiKeyOutput = ApiKey;
+
+/** GET /api_logs: List api logs */
+export interface ListApiLogsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; api_key_id?: string; operation?: string; status?: number; outcome?: "success" | "client_error" | "server_error"; created_after?: string; created_before?: string; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListApiLogsOutput = Page<ApiLog>;
+
+/** GET /api_keys/{id}/upgrade_assistant: What upgrading an API key's version changes for the requests it makes */
+export interface RetrieveUpgradeAssistantInput {
+    path: { id: string };
+    query: { target?: string };
+    body: undefined;
+}
+
+export type RetrieveUpgradeAssistantOutput = UpgradeAssistant;
 
 /** POST /bounties: Post a bounty and escrow its reward pool */
 export interface CreateBountyInput {
@@ -3416,6 +3501,8 @@ export interface Operations {
     updateApiKey: { input: UpdateApiKeyInput; output: UpdateApiKeyOutput };
     rotateApiKey: { input: RotateApiKeyInput; output: RotateApiKeyOutput };
     revokeApiKey: { input: RevokeApiKeyInput; output: RevokeApiKeyOutput };
+    listApiLogs: { input: ListApiLogsInput; output: ListApiLogsOutput };
+    retrieveUpgradeAssistant: { input: RetrieveUpgradeAssistantInput; output: RetrieveUpgradeAssistantOutput };
     createBounty: { input: CreateBountyInput; output: CreateBountyOutput };
     listBounties: { input: ListBountiesInput; output: ListBountiesOutput };
     retrieveBounty: { input: RetrieveBountyInput; output: RetrieveBountyOutput };

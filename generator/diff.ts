@@ -1,3 +1,4 @@
+// `npm run diff -- --key <id> [--target <date>]` is the upgrade assistant for one API key (bin/upgrade-assistant-cli.ts).
 // `npm run diff -- <from> <to> [--breaking] [--json]`: what an integrator crosses when moving a pin between two
 // versions. It opens with a summary, groups changes by operation and resource (those with breaking changes first,
 // breaking changes first within each), states each changelog entry's text once, and says what hand-written
@@ -248,6 +249,11 @@ export function formatDiff(d: Diff, options: { breakingOnly?: boolean } = {}): s
 }
 
 function main() {
+  if (process.argv.includes('--key')) {
+    // The upgrade assistant reads a database: loaded only for --key, so the plain diff needs none.
+    void import('../bin/upgrade-assistant-cli.js').then(async (m) => process.exit(await m.runUpgradeAssistant(process.argv.slice(2))));
+    return;
+  }
   const flags = new Set(['--json', '--breaking']);
   const args = process.argv.slice(2).filter((a) => !flags.has(a));
   if (args.length !== 2) {

@@ -21,6 +21,7 @@ import { verificationTasks } from './verifications/tasks.js';
 import { mediaTasks } from './media/generate.js';
 import { EXPIRE_EXPORTS } from './exports/expire.js';
 import { COMPACT_TOTALS, compactTotalsTask } from './shared/compact-totals.js';
+import { PURGE_API_LOGS, purgeApiLogsTask } from './api_logs/purge.js';
 import { resolutionCenterTasks } from './resolution_center_cases/platform.js';
 
 export function taskList(db: Knex): TaskList {
@@ -44,13 +45,16 @@ export function taskList(db: Knex): TaskList {
     ...exportTasks(db),
     [COMPACT_TOTALS]: compactTotalsTask(db),
     ...resolutionCenterTasks(db),
+    [PURGE_API_LOGS]: purgeApiLogsTask(db),
   };
 }
 
 /** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, the clearing of
  * settled payments' funds and the folding of totals tables' new rows (stats, summaries); hourly, the retention of
- * exports. (Jobs of a worker that died need nothing here: runtime/worker-liveness.ts releases them for every task.) */
+ * exports and of api logs. (Jobs of a worker that died need nothing here: runtime/worker-liveness.ts releases them
+ * for every task.) */
 export const schedule = {
-  crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `* * * * * ${COMPACT_TOTALS}`, `0 * * * * ${EXPIRE_EXPORTS}`],
+  crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `* * * * * ${COMPACT_TOTALS}`, `0 * * * * ${EXPIRE_EXPORTS}`,
+    `30 * * * * ${PURGE_API_LOGS}`],
   onStart: [],
 };

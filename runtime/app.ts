@@ -16,6 +16,7 @@ import { runOperation, errorBody, type OperationDefinition } from './operation.j
 import { segmentRouter } from './segment-router.js';
 import { OPENAPI_PATH, serveOpenApi } from './openapi-documents.js';
 import { HEALTH_PATH, READY_PATH, readinessProbes } from './readiness.js';
+import type { ApiLogWriter } from './api-log.js';
 import { METRICS_PATH, metricsEndpoint, requestMetrics, type MetricsOptions, type RequestMetrics } from './metrics.js';
 import type { RateLimits } from './rate-limit.js';
 import { DOCS_PATH, serveDocs } from './docs/docs-routes.js';
@@ -42,6 +43,8 @@ export interface AppOptions {
   stopping?: () => boolean;
   /** GET /metrics: its token and how the processes' counts are gathered (runtime/metrics.ts) */
   metrics?: MetricsOptions;
+  /** where authenticated requests of the Current API are logged, in batches (runtime/api-log.ts); none when absent */
+  apiLogs?: ApiLogWriter;
   /** this process's request counters; made here unless the caller shares them (bin/api-process.ts, for the cluster) */
   requestMetrics?: RequestMetrics;
   /** request budgets per credential (runtime/rate-limit.ts); none when absent */
@@ -58,6 +61,9 @@ export function createApp(options: AppOptions): Koa {
   const serveMetrics = metricsEndpoint(db, metrics, options.metrics);
   const routes = segmentRouter(specData.basePath, operations.map((op) => ({ method: op.method, path: op.path, handle: runOperation(op, db), name: op.id })));
   // The operations a page may call with a client id: the only ones that answer CORS (runtime/cors.ts).
+  // Api logs name the spec's path template (/payments/{id}), never the requested path.
+  const pathOf = new Map(operations.map((op) => [op.id, op.path.replace(/:(\w+)/g, '{$1}')]));
+  const apiLogs = options.apiLogs;
   const clientRoutes = segmentRouter(specData.basePath, operations.filter((op) => op.auth.includes('client'))
     .map((op) => ({ method: op.method, path: op.path, handle: async () => {}, name: op.id })));
 
@@ -89,6 +95,11 @@ export function createApp(options: AppOptions): Koa {
     } finally {
       finishCorsResponse(ctx);
       metrics.observe(ctx, (performance.now() - started) / 1000);
+      const path = apiLogs && ctx.state.principal ? pathOf.get(ctx.state.operationId) : undefined;
+      if (path !== undefined) {
+        apiLogs!.record({ principal: ctx.state.principal, operation: ctx.state.operationId, method: ctx.method, path,
+          status: ctx.status, durationMs: performance.now() - started, version: ctx.state.version ?? null, requestId });
+      }
       if (logger.isLevelEnabled('info')) {
         logger.info({ request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');

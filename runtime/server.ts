@@ -13,6 +13,7 @@ import { randomToken } from './ids.js';
 import type { RunningWorker } from './worker.js';
 import type { LivenessSettings } from './worker-liveness.js';
 import { startCacheListener } from './shared-cache.js';
+import { apiLogWriter, type ApiLogWriter } from './api-log.js';
 
 export interface ServerOptions {
   db: Knex;
@@ -49,6 +50,8 @@ export interface RunningServer {
   url: string;
   server: Server;
   worker: RunningWorker | null;
+  /** this process's api log buffer: tests await apiLogs.flush() */
+  apiLogs: ApiLogWriter;
   close(): Promise<void>;
 }
 
@@ -77,7 +80,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const caches = options.databaseUrl ? startCacheListener(options.db, options.databaseUrl, logger) : null;
   let stopping = false;
   const budgets = rateLimits(options.rateLimits ?? rateLimitOptionsFromEnv(), logger);
+  const apiLogs = apiLogWriter(options.db, logger);
   const app = createApp({
+    apiLogs,
     db: options.db, operations: options.operations, logger, extraRoutes: options.extraRoutes, mounts: options.mounts,
     stopping: () => stopping,
     metrics: { token: process.env.METRICS_TOKEN || null, ...options.metrics },
@@ -109,6 +114,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     server,
     worker,
+    apiLogs,
     close: () => {
       // Stop accepting connections and wait for in-flight requests; idle keep-alive sockets are closed.
       closing ??= (async () => {
@@ -119,6 +125,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        await apiLogs.close(); // after the last request, before the pool can go
         await worker?.stop();
         await caches?.stop();
         await budgets.close();
