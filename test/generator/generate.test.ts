@@ -57,7 +57,7 @@ t.before(async () => {
   appendFileSync(join(staleRoot, 'generated/spec-data.ts'), '// tweaked by hand\n');
   writeIn(staleRoot, 'generated/old-thing.ts', `${HEADER}\nexport const old = 1;\n`);
   rmSync(join(staleRoot, 'handlers/test_widgets/listTestWidgets.ts'));
-  writeFileSync(join(staleRoot, FIXTURE_FILE), replaceOnce(FIXTURE, '      size: integer?\n', '      size: integer?\n      weight: number\n'));
+  writeFileSync(join(staleRoot, FIXTURE_FILE), replaceOnce(FIXTURE, '      size: integer?\n', '      size: integer?\n      stale_probe_weight: number\n'));
   stale = { root: staleRoot, run: runGenerator(staleRoot, '--check') };
 
   const brokenRoot = copyOf(base);
@@ -117,7 +117,7 @@ t('--check exits 1 naming each stale file and why, and changes nothing', async (
   assert.match(run.stderr, 'handlers/test_widgets/listTestWidgets.ts (handler missing)');
   assert.not.match(run.stderr, 'routes.ts', 'an untouched, still-fresh file is not listed');
   assert.match(readText(join(stale.root, 'generated/spec-data.ts')), '// tweaked by hand');
-  assert.not.match(readText(join(stale.root, 'generated/types.ts')), 'weight');
+  assert.not.match(readText(join(stale.root, 'generated/types.ts')), 'stale_probe_weight');
   assert.ok(existsSync(join(stale.root, 'generated/old-thing.ts')), '--check must not delete files');
   assert.not.ok(existsSync(join(stale.root, 'handlers/test_widgets/listTestWidgets.ts')), '--check must not scaffold');
 });
