@@ -12,6 +12,7 @@ import { readView } from '../../runtime/plain/stored-resource.js';
 import { nowMs } from '../shared/now.js';
 import { cardBehaviourOf } from '../payments/collection.js';
 import type { PaymentRow } from '../payments/payment-view.js';
+import { lockWithPayment } from '../payments/lock-with-payment.js';
 import { createPendingRefund, refundableRemaining } from '../refunds/pending-refund.js';
 import { loadPreferences } from '../account_preferences/preferences-store.js';
 import { alertFee, disputeFee, disputeReturnedEntry, postAlertFee, postDisputeOpened, type PaymentClearing } from './dispute-ledger.js';
@@ -122,20 +123,6 @@ export async function endAlertWindow(db: Knex, alertId: string): Promise<void> {
       .update({ outcome: disputeId ? 'disputed' : 'expired', dispute_id: disputeId, updated_at: nowMs(trx) });
     await recordEvent(trx, 'dispute_alert.updated', alert.account_id, await readView(trx, resources.DisputeAlert, alertId));
   });
-}
-
-/**
- * The one lock order of a payment's chargeback: the payment, then its alerts and disputes, then balances (by
- * posting). Refund settlement holds the payment when it posts and then prevents the payment's alerts and disputes;
- * a ruling, deadline or window end that took the dispute or alert first and then posted would deadlock with it.
- */
-async function lockWithPayment(trx: Knex, table: 'disputes' | 'dispute_alerts', id: string):
-  Promise<{ row: any; payment: PaymentRow } | undefined> {
-  const ref = await trx(table).where({ id }).first('payment_id');
-  if (!ref) return undefined;
-  const payment: PaymentRow = await trx('payments').where({ id: ref.payment_id }).forUpdate().first();
-  const row = await trx(table).where({ id }).forUpdate().first();
-  return { row, payment };
 }
 
 /** A refund settled on a payment (handlers/refunds/settle-refund.ts, in its transaction): it prevents the chargeback

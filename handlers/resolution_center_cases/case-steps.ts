@@ -17,6 +17,7 @@ import { nowMs } from '../shared/now.js';
 import type { HandlerContext } from '../../runtime/handler.js';
 import { loadOwned } from '../../runtime/ownership.js';
 import { ownerColumns } from '../files/file-owner.js';
+import { lockWithPayment } from '../payments/lock-with-payment.js';
 
 export const CASE_DEADLINE = 'resolution_case_deadline';
 export const CASE_REVIEW = 'resolution_case_review';
@@ -41,12 +42,8 @@ export async function checkAttachments(ctx: HandlerContext, attachments: readonl
 }
 
 /** The case and its payment, locked payment first; undefined when the case does not exist. */
-export async function lockCase(db: Knex, caseId: string): Promise<{ row: CaseRow; payment: PaymentRow } | undefined> {
-  const ref = await db('resolution_center_cases').where({ id: caseId }).first('payment_id');
-  if (!ref) return undefined;
-  const payment: PaymentRow = await db('payments').where({ id: ref.payment_id }).forUpdate().first();
-  const row = await readRow(db, resources.ResolutionCenterCase, caseId, true) as CaseRow;
-  return { row, payment };
+export function lockCase(db: Knex, caseId: string): Promise<{ row: CaseRow; payment: PaymentRow } | undefined> {
+  return lockWithPayment(db, 'resolution_center_cases', caseId, async (trx) => await readRow(trx, resources.ResolutionCenterCase, caseId, true) as CaseRow);
 }
 
 export interface Step {
