@@ -4,6 +4,7 @@ import { resources } from './resources.js';
 import { plainDelete } from '../runtime/plain/remove.js';
 import { plainList } from '../runtime/plain/list.js';
 import { plainRetrieve } from '../runtime/plain/retrieve.js';
+import { plainSummary } from '../runtime/plain/summary.js';
 import { plainUpdate } from '../runtime/plain/update.js';
 import { listApiKeys as listApiKeysHook } from '../handlers/api_keys/listApiKeys.js';
 import { updateApiKey as updateApiKeyHook } from '../handlers/api_keys/updateApiKey.js';
@@ -214,6 +215,15 @@ export const listDisputes = plainList<'listDisputes'>(resources.Dispute, {
   sortParam: null,
   directionParam: 'direction',
   idColumn: 'disputes.id',
+});
+
+/** GET /disputes/summary: Dispute totals by status and currency */
+export const disputeSummary = plainSummary<'disputeSummary'>({
+  scope: 'payment:dispute:read',
+  accountParam: 'account_id',
+  table: 'dispute_totals',
+  object: 'dispute_summary',
+  keys: [{ field: 'status', order: ['needs_response', 'under_review', 'won', 'lost', 'prevented', 'closed'] }],
 });
 
 /** GET /disputes/{id}: Retrieve a dispute */
@@ -451,6 +461,15 @@ export const listResolutionCenterCases = plainList<'listResolutionCenterCases'>(
   directionParam: 'direction',
   idColumn: 'resolution_center_cases.id',
   hook: listResolutionCenterCasesHook,
+});
+
+/** GET /resolution_center_cases/summary: Resolution Center case totals */
+export const resolutionCenterCaseSummary = plainSummary<'resolutionCenterCaseSummary'>({
+  scope: 'payment:dispute:read',
+  accountParam: 'account_id',
+  table: 'resolution_center_case_totals',
+  object: 'resolution_center_case_summary',
+  keys: [{ field: 'status', order: ['awaiting_merchant', 'awaiting_customer', 'awaiting_platform', 'closed'] }, { field: 'outcome', order: [null, 'refunded', 'merchant_won', 'disputed', 'withdrawn', 'closed'] }],
 });
 
 /** GET /resolution_center_cases/{id}: Retrieve a Resolution Center case */
