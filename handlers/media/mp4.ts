@@ -35,7 +35,7 @@ function avcSampleEntry(width: number, height: number, sps: Buffer, pps: Buffer)
     u16(sps.length), sps, u8(1), u16(pps.length), pps);
   const compressor = zeros(32);
   compressor.write('\u0004H264', 'latin1'); // a Pascal string: its length, then the name
-  return box('avc1', zeros(6), u16(1) /* data_reference_index */, zeros(16), u16(width, height),
+  return box('avc1', zeros(6), u16(1) /* data_reference_index */, zeros(16) /* pre_defined, reserved */, u16(width, height),
     u32(0x00480000, 0x00480000, 0), u16(1) /* frame_count */, compressor, u16(0x0018), u16(0xffff), avcC);
 }
 
