@@ -753,8 +753,8 @@ export interface MediaAsset {
     file_id: string | null;
     /** Downloads the generated file (public, permanent); null until completed. */
     url: string | null;
-    /** image/png (videos are animated PNG); null until completed. */
-    content_type: "image/png" | null;
+    /** The generated file's type: image/png for an image, video/mp4 (H.264) for a video; null until completed. */
+    content_type: "image/png" | "video/mp4" | null;
     failure_reason: "generator_refused" | null;
     completed_at: string | null;
     failed_at: string | null;
