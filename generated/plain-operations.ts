@@ -243,6 +243,25 @@ export const retrieveDisputeAlert = plainRetrieve<'retrieveDisputeAlert'>(resour
   scopes: ['payment:dispute:read'],
 });
 
+/** GET /economic_intelligence: List Economic Intelligence recommendations */
+export const listEconomicIntelligenceRecommendations = plainList<'listEconomicIntelligenceRecommendations'>(resources.EconomicIntelligenceRecommendation, {
+  scope: 'economic_intelligence:read',
+  accountParam: 'account_id',
+  accountColumn: 'economic_intelligence_recommendations.account_id',
+  filters: [
+    { param: 'status', test: 'equal', sql: ['"economic_intelligence_recommendations"."status"'] },
+  ],
+  sorts: { created_at: { column: 'economic_intelligence_recommendations.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'economic_intelligence_recommendations.id',
+});
+
+/** GET /economic_intelligence/{id}: Retrieve an Economic Intelligence recommendation */
+export const retrieveEconomicIntelligenceRecommendation = plainRetrieve<'retrieveEconomicIntelligenceRecommendation'>(resources.EconomicIntelligenceRecommendation, {
+  scopes: ['economic_intelligence:read'],
+});
+
 /** GET /experiments: List experiments */
 export const listExperiments = plainList<'listExperiments'>(resources.Experiment, {
   scope: 'experiment:read',

@@ -216,6 +216,18 @@ function c_EconomicIntelligenceOffer_89fd568f5ac5(v) {
   return o_9a078b281572(v);
 }
 
+function c_EconomicIntelligenceRecommendation_1fbdc3b94278(v) {
+  return o_3aab26007dbb(v);
+}
+
+function c_EconomicIntelligenceRecommendation_9ff53824f8c8(v) {
+  return o_8b32d1344bf6(v);
+}
+
+function c_EconomicIntelligenceToolCall_e92ce57e2b24(v) {
+  return o_c5e77951adcc(v);
+}
+
 function c_ExperimentEvaluation_4712033ed2e5(v) {
   return o_c869e08d8cbe(v);
 }
@@ -1754,6 +1766,16 @@ function o_2b03097fea65(v) {
   return out + '}';
 }
 
+function o_2b177140a004(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_EconomicIntelligenceRecommendation_9ff53824f8c8(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_2c39d6fd26b4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2111,6 +2133,40 @@ function o_39bdf28fa856(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_f36c6537d8a6(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_3aab26007dbb(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["summary"];
+  if (x !== undefined) { out += sep + "\"summary\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["expected_tool_calls"];
+  if (x !== undefined) { out += sep + "\"expected_tool_calls\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["run_started_at"];
+  if (x !== undefined) { out += sep + "\"run_started_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["run_ended_at"];
+  if (x !== undefined) { out += sep + "\"run_ended_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["run_by_user_id"];
+  if (x !== undefined) { out += sep + "\"run_by_user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["result_url"];
+  if (x !== undefined) { out += sep + "\"result_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["acknowledged_at"];
+  if (x !== undefined) { out += sep + "\"acknowledged_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4268,6 +4324,40 @@ function o_8ad9b4955348(v) {
   return out + '}';
 }
 
+function o_8b32d1344bf6(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["summary"];
+  if (x !== undefined) { out += sep + "\"summary\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["expected_tool_calls"];
+  if (x !== undefined) { out += sep + "\"expected_tool_calls\":" + array(x, (x) => c_EconomicIntelligenceToolCall_e92ce57e2b24(x)); sep = ','; }
+  x = v["run_started_at"];
+  if (x !== undefined) { out += sep + "\"run_started_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["run_ended_at"];
+  if (x !== undefined) { out += sep + "\"run_ended_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["run_by_user_id"];
+  if (x !== undefined) { out += sep + "\"run_by_user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["result_url"];
+  if (x !== undefined) { out += sep + "\"result_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["acknowledged_at"];
+  if (x !== undefined) { out += sep + "\"acknowledged_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_8d25cee71a80(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5178,6 +5268,16 @@ function o_c570bcf0b01a(v) {
   return out + '}';
 }
 
+function o_c5e77951adcc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["tool_name"];
+  if (x !== undefined) { out += sep + "\"tool_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_c6b90cf9046f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5681,6 +5781,16 @@ function o_e93cc5cb2a78(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_e07cd541d116(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_eb02605abaa3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_EconomicIntelligenceRecommendation_1fbdc3b94278(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -6454,6 +6564,10 @@ function r_838fe44b7a50(v) {
   return o_6985f96c5ec6(v);
 }
 
+function r_83cd4b777bc4(v) {
+  return o_eb02605abaa3(v);
+}
+
 function r_84ac94fbe8f4(v) {
   return c_BountySubmission_8c018d4277c5(v);
 }
@@ -6574,6 +6688,10 @@ function r_a619e331e513(v) {
   return c_PaymentReceipt_671021d1263a(v);
 }
 
+function r_a6e9ee190915(v) {
+  return o_2b177140a004(v);
+}
+
 function r_a75a3137590b(v) {
   return c_SetupIntent_cd365d6c3ce5(v);
 }
@@ -6648,6 +6766,10 @@ function r_bafbdf138975(v) {
 
 function r_bf208dd6e948(v) {
   return o_0cef7af70fe6(v);
+}
+
+function r_bf9718661140(v) {
+  return c_EconomicIntelligenceRecommendation_9ff53824f8c8(v);
 }
 
 function r_bfb778fba60f(v) {
@@ -6826,6 +6948,10 @@ function r_f05f4424b4aa(v) {
   return c_Variant_17009bf965ca(v);
 }
 
+function r_f065b7709680(v) {
+  return c_EconomicIntelligenceRecommendation_1fbdc3b94278(v);
+}
+
 function r_f1341b21c892(v) {
   return c_User_345daa32a90b(v);
 }
@@ -6935,6 +7061,7 @@ export const serializers = {
   "listCryptoDeposits": { "2026-09-06": r_c00d535f49a4, "2026-09-02": r_c00d535f49a4, "2026-08-28": r_c00d535f49a4, "2026-08-25": r_c00d535f49a4, "2026-08-21": r_c00d535f49a4, "2026-08-14": r_c00d535f49a4, "2026-08-07": r_c00d535f49a4, "2026-07-30": r_c00d535f49a4, "2026-07-23": r_c00d535f49a4, "2026-07-22": r_c00d535f49a4, "2026-07-20": r_c00d535f49a4, "2025-01-01": r_c00d535f49a4 },
   "listDisputeAlerts": { "2026-09-06": r_63c6a5bfa18c, "2026-09-02": r_63c6a5bfa18c, "2026-08-28": r_63c6a5bfa18c, "2026-08-25": r_63c6a5bfa18c, "2026-08-21": r_63c6a5bfa18c, "2026-08-14": r_63c6a5bfa18c, "2026-08-07": r_63c6a5bfa18c, "2026-07-30": r_63c6a5bfa18c, "2026-07-23": r_e52bad058cba, "2026-07-22": r_e52bad058cba, "2026-07-20": r_e52bad058cba, "2025-01-01": r_e52bad058cba },
   "listDisputes": { "2026-09-06": r_d9499a97cfd1, "2026-09-02": r_d9499a97cfd1, "2026-08-28": r_d9499a97cfd1, "2026-08-25": r_392bd8053312, "2026-08-21": r_392bd8053312, "2026-08-14": r_392bd8053312, "2026-08-07": r_392bd8053312, "2026-07-30": r_392bd8053312, "2026-07-23": r_f460ae4405ce, "2026-07-22": r_f460ae4405ce, "2026-07-20": r_f460ae4405ce, "2025-01-01": r_f460ae4405ce },
+  "listEconomicIntelligenceRecommendations": { "2026-09-06": r_a6e9ee190915, "2026-09-02": r_a6e9ee190915, "2026-08-28": r_a6e9ee190915, "2026-08-25": r_83cd4b777bc4, "2026-08-21": r_83cd4b777bc4, "2026-08-14": r_83cd4b777bc4, "2026-08-07": r_83cd4b777bc4, "2026-07-30": r_83cd4b777bc4, "2026-07-23": r_83cd4b777bc4, "2026-07-22": r_83cd4b777bc4, "2026-07-20": r_83cd4b777bc4, "2025-01-01": r_83cd4b777bc4 },
   "listExperiments": { "2026-09-06": r_d85e727d61a9, "2026-09-02": r_d85e727d61a9, "2026-08-28": r_d85e727d61a9, "2026-08-25": r_d85e727d61a9, "2026-08-21": r_242ed05cbc27, "2026-08-14": r_242ed05cbc27, "2026-08-07": r_242ed05cbc27, "2026-07-30": r_242ed05cbc27, "2026-07-23": r_242ed05cbc27, "2026-07-22": r_242ed05cbc27, "2026-07-20": r_242ed05cbc27, "2025-01-01": r_242ed05cbc27 },
   "listExports": { "2026-09-06": r_467af1315c5e, "2026-09-02": r_467af1315c5e, "2026-08-28": r_467af1315c5e, "2026-08-25": r_467af1315c5e, "2026-08-21": r_467af1315c5e, "2026-08-14": r_467af1315c5e, "2026-08-07": r_467af1315c5e, "2026-07-30": r_467af1315c5e, "2026-07-23": r_467af1315c5e, "2026-07-22": r_467af1315c5e, "2026-07-20": r_467af1315c5e, "2025-01-01": r_467af1315c5e },
   "listFinancialReportBreakdown": { "2026-09-06": r_9040b2ad5bd8, "2026-09-02": r_9040b2ad5bd8, "2026-08-28": r_9040b2ad5bd8, "2026-08-25": r_9040b2ad5bd8, "2026-08-21": r_9040b2ad5bd8, "2026-08-14": r_9040b2ad5bd8, "2026-08-07": r_9040b2ad5bd8, "2026-07-30": r_9040b2ad5bd8, "2026-07-23": r_9040b2ad5bd8, "2026-07-22": r_9040b2ad5bd8, "2026-07-20": r_9040b2ad5bd8, "2025-01-01": r_9040b2ad5bd8 },
@@ -6995,6 +7122,7 @@ export const serializers = {
   "retrieveCurrentAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "retrieveDisputeAlert": { "2026-09-06": r_acd847362e45, "2026-09-02": r_acd847362e45, "2026-08-28": r_acd847362e45, "2026-08-25": r_acd847362e45, "2026-08-21": r_acd847362e45, "2026-08-14": r_acd847362e45, "2026-08-07": r_acd847362e45, "2026-07-30": r_acd847362e45, "2026-07-23": r_43c611e928dd, "2026-07-22": r_43c611e928dd, "2026-07-20": r_43c611e928dd, "2025-01-01": r_43c611e928dd },
+  "retrieveEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
   "retrieveExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "retrieveExport": { "2026-09-06": r_5779ffef7e52, "2026-09-02": r_5779ffef7e52, "2026-08-28": r_5779ffef7e52, "2026-08-25": r_5779ffef7e52, "2026-08-21": r_5779ffef7e52, "2026-08-14": r_5779ffef7e52, "2026-08-07": r_5779ffef7e52, "2026-07-30": r_5779ffef7e52, "2026-07-23": r_5779ffef7e52, "2026-07-22": r_5779ffef7e52, "2026-07-20": r_5779ffef7e52, "2025-01-01": r_5779ffef7e52 },
   "retrieveFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
@@ -7044,6 +7172,7 @@ export const serializers = {
   "updateCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "updateDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc },
   "updateDisputeEvidence": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
+  "updateEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
   "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },
   "updatePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },

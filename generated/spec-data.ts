@@ -19,6 +19,7 @@ export const specData = {
     "economic_intelligence_offers_pickable_only": "2026-09-02",
     "saved_method_charge_buyer_present": "2026-09-02",
     "setup_intents_saved_in_background": "2026-08-28",
+    "economic_intelligence_run_statuses": "2026-08-28",
     "dispute_prevented_status": "2026-08-28",
     "payouts_status_v2": "2026-08-21",
     "webhook_envelope_account_id": "2026-08-14"
@@ -82,7 +83,14 @@ export const specData = {
     "member:export",
     "refund:export",
     "dispute:export",
-    "notification:send"
+    "notification:send",
+    "economic_intelligence:read",
+    "economic_intelligence:update",
+    "experience:read",
+    "experience:create",
+    "experience:update",
+    "experience:delete",
+    "review:read"
   ],
   "roles": {
     "owner": [
@@ -170,6 +178,7 @@ export const specData = {
     "CryptoDeposit": "cdep_",
     "Dispute": "dspt_",
     "DisputeAlert": "dspa_",
+    "EconomicIntelligenceRecommendation": "eirec_",
     "Experiment": "expt_",
     "Export": "exp_",
     "File": "file_",
@@ -240,6 +249,8 @@ export const specData = {
     "dispute.closed": "Dispute",
     "dispute_alert.created": "DisputeAlert",
     "dispute_alert.updated": "DisputeAlert",
+    "economic_intelligence_recommendation.created": "EconomicIntelligenceRecommendation",
+    "economic_intelligence_recommendation.updated": "EconomicIntelligenceRecommendation",
     "experiment.created": "Experiment",
     "experiment.ended": "Experiment",
     "export.completed": "Export",
@@ -432,6 +443,41 @@ export const specData = {
             "needs_response"
           ],
           "to": "closed"
+        }
+      }
+    },
+    "EconomicIntelligenceRecommendation": {
+      "field": "status",
+      "transitions": {
+        "run": {
+          "from": [
+            "ready"
+          ],
+          "to": "running"
+        },
+        "execute": {
+          "from": [
+            "running"
+          ],
+          "to": "executed"
+        },
+        "mark_incomplete": {
+          "from": [
+            "running"
+          ],
+          "to": "incomplete"
+        },
+        "acknowledge": {
+          "from": [
+            "executed"
+          ],
+          "to": "executed"
+        },
+        "supersede": {
+          "from": [
+            "ready"
+          ],
+          "to": "superseded"
         }
       }
     },
