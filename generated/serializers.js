@@ -228,6 +228,14 @@ function c_EconomicIntelligenceToolCall_e92ce57e2b24(v) {
   return o_c5e77951adcc(v);
 }
 
+function c_ExperienceProduct_d4a569fe6cd7(v) {
+  return o_d2d33482cce4(v);
+}
+
+function c_Experience_8745cd6f12a7(v) {
+  return o_af215c1296ce(v);
+}
+
 function c_ExperimentEvaluation_4712033ed2e5(v) {
   return o_c869e08d8cbe(v);
 }
@@ -510,6 +518,10 @@ function c_ResolutionCenterCase_2582ac3c5c91(v) {
 
 function c_ResolutionCenterCase_c61e6c69a44d(v) {
   return o_48656e2e0900(v);
+}
+
+function c_Review_7bf28000f949(v) {
+  return o_ced98a647a9c(v);
 }
 
 function c_RewardMilestone_2f56c3681ce1(v) {
@@ -1491,6 +1503,16 @@ function o_1ea9c32e32e5(v) {
   if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["status"];
   if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_1fb3acdddfd6(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Experience_8745cd6f12a7(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4092,6 +4114,16 @@ function o_81d3758f3dce(v) {
   return out + '}';
 }
 
+function o_827b8460c9a2(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Review_7bf28000f949(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_833af7a98eca(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4858,6 +4890,28 @@ function o_ae6d04e611b9(v) {
   return out + '}';
 }
 
+function o_af215c1296ce(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["is_public"];
+  if (x !== undefined) { out += sep + "\"is_public\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["order"];
+  if (x !== undefined) { out += sep + "\"order\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["products"];
+  if (x !== undefined) { out += sep + "\"products\":" + array(x, (x) => c_ExperienceProduct_d4a569fe6cd7(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_af5d21626c8f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5397,6 +5451,38 @@ function o_cecb83f5a069(v) {
   if (x !== undefined) { out += sep + "\"standard\":" + (x === null ? 'null' : c_FeeStructure_003f1e769422(x)); sep = ','; }
   x = v["instant"];
   if (x !== undefined) { out += sep + "\"instant\":" + (x === null ? 'null' : c_FeeStructure_003f1e769422(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_ced98a647a9c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["product"];
+  if (x !== undefined) { out += sep + "\"product\":" + o_d2d33482cce4(x); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + o_2ef28ea912dc(x); sep = ','; }
+  x = v["stars"];
+  if (x !== undefined) { out += sep + "\"stars\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["paid_for_product"];
+  if (x !== undefined) { out += sep + "\"paid_for_product\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["joined_at"];
+  if (x !== undefined) { out += sep + "\"joined_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["published_at"];
+  if (x !== undefined) { out += sep + "\"published_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6280,6 +6366,10 @@ function r_2028e41d69ad(v) {
   return c_Dispute_2f48653b7eed(v);
 }
 
+function r_21db8de3c774(v) {
+  return c_Review_7bf28000f949(v);
+}
+
 function r_242ed05cbc27(v) {
   return o_31968c8fe3fb(v);
 }
@@ -6338,6 +6428,10 @@ function r_392bd8053312(v) {
 
 function r_3a07a58559ca(v) {
   return o_4f6e441f29a7(v);
+}
+
+function r_3d1431e7dfb7(v) {
+  return c_Experience_8745cd6f12a7(v);
 }
 
 function r_3f41d30ce148(v) {
@@ -6784,6 +6878,10 @@ function r_c3fb51457cbd(v) {
   return o_7a3b6ed055ac(v);
 }
 
+function r_c4092ddb9a6a(v) {
+  return o_1fb3acdddfd6(v);
+}
+
 function r_c4c0c541eea6(v) {
   return o_9fae1041c880(v);
 }
@@ -6882,6 +6980,10 @@ function r_dda332160d74(v) {
 
 function r_dfbf9804988d(v) {
   return c_SetupIntent_db767ad8ef86(v);
+}
+
+function r_e2a6d1dd1aaa(v) {
+  return o_827b8460c9a2(v);
 }
 
 function r_e2c5cc2c8e38(v) {
@@ -6989,6 +7091,7 @@ export const serializers = {
   "activatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
   "addTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "archivePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
+  "attachExperience": { "2026-09-06": r_3d1431e7dfb7, "2026-09-02": r_3d1431e7dfb7, "2026-08-28": r_3d1431e7dfb7, "2026-08-25": r_3d1431e7dfb7, "2026-08-21": r_3d1431e7dfb7, "2026-08-14": r_3d1431e7dfb7, "2026-08-07": r_3d1431e7dfb7, "2026-07-30": r_3d1431e7dfb7, "2026-07-23": r_3d1431e7dfb7, "2026-07-22": r_3d1431e7dfb7, "2026-07-20": r_3d1431e7dfb7, "2025-01-01": r_3d1431e7dfb7 },
   "authorizeCardPurchase": { "2026-09-06": r_53b79eaa35df, "2026-09-02": r_53b79eaa35df, "2026-08-28": r_53b79eaa35df, "2026-08-25": r_53b79eaa35df, "2026-08-21": r_53b79eaa35df, "2026-08-14": r_53b79eaa35df, "2026-08-07": r_53b79eaa35df, "2026-07-30": r_53b79eaa35df, "2026-07-23": r_489579f16a45, "2026-07-22": r_489579f16a45, "2026-07-20": r_489579f16a45, "2025-01-01": r_489579f16a45 },
   "calculatePlanTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
   "calculateVariantTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
@@ -7012,6 +7115,7 @@ export const serializers = {
   "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "createConfirmationToken": { "2026-09-06": r_905d3da1bce2, "2026-09-02": r_905d3da1bce2, "2026-08-28": r_905d3da1bce2, "2026-08-25": r_905d3da1bce2, "2026-08-21": r_905d3da1bce2, "2026-08-14": r_905d3da1bce2, "2026-08-07": r_905d3da1bce2, "2026-07-30": r_905d3da1bce2, "2026-07-23": r_905d3da1bce2, "2026-07-22": r_905d3da1bce2, "2026-07-20": r_905d3da1bce2, "2025-01-01": r_905d3da1bce2 },
   "createDeposit": { "2026-09-06": r_0f087472e1b9, "2026-09-02": r_0f087472e1b9, "2026-08-28": r_0f087472e1b9, "2026-08-25": r_0f087472e1b9, "2026-08-21": r_0f087472e1b9, "2026-08-14": r_ca49b9ee915f, "2026-08-07": r_ca49b9ee915f, "2026-07-30": r_ca49b9ee915f, "2026-07-23": r_ca49b9ee915f, "2026-07-22": r_ca49b9ee915f, "2026-07-20": r_ca49b9ee915f, "2025-01-01": r_ca49b9ee915f },
+  "createExperience": { "2026-09-06": r_3d1431e7dfb7, "2026-09-02": r_3d1431e7dfb7, "2026-08-28": r_3d1431e7dfb7, "2026-08-25": r_3d1431e7dfb7, "2026-08-21": r_3d1431e7dfb7, "2026-08-14": r_3d1431e7dfb7, "2026-08-07": r_3d1431e7dfb7, "2026-07-30": r_3d1431e7dfb7, "2026-07-23": r_3d1431e7dfb7, "2026-07-22": r_3d1431e7dfb7, "2026-07-20": r_3d1431e7dfb7, "2025-01-01": r_3d1431e7dfb7 },
   "createExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "createExport": { "2026-09-06": r_5779ffef7e52, "2026-09-02": r_5779ffef7e52, "2026-08-28": r_5779ffef7e52, "2026-08-25": r_5779ffef7e52, "2026-08-21": r_5779ffef7e52, "2026-08-14": r_5779ffef7e52, "2026-08-07": r_5779ffef7e52, "2026-07-30": r_5779ffef7e52, "2026-07-23": r_5779ffef7e52, "2026-07-22": r_5779ffef7e52, "2026-07-20": r_5779ffef7e52, "2025-01-01": r_5779ffef7e52 },
   "createFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
@@ -7025,6 +7129,7 @@ export const serializers = {
   "createPlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "createProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "createPromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
+  "createReview": { "2026-09-06": r_21db8de3c774, "2026-09-02": r_21db8de3c774, "2026-08-28": r_21db8de3c774, "2026-08-25": r_21db8de3c774, "2026-08-21": r_21db8de3c774, "2026-08-14": r_21db8de3c774, "2026-08-07": r_21db8de3c774, "2026-07-30": r_21db8de3c774, "2026-07-23": r_21db8de3c774, "2026-07-22": r_21db8de3c774, "2026-07-20": r_21db8de3c774, "2025-01-01": r_21db8de3c774 },
   "createSandboxCryptoTransfer": { "2026-09-06": r_d10c073d25bb, "2026-09-02": r_d10c073d25bb, "2026-08-28": r_d10c073d25bb, "2026-08-25": r_d10c073d25bb, "2026-08-21": r_d10c073d25bb, "2026-08-14": r_d10c073d25bb, "2026-08-07": r_d10c073d25bb, "2026-07-30": r_d10c073d25bb, "2026-07-23": r_d10c073d25bb, "2026-07-22": r_d10c073d25bb, "2026-07-20": r_d10c073d25bb, "2025-01-01": r_d10c073d25bb },
   "createSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1, "2026-07-23": r_29c9e0b7fc06, "2026-07-22": r_29c9e0b7fc06, "2026-07-20": r_29c9e0b7fc06, "2025-01-01": r_29c9e0b7fc06 },
@@ -7037,11 +7142,13 @@ export const serializers = {
   "deactivatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
   "deleteBountySubmission": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteCheckoutConfiguration": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "deleteExperience": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deletePaymentMethodDomain": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deletePlan": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteProduct": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteVariant": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteWebhook": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "detachExperience": { "2026-09-06": r_3d1431e7dfb7, "2026-09-02": r_3d1431e7dfb7, "2026-08-28": r_3d1431e7dfb7, "2026-08-25": r_3d1431e7dfb7, "2026-08-21": r_3d1431e7dfb7, "2026-08-14": r_3d1431e7dfb7, "2026-08-07": r_3d1431e7dfb7, "2026-07-30": r_3d1431e7dfb7, "2026-07-23": r_3d1431e7dfb7, "2026-07-22": r_3d1431e7dfb7, "2026-07-20": r_3d1431e7dfb7, "2025-01-01": r_3d1431e7dfb7 },
   "disputeSummary": { "2026-09-06": r_504782f94805, "2026-09-02": r_504782f94805, "2026-08-28": r_504782f94805, "2026-08-25": r_504782f94805, "2026-08-21": r_504782f94805, "2026-08-14": r_504782f94805, "2026-08-07": r_504782f94805, "2026-07-30": r_504782f94805 },
   "endExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "escalateResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
@@ -7062,6 +7169,7 @@ export const serializers = {
   "listDisputeAlerts": { "2026-09-06": r_63c6a5bfa18c, "2026-09-02": r_63c6a5bfa18c, "2026-08-28": r_63c6a5bfa18c, "2026-08-25": r_63c6a5bfa18c, "2026-08-21": r_63c6a5bfa18c, "2026-08-14": r_63c6a5bfa18c, "2026-08-07": r_63c6a5bfa18c, "2026-07-30": r_63c6a5bfa18c, "2026-07-23": r_e52bad058cba, "2026-07-22": r_e52bad058cba, "2026-07-20": r_e52bad058cba, "2025-01-01": r_e52bad058cba },
   "listDisputes": { "2026-09-06": r_d9499a97cfd1, "2026-09-02": r_d9499a97cfd1, "2026-08-28": r_d9499a97cfd1, "2026-08-25": r_392bd8053312, "2026-08-21": r_392bd8053312, "2026-08-14": r_392bd8053312, "2026-08-07": r_392bd8053312, "2026-07-30": r_392bd8053312, "2026-07-23": r_f460ae4405ce, "2026-07-22": r_f460ae4405ce, "2026-07-20": r_f460ae4405ce, "2025-01-01": r_f460ae4405ce },
   "listEconomicIntelligenceRecommendations": { "2026-09-06": r_a6e9ee190915, "2026-09-02": r_a6e9ee190915, "2026-08-28": r_a6e9ee190915, "2026-08-25": r_83cd4b777bc4, "2026-08-21": r_83cd4b777bc4, "2026-08-14": r_83cd4b777bc4, "2026-08-07": r_83cd4b777bc4, "2026-07-30": r_83cd4b777bc4, "2026-07-23": r_83cd4b777bc4, "2026-07-22": r_83cd4b777bc4, "2026-07-20": r_83cd4b777bc4, "2025-01-01": r_83cd4b777bc4 },
+  "listExperiences": { "2026-09-06": r_c4092ddb9a6a, "2026-09-02": r_c4092ddb9a6a, "2026-08-28": r_c4092ddb9a6a, "2026-08-25": r_c4092ddb9a6a, "2026-08-21": r_c4092ddb9a6a, "2026-08-14": r_c4092ddb9a6a, "2026-08-07": r_c4092ddb9a6a, "2026-07-30": r_c4092ddb9a6a, "2026-07-23": r_c4092ddb9a6a, "2026-07-22": r_c4092ddb9a6a, "2026-07-20": r_c4092ddb9a6a, "2025-01-01": r_c4092ddb9a6a },
   "listExperiments": { "2026-09-06": r_d85e727d61a9, "2026-09-02": r_d85e727d61a9, "2026-08-28": r_d85e727d61a9, "2026-08-25": r_d85e727d61a9, "2026-08-21": r_242ed05cbc27, "2026-08-14": r_242ed05cbc27, "2026-08-07": r_242ed05cbc27, "2026-07-30": r_242ed05cbc27, "2026-07-23": r_242ed05cbc27, "2026-07-22": r_242ed05cbc27, "2026-07-20": r_242ed05cbc27, "2025-01-01": r_242ed05cbc27 },
   "listExports": { "2026-09-06": r_467af1315c5e, "2026-09-02": r_467af1315c5e, "2026-08-28": r_467af1315c5e, "2026-08-25": r_467af1315c5e, "2026-08-21": r_467af1315c5e, "2026-08-14": r_467af1315c5e, "2026-08-07": r_467af1315c5e, "2026-07-30": r_467af1315c5e, "2026-07-23": r_467af1315c5e, "2026-07-22": r_467af1315c5e, "2026-07-20": r_467af1315c5e, "2025-01-01": r_467af1315c5e },
   "listFinancialReportBreakdown": { "2026-09-06": r_9040b2ad5bd8, "2026-09-02": r_9040b2ad5bd8, "2026-08-28": r_9040b2ad5bd8, "2026-08-25": r_9040b2ad5bd8, "2026-08-21": r_9040b2ad5bd8, "2026-08-14": r_9040b2ad5bd8, "2026-08-07": r_9040b2ad5bd8, "2026-07-30": r_9040b2ad5bd8, "2026-07-23": r_9040b2ad5bd8, "2026-07-22": r_9040b2ad5bd8, "2026-07-20": r_9040b2ad5bd8, "2025-01-01": r_9040b2ad5bd8 },
@@ -7086,6 +7194,7 @@ export const serializers = {
   "listRefunds": { "2026-09-06": r_d887b4e86e2a, "2026-09-02": r_d887b4e86e2a, "2026-08-28": r_d887b4e86e2a, "2026-08-25": r_d887b4e86e2a, "2026-08-21": r_d887b4e86e2a, "2026-08-14": r_78398bcb8bea, "2026-08-07": r_78398bcb8bea, "2026-07-30": r_78398bcb8bea, "2026-07-23": r_78398bcb8bea, "2026-07-22": r_78398bcb8bea, "2026-07-20": r_78398bcb8bea, "2025-01-01": r_78398bcb8bea },
   "listResolutionCenterCaseEvents": { "2026-09-06": r_6541a3db5905, "2026-09-02": r_6541a3db5905, "2026-08-28": r_6541a3db5905, "2026-08-25": r_6541a3db5905, "2026-08-21": r_6541a3db5905, "2026-08-14": r_6541a3db5905, "2026-08-07": r_6541a3db5905, "2026-07-30": r_6541a3db5905 },
   "listResolutionCenterCases": { "2026-09-06": r_3a07a58559ca, "2026-09-02": r_3a07a58559ca, "2026-08-28": r_3a07a58559ca, "2026-08-25": r_3a07a58559ca, "2026-08-21": r_3a07a58559ca, "2026-08-14": r_3a07a58559ca, "2026-08-07": r_3a07a58559ca, "2026-07-30": r_3a07a58559ca, "2026-07-23": r_6f8182387041, "2026-07-22": r_6f8182387041, "2026-07-20": r_6f8182387041, "2025-01-01": r_6f8182387041 },
+  "listReviews": { "2026-09-06": r_e2a6d1dd1aaa, "2026-09-02": r_e2a6d1dd1aaa, "2026-08-28": r_e2a6d1dd1aaa, "2026-08-25": r_e2a6d1dd1aaa, "2026-08-21": r_e2a6d1dd1aaa, "2026-08-14": r_e2a6d1dd1aaa, "2026-08-07": r_e2a6d1dd1aaa, "2026-07-30": r_e2a6d1dd1aaa, "2026-07-23": r_e2a6d1dd1aaa, "2026-07-22": r_e2a6d1dd1aaa, "2026-07-20": r_e2a6d1dd1aaa, "2025-01-01": r_e2a6d1dd1aaa },
   "listSetupIntents": { "2026-09-06": r_838fe44b7a50, "2026-09-02": r_838fe44b7a50, "2026-08-28": r_838fe44b7a50, "2026-08-25": r_838fe44b7a50, "2026-08-21": r_aa4cb6aadd43, "2026-08-14": r_aa4cb6aadd43, "2026-08-07": r_aa4cb6aadd43, "2026-07-30": r_aa4cb6aadd43, "2026-07-23": r_aa4cb6aadd43, "2026-07-22": r_aa4cb6aadd43, "2026-07-20": r_aa4cb6aadd43, "2025-01-01": r_aa4cb6aadd43 },
   "listShipments": { "2026-09-06": r_051c513acdac, "2026-09-02": r_051c513acdac, "2026-08-28": r_051c513acdac, "2026-08-25": r_051c513acdac, "2026-08-21": r_051c513acdac, "2026-08-14": r_051c513acdac, "2026-08-07": r_051c513acdac, "2026-07-30": r_051c513acdac, "2026-07-23": r_9853dcf694a3, "2026-07-22": r_9853dcf694a3, "2026-07-20": r_9853dcf694a3, "2025-01-01": r_9853dcf694a3 },
   "listStats": { "2026-09-06": r_4123f56b5c2d, "2026-09-02": r_4123f56b5c2d, "2026-08-28": r_4123f56b5c2d, "2026-08-25": r_4123f56b5c2d, "2026-08-21": r_4123f56b5c2d, "2026-08-14": r_4123f56b5c2d, "2026-08-07": r_4123f56b5c2d, "2026-07-30": r_4123f56b5c2d, "2026-07-23": r_4123f56b5c2d, "2026-07-22": r_4123f56b5c2d, "2026-07-20": r_4123f56b5c2d, "2025-01-01": r_4123f56b5c2d },
@@ -7123,6 +7232,7 @@ export const serializers = {
   "retrieveDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "retrieveDisputeAlert": { "2026-09-06": r_acd847362e45, "2026-09-02": r_acd847362e45, "2026-08-28": r_acd847362e45, "2026-08-25": r_acd847362e45, "2026-08-21": r_acd847362e45, "2026-08-14": r_acd847362e45, "2026-08-07": r_acd847362e45, "2026-07-30": r_acd847362e45, "2026-07-23": r_43c611e928dd, "2026-07-22": r_43c611e928dd, "2026-07-20": r_43c611e928dd, "2025-01-01": r_43c611e928dd },
   "retrieveEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
+  "retrieveExperience": { "2026-09-06": r_3d1431e7dfb7, "2026-09-02": r_3d1431e7dfb7, "2026-08-28": r_3d1431e7dfb7, "2026-08-25": r_3d1431e7dfb7, "2026-08-21": r_3d1431e7dfb7, "2026-08-14": r_3d1431e7dfb7, "2026-08-07": r_3d1431e7dfb7, "2026-07-30": r_3d1431e7dfb7, "2026-07-23": r_3d1431e7dfb7, "2026-07-22": r_3d1431e7dfb7, "2026-07-20": r_3d1431e7dfb7, "2025-01-01": r_3d1431e7dfb7 },
   "retrieveExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "retrieveExport": { "2026-09-06": r_5779ffef7e52, "2026-09-02": r_5779ffef7e52, "2026-08-28": r_5779ffef7e52, "2026-08-25": r_5779ffef7e52, "2026-08-21": r_5779ffef7e52, "2026-08-14": r_5779ffef7e52, "2026-08-07": r_5779ffef7e52, "2026-07-30": r_5779ffef7e52, "2026-07-23": r_5779ffef7e52, "2026-07-22": r_5779ffef7e52, "2026-07-20": r_5779ffef7e52, "2025-01-01": r_5779ffef7e52 },
   "retrieveFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
@@ -7142,6 +7252,7 @@ export const serializers = {
   "retrievePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "retrieveRefund": { "2026-09-06": r_acf73439b40d, "2026-09-02": r_acf73439b40d, "2026-08-28": r_acf73439b40d, "2026-08-25": r_acf73439b40d, "2026-08-21": r_acf73439b40d, "2026-08-14": r_d04d4ac1ca33, "2026-08-07": r_d04d4ac1ca33, "2026-07-30": r_d04d4ac1ca33, "2026-07-23": r_d04d4ac1ca33, "2026-07-22": r_d04d4ac1ca33, "2026-07-20": r_d04d4ac1ca33, "2025-01-01": r_d04d4ac1ca33 },
   "retrieveResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_b7907dd3d48a, "2026-07-22": r_b7907dd3d48a, "2026-07-20": r_b7907dd3d48a, "2025-01-01": r_b7907dd3d48a },
+  "retrieveReview": { "2026-09-06": r_21db8de3c774, "2026-09-02": r_21db8de3c774, "2026-08-28": r_21db8de3c774, "2026-08-25": r_21db8de3c774, "2026-08-21": r_21db8de3c774, "2026-08-14": r_21db8de3c774, "2026-08-07": r_21db8de3c774, "2026-07-30": r_21db8de3c774, "2026-07-23": r_21db8de3c774, "2026-07-22": r_21db8de3c774, "2026-07-20": r_21db8de3c774, "2025-01-01": r_21db8de3c774 },
   "retrieveSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "retrieveSetupIntentStatus": { "2026-09-06": r_737160b51e39, "2026-09-02": r_737160b51e39, "2026-08-28": r_737160b51e39, "2026-08-25": r_737160b51e39, "2026-08-21": r_356973b8a56f, "2026-08-14": r_356973b8a56f, "2026-08-07": r_356973b8a56f, "2026-07-30": r_356973b8a56f, "2026-07-23": r_356973b8a56f, "2026-07-22": r_356973b8a56f, "2026-07-20": r_356973b8a56f, "2025-01-01": r_356973b8a56f },
   "retrieveShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1, "2026-07-23": r_29c9e0b7fc06, "2026-07-22": r_29c9e0b7fc06, "2026-07-20": r_29c9e0b7fc06, "2025-01-01": r_29c9e0b7fc06 },
@@ -7173,6 +7284,7 @@ export const serializers = {
   "updateDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc },
   "updateDisputeEvidence": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "updateEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
+  "updateExperience": { "2026-09-06": r_3d1431e7dfb7, "2026-09-02": r_3d1431e7dfb7, "2026-08-28": r_3d1431e7dfb7, "2026-08-25": r_3d1431e7dfb7, "2026-08-21": r_3d1431e7dfb7, "2026-08-14": r_3d1431e7dfb7, "2026-08-07": r_3d1431e7dfb7, "2026-07-30": r_3d1431e7dfb7, "2026-07-23": r_3d1431e7dfb7, "2026-07-22": r_3d1431e7dfb7, "2026-07-20": r_3d1431e7dfb7, "2025-01-01": r_3d1431e7dfb7 },
   "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },
   "updatePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },

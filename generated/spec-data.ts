@@ -179,6 +179,7 @@ export const specData = {
     "Dispute": "dspt_",
     "DisputeAlert": "dspa_",
     "EconomicIntelligenceRecommendation": "eirec_",
+    "Experience": "xp_",
     "Experiment": "expt_",
     "Export": "exp_",
     "File": "file_",
@@ -202,6 +203,7 @@ export const specData = {
     "Refund": "rfnd_",
     "ResolutionCenterCase": "rcc_",
     "ResolutionCenterCaseEvent": "rcce_",
+    "Review": "rev_",
     "SetupIntent": "seti_",
     "Shipment": "ship_",
     "Swap": "swap_",
@@ -251,6 +253,9 @@ export const specData = {
     "dispute_alert.updated": "DisputeAlert",
     "economic_intelligence_recommendation.created": "EconomicIntelligenceRecommendation",
     "economic_intelligence_recommendation.updated": "EconomicIntelligenceRecommendation",
+    "experience.created": "Experience",
+    "experience.updated": "Experience",
+    "experience.deleted": "Experience",
     "experiment.created": "Experiment",
     "experiment.ended": "Experiment",
     "export.completed": "Export",
@@ -286,6 +291,9 @@ export const specData = {
     "resolution_center_case.updated": "ResolutionCenterCase",
     "resolution_center_case.escalated": "ResolutionCenterCase",
     "resolution_center_case.closed": "ResolutionCenterCase",
+    "review.created": "Review",
+    "review.published": "Review",
+    "review.removed": "Review",
     "setup_intent.requires_action": "SetupIntent",
     "setup_intent.succeeded": "SetupIntent",
     "setup_intent.canceled": "SetupIntent",
@@ -831,6 +839,23 @@ export const specData = {
             "awaiting_platform"
           ],
           "to": "closed"
+        }
+      }
+    },
+    "Review": {
+      "field": "status",
+      "transitions": {
+        "publish": {
+          "from": [
+            "pending"
+          ],
+          "to": "published"
+        },
+        "remove": {
+          "from": [
+            "pending"
+          ],
+          "to": "removed"
         }
       }
     },

@@ -19,6 +19,8 @@ export declare const query_1a3338b1dfa9: CompiledValidator;
 export declare const query_1ac4ce7eb00b: CompiledValidator;
 export declare const query_1e62a248b55c: CompiledValidator;
 export declare const query_2645a894efd0: CompiledValidator;
+export declare const query_291d2511bbf0: CompiledValidator;
+export declare const query_29840cd3654d: CompiledValidator;
 export declare const query_2dfc32f189fb: CompiledValidator;
 export declare const query_32062bdb9024: CompiledValidator;
 export declare const query_3247d39c1efa: CompiledValidator;

@@ -23,6 +23,7 @@ import { EXPIRE_EXPORTS } from './exports/expire.js';
 import { COMPACT_TOTALS, compactTotalsTask } from './shared/compact-totals.js';
 import { PURGE_API_LOGS, purgeApiLogsTask } from './api_logs/purge.js';
 import { resolutionCenterTasks } from './resolution_center_cases/platform.js';
+import { reviewTasks } from './reviews/moderate.js';
 import { economicIntelligenceTasks, SWEEP_TASK as SWEEP_EI } from './economic_intelligence/generate.js';
 
 export function taskList(db: Knex): TaskList {
@@ -48,6 +49,7 @@ export function taskList(db: Knex): TaskList {
     ...resolutionCenterTasks(db),
     [PURGE_API_LOGS]: purgeApiLogsTask(db),
     ...economicIntelligenceTasks(db),
+    ...reviewTasks(db),
   };
 }
 

@@ -19,6 +19,7 @@ export async function up(knex: Knex): Promise<void> {
     timestamps(t, knex);
     t.unique(['product_id', 'user_id']); // one review per member and product
     t.index(['account_id', 'created_at', 'id']);
+    t.index(['account_id', 'product_id', 'created_at', 'id']); // a product's reviews, the list the official client asks for
   });
   await knex.raw("ALTER TABLE reviews ADD CONSTRAINT reviews_status_check CHECK (status IN ('pending', 'published', 'removed'))");
   await knex.raw('ALTER TABLE reviews ADD CONSTRAINT reviews_stars_check CHECK (stars BETWEEN 1 AND 5)');
