@@ -5,7 +5,7 @@ import { timestamp, timestamps } from './support/columns.js';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('experiences', (t) => {
-    t.text('id').primary(); // xp_ (exp_ is taken by exports)
+    t.text('id').primary(); // exp_
     t.text('account_id').notNullable().references('accounts.id');
     t.text('name').notNullable();
     t.boolean('is_public').notNullable().defaultTo(false);

@@ -24,7 +24,7 @@ export const RESOURCE_KINDS: readonly ResourceKind[] = [
   { prefix: 'biz_', noun: 'account', table: 'accounts', accountColumn: 'id' },
   { prefix: 'prod_', noun: 'product', table: 'products', softDelete: 'deleted_at', customers: async (_db, row) => ({ productIds: [row.id] }) },
   {
-    prefix: 'xp_',
+    prefix: 'exp_',
     noun: 'experience',
     table: 'experiences',
     softDelete: 'deleted_at',
