@@ -64,7 +64,7 @@ t('pending -> processing -> completed: a CSV of the account\'s payments at the l
   const created = await create('payments');
   assert.is(created.status, 201, JSON.stringify(created.body));
   const e = created.body;
-  assert.match(e.id, /^exp_/);
+  assert.match(e.id, /^exprt_/);
   assert.is(e.status, 'pending');
   assert.is(e.api_version, LATEST);
   for (const f of ['download_url', 'file_id', 'row_count', 'completed_at', 'expires_at']) assert.is(e[f], null, f);
@@ -76,7 +76,7 @@ t('pending -> processing -> completed: a CSV of the account\'s payments at the l
   assert.match(done.file_id, /^file_/);
   assert.ok(done.started_at && done.completed_at);
   assert.is(Date.parse(done.expires_at) - Date.parse(done.completed_at), 30 * 24 * 3600 * 1000);
-  assert.match(done.download_url, /\/downloads\/file_\w+\/payments-exp_\w+\.csv\?expires=\d+&signature=/);
+  assert.match(done.download_url, /\/downloads\/file_\w+\/payments-exprt_\w+\.csv\?expires=\d+&signature=/);
 
   const rows = await downloadCsv(done.download_url);
   assert.equal(rows[0], columnsAt('Payment', LATEST));
