@@ -575,6 +575,7 @@ export const resources = {
       resource: row['$resource'],
       product: row['$product'],
       payout_at: row.payout_at,
+      reversal: (row.reverses_id !== null ? { earning_id: row.reverses_id, reason: row.reversal_reason, source_id: row.source_id } : null),
       created_at: row.created_at,
     }),
   } satisfies StoredResource<T.PartnerEarning>,

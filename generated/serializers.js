@@ -348,12 +348,12 @@ function c_PartnerBusiness_4b852263c3ac(v) {
   return o_d825f0d5b4df(v);
 }
 
-function c_PartnerEarning_279ce22e6e1f(v) {
-  return o_fc66cc60b299(v);
+function c_PartnerEarning_5caeb9b747dc(v) {
+  return o_56290d8ded05(v);
 }
 
-function c_PartnerEarning_75471d0c8725(v) {
-  return o_64215096e642(v);
+function c_PartnerEarning_e33f60876f4d(v) {
+  return o_0730ee6d2ec3(v);
 }
 
 function c_PartnerReferralRequest_047e86a00424(v) {
@@ -819,6 +819,36 @@ function o_0595d9ee1c08(v) {
   if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["currencies"];
   if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_CurrencyBalance_783b07d90004(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_0730ee6d2ec3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["income_source"];
+  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payout_percentage"];
+  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["transaction_amount_usd"];
+  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["commission_amount_usd"];
+  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["second_tier"];
+  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["payout_at"];
+  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["reversal"];
+  if (x !== undefined) { out += sep + "\"reversal\":" + (x === null ? 'null' : o_e914ed1630d1(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["receipt_id"];
+  if (x !== undefined) { out += sep + "\"receipt_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -2276,16 +2306,6 @@ function o_40f6bede8a37(v) {
   return out + '}';
 }
 
-function o_4124921c0d9e(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_279ce22e6e1f(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_4141d6f9bb5d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2912,6 +2932,36 @@ function o_55be34ab7af8(v) {
   return out + '}';
 }
 
+function o_56290d8ded05(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["income_source"];
+  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payout_percentage"];
+  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["transaction_amount_usd"];
+  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["commission_amount_usd"];
+  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["second_tier"];
+  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["resource"];
+  if (x !== undefined) { out += sep + "\"resource\":" + o_42146be93979(x); sep = ','; }
+  x = v["product"];
+  if (x !== undefined) { out += sep + "\"product\":" + (x === null ? 'null' : o_d2d33482cce4(x)); sep = ','; }
+  x = v["payout_at"];
+  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["reversal"];
+  if (x !== undefined) { out += sep + "\"reversal\":" + (x === null ? 'null' : o_e914ed1630d1(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_56b5797490f3(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3049,34 +3099,6 @@ function o_615e3793f599(v) {
   if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["points"];
   if (x !== undefined) { out += sep + "\"points\":" + array(x, (x) => c_StatPoint_5fc5e3a84ac4(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_64215096e642(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["income_source"];
-  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payout_percentage"];
-  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["transaction_amount_usd"];
-  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["commission_amount_usd"];
-  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["second_tier"];
-  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["resource"];
-  if (x !== undefined) { out += sep + "\"resource\":" + o_42146be93979(x); sep = ','; }
-  x = v["product"];
-  if (x !== undefined) { out += sep + "\"product\":" + (x === null ? 'null' : o_d2d33482cce4(x)); sep = ','; }
-  x = v["payout_at"];
-  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4334,6 +4356,16 @@ function o_98a82b977a96(v) {
   return out + '}';
 }
 
+function o_98ac0a5b63cc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_5caeb9b747dc(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_990cf23cdf6f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5510,16 +5542,6 @@ function o_d700f745f9eb(v) {
   return out + '}';
 }
 
-function o_d74ad2a5c85d(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_75471d0c8725(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_d825f0d5b4df(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5567,6 +5589,16 @@ function o_d87bda153622(v) {
   if (x !== undefined) { out += sep + "\"duration_unit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["price"];
   if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_dce30cde9989(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_e33f60876f4d(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5729,6 +5761,18 @@ function o_e905e691902f(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_SupportedPayoutMethod_ee089b0d0359(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_e914ed1630d1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["earning_id"];
+  if (x !== undefined) { out += sep + "\"earning_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["reason"];
+  if (x !== undefined) { out += sep + "\"reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_id"];
+  if (x !== undefined) { out += sep + "\"source_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6094,34 +6138,6 @@ function o_fc5f77bc8b0c(v) {
   return out + '}';
 }
 
-function o_fc66cc60b299(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["income_source"];
-  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payout_percentage"];
-  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["transaction_amount_usd"];
-  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["commission_amount_usd"];
-  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["second_tier"];
-  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["payout_at"];
-  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["receipt_id"];
-  if (x !== undefined) { out += sep + "\"receipt_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
 function r_0017db29319c(v) {
   return c_LedgerAccount_e3c0bd3dd0f6(v);
 }
@@ -6202,6 +6218,10 @@ function r_17383ea6da9c(v) {
   return c_PartnerReferralRequest_047e86a00424(v);
 }
 
+function r_18f8f69a49d5(v) {
+  return o_98ac0a5b63cc(v);
+}
+
 function r_1984b6044233(v) {
   return c_Verification_43ee2d08426e(v);
 }
@@ -6232,6 +6252,10 @@ function r_256b20d1f58b(v) {
 
 function r_26a886115e37(v) {
   return c_Swap_ae769993bae5(v);
+}
+
+function r_291fc261c6e8(v) {
+  return o_dce30cde9989(v);
 }
 
 function r_29c9e0b7fc06(v) {
@@ -6542,10 +6566,6 @@ function r_8b113a94b7a8(v) {
   return o_448769f0b909(v);
 }
 
-function r_8b452f71a174(v) {
-  return o_d74ad2a5c85d(v);
-}
-
 function r_8b5bdcfc3472(v) {
   return o_807d0eeb7222(v);
 }
@@ -6810,10 +6830,6 @@ function r_d9499a97cfd1(v) {
   return o_847f66ec8f56(v);
 }
 
-function r_d97b03620bcf(v) {
-  return o_4124921c0d9e(v);
-}
-
 function r_dda332160d74(v) {
   return c_Cardholder_51dc189b81f8(v);
 }
@@ -6997,7 +7013,7 @@ export const serializers = {
   "listNotificationPreferences": { "2026-09-06": r_08bd46470aea, "2026-09-02": r_08bd46470aea, "2026-08-28": r_08bd46470aea, "2026-08-25": r_08bd46470aea, "2026-08-21": r_08bd46470aea, "2026-08-14": r_08bd46470aea, "2026-08-07": r_08bd46470aea, "2026-07-30": r_08bd46470aea, "2026-07-23": r_08bd46470aea, "2026-07-22": r_08bd46470aea, "2026-07-20": r_08bd46470aea, "2025-01-01": r_08bd46470aea },
   "listNotificationTopics": { "2026-09-06": r_d2ad71de4290, "2026-09-02": r_d2ad71de4290, "2026-08-28": r_d2ad71de4290, "2026-08-25": r_d2ad71de4290, "2026-08-21": r_d2ad71de4290, "2026-08-14": r_d2ad71de4290, "2026-08-07": r_d2ad71de4290, "2026-07-30": r_d2ad71de4290, "2026-07-23": r_d2ad71de4290, "2026-07-22": r_d2ad71de4290, "2026-07-20": r_d2ad71de4290, "2025-01-01": r_d2ad71de4290 },
   "listNotifications": { "2026-09-06": r_256b20d1f58b, "2026-09-02": r_256b20d1f58b, "2026-08-28": r_256b20d1f58b, "2026-08-25": r_256b20d1f58b, "2026-08-21": r_256b20d1f58b, "2026-08-14": r_256b20d1f58b, "2026-08-07": r_256b20d1f58b, "2026-07-30": r_256b20d1f58b, "2026-07-23": r_256b20d1f58b, "2026-07-22": r_256b20d1f58b, "2026-07-20": r_256b20d1f58b, "2025-01-01": r_256b20d1f58b },
-  "listPartnerBusinessEarnings": { "2026-09-06": r_8b452f71a174, "2026-09-02": r_8b452f71a174, "2026-08-28": r_8b452f71a174, "2026-08-25": r_8b452f71a174, "2026-08-21": r_8b452f71a174, "2026-08-14": r_8b452f71a174, "2026-08-07": r_8b452f71a174, "2026-07-30": r_8b452f71a174, "2026-07-23": r_8b452f71a174, "2026-07-22": r_8b452f71a174, "2026-07-20": r_d97b03620bcf, "2025-01-01": r_d97b03620bcf },
+  "listPartnerBusinessEarnings": { "2026-09-06": r_18f8f69a49d5, "2026-09-02": r_18f8f69a49d5, "2026-08-28": r_18f8f69a49d5, "2026-08-25": r_18f8f69a49d5, "2026-08-21": r_18f8f69a49d5, "2026-08-14": r_18f8f69a49d5, "2026-08-07": r_18f8f69a49d5, "2026-07-30": r_18f8f69a49d5, "2026-07-23": r_18f8f69a49d5, "2026-07-22": r_18f8f69a49d5, "2026-07-20": r_291fc261c6e8, "2025-01-01": r_291fc261c6e8 },
   "listPartnerBusinesses": { "2026-09-06": r_d729a6c80b47, "2026-09-02": r_d729a6c80b47, "2026-08-28": r_d729a6c80b47, "2026-08-25": r_d729a6c80b47, "2026-08-21": r_d729a6c80b47, "2026-08-14": r_d729a6c80b47, "2026-08-07": r_d729a6c80b47, "2026-07-30": r_d729a6c80b47, "2026-07-23": r_d729a6c80b47, "2026-07-22": r_d729a6c80b47, "2026-07-20": r_b935ba6adef5, "2025-01-01": r_b935ba6adef5 },
   "listPartnerReferralRequests": { "2026-09-06": r_481f12abba57, "2026-09-02": r_481f12abba57, "2026-08-28": r_481f12abba57, "2026-08-25": r_481f12abba57, "2026-08-21": r_abbc2d1951b5, "2026-08-14": r_abbc2d1951b5, "2026-08-07": r_abbc2d1951b5, "2026-07-30": r_abbc2d1951b5, "2026-07-23": r_abbc2d1951b5, "2026-07-22": r_abbc2d1951b5, "2026-07-20": r_abbc2d1951b5, "2025-01-01": r_abbc2d1951b5 },
   "listPaymentMethodDomains": { "2026-09-06": r_9ebbb1fba0f2, "2026-09-02": r_9ebbb1fba0f2, "2026-08-28": r_9ebbb1fba0f2, "2026-08-25": r_9ebbb1fba0f2, "2026-08-21": r_9ebbb1fba0f2, "2026-08-14": r_9ebbb1fba0f2, "2026-08-07": r_9ebbb1fba0f2, "2026-07-30": r_9ebbb1fba0f2, "2026-07-23": r_9ebbb1fba0f2, "2026-07-22": r_9ebbb1fba0f2, "2026-07-20": r_9ebbb1fba0f2, "2025-01-01": r_9ebbb1fba0f2 },

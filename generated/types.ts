@@ -919,6 +919,8 @@ export interface PartnerEarning {
     resource: { id: string; object: "receipt"; created_at: string; currency: string };
     product: { id: string; title: string } | null;
     payout_at: string | null;
+    /** For a reversed earning (status reversed): what it takes back and why; null for an earning. */
+    reversal: { earning_id: string; reason: "refund" | "chargeback"; source_id: string } | null;
     created_at: string;
 }
 
