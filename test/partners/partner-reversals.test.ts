@@ -4,7 +4,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { makeKey, makeUser } from '../helpers/fixtures.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { ledgerOf, PLATFORM } from '../../handlers/ledger/ledgers.js';
 import { shareOf } from '../../handlers/partners/reverse.js';
@@ -12,6 +11,7 @@ import { closeUnanswered, reportOnPayment, ruleOnDispute } from '../../handlers/
 import { pay, settleRefunds } from '../payments/payment-fixtures.js';
 import { NETWORK_CARDS } from '../disputes/dispute-fixtures.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
+import { referred as referredBy } from './partner-fixtures.js';
 
 const t = suite('partner reversals');
 let app: TestApp;
@@ -20,17 +20,7 @@ t.after(async () => { await app.close(); });
 
 const get = (token: string, path: string) => app.request('GET', path, { token, version: HEAD_VERSION });
 
-async function referred() {
-  const partner = await makeUser(app.db);
-  const owner = await makeUser(app.db);
-  const res = await app.request('POST', '/accounts', { token: owner.token, version: HEAD_VERSION, body: { title: 'Referred shop', affiliate_code: partner.user.username } });
-  assert.is(res.status, 201, JSON.stringify(res.body));
-  const accountId = res.body.id as string;
-  const key = (await makeKey(app.db, { accountId, role: 'admin' })).secret;
-  const { client_id } = await app.db('accounts').where({ id: accountId }).first('client_id');
-  const business = await app.db('partner_businesses').where({ account_id: accountId }).first();
-  return { partner, accountId, key, clientId: client_id as string, businessId: business.id as string };
-}
+const referred = () => referredBy(app);
 type Referred = Awaited<ReturnType<typeof referred>>;
 
 async function refund(r: Referred, paymentId: string, partial?: number) {
