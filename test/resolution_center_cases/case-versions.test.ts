@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { renderAt } from '../../runtime/render.js';
 import { resources } from '../../generated/resources.js';
+import { envelope, fillHiddenForPayload } from '../../handlers/webhooks/delivery/envelope.js';
 import { call, OLD, openCase, paid, seller, VERSION } from './case-fixtures.js';
 
 const t = suite('resolution-center-versions');
@@ -115,6 +116,22 @@ t('before entry 50: the timeline embedded as resolution_events, in the client\'s
   assert.is(headList.body.data.some((x: any) => 'resolution_events' in x), false);
   assert.not.match(resources.ResolutionCenterCase.byId, /resolution_center_case_events/);
   assert.not.match(resources.ResolutionCenterCase.columns, /resolution_center_case_events/);
+});
+
+t('before entry 50: a webhook payload carries the timeline too (read at delivery); the head\'s does not', async () => {
+  const s = await seller(app);
+  const { c } = await openCase(app, s);
+  const event = await app.db('events').where({ type: 'resolution_center_case.created' }).whereRaw("data->>'id' = ?", [c.id])
+    .first('id', 'type', 'account_id', 'data', 'created_at');
+  assert.not.ok('resolution_events' in event.data, 'the event stores the head\'s shape');
+  const at = async (pin: string | null) => {
+    const copy = { ...event, data: structuredClone(event.data) };
+    await fillHiddenForPayload(app.db, copy, pin, false);
+    return JSON.parse(envelope(copy, pin)).data;
+  };
+  const old = await at(OLD);
+  assert.equal(old.resolution_events.map((e: any) => [e.reporter_type, e.action, e.details]), [['customer', 'created', 'It never came.']]);
+  assert.not.ok('resolution_events' in await at(VERSION));
 });
 
 t.run();
