@@ -623,6 +623,7 @@ export const resources = {
       resource: row['$resource'],
       product: row['$product'],
       payout_at: row.payout_at,
+      reversal: (row.reverses_id !== null ? { earning_id: row.reverses_id, reason: row.reversal_reason, source_id: row.source_id } : null),
       created_at: row.created_at,
     }),
   } satisfies StoredResource<T.PartnerEarning>,
@@ -720,6 +721,7 @@ export const resources = {
       next_payment_attempt_at: row.next_payment_attempt_at,
       settlement_time_at: row.settlement_time_at,
       payment_instrument: row.payment_instrument,
+      payment_method_type: row.payment_method_type,
       next_action: row.next_action,
       failure_code: row.failure_code,
       failure_message: row.failure_message,
@@ -827,6 +829,9 @@ export const resources = {
       created_at: row.created_at,
       updated_at: row.updated_at,
     }),
+    hidden: {
+      resolution_events: { select: '(select coalesce(json_agg(json_build_object(\'id\', e.id, \'case_id\', e.case_id, \'actor\', e.actor, \'action\', e.action, \'message\', e.message, \'attachments\', e.attachments, \'created_at\', to_char(e.created_at at time zone \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\')) order by e.created_at, e.id), \'[]\'::json) from resolution_center_case_events e where e.case_id = resolution_center_cases.id) as "$resolution_events"', read: (row: Row) => row['$resolution_events'] },
+    },
   } satisfies StoredResource<T.ResolutionCenterCase>,
   ResolutionCenterCaseEvent: {
     name: 'ResolutionCenterCaseEvent',
@@ -996,4 +1001,23 @@ export const resources = {
       updated_at: row.updated_at,
     }),
   } satisfies StoredResource<T.Webhook>,
+};
+
+/** Fields the head hides (field_hidden), by schema then version: those that version shows, which the runtime fills
+ * for its callers (runtime/plain/hidden-fields.ts). */
+export const shownHidden: Record<string, Record<string, readonly string[]>> = {
+  "ResolutionCenterCase": {
+    "2026-07-23": [
+      "resolution_events"
+    ],
+    "2026-07-22": [
+      "resolution_events"
+    ],
+    "2026-07-20": [
+      "resolution_events"
+    ],
+    "2025-01-01": [
+      "resolution_events"
+    ]
+  }
 };

@@ -132,8 +132,12 @@ function c_CheckoutConfiguration_e155148d46dc(v) {
   return o_3c177b470e8f(v);
 }
 
-function c_ConfirmationToken_d13a96a4a8cf(v) {
-  return o_12b92fcf32cb(v);
+function c_CheckoutPaymentMethods_5fabced0045e(v) {
+  return o_771e3a54c556(v);
+}
+
+function c_ConfirmationToken_22d71913c32f(v) {
+  return o_98a82b977a96(v);
 }
 
 function c_CryptoDepositMethod_bdfcfcd7038b(v) {
@@ -364,12 +368,12 @@ function c_PartnerBusiness_4b852263c3ac(v) {
   return o_d825f0d5b4df(v);
 }
 
-function c_PartnerEarning_279ce22e6e1f(v) {
-  return o_fc66cc60b299(v);
+function c_PartnerEarning_5caeb9b747dc(v) {
+  return o_56290d8ded05(v);
 }
 
-function c_PartnerEarning_75471d0c8725(v) {
-  return o_64215096e642(v);
+function c_PartnerEarning_e33f60876f4d(v) {
+  return o_0730ee6d2ec3(v);
 }
 
 function c_PartnerReferralRequest_047e86a00424(v) {
@@ -404,16 +408,16 @@ function c_PaymentStatus_f008025fbaf7(v) {
   return o_810655c9bbed(v);
 }
 
-function c_Payment_2afc32bed1ee(v) {
-  return o_42c98daaaf45(v);
+function c_Payment_7dd6e84670dd(v) {
+  return o_9a18bdee2e89(v);
 }
 
-function c_Payment_806e1fc08cdb(v) {
-  return o_fee4c6f2eb27(v);
+function c_Payment_96239143eec7(v) {
+  return o_f5b16507f769(v);
 }
 
-function c_Payment_f36c6537d8a6(v) {
-  return o_81d3758f3dce(v);
+function c_Payment_dbe93dd1f68a(v) {
+  return o_9fdfb0f52523(v);
 }
 
 function c_PayoutFailure_636a7d6c2eb8(v) {
@@ -516,8 +520,8 @@ function c_ResolutionCenterCase_2582ac3c5c91(v) {
   return o_087e72ee11ff(v);
 }
 
-function c_ResolutionCenterCase_c61e6c69a44d(v) {
-  return o_48656e2e0900(v);
+function c_ResolutionCenterCase_702523073ba3(v) {
+  return o_031e30d3346f(v);
 }
 
 function c_Review_7bf28000f949(v) {
@@ -746,6 +750,44 @@ function o_02c50748082c(v) {
   return out + '}';
 }
 
+function o_031e30d3346f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["resolution_events"];
+  if (x !== undefined) { out += sep + "\"resolution_events\":" + array(x, (x) => o_42f8a6e38506(x)); sep = ','; }
+  x = v["company"];
+  if (x !== undefined) { out += sep + "\"company\":" + o_77c776ba2d57(x); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_2ef28ea912dc(x)); sep = ','; }
+  x = v["member"];
+  if (x !== undefined) { out += sep + "\"member\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
+  x = v["payment"];
+  if (x !== undefined) { out += sep + "\"payment\":" + o_77c776ba2d57(x); sep = ','; }
+  x = v["issue"];
+  if (x !== undefined) { out += sep + "\"issue\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["due_date"];
+  if (x !== undefined) { out += sep + "\"due_date\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["merchant_response_actions"];
+  if (x !== undefined) { out += sep + "\"merchant_response_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["customer_response_actions"];
+  if (x !== undefined) { out += sep + "\"customer_response_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["platform_response_actions"];
+  if (x !== undefined) { out += sep + "\"platform_response_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["customer_appealed"];
+  if (x !== undefined) { out += sep + "\"customer_appealed\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["merchant_appealed"];
+  if (x !== undefined) { out += sep + "\"merchant_appealed\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_0400ec5e0357(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -801,6 +843,36 @@ function o_0595d9ee1c08(v) {
   if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["currencies"];
   if (x !== undefined) { out += sep + "\"currencies\":" + array(x, (x) => c_CurrencyBalance_783b07d90004(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_0730ee6d2ec3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["income_source"];
+  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payout_percentage"];
+  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["transaction_amount_usd"];
+  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["commission_amount_usd"];
+  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["second_tier"];
+  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["payout_at"];
+  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["reversal"];
+  if (x !== undefined) { out += sep + "\"reversal\":" + (x === null ? 'null' : o_e914ed1630d1(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["receipt_id"];
+  if (x !== undefined) { out += sep + "\"receipt_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -1008,15 +1080,13 @@ function o_0ea7bd143d0f(v) {
   return out + '}';
 }
 
-function o_12b92fcf32cb(v) {
+function o_13360620015d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["card"];
-  if (x !== undefined) { out += sep + "\"card\":" + c_CardSummary_3a146d11539b(x); sep = ','; }
-  x = v["expires_at"];
-  if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_dbe93dd1f68a(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2128,16 +2198,6 @@ function o_397fc573b332(v) {
   return out + '}';
 }
 
-function o_39bdf28fa856(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_f36c6537d8a6(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_3aab26007dbb(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2304,16 +2364,6 @@ function o_40f6bede8a37(v) {
   return out + '}';
 }
 
-function o_4124921c0d9e(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_279ce22e6e1f(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_4141d6f9bb5d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2370,69 +2420,19 @@ function o_426a3750c596(v) {
   return out + '}';
 }
 
-function o_42c98daaaf45(v) {
+function o_42f8a6e38506(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["id"];
   if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["membership_id"];
-  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["promo_code_id"];
-  if (x !== undefined) { out += sep + "\"promo_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["shipment_id"];
-  if (x !== undefined) { out += sep + "\"shipment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_method_id"];
-  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_c6b90cf9046f(x)); sep = ','; }
-  x = v["total"];
-  if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["subtotal"];
-  if (x !== undefined) { out += sep + "\"subtotal\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["discount_amount"];
-  if (x !== undefined) { out += sep + "\"discount_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["tax_amount"];
-  if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["refunded_amount"];
-  if (x !== undefined) { out += sep + "\"refunded_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["tax_refunded_amount"];
-  if (x !== undefined) { out += sep + "\"tax_refunded_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["amount_after_fees"];
-  if (x !== undefined) { out += sep + "\"amount_after_fees\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["usd_total"];
-  if (x !== undefined) { out += sep + "\"usd_total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["billing_reason"];
-  if (x !== undefined) { out += sep + "\"billing_reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["last_payment_attempt_at"];
-  if (x !== undefined) { out += sep + "\"last_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["next_payment_attempt_at"];
-  if (x !== undefined) { out += sep + "\"next_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["settlement_time_at"];
-  if (x !== undefined) { out += sep + "\"settlement_time_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_instrument"];
-  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
-  x = v["next_action"];
-  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_5c98166d2839(x)); sep = ','; }
-  x = v["failure_code"];
-  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["failure_message"];
-  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["action"];
+  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["details"];
+  if (x !== undefined) { out += sep + "\"details\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["reporter_type"];
+  if (x !== undefined) { out += sep + "\"reporter_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2561,42 +2561,6 @@ function o_484b2d26932f(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_48656e2e0900(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company"];
-  if (x !== undefined) { out += sep + "\"company\":" + o_77c776ba2d57(x); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_2ef28ea912dc(x)); sep = ','; }
-  x = v["member"];
-  if (x !== undefined) { out += sep + "\"member\":" + (x === null ? 'null' : o_77c776ba2d57(x)); sep = ','; }
-  x = v["payment"];
-  if (x !== undefined) { out += sep + "\"payment\":" + o_77c776ba2d57(x); sep = ','; }
-  x = v["issue"];
-  if (x !== undefined) { out += sep + "\"issue\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["due_date"];
-  if (x !== undefined) { out += sep + "\"due_date\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["merchant_response_actions"];
-  if (x !== undefined) { out += sep + "\"merchant_response_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["customer_response_actions"];
-  if (x !== undefined) { out += sep + "\"customer_response_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["platform_response_actions"];
-  if (x !== undefined) { out += sep + "\"platform_response_actions\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["customer_appealed"];
-  if (x !== undefined) { out += sep + "\"customer_appealed\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["merchant_appealed"];
-  if (x !== undefined) { out += sep + "\"merchant_appealed\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3026,6 +2990,36 @@ function o_55be34ab7af8(v) {
   return out + '}';
 }
 
+function o_56290d8ded05(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["income_source"];
+  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payout_percentage"];
+  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["transaction_amount_usd"];
+  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["commission_amount_usd"];
+  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["second_tier"];
+  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["resource"];
+  if (x !== undefined) { out += sep + "\"resource\":" + o_42146be93979(x); sep = ','; }
+  x = v["product"];
+  if (x !== undefined) { out += sep + "\"product\":" + (x === null ? 'null' : o_d2d33482cce4(x)); sep = ','; }
+  x = v["payout_at"];
+  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["reversal"];
+  if (x !== undefined) { out += sep + "\"reversal\":" + (x === null ? 'null' : o_e914ed1630d1(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_56b5797490f3(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3092,6 +3086,16 @@ function o_5870c2dc518f(v) {
   return out + '}';
 }
 
+function o_59e3219efeca(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_96239143eec7(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_5b0d2c379aec(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3153,34 +3157,6 @@ function o_615e3793f599(v) {
   if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["points"];
   if (x !== undefined) { out += sep + "\"points\":" + array(x, (x) => c_StatPoint_5fc5e3a84ac4(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_64215096e642(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["income_source"];
-  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payout_percentage"];
-  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["transaction_amount_usd"];
-  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["commission_amount_usd"];
-  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["second_tier"];
-  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["resource"];
-  if (x !== undefined) { out += sep + "\"resource\":" + o_42146be93979(x); sep = ','; }
-  x = v["product"];
-  if (x !== undefined) { out += sep + "\"product\":" + (x === null ? 'null' : o_d2d33482cce4(x)); sep = ','; }
-  x = v["payout_at"];
-  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3414,16 +3390,6 @@ function o_6a865bd886a0(v) {
   return out + '}';
 }
 
-function o_6c7abf448480(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_806e1fc08cdb(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_6d1b1e3b3f91(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3552,16 +3518,6 @@ function o_71cb895abeb7(v) {
   return out + '}';
 }
 
-function o_739acb0e9009(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ResolutionCenterCase_c61e6c69a44d(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_74334a3b4c0d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3629,6 +3585,22 @@ function o_76b39ed470b1(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_CardTransaction_f627bb25df7d(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_771e3a54c556(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["checkout_configuration_id"];
+  if (x !== undefined) { out += sep + "\"checkout_configuration_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["domain"];
+  if (x !== undefined) { out += sep + "\"domain\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["payment_method_types"];
+  if (x !== undefined) { out += sep + "\"payment_method_types\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["wallets_unavailable_reason"];
+  if (x !== undefined) { out += sep + "\"wallets_unavailable_reason\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -3982,6 +3954,16 @@ function o_7ec7c4f5fe67(v) {
   return out + '}';
 }
 
+function o_807d0eeb7222(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_7dd6e84670dd(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_809fe56ced6a(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4023,74 +4005,6 @@ function o_810655c9bbed(v) {
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["substatus"];
   if (x !== undefined) { out += sep + "\"substatus\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_81d3758f3dce(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["membership_id"];
-  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["promo_code_id"];
-  if (x !== undefined) { out += sep + "\"promo_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["shipment_id"];
-  if (x !== undefined) { out += sep + "\"shipment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_method_id"];
-  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_c6b90cf9046f(x)); sep = ','; }
-  x = v["total"];
-  if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["subtotal"];
-  if (x !== undefined) { out += sep + "\"subtotal\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["discount_amount"];
-  if (x !== undefined) { out += sep + "\"discount_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["tax_amount"];
-  if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["refunded_amount"];
-  if (x !== undefined) { out += sep + "\"refunded_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["tax_refunded_amount"];
-  if (x !== undefined) { out += sep + "\"tax_refunded_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["amount_after_fees"];
-  if (x !== undefined) { out += sep + "\"amount_after_fees\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["usd_total"];
-  if (x !== undefined) { out += sep + "\"usd_total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
-  x = v["billing_reason"];
-  if (x !== undefined) { out += sep + "\"billing_reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["last_payment_attempt_at"];
-  if (x !== undefined) { out += sep + "\"last_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["next_payment_attempt_at"];
-  if (x !== undefined) { out += sep + "\"next_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["settlement_time_at"];
-  if (x !== undefined) { out += sep + "\"settlement_time_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_instrument"];
-  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
-  x = v["next_action"];
-  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_5c98166d2839(x)); sep = ','; }
-  x = v["failure_code"];
-  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["failure_message"];
-  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["pdf_url"];
-  if (x !== undefined) { out += sep + "\"pdf_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -4528,6 +4442,32 @@ function o_97418834fcff(v) {
   return out + '}';
 }
 
+function o_98a82b977a96(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["card"];
+  if (x !== undefined) { out += sep + "\"card\":" + c_CardSummary_3a146d11539b(x); sep = ','; }
+  x = v["payment_method_type"];
+  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["domain"];
+  if (x !== undefined) { out += sep + "\"domain\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_98ac0a5b63cc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_5caeb9b747dc(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_9991bd730aad(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4551,6 +4491,74 @@ function o_9a078b281572(v) {
   if (x !== undefined) { out += sep + "\"auto_renew\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
   x = v["price"];
   if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_9a18bdee2e89(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["membership_id"];
+  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["promo_code_id"];
+  if (x !== undefined) { out += sep + "\"promo_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["shipment_id"];
+  if (x !== undefined) { out += sep + "\"shipment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["payment_method_id"];
+  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_c6b90cf9046f(x)); sep = ','; }
+  x = v["total"];
+  if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["subtotal"];
+  if (x !== undefined) { out += sep + "\"subtotal\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["discount_amount"];
+  if (x !== undefined) { out += sep + "\"discount_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["tax_amount"];
+  if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["refunded_amount"];
+  if (x !== undefined) { out += sep + "\"refunded_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["tax_refunded_amount"];
+  if (x !== undefined) { out += sep + "\"tax_refunded_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["amount_after_fees"];
+  if (x !== undefined) { out += sep + "\"amount_after_fees\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["usd_total"];
+  if (x !== undefined) { out += sep + "\"usd_total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["billing_reason"];
+  if (x !== undefined) { out += sep + "\"billing_reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["last_payment_attempt_at"];
+  if (x !== undefined) { out += sep + "\"last_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["next_payment_attempt_at"];
+  if (x !== undefined) { out += sep + "\"next_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["settlement_time_at"];
+  if (x !== undefined) { out += sep + "\"settlement_time_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["payment_instrument"];
+  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
+  x = v["payment_method_type"];
+  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["next_action"];
+  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_5c98166d2839(x)); sep = ','; }
+  x = v["failure_code"];
+  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["failure_message"];
+  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4611,6 +4619,76 @@ function o_9fae1041c880(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_345daa32a90b(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_9fdfb0f52523(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["membership_id"];
+  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["promo_code_id"];
+  if (x !== undefined) { out += sep + "\"promo_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["shipment_id"];
+  if (x !== undefined) { out += sep + "\"shipment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["payment_method_id"];
+  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_c6b90cf9046f(x)); sep = ','; }
+  x = v["total"];
+  if (x !== undefined) { out += sep + "\"total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["subtotal"];
+  if (x !== undefined) { out += sep + "\"subtotal\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["discount_amount"];
+  if (x !== undefined) { out += sep + "\"discount_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["tax_amount"];
+  if (x !== undefined) { out += sep + "\"tax_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["refunded_amount"];
+  if (x !== undefined) { out += sep + "\"refunded_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["tax_refunded_amount"];
+  if (x !== undefined) { out += sep + "\"tax_refunded_amount\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["amount_after_fees"];
+  if (x !== undefined) { out += sep + "\"amount_after_fees\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["usd_total"];
+  if (x !== undefined) { out += sep + "\"usd_total\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["billing_reason"];
+  if (x !== undefined) { out += sep + "\"billing_reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["last_payment_attempt_at"];
+  if (x !== undefined) { out += sep + "\"last_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["next_payment_attempt_at"];
+  if (x !== undefined) { out += sep + "\"next_payment_attempt_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["settlement_time_at"];
+  if (x !== undefined) { out += sep + "\"settlement_time_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["payment_instrument"];
+  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
+  x = v["payment_method_type"];
+  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["next_action"];
+  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_5c98166d2839(x)); sep = ','; }
+  x = v["failure_code"];
+  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["failure_message"];
+  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["pdf_url"];
+  if (x !== undefined) { out += sep + "\"pdf_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -5312,6 +5390,16 @@ function o_c570bcf0b01a(v) {
   return out + '}';
 }
 
+function o_c5c8f92a261b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ResolutionCenterCase_702523073ba3(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_c5e77951adcc(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5640,16 +5728,6 @@ function o_d700f745f9eb(v) {
   return out + '}';
 }
 
-function o_d74ad2a5c85d(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_75471d0c8725(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_d825f0d5b4df(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5697,6 +5775,16 @@ function o_d87bda153622(v) {
   if (x !== undefined) { out += sep + "\"duration_unit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["price"];
   if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_dce30cde9989(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_e33f60876f4d(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5859,6 +5947,18 @@ function o_e905e691902f(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_SupportedPayoutMethod_ee089b0d0359(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_e914ed1630d1(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["earning_id"];
+  if (x !== undefined) { out += sep + "\"earning_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["reason"];
+  if (x !== undefined) { out += sep + "\"reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_id"];
+  if (x !== undefined) { out += sep + "\"source_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6102,13 +6202,75 @@ function o_f535afb4fc96(v) {
   return out + '}';
 }
 
-function o_f56886d0c13e(v) {
+function o_f5b16507f769(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_2afc32bed1ee(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["company_id"];
+  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["membership_id"];
+  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["member_id"];
+  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["promo_code_id"];
+  if (x !== undefined) { out += sep + "\"promo_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["shipment_id"];
+  if (x !== undefined) { out += sep + "\"shipment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["payment_method_id"];
+  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_c6b90cf9046f(x)); sep = ','; }
+  x = v["total"];
+  if (x !== undefined) { out += sep + "\"total\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["subtotal"];
+  if (x !== undefined) { out += sep + "\"subtotal\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["discount_amount"];
+  if (x !== undefined) { out += sep + "\"discount_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["tax_amount"];
+  if (x !== undefined) { out += sep + "\"tax_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["refunded_amount"];
+  if (x !== undefined) { out += sep + "\"refunded_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["tax_refunded_amount"];
+  if (x !== undefined) { out += sep + "\"tax_refunded_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["amount_after_fees"];
+  if (x !== undefined) { out += sep + "\"amount_after_fees\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["usd_total"];
+  if (x !== undefined) { out += sep + "\"usd_total\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["billing_reason"];
+  if (x !== undefined) { out += sep + "\"billing_reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["last_payment_attempt"];
+  if (x !== undefined) { out += sep + "\"last_payment_attempt\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["next_payment_attempt"];
+  if (x !== undefined) { out += sep + "\"next_payment_attempt\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["settlement_time_at"];
+  if (x !== undefined) { out += sep + "\"settlement_time_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["payment_instrument"];
+  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
+  x = v["payment_method_type"];
+  if (x !== undefined) { out += sep + "\"payment_method_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["next_action"];
+  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_5c98166d2839(x)); sep = ','; }
+  x = v["failure_code"];
+  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["failure_message"];
+  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["pdf_url"];
+  if (x !== undefined) { out += sep + "\"pdf_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["substatus"];
+  if (x !== undefined) { out += sep + "\"substatus\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6172,104 +6334,6 @@ function o_fc5f77bc8b0c(v) {
   return out + '}';
 }
 
-function o_fc66cc60b299(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["income_source"];
-  if (x !== undefined) { out += sep + "\"income_source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["payout_percentage"];
-  if (x !== undefined) { out += sep + "\"payout_percentage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["transaction_amount_usd"];
-  if (x !== undefined) { out += sep + "\"transaction_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["commission_amount_usd"];
-  if (x !== undefined) { out += sep + "\"commission_amount_usd\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["second_tier"];
-  if (x !== undefined) { out += sep + "\"second_tier\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
-  x = v["payout_at"];
-  if (x !== undefined) { out += sep + "\"payout_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["receipt_id"];
-  if (x !== undefined) { out += sep + "\"receipt_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  return out + '}';
-}
-
-function o_fee4c6f2eb27(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["company_id"];
-  if (x !== undefined) { out += sep + "\"company_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["plan_id"];
-  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["product_id"];
-  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["membership_id"];
-  if (x !== undefined) { out += sep + "\"membership_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["member_id"];
-  if (x !== undefined) { out += sep + "\"member_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["promo_code_id"];
-  if (x !== undefined) { out += sep + "\"promo_code_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["shipment_id"];
-  if (x !== undefined) { out += sep + "\"shipment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_method_id"];
-  if (x !== undefined) { out += sep + "\"payment_method_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["user"];
-  if (x !== undefined) { out += sep + "\"user\":" + (x === null ? 'null' : o_c6b90cf9046f(x)); sep = ','; }
-  x = v["total"];
-  if (x !== undefined) { out += sep + "\"total\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["subtotal"];
-  if (x !== undefined) { out += sep + "\"subtotal\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["discount_amount"];
-  if (x !== undefined) { out += sep + "\"discount_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["tax_amount"];
-  if (x !== undefined) { out += sep + "\"tax_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["refunded_amount"];
-  if (x !== undefined) { out += sep + "\"refunded_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["tax_refunded_amount"];
-  if (x !== undefined) { out += sep + "\"tax_refunded_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["amount_after_fees"];
-  if (x !== undefined) { out += sep + "\"amount_after_fees\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["usd_total"];
-  if (x !== undefined) { out += sep + "\"usd_total\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
-  x = v["billing_reason"];
-  if (x !== undefined) { out += sep + "\"billing_reason\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["currency"];
-  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["last_payment_attempt"];
-  if (x !== undefined) { out += sep + "\"last_payment_attempt\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["next_payment_attempt"];
-  if (x !== undefined) { out += sep + "\"next_payment_attempt\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["settlement_time_at"];
-  if (x !== undefined) { out += sep + "\"settlement_time_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["payment_instrument"];
-  if (x !== undefined) { out += sep + "\"payment_instrument\":" + (x === null ? 'null' : c_CardSummary_3a146d11539b(x)); sep = ','; }
-  x = v["next_action"];
-  if (x !== undefined) { out += sep + "\"next_action\":" + (x === null ? 'null' : o_5c98166d2839(x)); sep = ','; }
-  x = v["failure_code"];
-  if (x !== undefined) { out += sep + "\"failure_code\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["failure_message"];
-  if (x !== undefined) { out += sep + "\"failure_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["updated_at"];
-  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["pdf_url"];
-  if (x !== undefined) { out += sep + "\"pdf_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["substatus"];
-  if (x !== undefined) { out += sep + "\"substatus\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
 function r_0017db29319c(v) {
   return c_LedgerAccount_e3c0bd3dd0f6(v);
 }
@@ -6296,6 +6360,10 @@ function r_051c513acdac(v) {
 
 function r_062a75d41d1c(v) {
   return c_Dispute_50b7ecbdb059(v);
+}
+
+function r_0673f3fe96a6(v) {
+  return c_ConfirmationToken_22d71913c32f(v);
 }
 
 function r_0698502a8680(v) {
@@ -6350,6 +6418,10 @@ function r_17383ea6da9c(v) {
   return c_PartnerReferralRequest_047e86a00424(v);
 }
 
+function r_18f8f69a49d5(v) {
+  return o_98ac0a5b63cc(v);
+}
+
 function r_1984b6044233(v) {
   return c_Verification_43ee2d08426e(v);
 }
@@ -6386,6 +6458,10 @@ function r_26a886115e37(v) {
   return c_Swap_ae769993bae5(v);
 }
 
+function r_291fc261c6e8(v) {
+  return o_dce30cde9989(v);
+}
+
 function r_29c9e0b7fc06(v) {
   return c_Shipment_c447032bf0d2(v);
 }
@@ -6416,10 +6492,6 @@ function r_321d9343827b(v) {
 
 function r_356973b8a56f(v) {
   return c_SetupIntentStatus_aa1cb6cc0d09(v);
-}
-
-function r_36eeb3a259b5(v) {
-  return c_Payment_806e1fc08cdb(v);
 }
 
 function r_37a500c789ac(v) {
@@ -6498,8 +6570,8 @@ function r_489579f16a45(v) {
   return c_CardTransaction_43d2d82acbe0(v);
 }
 
-function r_49ad0b9350a2(v) {
-  return c_Payment_2afc32bed1ee(v);
+function r_4b28ec2c0302(v) {
+  return o_c5c8f92a261b(v);
 }
 
 function r_4d4851eda493(v) {
@@ -6524,6 +6596,10 @@ function r_53b79eaa35df(v) {
 
 function r_598035228c5f(v) {
   return o_2e65c2b61ba5(v);
+}
+
+function r_5a241cbdc027(v) {
+  return c_Payment_7dd6e84670dd(v);
 }
 
 function r_5bb6dfb35c50(v) {
@@ -6614,8 +6690,8 @@ function r_6f5f53d2468c(v) {
   return c_Notification_7d8b481d1b37(v);
 }
 
-function r_6f8182387041(v) {
-  return o_739acb0e9009(v);
+function r_71b034d53cc0(v) {
+  return o_13360620015d(v);
 }
 
 function r_737160b51e39(v) {
@@ -6644,6 +6720,10 @@ function r_7cd1ea121265(v) {
 
 function r_7d17c25ea40d(v) {
   return c_Experience_f6f125d24d0f(v);
+}
+
+function r_805132041955(v) {
+  return c_ResolutionCenterCase_702523073ba3(v);
 }
 
 function r_8310f395ee65(v) {
@@ -6698,8 +6778,8 @@ function r_8b113a94b7a8(v) {
   return o_448769f0b909(v);
 }
 
-function r_8b452f71a174(v) {
-  return o_d74ad2a5c85d(v);
+function r_8b5bdcfc3472(v) {
+  return o_807d0eeb7222(v);
 }
 
 function r_8c338976784a(v) {
@@ -6722,12 +6802,12 @@ function r_9040b2ad5bd8(v) {
   return o_900255605e3e(v);
 }
 
-function r_905d3da1bce2(v) {
-  return c_ConfirmationToken_d13a96a4a8cf(v);
-}
-
 function r_916712b0b5f5(v) {
   return c_MediaAsset_ba4bd71dfad4(v);
+}
+
+function r_951239e522a8(v) {
+  return c_Payment_96239143eec7(v);
 }
 
 function r_965b67a1819a(v) {
@@ -6798,10 +6878,6 @@ function r_a78a68c4632e(v) {
   return o_df633f7164de(v);
 }
 
-function r_a83143e21bd6(v) {
-  return c_Payment_f36c6537d8a6(v);
-}
-
 function r_aa4cb6aadd43(v) {
   return o_5c7e080faaa7(v);
 }
@@ -6846,12 +6922,8 @@ function r_b5fdccb5b89f(v) {
   return c_UserAccess_6b3f2b41781b(v);
 }
 
-function r_b7907dd3d48a(v) {
-  return c_ResolutionCenterCase_c61e6c69a44d(v);
-}
-
-function r_b8b5584dc09a(v) {
-  return o_39bdf28fa856(v);
+function r_b7ac7377816f(v) {
+  return c_CheckoutPaymentMethods_5fabced0045e(v);
 }
 
 function r_b935ba6adef5(v) {
@@ -6860,6 +6932,10 @@ function r_b935ba6adef5(v) {
 
 function r_bafbdf138975(v) {
   return c_Payout_6a8eb73d8673(v);
+}
+
+function r_bc1ce7c718da(v) {
+  return o_59e3219efeca(v);
 }
 
 function r_bf208dd6e948(v) {
@@ -6908,6 +6984,10 @@ function r_ca49b9ee915f(v) {
 
 function r_ca9ae6c48a47(v) {
   return c_CheckoutConfiguration_e155148d46dc(v);
+}
+
+function r_cceff4e83de9(v) {
+  return c_Payment_dbe93dd1f68a(v);
 }
 
 function r_cfdf89f21e43(v) {
@@ -6970,10 +7050,6 @@ function r_d9499a97cfd1(v) {
   return o_847f66ec8f56(v);
 }
 
-function r_d97b03620bcf(v) {
-  return o_4124921c0d9e(v);
-}
-
 function r_dda332160d74(v) {
   return c_Cardholder_51dc189b81f8(v);
 }
@@ -7030,16 +7106,8 @@ function r_ee4a7aaa317a(v) {
   return c_Account_77a282ddee6d(v);
 }
 
-function r_ee84acec5b55(v) {
-  return o_f56886d0c13e(v);
-}
-
 function r_ee8710d75ba0(v) {
   return o_508bef152bfb(v);
-}
-
-function r_ee9def59387b(v) {
-  return o_6c7abf448480(v);
 }
 
 function r_ef6345e78af7(v) {
@@ -7098,13 +7166,13 @@ export const serializers = {
   "cancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "cancelPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
   "cancelTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
-  "capturePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6 },
+  "capturePayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9 },
   "checkUserAccess": { "2026-09-06": r_b5fdccb5b89f, "2026-09-02": r_b5fdccb5b89f, "2026-08-28": r_b5fdccb5b89f, "2026-08-25": r_b5fdccb5b89f, "2026-08-21": r_b5fdccb5b89f, "2026-08-14": r_b5fdccb5b89f, "2026-08-07": r_b5fdccb5b89f, "2026-07-30": r_b5fdccb5b89f, "2026-07-23": r_b5fdccb5b89f, "2026-07-22": r_b5fdccb5b89f, "2026-07-20": r_b5fdccb5b89f, "2025-01-01": r_b5fdccb5b89f },
   "claimTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "closeBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "closeResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "completeFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded },
-  "confirmPaymentAction": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6 },
+  "confirmPaymentAction": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9 },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "createApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
@@ -7113,7 +7181,7 @@ export const serializers = {
   "createCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "createCardTopUp": { "2026-09-06": r_63085b96cd11, "2026-09-02": r_63085b96cd11, "2026-08-28": r_63085b96cd11, "2026-08-25": r_63085b96cd11, "2026-08-21": r_63085b96cd11, "2026-08-14": r_63085b96cd11, "2026-08-07": r_63085b96cd11, "2026-07-30": r_63085b96cd11, "2026-07-23": r_63085b96cd11, "2026-07-22": r_63085b96cd11, "2026-07-20": r_63085b96cd11, "2025-01-01": r_63085b96cd11 },
   "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
-  "createConfirmationToken": { "2026-09-06": r_905d3da1bce2, "2026-09-02": r_905d3da1bce2, "2026-08-28": r_905d3da1bce2, "2026-08-25": r_905d3da1bce2, "2026-08-21": r_905d3da1bce2, "2026-08-14": r_905d3da1bce2, "2026-08-07": r_905d3da1bce2, "2026-07-30": r_905d3da1bce2, "2026-07-23": r_905d3da1bce2, "2026-07-22": r_905d3da1bce2, "2026-07-20": r_905d3da1bce2, "2025-01-01": r_905d3da1bce2 },
+  "createConfirmationToken": { "2026-09-06": r_0673f3fe96a6, "2026-09-02": r_0673f3fe96a6, "2026-08-28": r_0673f3fe96a6, "2026-08-25": r_0673f3fe96a6, "2026-08-21": r_0673f3fe96a6, "2026-08-14": r_0673f3fe96a6, "2026-08-07": r_0673f3fe96a6, "2026-07-30": r_0673f3fe96a6, "2026-07-23": r_0673f3fe96a6, "2026-07-22": r_0673f3fe96a6, "2026-07-20": r_0673f3fe96a6, "2025-01-01": r_0673f3fe96a6 },
   "createDeposit": { "2026-09-06": r_0f087472e1b9, "2026-09-02": r_0f087472e1b9, "2026-08-28": r_0f087472e1b9, "2026-08-25": r_0f087472e1b9, "2026-08-21": r_0f087472e1b9, "2026-08-14": r_ca49b9ee915f, "2026-08-07": r_ca49b9ee915f, "2026-07-30": r_ca49b9ee915f, "2026-07-23": r_ca49b9ee915f, "2026-07-22": r_ca49b9ee915f, "2026-07-20": r_ca49b9ee915f, "2025-01-01": r_ca49b9ee915f },
   "createExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "createExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
@@ -7121,7 +7189,7 @@ export const serializers = {
   "createFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "createNotification": { "2026-09-06": r_edd2cfbd6006, "2026-09-02": r_edd2cfbd6006, "2026-08-28": r_edd2cfbd6006, "2026-08-25": r_edd2cfbd6006, "2026-08-21": r_edd2cfbd6006, "2026-08-14": r_edd2cfbd6006, "2026-08-07": r_edd2cfbd6006, "2026-07-30": r_edd2cfbd6006, "2026-07-23": r_edd2cfbd6006, "2026-07-22": r_edd2cfbd6006, "2026-07-20": r_edd2cfbd6006, "2025-01-01": r_edd2cfbd6006 },
   "createPartnerReferralRequest": { "2026-09-06": r_17383ea6da9c, "2026-09-02": r_17383ea6da9c, "2026-08-28": r_17383ea6da9c, "2026-08-25": r_17383ea6da9c, "2026-08-21": r_500c38e9870d, "2026-08-14": r_500c38e9870d, "2026-08-07": r_500c38e9870d, "2026-07-30": r_500c38e9870d, "2026-07-23": r_500c38e9870d, "2026-07-22": r_500c38e9870d, "2026-07-20": r_500c38e9870d, "2025-01-01": r_500c38e9870d },
-  "createPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
+  "createPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
   "createPaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "createPaymentQuote": { "2026-09-06": r_8c338976784a, "2026-09-02": r_8c338976784a, "2026-08-28": r_8c338976784a, "2026-08-25": r_8c338976784a, "2026-08-21": r_8c338976784a },
   "createPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
@@ -7165,6 +7233,7 @@ export const serializers = {
   "listCardholders": { "2026-09-06": r_d7b632db257b, "2026-09-02": r_d7b632db257b, "2026-08-28": r_d7b632db257b, "2026-08-25": r_d7b632db257b, "2026-08-21": r_d7b632db257b, "2026-08-14": r_d7b632db257b, "2026-08-07": r_d7b632db257b, "2026-07-30": r_d7b632db257b, "2026-07-23": r_d7b632db257b, "2026-07-22": r_d7b632db257b, "2026-07-20": r_d7b632db257b, "2025-01-01": r_d7b632db257b },
   "listCards": { "2026-09-06": r_9c576d7e3333, "2026-09-02": r_9c576d7e3333, "2026-08-28": r_9c576d7e3333, "2026-08-25": r_9c576d7e3333, "2026-08-21": r_9c576d7e3333, "2026-08-14": r_9c576d7e3333, "2026-08-07": r_9c576d7e3333, "2026-07-30": r_9c576d7e3333, "2026-07-23": r_9c576d7e3333, "2026-07-22": r_9c576d7e3333, "2026-07-20": r_9c576d7e3333, "2025-01-01": r_9c576d7e3333 },
   "listCheckoutConfigurations": { "2026-09-06": r_c5f1e694987f, "2026-09-02": r_c5f1e694987f, "2026-08-28": r_c5f1e694987f, "2026-08-25": r_c5f1e694987f, "2026-08-21": r_873c32af138f, "2026-08-14": r_873c32af138f, "2026-08-07": r_873c32af138f, "2026-07-30": r_873c32af138f, "2026-07-23": r_873c32af138f, "2026-07-22": r_873c32af138f, "2026-07-20": r_cfdf89f21e43, "2025-01-01": r_cfdf89f21e43 },
+  "listCheckoutPaymentMethods": { "2026-09-06": r_b7ac7377816f, "2026-09-02": r_b7ac7377816f, "2026-08-28": r_b7ac7377816f, "2026-08-25": r_b7ac7377816f, "2026-08-21": r_b7ac7377816f, "2026-08-14": r_b7ac7377816f, "2026-08-07": r_b7ac7377816f, "2026-07-30": r_b7ac7377816f, "2026-07-23": r_b7ac7377816f, "2026-07-22": r_b7ac7377816f, "2026-07-20": r_b7ac7377816f, "2025-01-01": r_b7ac7377816f },
   "listCryptoDeposits": { "2026-09-06": r_c00d535f49a4, "2026-09-02": r_c00d535f49a4, "2026-08-28": r_c00d535f49a4, "2026-08-25": r_c00d535f49a4, "2026-08-21": r_c00d535f49a4, "2026-08-14": r_c00d535f49a4, "2026-08-07": r_c00d535f49a4, "2026-07-30": r_c00d535f49a4, "2026-07-23": r_c00d535f49a4, "2026-07-22": r_c00d535f49a4, "2026-07-20": r_c00d535f49a4, "2025-01-01": r_c00d535f49a4 },
   "listDisputeAlerts": { "2026-09-06": r_63c6a5bfa18c, "2026-09-02": r_63c6a5bfa18c, "2026-08-28": r_63c6a5bfa18c, "2026-08-25": r_63c6a5bfa18c, "2026-08-21": r_63c6a5bfa18c, "2026-08-14": r_63c6a5bfa18c, "2026-08-07": r_63c6a5bfa18c, "2026-07-30": r_63c6a5bfa18c, "2026-07-23": r_e52bad058cba, "2026-07-22": r_e52bad058cba, "2026-07-20": r_e52bad058cba, "2025-01-01": r_e52bad058cba },
   "listDisputes": { "2026-09-06": r_d9499a97cfd1, "2026-09-02": r_d9499a97cfd1, "2026-08-28": r_d9499a97cfd1, "2026-08-25": r_392bd8053312, "2026-08-21": r_392bd8053312, "2026-08-14": r_392bd8053312, "2026-08-07": r_392bd8053312, "2026-07-30": r_392bd8053312, "2026-07-23": r_f460ae4405ce, "2026-07-22": r_f460ae4405ce, "2026-07-20": r_f460ae4405ce, "2025-01-01": r_f460ae4405ce },
@@ -7179,12 +7248,12 @@ export const serializers = {
   "listNotificationPreferences": { "2026-09-06": r_08bd46470aea, "2026-09-02": r_08bd46470aea, "2026-08-28": r_08bd46470aea, "2026-08-25": r_08bd46470aea, "2026-08-21": r_08bd46470aea, "2026-08-14": r_08bd46470aea, "2026-08-07": r_08bd46470aea, "2026-07-30": r_08bd46470aea, "2026-07-23": r_08bd46470aea, "2026-07-22": r_08bd46470aea, "2026-07-20": r_08bd46470aea, "2025-01-01": r_08bd46470aea },
   "listNotificationTopics": { "2026-09-06": r_d2ad71de4290, "2026-09-02": r_d2ad71de4290, "2026-08-28": r_d2ad71de4290, "2026-08-25": r_d2ad71de4290, "2026-08-21": r_d2ad71de4290, "2026-08-14": r_d2ad71de4290, "2026-08-07": r_d2ad71de4290, "2026-07-30": r_d2ad71de4290, "2026-07-23": r_d2ad71de4290, "2026-07-22": r_d2ad71de4290, "2026-07-20": r_d2ad71de4290, "2025-01-01": r_d2ad71de4290 },
   "listNotifications": { "2026-09-06": r_256b20d1f58b, "2026-09-02": r_256b20d1f58b, "2026-08-28": r_256b20d1f58b, "2026-08-25": r_256b20d1f58b, "2026-08-21": r_256b20d1f58b, "2026-08-14": r_256b20d1f58b, "2026-08-07": r_256b20d1f58b, "2026-07-30": r_256b20d1f58b, "2026-07-23": r_256b20d1f58b, "2026-07-22": r_256b20d1f58b, "2026-07-20": r_256b20d1f58b, "2025-01-01": r_256b20d1f58b },
-  "listPartnerBusinessEarnings": { "2026-09-06": r_8b452f71a174, "2026-09-02": r_8b452f71a174, "2026-08-28": r_8b452f71a174, "2026-08-25": r_8b452f71a174, "2026-08-21": r_8b452f71a174, "2026-08-14": r_8b452f71a174, "2026-08-07": r_8b452f71a174, "2026-07-30": r_8b452f71a174, "2026-07-23": r_8b452f71a174, "2026-07-22": r_8b452f71a174, "2026-07-20": r_d97b03620bcf, "2025-01-01": r_d97b03620bcf },
+  "listPartnerBusinessEarnings": { "2026-09-06": r_18f8f69a49d5, "2026-09-02": r_18f8f69a49d5, "2026-08-28": r_18f8f69a49d5, "2026-08-25": r_18f8f69a49d5, "2026-08-21": r_18f8f69a49d5, "2026-08-14": r_18f8f69a49d5, "2026-08-07": r_18f8f69a49d5, "2026-07-30": r_18f8f69a49d5, "2026-07-23": r_18f8f69a49d5, "2026-07-22": r_18f8f69a49d5, "2026-07-20": r_291fc261c6e8, "2025-01-01": r_291fc261c6e8 },
   "listPartnerBusinesses": { "2026-09-06": r_d729a6c80b47, "2026-09-02": r_d729a6c80b47, "2026-08-28": r_d729a6c80b47, "2026-08-25": r_d729a6c80b47, "2026-08-21": r_d729a6c80b47, "2026-08-14": r_d729a6c80b47, "2026-08-07": r_d729a6c80b47, "2026-07-30": r_d729a6c80b47, "2026-07-23": r_d729a6c80b47, "2026-07-22": r_d729a6c80b47, "2026-07-20": r_b935ba6adef5, "2025-01-01": r_b935ba6adef5 },
   "listPartnerReferralRequests": { "2026-09-06": r_481f12abba57, "2026-09-02": r_481f12abba57, "2026-08-28": r_481f12abba57, "2026-08-25": r_481f12abba57, "2026-08-21": r_abbc2d1951b5, "2026-08-14": r_abbc2d1951b5, "2026-08-07": r_abbc2d1951b5, "2026-07-30": r_abbc2d1951b5, "2026-07-23": r_abbc2d1951b5, "2026-07-22": r_abbc2d1951b5, "2026-07-20": r_abbc2d1951b5, "2025-01-01": r_abbc2d1951b5 },
   "listPaymentMethodDomains": { "2026-09-06": r_9ebbb1fba0f2, "2026-09-02": r_9ebbb1fba0f2, "2026-08-28": r_9ebbb1fba0f2, "2026-08-25": r_9ebbb1fba0f2, "2026-08-21": r_9ebbb1fba0f2, "2026-08-14": r_9ebbb1fba0f2, "2026-08-07": r_9ebbb1fba0f2, "2026-07-30": r_9ebbb1fba0f2, "2026-07-23": r_9ebbb1fba0f2, "2026-07-22": r_9ebbb1fba0f2, "2026-07-20": r_9ebbb1fba0f2, "2025-01-01": r_9ebbb1fba0f2 },
   "listPaymentMethods": { "2026-09-06": r_5ea5fecdde24, "2026-09-02": r_5ea5fecdde24, "2026-08-28": r_5ea5fecdde24, "2026-08-25": r_5ea5fecdde24, "2026-08-21": r_5ea5fecdde24, "2026-08-14": r_5ea5fecdde24, "2026-08-07": r_5ea5fecdde24, "2026-07-30": r_5ea5fecdde24, "2026-07-23": r_5ea5fecdde24, "2026-07-22": r_5ea5fecdde24, "2026-07-20": r_5ea5fecdde24, "2025-01-01": r_5ea5fecdde24 },
-  "listPayments": { "2026-09-06": r_ee84acec5b55, "2026-09-02": r_b8b5584dc09a, "2026-08-28": r_b8b5584dc09a, "2026-08-25": r_b8b5584dc09a, "2026-08-21": r_b8b5584dc09a, "2026-08-14": r_ee9def59387b, "2026-08-07": r_ee9def59387b, "2026-07-30": r_ee9def59387b, "2026-07-23": r_ee9def59387b, "2026-07-22": r_ee9def59387b, "2026-07-20": r_ee9def59387b, "2025-01-01": r_ee9def59387b },
+  "listPayments": { "2026-09-06": r_8b5bdcfc3472, "2026-09-02": r_71b034d53cc0, "2026-08-28": r_71b034d53cc0, "2026-08-25": r_71b034d53cc0, "2026-08-21": r_71b034d53cc0, "2026-08-14": r_bc1ce7c718da, "2026-08-07": r_bc1ce7c718da, "2026-07-30": r_bc1ce7c718da, "2026-07-23": r_bc1ce7c718da, "2026-07-22": r_bc1ce7c718da, "2026-07-20": r_bc1ce7c718da, "2025-01-01": r_bc1ce7c718da },
   "listPayoutMethods": { "2026-09-06": r_c88e3f9cee55, "2026-09-02": r_c88e3f9cee55, "2026-08-28": r_f8661782551b, "2026-08-25": r_f8661782551b, "2026-08-21": r_f8661782551b, "2026-08-14": r_f8661782551b, "2026-08-07": r_f8661782551b, "2026-07-30": r_f8661782551b, "2026-07-23": r_d77364dd2b8d, "2026-07-22": r_d77364dd2b8d, "2026-07-20": r_d77364dd2b8d, "2025-01-01": r_d77364dd2b8d },
   "listPayouts": { "2026-09-06": r_f493d3111211, "2026-09-02": r_f493d3111211, "2026-08-28": r_831a4bc542b9, "2026-08-25": r_831a4bc542b9, "2026-08-21": r_831a4bc542b9, "2026-08-14": r_44893e3ef8dd, "2026-08-07": r_44893e3ef8dd, "2026-07-30": r_44893e3ef8dd, "2026-07-23": r_5cecf0982411, "2026-07-22": r_5cecf0982411, "2026-07-20": r_5cecf0982411, "2025-01-01": r_5cecf0982411 },
   "listPermissions": { "2026-09-06": r_30d752add791, "2026-09-02": r_30d752add791, "2026-08-28": r_30d752add791, "2026-08-25": r_30d752add791, "2026-08-21": r_30d752add791, "2026-08-14": r_30d752add791, "2026-08-07": r_30d752add791, "2026-07-30": r_30d752add791, "2026-07-23": r_30d752add791, "2026-07-22": r_30d752add791, "2026-07-20": r_30d752add791, "2025-01-01": r_30d752add791 },
@@ -7193,7 +7262,7 @@ export const serializers = {
   "listPromoCodes": { "2026-09-06": r_43704787a143, "2026-09-02": r_43704787a143, "2026-08-28": r_43704787a143, "2026-08-25": r_43704787a143, "2026-08-21": r_43704787a143, "2026-08-14": r_43704787a143, "2026-08-07": r_43704787a143, "2026-07-30": r_0f3e5890d55b, "2026-07-23": r_0f3e5890d55b, "2026-07-22": r_0f3e5890d55b, "2026-07-20": r_0f3e5890d55b, "2025-01-01": r_0f3e5890d55b },
   "listRefunds": { "2026-09-06": r_d887b4e86e2a, "2026-09-02": r_d887b4e86e2a, "2026-08-28": r_d887b4e86e2a, "2026-08-25": r_d887b4e86e2a, "2026-08-21": r_d887b4e86e2a, "2026-08-14": r_78398bcb8bea, "2026-08-07": r_78398bcb8bea, "2026-07-30": r_78398bcb8bea, "2026-07-23": r_78398bcb8bea, "2026-07-22": r_78398bcb8bea, "2026-07-20": r_78398bcb8bea, "2025-01-01": r_78398bcb8bea },
   "listResolutionCenterCaseEvents": { "2026-09-06": r_6541a3db5905, "2026-09-02": r_6541a3db5905, "2026-08-28": r_6541a3db5905, "2026-08-25": r_6541a3db5905, "2026-08-21": r_6541a3db5905, "2026-08-14": r_6541a3db5905, "2026-08-07": r_6541a3db5905, "2026-07-30": r_6541a3db5905 },
-  "listResolutionCenterCases": { "2026-09-06": r_3a07a58559ca, "2026-09-02": r_3a07a58559ca, "2026-08-28": r_3a07a58559ca, "2026-08-25": r_3a07a58559ca, "2026-08-21": r_3a07a58559ca, "2026-08-14": r_3a07a58559ca, "2026-08-07": r_3a07a58559ca, "2026-07-30": r_3a07a58559ca, "2026-07-23": r_6f8182387041, "2026-07-22": r_6f8182387041, "2026-07-20": r_6f8182387041, "2025-01-01": r_6f8182387041 },
+  "listResolutionCenterCases": { "2026-09-06": r_3a07a58559ca, "2026-09-02": r_3a07a58559ca, "2026-08-28": r_3a07a58559ca, "2026-08-25": r_3a07a58559ca, "2026-08-21": r_3a07a58559ca, "2026-08-14": r_3a07a58559ca, "2026-08-07": r_3a07a58559ca, "2026-07-30": r_3a07a58559ca, "2026-07-23": r_4b28ec2c0302, "2026-07-22": r_4b28ec2c0302, "2026-07-20": r_4b28ec2c0302, "2025-01-01": r_4b28ec2c0302 },
   "listReviews": { "2026-09-06": r_e2a6d1dd1aaa, "2026-09-02": r_e2a6d1dd1aaa, "2026-08-28": r_e2a6d1dd1aaa, "2026-08-25": r_e2a6d1dd1aaa, "2026-08-21": r_e2a6d1dd1aaa, "2026-08-14": r_e2a6d1dd1aaa, "2026-08-07": r_e2a6d1dd1aaa, "2026-07-30": r_e2a6d1dd1aaa, "2026-07-23": r_e2a6d1dd1aaa, "2026-07-22": r_e2a6d1dd1aaa, "2026-07-20": r_e2a6d1dd1aaa, "2025-01-01": r_e2a6d1dd1aaa },
   "listSetupIntents": { "2026-09-06": r_838fe44b7a50, "2026-09-02": r_838fe44b7a50, "2026-08-28": r_838fe44b7a50, "2026-08-25": r_838fe44b7a50, "2026-08-21": r_aa4cb6aadd43, "2026-08-14": r_aa4cb6aadd43, "2026-08-07": r_aa4cb6aadd43, "2026-07-30": r_aa4cb6aadd43, "2026-07-23": r_aa4cb6aadd43, "2026-07-22": r_aa4cb6aadd43, "2026-07-20": r_aa4cb6aadd43, "2025-01-01": r_aa4cb6aadd43 },
   "listShipments": { "2026-09-06": r_051c513acdac, "2026-09-02": r_051c513acdac, "2026-08-28": r_051c513acdac, "2026-08-25": r_051c513acdac, "2026-08-21": r_051c513acdac, "2026-08-14": r_051c513acdac, "2026-08-07": r_051c513acdac, "2026-07-30": r_051c513acdac, "2026-07-23": r_9853dcf694a3, "2026-07-22": r_9853dcf694a3, "2026-07-20": r_9853dcf694a3, "2025-01-01": r_9853dcf694a3 },
@@ -7208,13 +7277,13 @@ export const serializers = {
   "listWebhooks": { "2026-09-06": r_e32089e3c27a, "2026-09-02": r_e32089e3c27a, "2026-08-28": r_e32089e3c27a, "2026-08-25": r_e32089e3c27a, "2026-08-21": r_e32089e3c27a, "2026-08-14": r_e32089e3c27a, "2026-08-07": r_ee8710d75ba0, "2026-07-30": r_8cdf9f930b92, "2026-07-23": r_8cdf9f930b92, "2026-07-22": r_8cdf9f930b92, "2026-07-20": r_8cdf9f930b92, "2025-01-01": r_8cdf9f930b92 },
   "markAllNotificationsRead": { "2026-09-06": r_41b21ed3b483, "2026-09-02": r_41b21ed3b483, "2026-08-28": r_41b21ed3b483, "2026-08-25": r_41b21ed3b483, "2026-08-21": r_41b21ed3b483, "2026-08-14": r_41b21ed3b483, "2026-08-07": r_41b21ed3b483, "2026-07-30": r_41b21ed3b483, "2026-07-23": r_41b21ed3b483, "2026-07-22": r_41b21ed3b483, "2026-07-20": r_41b21ed3b483, "2025-01-01": r_41b21ed3b483 },
   "markNotificationRead": { "2026-09-06": r_6f5f53d2468c, "2026-09-02": r_6f5f53d2468c, "2026-08-28": r_6f5f53d2468c, "2026-08-25": r_6f5f53d2468c, "2026-08-21": r_6f5f53d2468c, "2026-08-14": r_6f5f53d2468c, "2026-08-07": r_6f5f53d2468c, "2026-07-30": r_6f5f53d2468c, "2026-07-23": r_6f5f53d2468c, "2026-07-22": r_6f5f53d2468c, "2026-07-20": r_6f5f53d2468c, "2025-01-01": r_6f5f53d2468c },
-  "openSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_b7907dd3d48a, "2026-07-22": r_b7907dd3d48a, "2026-07-20": r_b7907dd3d48a, "2025-01-01": r_b7907dd3d48a },
+  "openSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
   "pauseMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "publishPaymentMethodDomainProof": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
-  "refundPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
+  "refundPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
   "refundResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "removeTeamMember": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
-  "replySandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_b7907dd3d48a, "2026-07-22": r_b7907dd3d48a, "2026-07-20": r_b7907dd3d48a, "2025-01-01": r_b7907dd3d48a },
+  "replySandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
   "resolutionCenterCaseSummary": { "2026-09-06": r_e789f983743c, "2026-09-02": r_e789f983743c, "2026-08-28": r_e789f983743c, "2026-08-25": r_e789f983743c, "2026-08-21": r_e789f983743c, "2026-08-14": r_e789f983743c, "2026-08-07": r_e789f983743c, "2026-07-30": r_e789f983743c },
   "respondToResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "resumeMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
@@ -7243,7 +7312,7 @@ export const serializers = {
   "retrieveMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "retrieveNotificationBadge": { "2026-09-06": r_c8d03486e334, "2026-09-02": r_c8d03486e334, "2026-08-28": r_c8d03486e334, "2026-08-25": r_c8d03486e334, "2026-08-21": r_c8d03486e334, "2026-08-14": r_c8d03486e334, "2026-08-07": r_c8d03486e334, "2026-07-30": r_c8d03486e334, "2026-07-23": r_c8d03486e334, "2026-07-22": r_c8d03486e334, "2026-07-20": r_c8d03486e334, "2025-01-01": r_c8d03486e334 },
   "retrievePartnerBusiness": { "2026-09-06": r_1a95539b0b0e, "2026-09-02": r_1a95539b0b0e, "2026-08-28": r_1a95539b0b0e, "2026-08-25": r_1a95539b0b0e, "2026-08-21": r_1a95539b0b0e, "2026-08-14": r_1a95539b0b0e, "2026-08-07": r_1a95539b0b0e, "2026-07-30": r_1a95539b0b0e, "2026-07-23": r_1a95539b0b0e, "2026-07-22": r_1a95539b0b0e, "2026-07-20": r_9a11a7f17983, "2025-01-01": r_9a11a7f17983 },
-  "retrievePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
+  "retrievePayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
   "retrievePaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "retrievePaymentStatus": { "2026-09-06": r_9de6e94500f2, "2026-09-02": r_9de6e94500f2, "2026-08-28": r_9de6e94500f2, "2026-08-25": r_9de6e94500f2, "2026-08-21": r_9de6e94500f2, "2026-08-14": r_acb5e203dab0, "2026-08-07": r_acb5e203dab0, "2026-07-30": r_acb5e203dab0, "2026-07-23": r_acb5e203dab0, "2026-07-22": r_acb5e203dab0, "2026-07-20": r_acb5e203dab0, "2025-01-01": r_acb5e203dab0 },
   "retrievePayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
@@ -7251,7 +7320,7 @@ export const serializers = {
   "retrieveProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "retrievePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "retrieveRefund": { "2026-09-06": r_acf73439b40d, "2026-09-02": r_acf73439b40d, "2026-08-28": r_acf73439b40d, "2026-08-25": r_acf73439b40d, "2026-08-21": r_acf73439b40d, "2026-08-14": r_d04d4ac1ca33, "2026-08-07": r_d04d4ac1ca33, "2026-07-30": r_d04d4ac1ca33, "2026-07-23": r_d04d4ac1ca33, "2026-07-22": r_d04d4ac1ca33, "2026-07-20": r_d04d4ac1ca33, "2025-01-01": r_d04d4ac1ca33 },
-  "retrieveResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_b7907dd3d48a, "2026-07-22": r_b7907dd3d48a, "2026-07-20": r_b7907dd3d48a, "2025-01-01": r_b7907dd3d48a },
+  "retrieveResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
   "retrieveReview": { "2026-09-06": r_21db8de3c774, "2026-09-02": r_21db8de3c774, "2026-08-28": r_21db8de3c774, "2026-08-25": r_21db8de3c774, "2026-08-21": r_21db8de3c774, "2026-08-14": r_21db8de3c774, "2026-08-07": r_21db8de3c774, "2026-07-30": r_21db8de3c774, "2026-07-23": r_21db8de3c774, "2026-07-22": r_21db8de3c774, "2026-07-20": r_21db8de3c774, "2025-01-01": r_21db8de3c774 },
   "retrieveSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "retrieveSetupIntentStatus": { "2026-09-06": r_737160b51e39, "2026-09-02": r_737160b51e39, "2026-08-28": r_737160b51e39, "2026-08-25": r_737160b51e39, "2026-08-21": r_356973b8a56f, "2026-08-14": r_356973b8a56f, "2026-08-07": r_356973b8a56f, "2026-07-30": r_356973b8a56f, "2026-07-23": r_356973b8a56f, "2026-07-22": r_356973b8a56f, "2026-07-20": r_356973b8a56f, "2025-01-01": r_356973b8a56f },
@@ -7268,7 +7337,7 @@ export const serializers = {
   "retrieveWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "retrieveWithdrawal": { "2026-09-06": r_f8eeebd011e1, "2026-09-02": r_f8eeebd011e1, "2026-08-28": r_f8eeebd011e1, "2026-08-25": r_f8eeebd011e1, "2026-08-21": r_f8eeebd011e1, "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
   "retryAdsPayment": { "2026-09-06": r_2e1dcaa809a8, "2026-09-02": r_2e1dcaa809a8, "2026-08-28": r_2e1dcaa809a8, "2026-08-25": r_2e1dcaa809a8, "2026-08-21": r_2e1dcaa809a8, "2026-08-14": r_2e1dcaa809a8, "2026-08-07": r_2e1dcaa809a8, "2026-07-30": r_2e1dcaa809a8, "2026-07-23": r_2e1dcaa809a8, "2026-07-22": r_2e1dcaa809a8, "2026-07-20": r_2e1dcaa809a8, "2025-01-01": r_2e1dcaa809a8 },
-  "retryPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
+  "retryPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
   "reviewBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "revokeApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
   "rotateApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
@@ -7287,7 +7356,7 @@ export const serializers = {
   "updateExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },
-  "updatePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
+  "updatePayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
   "updatePlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "updateProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "updateShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1 },
@@ -7296,6 +7365,6 @@ export const serializers = {
   "updateVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "updateVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "updateWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
-  "voidPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
-  "withdrawSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_b7907dd3d48a, "2026-07-22": r_b7907dd3d48a, "2026-07-20": r_b7907dd3d48a, "2025-01-01": r_b7907dd3d48a },
+  "voidPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
+  "withdrawSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
 };

@@ -419,9 +419,25 @@ export interface CheckoutConfiguration {
     updated_at: string;
 }
 
+/** What a checkout page may offer the buyer on the hostname it is served from. */
+export interface CheckoutPaymentMethods {
+    object: "checkout_payment_methods";
+    checkout_configuration_id: string;
+    /** The hostname asked about, lower-cased. */
+    domain: string;
+    /** card always; apple_pay and google_pay only when domain is a verified payment method domain of the account. */
+    payment_method_types: Array<"card" | "apple_pay" | "google_pay">;
+    /** Why no wallet is offered on domain; null when they are. */
+    wallets_unavailable_reason: string | null;
+}
+
 export interface ConfirmationToken {
     id: string;
     card: CardSummary;
+    /** card, or the wallet the card came from. */
+    payment_method_type: "card" | "apple_pay" | "google_pay";
+    /** For a wallet: the verified payment method domain the checkout was served from; null for a card. */
+    domain: string | null;
     /** One hour after creation; the token cannot be spent after it. */
     expires_at: string;
 }
@@ -950,6 +966,8 @@ export interface PartnerEarning {
     resource: { id: string; object: "receipt"; created_at: string; currency: string };
     product: { id: string; title: string } | null;
     payout_at: string | null;
+    /** For a reversed earning (status reversed): what it takes back and why; null for an earning. */
+    reversal: { earning_id: string; reason: "refund" | "chargeback"; source_id: string } | null;
     created_at: string;
 }
 
@@ -1026,6 +1044,8 @@ export interface Payment {
     /** When the funds settled; always null on list rows. */
     settlement_time_at: string | null;
     payment_instrument: CardSummary | null;
+    /** card, or the wallet the card came from (its confirmation token's; a saved method is a card). */
+    payment_method_type: "card" | "apple_pay" | "google_pay";
     /** What the buyer must do while requires_action: open redirect_to_url.url, the sandbox's own 3-D Secure page (<PUBLIC_BASE_URL>/sandbox/authenticate/<single-use secret>, no credentials: the buyer completes or fails the step with a button, and is then sent to return_url with payment_id=<id> and authentication=succeeded|failed added to its query). Null otherwise. */
     next_action: { type: "redirect_to_url"; redirect_to_url: { url: string; return_url: string | null } } | null;
     failure_code: "card_declined" | "insufficient_funds" | "authentication_required" | "authentication_failed" | null;
@@ -1316,6 +1336,8 @@ export interface ResolutionCenterCase {
     response_due_at: string | null;
     /** When it closed. */
     resolved_at: string | null;
+    /** The timeline embedded in the case, oldest first. Hidden at the head, where the timeline is its own endpoint (GET /resolution_center_cases/{id}/events); versions before 2026-07-30 (entry 50) show it in the official client's shape, on the retrieve and on every list item. */
+    resolution_events?: ResolutionCenterCaseEvent[];
     created_at: string;
     updated_at: string;
 }
@@ -2130,11 +2152,20 @@ export interface DeleteCheckoutConfigurationInput {
 
 export type DeleteCheckoutConfigurationOutput = Deleted;
 
+/** GET /checkout_configurations/{id}/payment_methods: The payment methods a checkout offers on a hostname */
+export interface ListCheckoutPaymentMethodsInput {
+    path: { id: string };
+    query: { domain: string };
+    body: undefined;
+}
+
+export type ListCheckoutPaymentMethodsOutput = CheckoutPaymentMethods;
+
 /** POST /confirmation_tokens: Create a confirmation token from card details */
 export interface CreateConfirmationTokenInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { card: { number: string; exp_month: number; exp_year: number; cvc: string } };
+    body: { card: { number: string; exp_month: number; exp_year: number; cvc: string }; payment_method_type: "card" | "apple_pay" | "google_pay"; domain?: string };
 }
 
 export type CreateConfirmationTokenOutput = ConfirmationToken;
@@ -3711,6 +3742,7 @@ export interface Operations {
     createCheckoutConfiguration: { input: CreateCheckoutConfigurationInput; output: CreateCheckoutConfigurationOutput };
     retrieveCheckoutConfiguration: { input: RetrieveCheckoutConfigurationInput; output: RetrieveCheckoutConfigurationOutput };
     deleteCheckoutConfiguration: { input: DeleteCheckoutConfigurationInput; output: DeleteCheckoutConfigurationOutput };
+    listCheckoutPaymentMethods: { input: ListCheckoutPaymentMethodsInput; output: ListCheckoutPaymentMethodsOutput };
     createConfirmationToken: { input: CreateConfirmationTokenInput; output: CreateConfirmationTokenOutput };
     createDeposit: { input: CreateDepositInput; output: CreateDepositOutput };
     listCryptoDeposits: { input: ListCryptoDepositsInput; output: ListCryptoDepositsOutput };

@@ -54,6 +54,7 @@ export declare const query_a26033bd3c5e: CompiledValidator;
 export declare const query_a70412612590: CompiledValidator;
 export declare const query_a8f0079dd517: CompiledValidator;
 export declare const query_a98c78e96bfe: CompiledValidator;
+export declare const query_adb8be2a686e: CompiledValidator;
 export declare const query_b2342941e359: CompiledValidator;
 export declare const query_b31046d82382: CompiledValidator;
 export declare const query_b83ac1c73a44: CompiledValidator;

@@ -15,7 +15,7 @@ const BREAKING: Record<InstructionKind, boolean> = {
   transformer: true, endpoint_added: false, request_field_rejected: true, request_field_added: false,
   request_field_renamed: true, request_field_required: true, request_values_renamed: true, epoch_timestamps_accepted: true,
   endpoint_moved: true, endpoint_gone: true, money_as_decimal: true, request_transformer: true, status_changed: true,
-  list_field_removed: true,
+  list_field_removed: true, field_hidden: true,
 };
 
 /** One change, as seen by a caller moving from the older version (`from`) to the newer (`to`). */
@@ -98,6 +98,8 @@ function shapesOf(i: Instruction, op: OperationSpec | undefined): Shape[] {
       return [{ field: null, in: null, from: b.from, to: op?.path, description: `moved from ${b.from} to ${op?.path}` }];
     case 'endpoint_gone':
       return [{ field: null, in: null, from: `${op?.method} ${op?.path}`, to: '410 gone', description: 'retired: answers 410 gone' }];
+    case 'field_hidden':
+      return [{ field: b.field, in: 'response', from: 'shown', to: null, description: `${b.field}: no longer shown` }];
     case 'list_field_removed':
       return [{ field: b.field, in: 'response', from: 'in every page', to: null, description: `pages: ${b.field} no longer carried` }];
     case 'status_changed':

@@ -24,7 +24,8 @@ export function koaPath(path: string): string {
   return path.replace(/\{([a-z_]+)\}/g, ':$1');
 }
 
-export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: EmittedValidators, transformers: EmittedTransformers, project: Project): string {
+export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: EmittedValidators, transformers: EmittedTransformers, project: Project,
+  shownHidden: Record<string, Record<string, string[]>> = {}): string {
   const file = project.createSourceFile('routes.ts', '', { overwrite: true });
   file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: '../runtime/operation.js', namedImports: ['OperationDefinition'] });
   file.addImportDeclaration({ moduleSpecifier: './validators-params.js', namespaceImport: 'params' });
@@ -52,9 +53,12 @@ export function emitRoutes(spec: ApiSpec, views: VersionView[], validators: Emit
         const up = transformers.up[op.id]?.[date];
         const down = responseDowngrader(op, date, transformers);
         const status = views.find((view) => view.date === date)?.operations.find((o) => o.id === op.id)?.response.status;
+        // A response of a schema with fields the head hides, at a version that shows them: the runtime fills them.
+        const schema = op.response.list?.of ?? op.response.type;
+        const fill = schema && shownHidden[schema]?.[date] ? `, fill: { schema: ${JSON.stringify(schema)}, list: ${!!op.response.list} }` : '';
         return `${JSON.stringify(date)}: { path: params.${v.path}, query: params.${v.query}, body: ${v.body ? `body.${v.body}` : 'null'}, ` +
           `upgrade: ${up ? `transformers.${up}` : 'null'}, downgrade: ${down ?? 'null'}${status !== op.response.status ? `, status: ${status}` : ''}` +
-          `${transformers.olderNames[op.id]?.[date] ? `, olderNames: ${JSON.stringify(transformers.olderNames[op.id][date])}` : ''} }`;
+          `${transformers.olderNames[op.id]?.[date] ? `, olderNames: ${JSON.stringify(transformers.olderNames[op.id][date])}` : ''}${fill} }`;
       });
     const account = op.account
       ? `{ from: ${JSON.stringify(op.account.split('.')[0])}, name: ${JSON.stringify(op.account.split('.')[1])} }`

@@ -1,6 +1,7 @@
 // TypeScript types for resources, components and every operation's input and output (head version).
 import { Project, type SourceFile } from 'ts-morph';
 import type { ApiSpec, FieldSpec, OperationSpec } from './spec-types.js';
+import { hiddenFields } from './versions.js';
 
 export function pascal(id: string): string {
   return id.charAt(0).toUpperCase() + id.slice(1);
@@ -71,7 +72,8 @@ function outputType(op: OperationSpec): string {
   return objectType(r.fields ?? {}, false);
 }
 
-function addInterface(file: SourceFile, name: string, fields: Record<string, FieldSpec>, input: boolean, docs?: string) {
+function addInterface(file: SourceFile, name: string, fields: Record<string, FieldSpec>, input: boolean, docs?: string,
+  hidden?: Set<string>) {
   file.addInterface({
     name,
     isExported: true,
@@ -79,7 +81,8 @@ function addInterface(file: SourceFile, name: string, fields: Record<string, Fie
     properties: Object.entries(fields).map(([n, f]) => ({
       name: key(n),
       type: tsType(f, input),
-      hasQuestionToken: input && !f.required && f.default === undefined,
+      // Fields the head hides (field_hidden) are optional: only callers of older versions get them.
+      hasQuestionToken: (input && !f.required && f.default === undefined) || !!hidden?.has(n),
       docs: f.description ? [f.description] : undefined,
     })),
   });
@@ -94,8 +97,9 @@ export function emitTypes(spec: ApiSpec, project: Project): string {
     typeParameters: ['T'],
     properties: [{ name: 'data', type: 'T[]' }, { name: 'page_info', type: 'PageInfo' }],
   });
-  for (const [name, c] of Object.entries(spec.components)) addInterface(file, name, c.fields, false, c.description);
-  for (const [name, r] of Object.entries(spec.resources)) addInterface(file, name, r.fields, false, r.description);
+  const hidden = hiddenFields(spec);
+  for (const [name, c] of Object.entries(spec.components)) addInterface(file, name, c.fields, false, c.description, hidden.get(name));
+  for (const [name, r] of Object.entries(spec.resources)) addInterface(file, name, r.fields, false, r.description, hidden.get(name));
 
   for (const op of spec.operations.filter((o) => !o.gone)) {
     const name = pascal(op.id);

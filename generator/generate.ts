@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Project } from 'ts-morph';
 import { loadSpec } from './load-spec.js';
 import { SpecError } from './spec-source.js';
-import { deriveVersions, VersionProblems } from './versions.js';
+import { deriveVersions, shownHiddenFields, VersionProblems } from './versions.js';
 import { emitTransformers } from './emit-transformers.js';
 import { checkReleased, release } from './released.js';
 import { emitValidators } from './emit-validators.js';
@@ -49,11 +49,11 @@ export function generate(root: string): Generated {
   const files: Record<string, string> = { ...validators.files };
   files['types.ts'] = emitTypes(spec, project);
   files['transformers.ts'] = transformers.text;
-  files['routes.ts'] = emitRoutes(spec, versions, validators, transformers, project);
+  files['routes.ts'] = emitRoutes(spec, versions, validators, transformers, project, shownHiddenFields(spec, versions));
   files['spec-data.ts'] = emitSpecData(spec);
   // Stored resources and plain operations (problems were reported by loadSpec, with their positions).
   const stored = storedModels(spec, (file) => file, []);
-  files['resources.ts'] = emitResources(Object.values(stored));
+  files['resources.ts'] = emitResources(Object.values(stored), shownHiddenFields(spec, versions));
   files['plain-operations.ts'] = emitPlainOperations(plainModels(spec, stored, (file) => file, []));
   // The deprecated v2 API's route map (spec/v2.yaml): its routes and its migration guide.
   const v2Map = loadV2Map(root, spec);

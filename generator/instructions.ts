@@ -21,6 +21,10 @@ export interface SchemaInstructions {
   transformer?: { schema: string; name: string; description: string; was?: Record<string, RawField | null> };
   /** the older version showed these money objects as decimal numbers in the currency's major unit (10.43) */
   money_as_decimal?: { schema: string; fields: string[] };
+  /** the older version showed this field, which the head declares but hides: absent from the head's documents and
+   * responses, optional in handlers' types; a stored resource selects it (its `sql:`) only for callers of versions
+   * that show it (runtime/plain/hidden-fields.ts) */
+  field_hidden?: { schema: string; field: string };
 }
 
 export interface OperationInstructions {
@@ -62,7 +66,7 @@ export const INSTRUCTION_KINDS = [
   'field_added', 'field_removed', 'field_renamed', 'enum_value_added', 'values_renamed', 'transformer',
   'endpoint_added', 'request_field_rejected', 'request_field_added', 'request_field_renamed', 'request_field_required',
   'request_values_renamed', 'epoch_timestamps_accepted', 'endpoint_moved', 'endpoint_gone', 'money_as_decimal',
-  'request_transformer', 'status_changed', 'list_field_removed',
+  'request_transformer', 'status_changed', 'list_field_removed', 'field_hidden',
 ] as const;
 export type InstructionKind = (typeof INSTRUCTION_KINDS)[number];
 
@@ -123,8 +127,10 @@ export interface Shapes {
   resources: Record<string, ResourceSpec>;
 }
 
-/** Applies one instruction backwards: from the newer shapes to the older ones. */
-export function olderShapes(i: Instruction, shapes: Shapes, original: Map<string, OperationSpec>): Shapes {
+/** Applies one instruction backwards: from the newer shapes to the older ones. `declared` holds the head's resources
+ * as the spec declares them (with the fields field_hidden hides). */
+export function olderShapes(i: Instruction, shapes: Shapes, original: Map<string, OperationSpec>,
+  declared: Record<string, ResourceSpec> = {}): Shapes {
   const resources = { ...shapes.resources };
   let operations = shapes.operations;
   const withSchema = (name: string, edit: (fields: Record<string, FieldSpec>) => Record<string, FieldSpec>) => {
@@ -142,6 +148,10 @@ export function olderShapes(i: Instruction, shapes: Shapes, original: Map<string
   if (i.field_removed) {
     const was = normaliseField(i.field_removed.was);
     withSchema(i.field_removed.schema, (f) => editField(f, splitPath(i.field_removed!.field), () => was));
+  }
+  if (i.field_hidden) {
+    const { schema, field } = i.field_hidden;
+    withSchema(schema, (f) => editField(f, [field], () => declared[schema]?.fields[field]));
   }
   if (i.field_renamed) {
     const { from, to } = i.field_renamed;

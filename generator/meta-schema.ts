@@ -260,6 +260,7 @@ const instructionKinds: Record<string, unknown> = {
   field_removed: instruction(['schema', 'field', 'was'], {
     schema: schemaName, field: fieldPath, was: rawField, copy_from: fieldPath, default: {},
   }),
+  field_hidden: instruction(['schema', 'field'], { schema: schemaName, field: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } }),
   field_renamed: instruction(['schema', 'from', 'to'], { schema: schemaName, from: fieldPath, to: fieldPath }),
   enum_value_added: instruction(['schema', 'field', 'value', 'fallback'], {
     schema: schemaName, field: fieldPath, value: { type: 'string' }, fallback: { type: ['string', 'null'] },

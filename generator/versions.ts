@@ -27,14 +27,42 @@ function describeChange(c: LocatedChange, at?: string): string {
   return `${at ?? 'spec/versions.yaml'}: ${c.version} change ${c.index + 1} ("${c.change.description.slice(0, 60)}")`;
 }
 
+/** The fields each schema's head declares but hides (field_hidden): schema -> fields. */
+export function hiddenFields(spec: Pick<ApiSpec, 'versions'>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const c of allChanges(spec as ApiSpec)) {
+    for (const i of (c.change.instructions ?? []) as Instruction[]) {
+      if (i.field_hidden) (out.get(i.field_hidden.schema) ?? out.set(i.field_hidden.schema, new Set()).get(i.field_hidden.schema)!).add(i.field_hidden.field);
+    }
+  }
+  return out;
+}
+
+/** For each schema with hidden fields: the versions that show some, each with the fields it shows (by name). */
+export function shownHiddenFields(spec: ApiSpec, views: VersionView[]): Record<string, Record<string, string[]>> {
+  const out: Record<string, Record<string, string[]>> = {};
+  for (const [schema, fields] of hiddenFields(spec)) {
+    for (const view of views) {
+      const shown = [...fields].filter((f) => view.resources[schema]?.fields[f]);
+      if (shown.length) (out[schema] ??= {})[view.date] = shown;
+    }
+  }
+  return out;
+}
+
 /** Whether the instruction's target exists in the newer shapes it is applied to. */
-function targetProblem(i: Instruction, shapes: Shapes, original: Map<string, OperationSpec>): string | null {
+function targetProblem(i: Instruction, shapes: Shapes, original: Map<string, OperationSpec>,
+  declared: Record<string, ResourceSpec>): string | null {
   const kind = kindOf(i);
   const body = (i as Record<string, any>)[kind];
   const { schema, operation } = targetOf(i);
   if (schema) {
     const r = shapes.resources[schema];
     if (!r) return `${kind} targets the schema ${schema}, which does not exist at that version`;
+    if (kind === 'field_hidden') {
+      if (!declared[schema]?.fields[body.field]) return `field_hidden names ${schema}.${body.field}, which the head does not declare`;
+      return r.fields[body.field] ? `field_hidden names ${schema}.${body.field}, which that version still shows` : null;
+    }
     const field: string | undefined = body.field ?? body.to;
     const mustExist = kind !== 'field_removed' && kind !== 'transformer';
     if (field && mustExist && !fieldAt(r.fields, field)) return `${kind} targets ${schema}.${field}, which does not exist at that version`;
@@ -96,9 +124,15 @@ export function deriveVersions(spec: ApiSpec): VersionView[] {
   const problems: string[] = [];
   const changes = allChanges(spec);
   const original = new Map(spec.operations.map((op) => [op.id, op]));
+  const declared = { ...spec.components, ...spec.resources };
+  // The head shows no hidden field; the version before each field_hidden shows it again.
+  const hidden = hiddenFields(spec);
+  const shown = Object.fromEntries(Object.entries(declared).map(([name, r]) => [name, hidden.has(name)
+    ? { ...r, fields: Object.fromEntries(Object.entries(r.fields).filter(([f]) => !hidden.get(name)!.has(f))) }
+    : r]));
   let shapes: Shapes = {
     operations: withoutRejected(spec.operations, changes),
-    resources: { ...spec.components, ...spec.resources },
+    resources: shown,
   };
   const views: VersionView[] = [];
   for (const version of spec.versions) {
@@ -106,12 +140,12 @@ export function deriveVersions(spec: ApiSpec): VersionView[] {
     version.changes.forEach((change, index) => {
       if (change.pending) return;
       for (const [at, instruction] of ((change.instructions ?? []) as Instruction[]).entries()) {
-        const problem = targetProblem(instruction, shapes, original);
+        const problem = targetProblem(instruction, shapes, original, declared);
         if (problem) {
           problems.push(`${describeChange({ version: version.date, index, change }, change.instructionsAt?.[at])}: ${problem}`);
           continue;
         }
-        shapes = olderShapes(instruction, shapes, original);
+        shapes = olderShapes(instruction, shapes, original, declared);
       }
     });
   }

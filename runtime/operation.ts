@@ -14,6 +14,7 @@ import type { AuthKind, Principal } from './principal.js';
 import type { HandlerContext } from './handler.js';
 import { specData } from '../generated/spec-data.js';
 import { serializers } from '../generated/serializers.js';
+import { fillHiddenAt } from './plain/hidden-fields.js';
 
 export interface VersionedInput {
   path: CompiledValidator;
@@ -27,6 +28,8 @@ export interface VersionedInput {
   status?: number;
   /** inputs this version names differently: head name -> this version's name (company_id for account_id) */
   olderNames?: Record<string, string>;
+  /** the response's schema has fields the head hides and this version shows (field_hidden): filled before rendering */
+  fill?: { schema: string; list: boolean };
 }
 
 /** An error a handler raised about a renamed input names it as the caller sent it. */
@@ -137,8 +140,10 @@ export function runOperation(op: OperationDefinition, pool: Knex) {
     ctx.state.serialize = serializers[op.id]?.[version];
     const render = validators.downgrade;
     const status = validators.status ?? op.status;
+    const fill = validators.fill;
     const run = async (conn: Knex) => {
-      const out = await op.handler!(input, context(conn));
+      const out: any = await op.handler!(input, context(conn));
+      if (fill) await fillHiddenAt(conn, fill.schema, version, fill.list ? out.data : [out]);
       return render ? render(out) : out;
     };
     if (op.method === 'GET') {

@@ -4,6 +4,7 @@
 import type { ApiSpec, ColumnForm, ColumnSpec, FieldSpec, ResourceSpec } from '../spec-types.js';
 import type { Locator } from '../check-references.js';
 import { tsLiteral, tsString } from './ts-literal.js';
+import { hiddenFields } from '../versions.js';
 
 /** Where a field lives in SQL: an expression, and the column of the table itself when it is one. */
 export interface FieldTarget {
@@ -34,6 +35,9 @@ export interface StoredModel {
   relations: Record<string, string>;
   /** fields the caller decides (`caller: true`), left out of the view for handlers to add */
   callerFields: string[];
+  /** fields the head hides (field_hidden): left out of the statement and the view; each its own select list and
+   * reader, for the runtime to fill for callers of versions that show it */
+  hidden: Record<string, { select: string; read: string }>;
   resource: ResourceSpec & { area: string };
 }
 
@@ -73,8 +77,9 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
   const model: StoredModel = {
     name, area: resource.area, table: table.name, resource, columns: '', from: '', live: null, bareRows: true, view: '',
     noun: table.noun ?? (resource.object ?? name).replace(/_/g, ' '),
-    codeImports: new Map(), helpers: new Set(), fields: {}, relations: {}, callerFields: [],
+    codeImports: new Map(), helpers: new Set(), fields: {}, relations: {}, callerFields: [], hidden: {},
   };
+  const hiddenHere = hiddenFields(spec).get(name) ?? new Set<string>();
   const problem = (path: (string | number)[], message: string, key = false) =>
     problems.push(`${node(path, key)}: resources.${name}.table.${path.join('.')} ${message}`);
 
@@ -176,8 +181,20 @@ export function storedModel(spec: ApiSpec, name: string, resource: ResourceSpec 
     return guarded(form, f, path, converted(f, access(column), model.helpers));
   }
 
-  const parts = Object.entries(resource.fields).map(([field, f]) => [field, read(field, f, table.columns?.[field], ['columns', field], true)])
-    .filter(([field]) => !model.callerFields.includes(field)).map(([field, expr]) => `${property(field)}: ${expr}`);
+  /** A hidden field is read by its own statement (only for callers that are shown it): its selects are its own. */
+  function readHidden(field: string, f: FieldSpec): string {
+    const before = selects.length;
+    const bare = model.bareRows;
+    const form = formOf(table.columns?.[field]);
+    if (!form.sql) problem(['columns', field], `is hidden at the head (field_hidden); read it by sql, selected only for the callers shown it`);
+    const expr = read(field, f, table.columns?.[field], ['columns', field], true);
+    model.hidden[field] = { select: selects.splice(before).join(', '), read: `(row: Row) => ${expr}` };
+    model.bareRows = bare;
+    return '';
+  }
+  const parts = Object.entries(resource.fields)
+    .map(([field, f]) => [field, hiddenHere.has(field) ? readHidden(field, f) : read(field, f, table.columns?.[field], ['columns', field], true)])
+    .filter(([field]) => !model.callerFields.includes(field) && !hiddenHere.has(field)).map(([field, expr]) => `${property(field)}: ${expr}`);
   model.view = `(row: Row): ${viewType(model)} => ({\n      ${parts.join(',\n      ')},\n    })`;
   model.columns = selects.join(', ');
   model.from = [T, ...joins].join(' ');

@@ -2,6 +2,8 @@ import type { Handler } from '../../runtime/handler.js';
 import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
 import { cardBehaviour, cardBrand, cardFingerprint, luhnValid } from '../processor/cards.js';
+import { registrableHostname } from '../payment_method_domains/hostname.js';
+import { isWallet, requireWalletDomain } from '../payment_method_domains/wallets.js';
 
 const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 
@@ -9,6 +11,13 @@ const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 export const createConfirmationToken: Handler<'createConfirmationToken'> = async ({ body }, ctx) => {
   const { number, exp_month, exp_year } = body.card;
   if (!luhnValid(number)) throw invalid('The card number is not valid (it fails the Luhn check)', 'card.number');
+  const method = body.payment_method_type;
+  let domain: string | null = null;
+  if (isWallet(method)) {
+    if (body.domain === undefined) throw invalid(`A ${method} token needs domain, the hostname the checkout is served from`, 'domain');
+    domain = registrableHostname(body.domain);
+    await requireWalletDomain(ctx.db, ctx.principal.accountId!, method, domain, 'domain');
+  }
   const now = new Date();
   if (exp_year < now.getUTCFullYear()) throw invalid('The card has expired', 'card.exp_year');
   if (exp_year === now.getUTCFullYear() && exp_month < now.getUTCMonth() + 1) throw invalid('The card has expired', 'card.exp_month');
@@ -21,12 +30,16 @@ export const createConfirmationToken: Handler<'createConfirmationToken'> = async
     exp_year,
     fingerprint: cardFingerprint(number),
     test_behaviour: cardBehaviour(number),
+    payment_method_type: method,
+    wallet_domain: domain,
     expires_at: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString(),
   };
   await ctx.db('confirmation_tokens').insert(row);
   return {
     id: row.id,
     card: { brand: row.card_brand, last4: row.last4, exp_month, exp_year },
+    payment_method_type: method,
+    domain,
     expires_at: row.expires_at,
   };
 };

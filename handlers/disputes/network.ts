@@ -15,6 +15,7 @@ import type { PaymentRow } from '../payments/payment-view.js';
 import { lockWithPayment } from '../payments/lock-with-payment.js';
 import { createPendingRefund, refundableRemaining } from '../refunds/pending-refund.js';
 import { loadPreferences } from '../account_preferences/preferences-store.js';
+import { reversePartnerEarning } from '../partners/reverse.js';
 import { alertFee, disputeFee, disputeReturnedEntry, postAlertFee, postDisputeOpened, type PaymentClearing } from './dispute-ledger.js';
 import { postEntries, type Entry } from '../ledger/post.js';
 import { emptyEvidence, evidenceWins } from './evidence.js';
@@ -126,10 +127,11 @@ export async function endAlertWindow(db: Knex, alertId: string): Promise<void> {
 }
 
 /** A refund settled on a payment (handlers/refunds/settle-refund.ts, in its transaction): it prevents the chargeback
- * of an actionable alert, and a dispute before any ruling becomes prevented with its amount returned. */
-export async function preventByRefund(trx: Knex, payment: PaymentClearing & { id: string }, refund: Entry): Promise<void> {
-  // The refund's entry and the disputes' returns go in one statement, so their balance rows lock in one order.
-  const entries = [refund];
+ * of an actionable alert, and a dispute before any ruling becomes prevented with its amount returned. `refund` is the
+ * refund's own entries (its entry, and the partner's reversal when there is one). */
+export async function preventByRefund(trx: Knex, payment: PaymentClearing & { id: string }, refund: Entry[]): Promise<void> {
+  // The refund's entries and the disputes' returns go in one statement, so their balance rows lock in one order.
+  const entries = [...refund];
   const paymentId = payment.id;
   const alerts = await trx('dispute_alerts').where({ payment_id: paymentId, outcome: 'pending' })
     .where('actionable_until', '>', trx.fn.now()).forUpdate();
@@ -154,6 +156,9 @@ export async function closeUnanswered(db: Knex, disputeId: string): Promise<void
     if (!d || d.status !== 'needs_response' || new Date(d.response_due_at).getTime() > Date.now()) return;
     await trx('disputes').where({ id: disputeId })
       .update({ status: transition('Dispute', d.status, 'close'), resolved_at: nowMs(trx), updated_at: nowMs(trx) });
+    // The buyer keeps the money: the partner's commission on it is taken back (handlers/partners/reverse.ts).
+    const reversal = await reversePartnerEarning(trx, d.payment_id, d.id, 'chargeback');
+    if (reversal) await postEntries(trx, [reversal]);
     await recordEvent(trx, 'dispute.closed', d.account_id, await readView(trx, resources.Dispute, disputeId));
   });
 }
@@ -168,7 +173,9 @@ export async function ruleOnDispute(db: Knex, disputeId: string): Promise<void> 
     const won = evidenceWins(d.evidence) || (d.evidence_submitted_by === 'dispute_fighter' && payment?.membership_id != null);
     const status = transition('Dispute', d.status, won ? 'win' : 'lose');
     await trx('disputes').where({ id: disputeId }).update({ status, resolved_at: nowMs(trx), updated_at: nowMs(trx) });
-    if (won) await postEntries(trx, [await disputeReturnedEntry(trx, d, 'won', payment)]);
+    // Won, the amount comes back; lost, the buyer keeps it and the partner's commission on it is taken back.
+    const entry = won ? await disputeReturnedEntry(trx, d, 'won', payment) : await reversePartnerEarning(trx, d.payment_id, d.id, 'chargeback');
+    if (entry) await postEntries(trx, [entry]);
     await recordEvent(trx, won ? 'dispute.won' : 'dispute.lost', d.account_id, await readView(trx, resources.Dispute, disputeId));
   });
 }

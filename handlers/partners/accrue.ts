@@ -30,7 +30,8 @@ export async function accruePartnerEarning(db: Knex, payment: SettledPayment, pl
     id, partner_business_id: business.id, account_id: payment.account_id, payment_id: payment.id,
     product_id: payment.product_id, income_source: 'sales', status: 'completed', payout_percentage: percentage,
     transaction_amount: payment.total, platform_fee_amount: platformFee, commission_amount: commission, payout_at: nowMs(db),
-  }).onConflict('payment_id').ignore().returning('id');
+    source_id: payment.id,
+  }).onConflict('source_id').ignore().returning('id');
   if (!made || commission === 0) return null;
   return { id: `${payment.id}:partner`, currency: payment.currency, postings: [
     { ledger: await ledgerOf(db, PLATFORM), bucket: 'fees', amount: -commission },

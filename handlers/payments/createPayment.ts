@@ -16,9 +16,9 @@ const INSERT_PAYMENT = `with inserted as (
     insert into payments (id, account_id, plan_id, product_id, member_id, user_id, payment_method_id,
       confirmation_token_id, status, billing_reason, currency, subtotal, tax_amount, total, usd_total, capture, off_session,
       return_url, three_d_secure_policy, authentication, next_action, payment_instrument, promo_code_id, discount_amount,
-      stock_held, save_payment_method, authentication_token)
+      stock_held, save_payment_method, authentication_token, payment_method_type)
     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
-      $25, $26, $27)
+      $25, $26, $27, $35)
     returning *)
   select inserted.*, (select (${addJobExpression(29)}).id where $28::boolean) as "$collection_job" from inserted`;
 
@@ -35,7 +35,8 @@ export const createPayment: Handler<'createPayment'> = async ({ body }, ctx) => 
   const accountPolicy = price.accountPolicy
     ?? (await ctx.db('accounts').where({ id: body.account_id }).first('three_d_secure_policy')).three_d_secure_policy;
   const policy = effectivePolicy((price.threeDSecurePolicy ?? accountPolicy) as ThreeDSecurePolicy, total);
-  const needsStep = needsAuthentication(source.behaviour, policy, source.buyerPresent);
+  // A wallet authenticated the buyer on their device (its cryptogram): no 3-D Secure step on top.
+  const needsStep = !source.walletAuthenticated && needsAuthentication(source.behaviour, policy, source.buyerPresent);
   const waitsOnBuyer = needsStep && source.buyerPresent;
   const stockHeld = price.stock !== null;
   // Takes nothing (and queries nothing) without a promo code or a limited stock.
@@ -55,6 +56,7 @@ export const createPayment: Handler<'createPayment'> = async ({ body }, ctx) => 
     JSON.stringify(source.instrument),
     price.promoCodeId, price.discount, stockHeld, body.save_payment_method, link?.token ?? null,
     !waitsOnBuyer, ...jobParams(COLLECT_PAYMENT, { payment_id: id }, { jobKey: `${COLLECT_PAYMENT}:${id}` }),
+    source.method,
   ]);
   // The response is the row just written with the buyer already at hand: no second read.
   return paymentView(row, source.buyer);

@@ -4,6 +4,7 @@ import { invalid, notFound } from '../../runtime/errors.js';
 import type { HandlerContext } from '../../runtime/handler.js';
 import { query } from '../../runtime/request-db.js';
 import type { CardBehaviour } from '../processor/cards.js';
+import { isWallet, walletRefusal } from '../payment_method_domains/wallets.js';
 
 const MEMBER_WITH_METHOD = `select m.id, m.user_id, u.username, u.name, u.profile_picture_url, pm.id as method_id, pm.card_brand, pm.last4,
     pm.exp_month, pm.exp_year, pm.test_behaviour
@@ -20,7 +21,9 @@ const SPEND_TOKEN = `with token as (select * from confirmation_tokens where id =
       where c.id = token.id and token.account_id = $3 and token.used_at is null and token.expires_at > now()
         and exists (select 1 from buyer)
       returning c.id)
-  select token.*, token.expires_at <= now() as expired, buyer.id as "buyer.id", buyer.username as "buyer.username",
+  select token.*, token.expires_at <= now() as expired,
+    (select d.status from payment_method_domains d where d.account_id = token.account_id and d.domain = token.wallet_domain) as wallet_domain_status,
+    buyer.id as "buyer.id", buyer.username as "buyer.username",
     buyer.name as "buyer.name", buyer.profile_picture_url as "buyer.profile_picture_url"
   from token left join buyer on true`;
 
@@ -30,6 +33,10 @@ export interface PaymentSource {
   memberId: string | null;
   buyerUserId: string;
   instrument: { brand: string | null; last4: string; exp_month: number; exp_year: number };
+  /** card, or the wallet the card came from (a confirmation token's payment_method_type) */
+  method: 'card' | 'apple_pay' | 'google_pay';
+  /** the wallet authenticated the buyer on their device, so no 3-D Secure step is added */
+  walletAuthenticated: boolean;
   behaviour: CardBehaviour;
   buyerPresent: boolean;
   /** the buyer's public summary, for the payment's `user` */
@@ -76,6 +83,8 @@ export async function resolveSource(ctx: HandlerContext, body: SourceInput): Pro
     memberId: member.id,
     buyerUserId: member.user_id,
     instrument: instrumentOf(member),
+    method: 'card',
+    walletAuthenticated: false,
     behaviour: (member.test_behaviour ?? 'succeeds') as CardBehaviour,
     buyerPresent,
     buyer: { username: member.username, name: member.name, profile_picture_url: member.profile_picture_url },
@@ -89,6 +98,11 @@ async function fromToken(db: Knex, accountId: string, tokenId: string, userId?: 
   if (token.expired) throw invalid('This confirmation token has expired; collect the card again for a new one', 'confirmation_token');
   if (!userId) throw invalid('A confirmation token payment needs user_id, the buyer', 'user_id');
   if (!token['buyer.id']) throw notFound('user', userId, 'user_id');
+  // The domain may have been deleted since the token was made: a wallet is charged only on a verified one (the
+  // refusal rolls the request back, so the token stays unspent).
+  const wallet = isWallet(token.payment_method_type);
+  const refusal = wallet ? walletRefusal(token.payment_method_type, token.wallet_domain, token.wallet_domain_status) : null;
+  if (refusal) throw invalid(refusal, 'confirmation_token');
   const user = { id: token['buyer.id'], username: token['buyer.username'], name: token['buyer.name'], profile_picture_url: token['buyer.profile_picture_url'] };
   return {
     confirmationTokenId: token.id,
@@ -96,6 +110,8 @@ async function fromToken(db: Knex, accountId: string, tokenId: string, userId?: 
     memberId: null,
     buyerUserId: user.id,
     instrument: instrumentOf(token),
+    method: token.payment_method_type,
+    walletAuthenticated: wallet,
     behaviour: token.test_behaviour as CardBehaviour,
     buyerPresent: true,
     buyer: { username: user.username, name: user.name, profile_picture_url: user.profile_picture_url },

@@ -12,6 +12,7 @@ import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
 import { preventByRefund } from '../disputes/network.js';
 import { closeOnFullRefund } from '../resolution_center_cases/case-steps.js';
+import { reversePartnerEarning } from '../partners/reverse.js';
 
 export const REFUND_PAYMENT = 'refund_payment';
 
@@ -42,7 +43,12 @@ export async function settleRefund(db: Knex, refundId: string): Promise<void> {
     });
     // A refund before any ruling prevents the payment's chargeback (alerts and disputes: handlers/disputes/network.ts),
     // which posts the refund's entry with the disputes' returns.
-    await preventByRefund(trx, payment, await refundEntry(trx, { id: refund.id, account_id: refund.account_id, currency: refund.currency, amount }));
+    // The partner's commission on what went back to the buyer is taken back with it (handlers/partners/reverse.ts).
+    const reversal = await reversePartnerEarning(trx, payment.id, refund.id, 'refund');
+    await preventByRefund(trx, payment, [
+      await refundEntry(trx, { id: refund.id, account_id: refund.account_id, currency: refund.currency, amount }),
+      ...(reversal ? [reversal] : []),
+    ]);
     // A payment refunded in full ends its Resolution Center case (handlers/resolution_center_cases/case-steps.ts).
     if (refunded >= total) await closeOnFullRefund(trx, payment.id, refund.id);
     await recordEvent(trx, 'refund.succeeded', succeeded.account_id, resources.Refund.view(succeeded));

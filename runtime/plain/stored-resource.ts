@@ -21,6 +21,9 @@ export interface StoredResource<View> {
   /** the view reads only the table's own columns, so a row from `insert/update ... returning *` will do */
   bareRows: boolean;
   view(row: Row): View;
+  /** fields the head hides (field_hidden), read apart: each its select list over the table's row and its reader;
+   * runtime/plain/hidden-fields.ts fills them for callers of versions that show them */
+  hidden?: Record<string, { select: string; read(row: Row): unknown }>;
 }
 
 /** One live row by id with its relations, in one statement. */

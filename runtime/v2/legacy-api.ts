@@ -14,7 +14,7 @@ import type { RateLimits } from '../rate-limit.js';
 import { CurrentOperations, type CurrentResult } from './call-operation.js';
 import { toCurrentInput, withV2Param, type V2Request } from './v2-input.js';
 import { pageArgs, walkPages } from './v2-pages.js';
-import { renderV2 } from './v2-render.js';
+import { fillForV2, renderV2 } from './v2-render.js';
 import { setV2Headers, successorUrl } from './v2-headers.js';
 import type { CallCurrent, CurrentInput, V2Route, V2Settings } from './route.js';
 
@@ -61,6 +61,7 @@ export function v2Api({ db: pool, operations, routes, settings, rateLimits }: V2
         const result = await execute(ctx, route, input, v2);
         for (const name of PASSED_HEADERS) if (result.headers[name]) ctx.set(name, result.headers[name]);
         ctx.status = result.status;
+        if (result.status < 300) await fillForV2(conn, route, settings, result.body);
         ctx.body = renderV2(route, settings, result.body);
       });
     } catch (e) {

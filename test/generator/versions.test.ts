@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { FIXTURE, projectCopy, readText, removeCopies, runGenerator, replaceOnce } from './spec-fixture.js';
 import { loadSpec } from '../../generator/load-spec.js';
+import { SpecError } from '../../generator/spec-source.js';
 import { deriveVersions, VersionProblems } from '../../generator/versions.js';
 import { diffVersions, formatDiff } from '../../generator/diff.js';
 import { generate } from '../../generator/generate.js';
@@ -90,6 +91,69 @@ t('older versions are derived: fields, enum values and endpoints as they were', 
   // Rejected from the new version on: the head validator refuses it, the older version still takes it.
   assert.not.ok('name' in head.operations.find((o) => o.id === 'updateTestWidget')!.body!);
   assert.ok('name' in before.operations.find((o) => o.id === 'updateTestWidget')!.body!);
+});
+
+/** The fixture with TestWidget stored in a table, whose `label` is read by SQL. */
+const STORED_WIDGET = replaceOnce(replaceOnce(FIXTURE, `    object: test_widget
+    fields:`, `    object: test_widget
+    table:
+      name: test_widgets
+      columns:
+        label: { sql: "select upper(test_widgets.name)" }
+    fields:`), `      size: integer?
+`, `      size: integer?
+      label: string
+`);
+
+t('field_hidden: the head declares a field it hides; older versions show it, filled apart, never read at the head', () => {
+  const root = withChanges(`      - description: Widgets no longer show their label.
+        instructions:
+          - field_hidden: { schema: TestWidget, field: label }`, STORED_WIDGET);
+  const views = deriveVersions(loadSpec(root).spec);
+  const [head, before] = views;
+  assert.not.ok('label' in head.resources.TestWidget.fields);
+  assert.equal(before.resources.TestWidget.fields.label.type, 'string');
+  const { files } = generate(root);
+  // The head's document has no label; the older one does.
+  const doc = (date: string) => JSON.parse(files[`openapi/${date}.json`]).components.schemas.TestWidget.properties;
+  assert.not.ok('label' in doc('2026-10-01'));
+  assert.ok('label' in doc(before.date));
+  // Handlers may leave it out: optional in the head's type.
+  assert.match(files['types.ts'], /label\?: string;/);
+  // The resource's statement does not select it; its own select list and reader do, for the versions that show it.
+  const resources = files['resources.ts'];
+  const widget = resources.slice(resources.indexOf('  TestWidget: {'), resources.indexOf('satisfies StoredResource<T.TestWidget>'));
+  assert.not.match(widget.slice(0, widget.indexOf('hidden:')), /upper\(test_widgets\.name\)/);
+  assert.match(widget, /hidden: \{\n\s+label: \{ select: '\(select upper\(test_widgets\.name\)\) as "\$label"', read: \(row: Row\) => row\['\$label'\] \}/);
+  assert.match(resources, new RegExp(`"TestWidget": \\{\\n\\s+"${before.date}": \\[\\n\\s+"label"`));
+  assert.not.match(resources, /"2026-10-01": \[\n\s+"label"/);
+  // The routes fill it (as an object, or a page's items) only at the versions that show it.
+  const at = (op: string, date: string) => {
+    const entry = files['routes.ts'].slice(files['routes.ts'].indexOf(`id: "${op}"`));
+    const versions = entry.split('\n').find((l) => l.trim().startsWith('versions:'))!;
+    return versions.split(/(?="\d{4}-\d{2}-\d{2}": \{ path)/).find((p) => p.startsWith(`"${date}"`))!;
+  };
+  assert.match(at('retrieveTestWidget', before.date), /fill: \{ schema: "TestWidget", list: false \}/);
+  assert.match(at('listTestWidgets', before.date), /fill: \{ schema: "TestWidget", list: true \}/);
+  assert.not.match(at('retrieveTestWidget', '2026-10-01'), /fill:/);
+});
+
+t('field_hidden is refused for a field the head does not declare, and for a field read without SQL', () => {
+  const undeclared = problems(withChanges(`      - description: Hides what is not there.
+        instructions:
+          - field_hidden: { schema: TestWidget, field: weight }`, STORED_WIDGET));
+  assert.equal(undeclared.length, 1);
+  assert.match(undeclared[0], /field_hidden names TestWidget\.weight, which the head does not declare/);
+  const root = withChanges(`      - description: Hides a column.
+        instructions:
+          - field_hidden: { schema: TestWidget, field: size }`, STORED_WIDGET);
+  try {
+    loadSpec(root);
+    assert.unreachable('a hidden column field was accepted');
+  } catch (e) {
+    assert.ok(e instanceof SpecError, String(e));
+    assert.ok((e as SpecError).problems.some((p) => /columns\.size is hidden at the head \(field_hidden\); read it by sql/.test(p)), (e as SpecError).problems.join('\n'));
+  }
 });
 
 t('a moved endpoint is mounted at both paths, each for its own versions', () => {

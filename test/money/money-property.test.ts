@@ -22,6 +22,7 @@ import { ledgerOf } from '../../handlers/ledger/ledgers.js';
 import { postEntry } from '../../handlers/ledger/post.js';
 import { randomToken } from '../../runtime/ids.js';
 import { commissionOf, SALES_PERCENTAGE } from '../../handlers/partners/accrue.js';
+import { shareOf } from '../../handlers/partners/reverse.js';
 
 const t = suite('money: a property of random concurrent movements');
 let app: TestApp;
@@ -82,6 +83,7 @@ t('balances equal their postings, floors hold and retried keys create once, what
   const world = await makeWorld();
   const serverErrors: string[] = [];
   const keysSent = new Map<string, string>(); // idempotency key -> the kind it created
+  let reversals = 0; // partner commissions taken back, over every run
   let keyNo = 0;
   const check = (what: string, res: { status: number; body: unknown }) => {
     if (res.status >= 500) serverErrors.push(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -181,7 +183,18 @@ t('balances equal their postings, floors hold and retried keys create once, what
       const owed = fees.reduce((sum: number, fee: string) => sum + commissionOf(Number(fee), SALES_PERCENTAGE), 0);
       const earned = await app.db('ledger_postings').where({ ledger_id: await ledgerOf(app.db, seller.partnerId), bucket: 'available' }).sum({ n: 'amount' });
       assert.is(Number(earned[0].n ?? 0), owed);
-      assert.is(Number((await app.db('partner_earnings').where({ account_id: seller.accountId }).count({ n: '*' }))[0].n), fees.length);
+      assert.is(Number((await app.db('partner_earnings').where({ account_id: seller.accountId }).whereNull('reverses_id').count({ n: '*' }))[0].n), fees.length);
+      // What went back to buyers (refunds, chargebacks lost or closed) took back floor(C * back / total) of each
+      // commission, exactly, from the partner's pending (handlers/partners/reverse.ts).
+      const paid = await app.db('partner_earnings as e').join('payments as p', 'p.id', 'e.payment_id')
+        .where({ 'e.account_id': seller.accountId }).whereNull('e.reverses_id')
+        .select('e.commission_amount', 'p.total', app.db.raw(`least(p.total, p.refunded_amount + coalesce((select sum(d.amount) from disputes d
+          where d.payment_id = p.id and d.status in ('lost', 'closed')), 0)) as back`),
+        app.db.raw('coalesce((select sum(r.commission_amount) from partner_earnings r where r.reverses_id = e.id), 0) as reversed'));
+      for (const e of paid) assert.is(-Number(e.reversed), shareOf(Number(e.commission_amount), Number(e.back), Number(e.total)));
+      const clawedBack = await app.db('ledger_postings').where({ ledger_id: await ledgerOf(app.db, seller.partnerId), bucket: 'pending' }).sum({ n: 'amount' });
+      assert.is(-Number(clawedBack[0].n ?? 0), paid.reduce((sum, e) => sum - Number(e.reversed), 0));
+      reversals += paid.filter((e) => Number(e.reversed) < 0).length;
     }
   }), { ...replay, examples: [[EVERY_KIND]] });
   // The runs moved money every way (a property that never reached the ledger would pass vacuously).
@@ -189,7 +202,8 @@ t('balances equal their postings, floors hold and retried keys create once, what
   const settled = Number((await app.db('payments').whereNotNull('settlement_time_at').count({ n: '*' }))[0].n);
   const seen = { payments: settled, refunds: await count('refunds', { status: 'succeeded' }),
     payouts: await count('payouts'), transfers: await count('transfers'), disputes: await count('disputes'), partner_earnings: await count('partner_earnings') };
-  console.log(`  money property: ${JSON.stringify(seen)}`);
+  console.log(`  money property: ${JSON.stringify({ ...seen, partner_reversals: reversals })}`);
+  assert.ok(reversals > 0, 'no partner commission was reversed');
   for (const [what, n] of Object.entries(seen)) assert.ok(n > 0, `no ${what} happened`);
 });
 

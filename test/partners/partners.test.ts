@@ -3,12 +3,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { makeKey, makeOwner, makeUser } from '../helpers/fixtures.js';
+import { makeOwner, makeUser } from '../helpers/fixtures.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
 import { commissionOf } from '../../handlers/partners/accrue.js';
 import { makeVariant, pay } from '../payments/payment-fixtures.js';
 import { availableOf } from '../transfers/ledger-fixtures.js';
 import { HEAD_VERSION } from '../../runtime/versions.js';
+import { referred as referredBy } from './partner-fixtures.js';
 
 const t = suite('partners');
 let app: TestApp;
@@ -17,18 +18,7 @@ t.after(async () => { await app.close(); });
 
 const get = (token: string, path: string, version = HEAD_VERSION) => app.request('GET', path, { token, version });
 
-/** A partner and an account it referred (made over HTTP with affiliate_code), with an admin key and its client id. */
-async function referred() {
-  const partner = await makeUser(app.db);
-  const owner = await makeUser(app.db);
-  const res = await app.request('POST', '/accounts', { token: owner.token, version: HEAD_VERSION, body: { title: 'Referred shop', affiliate_code: partner.user.username.toUpperCase() } });
-  assert.is(res.status, 201, JSON.stringify(res.body));
-  const accountId = res.body.id as string;
-  const key = (await makeKey(app.db, { accountId, role: 'admin' })).secret;
-  const { client_id } = await app.db('accounts').where({ id: accountId }).first('client_id');
-  const business = await app.db('partner_businesses').where({ account_id: accountId }).first();
-  return { partner, accountId, key, clientId: client_id as string, businessId: business.id as string };
-}
+const referred = () => referredBy(app, (username) => username.toUpperCase());
 
 t('affiliate_code refers the account: the partner business, its terms, zero groups', async () => {
   const r = await referred();

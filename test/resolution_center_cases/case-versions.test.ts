@@ -4,6 +4,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { renderAt } from '../../runtime/render.js';
+import { resources } from '../../generated/resources.js';
+import { envelope, fillHiddenForPayload } from '../../handlers/webhooks/delivery/envelope.js';
 import { call, OLD, openCase, paid, seller, VERSION } from './case-fixtures.js';
 
 const t = suite('resolution-center-versions');
@@ -22,6 +24,7 @@ t('before entry 50: the official client\'s shape on retrieve, lists (company_id)
     status: 'merchant_response_needed', due_date: c.response_due_at, merchant_response_actions: ['respond', 'accept'],
     customer_response_actions: ['respond', 'withdraw'], platform_response_actions: [], customer_appealed: false,
     merchant_appealed: false, created_at: c.created_at, updated_at: c.updated_at,
+    resolution_events: [{ id: old.body.resolution_events[0]?.id, action: 'created', created_at: c.created_at, details: 'It never came.', reporter_type: 'customer' }],
   });
   const list = await call(app, s.key, 'GET', `/resolution_center_cases?company_id=${s.accountId}`, undefined, OLD);
   assert.equal([list.status, list.body.data.map((x: any) => [x.id, x.due_date])], [200, [[c.id, c.response_due_at]]]);
@@ -30,7 +33,9 @@ t('before entry 50: the official client\'s shape on retrieve, lists (company_id)
   const other = await paid(app, s);
   const opened = await call(app, s.key, 'POST', '/sandbox/resolution_center_cases', { payment_id: other.id, reason: 'forgot_to_cancel', message: 'm' }, OLD);
   assert.equal([opened.status, opened.body.issue, typeof opened.body.due_date, 'response_due_at' in opened.body], [201, 'forgot_to_cancel', 'string', false]);
-  assert.equal(renderAt('ResolutionCenterCase', c, OLD), old.body);
+  // The head's object carries no timeline (hidden there); rendered at the older pin it is everything else.
+  const { resolution_events: _timeline, ...rest } = old.body;
+  assert.equal(JSON.parse(JSON.stringify(renderAt('ResolutionCenterCase', c, OLD))), rest);
 });
 
 t('before entry 50: each side and result in the client\'s status words', async () => {
@@ -77,6 +82,56 @@ t('before entry 50: the timeline, the summary and the merchant\'s actions do not
     assert.is(res.status, 404, `${method} ${path}`);
     assert.is((await call(app, s.key, method, path, body, VERSION)).status === 404, false, `${method} ${path} at the head`);
   }
+});
+
+
+t('before entry 50: the timeline embedded as resolution_events, in the client\'s words; the head shows none and never reads it', async () => {
+  const s = await seller(app);
+  const { c } = await openCase(app, s);
+  await call(app, s.key, 'POST', `/resolution_center_cases/${c.id}/respond`, { message: 'Shipped on Monday.' });
+  const replied = await call(app, s.key, 'POST', `/sandbox/resolution_center_cases/${c.id}/reply`, { message: 'Still nothing.' }, OLD);
+  assert.is(replied.status, 200, JSON.stringify(replied.body));
+  assert.equal(replied.body.resolution_events.map((e: any) => [e.reporter_type, e.action, e.details]),
+    [['customer', 'created', 'It never came.'], ['merchant', 'responded', 'Shipped on Monday.'], ['customer', 'responded', 'Still nothing.']]);
+  await call(app, s.key, 'POST', `/resolution_center_cases/${c.id}/escalate`, { message: 'Please decide.' });
+  await call(app, s.key, 'POST', `/resolution_center_cases/${c.id}/refund`, {});
+  const head = await call(app, s.key, 'GET', `/resolution_center_cases/${c.id}/events?first=100`);
+  const old = await call(app, s.key, 'GET', `/resolution_center_cases/${c.id}`, undefined, OLD);
+  assert.is(old.status, 200);
+  // The same steps as the native timeline (ids, times, actors, messages), oldest first.
+  assert.equal(old.body.resolution_events, head.body.data.map((e: any) => ({
+    id: e.id, action: { opened: 'created', responded: 'responded', replied: 'responded', escalated: 'escalated', refunded: 'accepted' }[e.action as string],
+    created_at: e.created_at, details: e.message, reporter_type: e.actor,
+  })));
+  assert.equal(old.body.resolution_events.map((e: any) => e.action), ['created', 'responded', 'responded', 'escalated', 'accepted']);
+  assert.is(old.body.status, 'customer_won');
+  // Every list item at the older pin carries its own timeline (one statement for the page).
+  const other = await openCase(app, s);
+  const list = await call(app, s.key, 'GET', `/resolution_center_cases?company_id=${s.accountId}`, undefined, OLD);
+  assert.equal(list.body.data.map((x: any) => [x.id, x.resolution_events.length]), [[other.c.id, 1], [c.id, 5]]);
+  // The head hides it, and its statement does not read the timeline table.
+  const now = await call(app, s.key, 'GET', `/resolution_center_cases/${c.id}`);
+  assert.equal([now.status, 'resolution_events' in now.body], [200, false]);
+  const headList = await call(app, s.key, 'GET', `/resolution_center_cases?account_id=${s.accountId}`);
+  assert.is(headList.body.data.some((x: any) => 'resolution_events' in x), false);
+  assert.not.match(resources.ResolutionCenterCase.byId, /resolution_center_case_events/);
+  assert.not.match(resources.ResolutionCenterCase.columns, /resolution_center_case_events/);
+});
+
+t('before entry 50: a webhook payload carries the timeline too (read at delivery); the head\'s does not', async () => {
+  const s = await seller(app);
+  const { c } = await openCase(app, s);
+  const event = await app.db('events').where({ type: 'resolution_center_case.created' }).whereRaw("data->>'id' = ?", [c.id])
+    .first('id', 'type', 'account_id', 'data', 'created_at');
+  assert.not.ok('resolution_events' in event.data, 'the event stores the head\'s shape');
+  const at = async (pin: string | null) => {
+    const copy = { ...event, data: structuredClone(event.data) };
+    await fillHiddenForPayload(app.db, copy, pin, false);
+    return JSON.parse(envelope(copy, pin)).data;
+  };
+  const old = await at(OLD);
+  assert.equal(old.resolution_events.map((e: any) => [e.reporter_type, e.action, e.details]), [['customer', 'created', 'It never came.']]);
+  assert.not.ok('resolution_events' in await at(VERSION));
 });
 
 t.run();

@@ -5,7 +5,7 @@
 // POST the receiver already got.
 import type { Knex } from 'knex';
 import { addJob } from '../../../runtime/jobs.js';
-import { envelope, type EventRow } from './envelope.js';
+import { envelope, fillHiddenForPayload, type EventRow } from './envelope.js';
 import { v2Envelope } from './v2-envelope.js';
 import { sign } from './signature.js';
 import { DELIVER_WEBHOOK_TASK, deliveryJobKey } from './dispatch-event-task.js';
@@ -48,6 +48,7 @@ export async function deliverWebhook(db: Knex, deliveryId: string, jobId: string
   const event: EventRow = await db('events').where({ id: delivery.event_id }).first('id', 'type', 'account_id', 'data', 'created_at');
   const pin = webhook.api_version_date ? String(webhook.api_version_date instanceof Date
     ? webhook.api_version_date.toISOString() : webhook.api_version_date).slice(0, 10) : null;
+  await fillHiddenForPayload(db, event, pin, webhook.payload_format === 'v2');
   const body = webhook.payload_format === 'v2' ? v2Envelope(event) : envelope(event, pin);
   const timestamp = Math.floor(Date.now() / 1000);
   const started = performance.now();

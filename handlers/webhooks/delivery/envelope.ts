@@ -4,6 +4,9 @@
 import { renderAt } from '../../../runtime/render.js';
 import { DEFAULT_VERSION, flagOn, versionOn } from '../../../runtime/versions.js';
 import { specData } from '../../../generated/spec-data.js';
+import { v2Settings } from '../../../generated/v2-routes.js';
+import { fillHiddenAt } from '../../../runtime/plain/hidden-fields.js';
+import type { Knex } from 'knex';
 
 export interface EventRow {
   id: string;
@@ -13,8 +16,17 @@ export interface EventRow {
   created_at: string;
 }
 
+const versionOf = (pin: string | null) => versionOn(pin ?? DEFAULT_VERSION) ?? DEFAULT_VERSION;
+
+/** Fields the head hides (field_hidden) that the payload's version shows are not in the event's data (it is the
+ * head's shape): they are read now, as they are at delivery, like any response at that version. */
+export async function fillHiddenForPayload(db: Knex, event: EventRow, pin: string | null, v2: boolean): Promise<void> {
+  const schema = (specData.events as Record<string, string>)[event.type];
+  if (schema) await fillHiddenAt(db, schema, v2 ? v2Settings.renderVersion : versionOf(pin), [event.data]);
+}
+
 export function envelope(event: EventRow, pin: string | null): string {
-  const version = versionOn(pin ?? DEFAULT_VERSION) ?? DEFAULT_VERSION;
+  const version = versionOf(pin);
   const schema = (specData.events as Record<string, string>)[event.type];
   const accountKey = flagOn(version, specData.versionFlags.webhook_envelope_account_id) ? 'account_id' : 'company_id';
   return JSON.stringify({
