@@ -262,6 +262,43 @@ export const retrieveExperiment = plainRetrieve<'retrieveExperiment'>(resources.
   scopes: ['experiment:read'],
 });
 
+/** GET /external_accounts: List external accounts */
+export const listExternalAccounts = plainList<'listExternalAccounts'>(resources.ExternalAccount, {
+  scope: 'social_account:read',
+  accountParam: 'account_id',
+  accountColumn: 'external_accounts.account_id',
+  filters: [
+    { param: 'platform', test: 'equal', sql: ['"external_accounts"."platform"'] },
+    { param: 'status', test: 'equal', sql: ['"external_accounts"."status"'] },
+    { param: 'verified', test: 'equal', sql: ['"external_accounts"."verified"'] },
+  ],
+  sorts: { created_at: { column: 'external_accounts.created_at', kind: 'timestamp' }, display_order: { column: 'external_accounts.display_order', kind: 'integer' } },
+  sortParam: 'order',
+  directionParam: 'direction',
+  idColumn: 'external_accounts.id',
+});
+
+/** GET /external_accounts/{id}: Retrieve an external account */
+export const retrieveExternalAccount = plainRetrieve<'retrieveExternalAccount'>(resources.ExternalAccount, {
+  scopes: ['social_account:read'],
+});
+
+/** PATCH /external_accounts/{id}: Update an external account */
+export const updateExternalAccount = plainUpdate<'updateExternalAccount'>(resources.ExternalAccount, {
+  scopes: ['social_account:update'],
+  table: 'external_accounts',
+  fields: {
+    display_order: { column: 'display_order', merge: false },
+    scopes: { column: 'scopes', merge: false },
+  },
+});
+
+/** DELETE /external_accounts/{id}: Disconnect an external account */
+export const deleteExternalAccount = plainDelete<'deleteExternalAccount'>(resources.ExternalAccount, {
+  scopes: ['social_account:update'],
+  statement: 'update "external_accounts" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
+});
+
 /** GET /media: List an account's generated media */
 export const listMedia = plainList<'listMedia'>(resources.MediaAsset, {
   scope: 'company:balance:read',

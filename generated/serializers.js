@@ -236,6 +236,10 @@ function c_Export_7bf6fcf010b4(v) {
   return o_f170d2ae2361(v);
 }
 
+function c_ExternalAccount_b4dd9f854f53(v) {
+  return o_5efb769618f8(v);
+}
+
 function c_FeeStructure_003f1e769422(v) {
   return o_45ef1a376845(v);
 }
@@ -3076,6 +3080,46 @@ function o_5edfb8294d15(v) {
   return out + '}';
 }
 
+function o_5efb769618f8(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["external_id"];
+  if (x !== undefined) { out += sep + "\"external_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["profile_picture_url"];
+  if (x !== undefined) { out += sep + "\"profile_picture_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["verified"];
+  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["scopes"];
+  if (x !== undefined) { out += sep + "\"scopes\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["error"];
+  if (x !== undefined) { out += sep + "\"error\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["parent_external_account"];
+  if (x !== undefined) { out += sep + "\"parent_external_account\":" + (x === null ? 'null' : o_87dbe7bf8101(x)); sep = ','; }
+  x = v["display_order"];
+  if (x !== undefined) { out += sep + "\"display_order\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["connected_at"];
+  if (x !== undefined) { out += sep + "\"connected_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_615e3793f599(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4128,6 +4172,18 @@ function o_869185774d7a(v) {
   return out + '}';
 }
 
+function o_87dbe7bf8101(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_887f1faea7f6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4339,6 +4395,16 @@ function o_93593f3e19e7(v) {
   if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["username"];
   if (x !== undefined) { out += sep + "\"username\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_947fe2417628(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ExternalAccount_b4dd9f854f53(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -6298,8 +6364,16 @@ function r_4d4851eda493(v) {
   return o_96b0d02500dc(v);
 }
 
+function r_4fdec62d3cc5(v) {
+  return o_947fe2417628(v);
+}
+
 function r_500c38e9870d(v) {
   return c_PartnerReferralRequest_1f5856c5160f(v);
+}
+
+function r_501ee6f50170(v) {
+  return c_ExternalAccount_b4dd9f854f53(v);
 }
 
 function r_504782f94805(v) {
@@ -6888,6 +6962,7 @@ export const serializers = {
   "createDeposit": { "2026-09-06": r_0f087472e1b9, "2026-09-02": r_0f087472e1b9, "2026-08-28": r_0f087472e1b9, "2026-08-25": r_0f087472e1b9, "2026-08-21": r_0f087472e1b9, "2026-08-14": r_ca49b9ee915f, "2026-08-07": r_ca49b9ee915f, "2026-07-30": r_ca49b9ee915f, "2026-07-23": r_ca49b9ee915f, "2026-07-22": r_ca49b9ee915f, "2026-07-20": r_ca49b9ee915f, "2025-01-01": r_ca49b9ee915f },
   "createExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "createExport": { "2026-09-06": r_5779ffef7e52, "2026-09-02": r_5779ffef7e52, "2026-08-28": r_5779ffef7e52, "2026-08-25": r_5779ffef7e52, "2026-08-21": r_5779ffef7e52, "2026-08-14": r_5779ffef7e52, "2026-08-07": r_5779ffef7e52, "2026-07-30": r_5779ffef7e52, "2026-07-23": r_5779ffef7e52, "2026-07-22": r_5779ffef7e52, "2026-07-20": r_5779ffef7e52, "2025-01-01": r_5779ffef7e52 },
+  "createExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_501ee6f50170, "2026-08-21": r_501ee6f50170, "2026-08-14": r_501ee6f50170, "2026-08-07": r_501ee6f50170, "2026-07-30": r_501ee6f50170, "2026-07-23": r_501ee6f50170, "2026-07-22": r_501ee6f50170, "2026-07-20": r_501ee6f50170, "2025-01-01": r_501ee6f50170 },
   "createFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "createNotification": { "2026-09-06": r_edd2cfbd6006, "2026-09-02": r_edd2cfbd6006, "2026-08-28": r_edd2cfbd6006, "2026-08-25": r_edd2cfbd6006, "2026-08-21": r_edd2cfbd6006, "2026-08-14": r_edd2cfbd6006, "2026-08-07": r_edd2cfbd6006, "2026-07-30": r_edd2cfbd6006, "2026-07-23": r_edd2cfbd6006, "2026-07-22": r_edd2cfbd6006, "2026-07-20": r_edd2cfbd6006, "2025-01-01": r_edd2cfbd6006 },
   "createPartnerReferralRequest": { "2026-09-06": r_17383ea6da9c, "2026-09-02": r_17383ea6da9c, "2026-08-28": r_17383ea6da9c, "2026-08-25": r_17383ea6da9c, "2026-08-21": r_500c38e9870d, "2026-08-14": r_500c38e9870d, "2026-08-07": r_500c38e9870d, "2026-07-30": r_500c38e9870d, "2026-07-23": r_500c38e9870d, "2026-07-22": r_500c38e9870d, "2026-07-20": r_500c38e9870d, "2025-01-01": r_500c38e9870d },
@@ -6911,6 +6986,7 @@ export const serializers = {
   "deactivatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
   "deleteBountySubmission": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteCheckoutConfiguration": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "deleteExternalAccount": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deletePaymentMethodDomain": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deletePlan": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteProduct": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
@@ -6937,6 +7013,7 @@ export const serializers = {
   "listDisputes": { "2026-09-06": r_d9499a97cfd1, "2026-09-02": r_d9499a97cfd1, "2026-08-28": r_d9499a97cfd1, "2026-08-25": r_392bd8053312, "2026-08-21": r_392bd8053312, "2026-08-14": r_392bd8053312, "2026-08-07": r_392bd8053312, "2026-07-30": r_392bd8053312, "2026-07-23": r_f460ae4405ce, "2026-07-22": r_f460ae4405ce, "2026-07-20": r_f460ae4405ce, "2025-01-01": r_f460ae4405ce },
   "listExperiments": { "2026-09-06": r_d85e727d61a9, "2026-09-02": r_d85e727d61a9, "2026-08-28": r_d85e727d61a9, "2026-08-25": r_d85e727d61a9, "2026-08-21": r_242ed05cbc27, "2026-08-14": r_242ed05cbc27, "2026-08-07": r_242ed05cbc27, "2026-07-30": r_242ed05cbc27, "2026-07-23": r_242ed05cbc27, "2026-07-22": r_242ed05cbc27, "2026-07-20": r_242ed05cbc27, "2025-01-01": r_242ed05cbc27 },
   "listExports": { "2026-09-06": r_467af1315c5e, "2026-09-02": r_467af1315c5e, "2026-08-28": r_467af1315c5e, "2026-08-25": r_467af1315c5e, "2026-08-21": r_467af1315c5e, "2026-08-14": r_467af1315c5e, "2026-08-07": r_467af1315c5e, "2026-07-30": r_467af1315c5e, "2026-07-23": r_467af1315c5e, "2026-07-22": r_467af1315c5e, "2026-07-20": r_467af1315c5e, "2025-01-01": r_467af1315c5e },
+  "listExternalAccounts": { "2026-09-06": r_4fdec62d3cc5, "2026-09-02": r_4fdec62d3cc5, "2026-08-28": r_4fdec62d3cc5, "2026-08-25": r_4fdec62d3cc5, "2026-08-21": r_4fdec62d3cc5, "2026-08-14": r_4fdec62d3cc5, "2026-08-07": r_4fdec62d3cc5, "2026-07-30": r_4fdec62d3cc5, "2026-07-23": r_4fdec62d3cc5, "2026-07-22": r_4fdec62d3cc5, "2026-07-20": r_4fdec62d3cc5, "2025-01-01": r_4fdec62d3cc5 },
   "listFinancialReportBreakdown": { "2026-09-06": r_9040b2ad5bd8, "2026-09-02": r_9040b2ad5bd8, "2026-08-28": r_9040b2ad5bd8, "2026-08-25": r_9040b2ad5bd8, "2026-08-21": r_9040b2ad5bd8, "2026-08-14": r_9040b2ad5bd8, "2026-08-07": r_9040b2ad5bd8, "2026-07-30": r_9040b2ad5bd8, "2026-07-23": r_9040b2ad5bd8, "2026-07-22": r_9040b2ad5bd8, "2026-07-20": r_9040b2ad5bd8, "2025-01-01": r_9040b2ad5bd8 },
   "listMedia": { "2026-09-06": r_684d04317a75, "2026-09-02": r_684d04317a75, "2026-08-28": r_684d04317a75, "2026-08-25": r_684d04317a75, "2026-08-21": r_684d04317a75, "2026-08-14": r_684d04317a75, "2026-08-07": r_684d04317a75, "2026-07-30": r_684d04317a75, "2026-07-23": r_684d04317a75, "2026-07-22": r_684d04317a75, "2026-07-20": r_684d04317a75, "2025-01-01": r_684d04317a75 },
   "listMembers": { "2026-09-06": r_fec72c6ee977, "2026-09-02": r_fec72c6ee977, "2026-08-28": r_fec72c6ee977, "2026-08-25": r_fec72c6ee977, "2026-08-21": r_fec72c6ee977, "2026-08-14": r_fec72c6ee977, "2026-08-07": r_fec72c6ee977, "2026-07-30": r_fec72c6ee977, "2026-07-23": r_fec72c6ee977, "2026-07-22": r_bfb778fba60f, "2026-07-20": r_bfb778fba60f, "2025-01-01": r_bfb778fba60f },
@@ -6997,6 +7074,7 @@ export const serializers = {
   "retrieveDisputeAlert": { "2026-09-06": r_acd847362e45, "2026-09-02": r_acd847362e45, "2026-08-28": r_acd847362e45, "2026-08-25": r_acd847362e45, "2026-08-21": r_acd847362e45, "2026-08-14": r_acd847362e45, "2026-08-07": r_acd847362e45, "2026-07-30": r_acd847362e45, "2026-07-23": r_43c611e928dd, "2026-07-22": r_43c611e928dd, "2026-07-20": r_43c611e928dd, "2025-01-01": r_43c611e928dd },
   "retrieveExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "retrieveExport": { "2026-09-06": r_5779ffef7e52, "2026-09-02": r_5779ffef7e52, "2026-08-28": r_5779ffef7e52, "2026-08-25": r_5779ffef7e52, "2026-08-21": r_5779ffef7e52, "2026-08-14": r_5779ffef7e52, "2026-08-07": r_5779ffef7e52, "2026-07-30": r_5779ffef7e52, "2026-07-23": r_5779ffef7e52, "2026-07-22": r_5779ffef7e52, "2026-07-20": r_5779ffef7e52, "2025-01-01": r_5779ffef7e52 },
+  "retrieveExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_501ee6f50170, "2026-08-21": r_501ee6f50170, "2026-08-14": r_501ee6f50170, "2026-08-07": r_501ee6f50170, "2026-07-30": r_501ee6f50170, "2026-07-23": r_501ee6f50170, "2026-07-22": r_501ee6f50170, "2026-07-20": r_501ee6f50170, "2025-01-01": r_501ee6f50170 },
   "retrieveFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "retrieveFinancialReport": { "2026-09-06": r_b12f95478b40, "2026-09-02": r_b12f95478b40, "2026-08-28": r_b12f95478b40, "2026-08-25": r_b12f95478b40, "2026-08-21": r_b12f95478b40, "2026-08-14": r_08b378036bd4, "2026-08-07": r_08b378036bd4, "2026-07-30": r_08b378036bd4, "2026-07-23": r_08b378036bd4, "2026-07-22": r_08b378036bd4, "2026-07-20": r_08b378036bd4, "2025-01-01": r_08b378036bd4 },
   "retrieveLedgerAccount": { "2026-09-06": r_6f3242aab502, "2026-09-02": r_6f3242aab502, "2026-08-28": r_6f3242aab502, "2026-08-25": r_6f3242aab502, "2026-08-21": r_6f3242aab502, "2026-08-14": r_6f3242aab502, "2026-08-07": r_6f3242aab502, "2026-07-30": r_0017db29319c, "2026-07-23": r_0017db29319c, "2026-07-22": r_0017db29319c, "2026-07-20": r_0017db29319c, "2025-01-01": r_0017db29319c },
@@ -7044,6 +7122,7 @@ export const serializers = {
   "updateCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "updateDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc },
   "updateDisputeEvidence": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
+  "updateExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_501ee6f50170, "2026-08-21": r_501ee6f50170, "2026-08-14": r_501ee6f50170, "2026-08-07": r_501ee6f50170, "2026-07-30": r_501ee6f50170, "2026-07-23": r_501ee6f50170, "2026-07-22": r_501ee6f50170, "2026-07-20": r_501ee6f50170, "2025-01-01": r_501ee6f50170 },
   "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },
   "updatePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
