@@ -299,6 +299,18 @@ export const deleteExternalAccount = plainDelete<'deleteExternalAccount'>(resour
   statement: 'update "external_accounts" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
 });
 
+/** GET /social_accounts: List social accounts (deprecated; use GET /external_accounts) */
+export const listSocialAccounts: Handler<'listSocialAccounts'> = (input, ctx) => listExternalAccounts(input, ctx);
+
+/** GET /social_accounts/{id}: Retrieve a social account (deprecated; use GET /external_accounts/{id}) */
+export const retrieveSocialAccount: Handler<'retrieveSocialAccount'> = (input, ctx) => retrieveExternalAccount(input, ctx);
+
+/** PATCH /social_accounts/{id}: Update a social account (deprecated; use PATCH /external_accounts/{id}) */
+export const updateSocialAccount: Handler<'updateSocialAccount'> = (input, ctx) => updateExternalAccount(input, ctx);
+
+/** DELETE /social_accounts/{id}: Disconnect a social account (deprecated; use DELETE /external_accounts/{id}) */
+export const deleteSocialAccount: Handler<'deleteSocialAccount'> = (input, ctx) => deleteExternalAccount(input, ctx);
+
 /** GET /media: List an account's generated media */
 export const listMedia = plainList<'listMedia'>(resources.MediaAsset, {
   scope: 'company:balance:read',

@@ -2345,6 +2345,78 @@ export interface DeleteExternalAccountInput {
 
 export type DeleteExternalAccountOutput = Deleted;
 
+/** GET /external_accounts/{id}/posts: List an external account's posts */
+export interface ListExternalAccountPostsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; post_id?: string; media_type?: "image" | "video" };
+    body: undefined;
+}
+
+export type ListExternalAccountPostsOutput = Page<ExternalAccountPost>;
+
+/** POST /sandbox/external_accounts/{id}/posts: Publish a post on the sandbox network */
+export interface PublishSandboxExternalAccountPostInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { caption: string; video: boolean };
+}
+
+export type PublishSandboxExternalAccountPostOutput = ExternalAccountPost;
+
+/** GET /social_accounts: List social accounts (deprecated; use GET /external_accounts) */
+export interface ListSocialAccountsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; platform?: "facebook" | "instagram" | "x" | "youtube" | "tiktok"; status?: "connecting" | "connected" | "failed"; verified?: boolean; order: "created_at" | "display_order"; direction?: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListSocialAccountsOutput = Page<ExternalAccount>;
+
+/** POST /social_accounts: Connect a social account (deprecated; use POST /external_accounts) */
+export interface CreateSocialAccountInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; platform: "facebook" | "instagram" | "x" | "youtube" | "tiktok"; username: string; scopes?: "advertise"[]; parent_external_account_id?: string };
+}
+
+export type CreateSocialAccountOutput = ExternalAccount;
+
+/** GET /social_accounts/{id}: Retrieve a social account (deprecated; use GET /external_accounts/{id}) */
+export interface RetrieveSocialAccountInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveSocialAccountOutput = ExternalAccount;
+
+/** PATCH /social_accounts/{id}: Update a social account (deprecated; use PATCH /external_accounts/{id}) */
+export interface UpdateSocialAccountInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { display_order?: number; scopes?: "advertise"[] };
+}
+
+export type UpdateSocialAccountOutput = ExternalAccount;
+
+/** DELETE /social_accounts/{id}: Disconnect a social account (deprecated; use DELETE /external_accounts/{id}) */
+export interface DeleteSocialAccountInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteSocialAccountOutput = Deleted;
+
+/** GET /social_accounts/{id}/posts: List a social account's posts (deprecated; use GET /external_accounts/{id}/posts) */
+export interface ListSocialAccountPostsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; post_id?: string; media_type?: "image" | "video" };
+    body: undefined;
+}
+
+export type ListSocialAccountPostsOutput = Page<ExternalAccountPost>;
+
 /** POST /files: Create a file and its presigned upload destination */
 export interface CreateFileInput {
     path: Record<string, never>;
@@ -3646,6 +3718,14 @@ export interface Operations {
     retrieveExternalAccount: { input: RetrieveExternalAccountInput; output: RetrieveExternalAccountOutput };
     updateExternalAccount: { input: UpdateExternalAccountInput; output: UpdateExternalAccountOutput };
     deleteExternalAccount: { input: DeleteExternalAccountInput; output: DeleteExternalAccountOutput };
+    listExternalAccountPosts: { input: ListExternalAccountPostsInput; output: ListExternalAccountPostsOutput };
+    publishSandboxExternalAccountPost: { input: PublishSandboxExternalAccountPostInput; output: PublishSandboxExternalAccountPostOutput };
+    listSocialAccounts: { input: ListSocialAccountsInput; output: ListSocialAccountsOutput };
+    createSocialAccount: { input: CreateSocialAccountInput; output: CreateSocialAccountOutput };
+    retrieveSocialAccount: { input: RetrieveSocialAccountInput; output: RetrieveSocialAccountOutput };
+    updateSocialAccount: { input: UpdateSocialAccountInput; output: UpdateSocialAccountOutput };
+    deleteSocialAccount: { input: DeleteSocialAccountInput; output: DeleteSocialAccountOutput };
+    listSocialAccountPosts: { input: ListSocialAccountPostsInput; output: ListSocialAccountPostsOutput };
     createFile: { input: CreateFileInput; output: CreateFileOutput };
     retrieveFile: { input: RetrieveFileInput; output: RetrieveFileOutput };
     completeFile: { input: CompleteFileInput; output: CompleteFileOutput };

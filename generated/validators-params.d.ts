@@ -60,6 +60,7 @@ export declare const query_bb2ae1316efb: CompiledValidator;
 export declare const query_bcdc29e49bc7: CompiledValidator;
 export declare const query_c2057b30c605: CompiledValidator;
 export declare const query_c899d352eccc: CompiledValidator;
+export declare const query_c8c7317f51e5: CompiledValidator;
 export declare const query_cc7fde631499: CompiledValidator;
 export declare const query_cfcc1817ddc4: CompiledValidator;
 export declare const query_d2649631c609: CompiledValidator;
