@@ -3,7 +3,7 @@ import type { OperationDefinition } from "../runtime/operation.js";
 import * as params from "./validators-params.js";
 import * as body from "./validators-body.js";
 import * as transformers from "./transformers.js";
-import { deleteCheckoutConfiguration, deleteExternalAccount, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteSocialAccount, deleteVariant, deleteWebhook, listApiKeys, listApiLogs, listBounties, listBountySubmissions, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listDisputeAlerts, listDisputes, listExperiments, listExternalAccounts, listMedia, listMembers, listPaymentMethodDomains, listPaymentMethods, listPlans, listProducts, listPromoCodes, listRefunds, listResolutionCenterCases, listShipments, listSocialAccounts, listTeamMembers, listVariants, listVerifications, listWebhooks, retrieveApiKey, retrieveBounty, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveDispute, retrieveDisputeAlert, retrieveExperiment, retrieveExternalAccount, retrieveMedia, retrieveMember, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveResolutionCenterCase, retrieveSocialAccount, retrieveVariant, retrieveVerification, retrieveWebhook, updateApiKey, updateBounty, updateExternalAccount, updateProduct, updateSocialAccount, updateWebhook } from "./plain-operations.js";
+import { deleteAudience, deleteCheckoutConfiguration, deleteExternalAccount, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteSocialAccount, deleteVariant, deleteWebhook, listApiKeys, listApiLogs, listAudiences, listBounties, listBountySubmissions, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listDisputeAlerts, listDisputes, listExperiments, listExternalAccounts, listMedia, listMembers, listPaymentMethodDomains, listPaymentMethods, listPlans, listProducts, listPromoCodes, listRefunds, listResolutionCenterCases, listShipments, listSocialAccounts, listTeamMembers, listVariants, listVerifications, listWebhooks, retrieveApiKey, retrieveAudience, retrieveBounty, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveDispute, retrieveDisputeAlert, retrieveExperiment, retrieveExternalAccount, retrieveMedia, retrieveMember, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveResolutionCenterCase, retrieveSocialAccount, retrieveVariant, retrieveVerification, retrieveWebhook, updateApiKey, updateAudience, updateBounty, updateExternalAccount, updateProduct, updateSocialAccount, updateWebhook } from "./plain-operations.js";
 import { retrieveAccountPreferences } from "../handlers/account_preferences/retrieveAccountPreferences.js";
 import { retryAdsPayment } from "../handlers/account_preferences/retryAdsPayment.js";
 import { updateAccountPreferences } from "../handlers/account_preferences/updateAccountPreferences.js";
@@ -16,6 +16,7 @@ import { createApiKey } from "../handlers/api_keys/createApiKey.js";
 import { revokeApiKey } from "../handlers/api_keys/revokeApiKey.js";
 import { rotateApiKey } from "../handlers/api_keys/rotateApiKey.js";
 import { retrieveUpgradeAssistant } from "../handlers/api_logs/retrieveUpgradeAssistant.js";
+import { createAudience } from "../handlers/audiences/createAudience.js";
 import { closeBounty } from "../handlers/bounties/closeBounty.js";
 import { createBounty } from "../handlers/bounties/createBounty.js";
 import { createBountySubmission } from "../handlers/bounties/createBountySubmission.js";
@@ -424,6 +425,81 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_dab66cd9c71e, body: null, upgrade: null, downgrade: null } },
     handler: listApiLogs,
+  },
+  {
+    id: "listAudiences",
+    method: "GET",
+    path: "/audiences",
+    auth: ["api_key", "user_token"],
+    scopes: ["ads:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_b47f41953606, body: null, upgrade: null, downgrade: null } },
+    handler: listAudiences,
+  },
+  {
+    id: "createAudience",
+    method: "POST",
+    path: "/audiences",
+    auth: ["api_key", "user_token"],
+    scopes: ["ads:manage"],
+    account: { from: "body", name: "account_id" },
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_07bce9a49764, upgrade: null, downgrade: null } },
+    handler: createAudience,
+  },
+  {
+    id: "deleteAudience",
+    method: "DELETE",
+    path: "/audiences/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["ads:manage"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Deleted_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Deleted_2025_01_01 } },
+    handler: deleteAudience,
+  },
+  {
+    id: "retrieveAudience",
+    method: "GET",
+    path: "/audiences/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["ads:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveAudience,
+  },
+  {
+    id: "updateAudience",
+    method: "PATCH",
+    path: "/audiences/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["ads:manage"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f1c95e235185, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f1c95e235185, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f1c95e235185, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f1c95e235185, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f1c95e235185, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f1c95e235185, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f1c95e235185, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f1c95e235185, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f1c95e235185, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f1c95e235185, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f1c95e235185, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_f1c95e235185, upgrade: null, downgrade: null } },
+    handler: updateAudience,
   },
   {
     id: "listBounties",

@@ -160,6 +160,7 @@ export const specData = {
     "Account": "biz_",
     "ApiKey": "apik_",
     "ApiLog": "alog_",
+    "Audience": "adaud_",
     "Bounty": "bnty_",
     "BountySubmission": "bsub_",
     "Cardholder": "ichd_",

@@ -53,6 +53,7 @@ export declare const query_a8f0079dd517: CompiledValidator;
 export declare const query_a98c78e96bfe: CompiledValidator;
 export declare const query_b2342941e359: CompiledValidator;
 export declare const query_b31046d82382: CompiledValidator;
+export declare const query_b47f41953606: CompiledValidator;
 export declare const query_b83ac1c73a44: CompiledValidator;
 export declare const query_b94c66091792: CompiledValidator;
 export declare const query_bb22ee0b4286: CompiledValidator;
