@@ -88,12 +88,24 @@ function c_ArrivalEstimates_5c5c9563fe2a(v) {
   return o_37fb636272a5(v);
 }
 
+function c_AudienceEngagementRule_4db2634bf677(v) {
+  return o_f90ca87eb0b7(v);
+}
+
 function c_AudienceEngagementRule_e24f30356d34(v) {
   return o_c1120bd15dd3(v);
 }
 
 function c_Audience_90c9ef16fa8e(v) {
   return o_9869633879f4(v);
+}
+
+function c_Audience_9da39655fb0f(v) {
+  return o_3209d57d5eb5(v);
+}
+
+function c_Audience_fb6faf132211(v) {
+  return o_e24d2486eb29(v);
 }
 
 function c_BountySubmission_8c018d4277c5(v) {
@@ -1021,6 +1033,16 @@ function o_12b92fcf32cb(v) {
   if (x !== undefined) { out += sep + "\"card\":" + c_CardSummary_3a146d11539b(x); sep = ','; }
   x = v["expires_at"];
   if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_1351bd26f9b3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_fb6faf132211(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2001,6 +2023,30 @@ function o_31968c8fe3fb(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Experiment_45fcae75b1c1(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_3209d57d5eb5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["audience_type"];
+  if (x !== undefined) { out += sep + "\"audience_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3071,6 +3117,14 @@ function o_55be34ab7af8(v) {
   if (x !== undefined) { out += sep + "\"held\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["fees"];
   if (x !== undefined) { out += sep + "\"fees\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_5679ed662ce7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["rules"];
+  if (x !== undefined) { out += sep + "\"rules\":" + array(x, (x) => c_AudienceEngagementRule_4db2634bf677(x)); sep = ','; }
   return out + '}';
 }
 
@@ -5912,6 +5966,32 @@ function o_df633f7164de(v) {
   return out + '}';
 }
 
+function o_e24d2486eb29(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_type"];
+  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["engagement"];
+  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_5679ed662ce7(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_e474163eec56(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6256,6 +6336,20 @@ function o_f8840425a226(v) {
   return out + '}';
 }
 
+function o_f90ca87eb0b7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["social_account_id"];
+  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["post_ids"];
+  if (x !== undefined) { out += sep + "\"post_ids\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x)))); sep = ','; }
+  x = v["retention_days"];
+  if (x !== undefined) { out += sep + "\"retention_days\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f9d46cb35b0d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6321,6 +6415,16 @@ function o_fc66cc60b299(v) {
   if (x !== undefined) { out += sep + "\"receipt_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["product_id"];
   if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_fcc4dd28d93f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_9da39655fb0f(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -6474,6 +6578,10 @@ function r_17383ea6da9c(v) {
   return c_PartnerReferralRequest_047e86a00424(v);
 }
 
+function r_18f057882095(v) {
+  return c_Audience_9da39655fb0f(v);
+}
+
 function r_1984b6044233(v) {
   return c_Verification_43ee2d08426e(v);
 }
@@ -6488,6 +6596,10 @@ function r_1c1947d12c03(v) {
 
 function r_1d0ba1500547(v) {
   return o_b00a4d48e934(v);
+}
+
+function r_1fe0674a6d10(v) {
+  return o_fcc4dd28d93f(v);
 }
 
 function r_2028e41d69ad(v) {
@@ -6532,6 +6644,10 @@ function r_321d9343827b(v) {
 
 function r_356973b8a56f(v) {
   return c_SetupIntentStatus_aa1cb6cc0d09(v);
+}
+
+function r_36a17e3650f7(v) {
+  return c_Audience_fb6faf132211(v);
 }
 
 function r_36eeb3a259b5(v) {
@@ -6918,6 +7034,10 @@ function r_a2d5017c06fd(v) {
   return c_Audience_90c9ef16fa8e(v);
 }
 
+function r_a2e818b30041(v) {
+  return o_1351bd26f9b3(v);
+}
+
 function r_a48128c9ab76(v) {
   return c_AccountPreferences_0361164ab512(v);
 }
@@ -7247,7 +7367,7 @@ export const serializers = {
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "createApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
-  "createAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_a2d5017c06fd, "2026-08-21": r_a2d5017c06fd, "2026-08-14": r_a2d5017c06fd, "2026-08-07": r_a2d5017c06fd, "2026-07-30": r_a2d5017c06fd, "2026-07-23": r_a2d5017c06fd, "2026-07-22": r_a2d5017c06fd, "2026-07-20": r_a2d5017c06fd, "2025-01-01": r_a2d5017c06fd },
+  "createAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
   "createBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "createBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "createCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
@@ -7300,7 +7420,7 @@ export const serializers = {
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
   "listApiKeys": { "2026-09-06": r_b56198079776, "2026-09-02": r_b56198079776, "2026-08-28": r_b56198079776, "2026-08-25": r_b56198079776, "2026-08-21": r_b56198079776, "2026-08-14": r_b56198079776, "2026-08-07": r_b56198079776, "2026-07-30": r_b56198079776, "2026-07-23": r_b56198079776, "2026-07-22": r_b56198079776, "2026-07-20": r_b56198079776, "2025-01-01": r_b56198079776 },
   "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
-  "listAudiences": { "2026-09-06": r_6f201f9eee50, "2026-09-02": r_6f201f9eee50, "2026-08-28": r_6f201f9eee50, "2026-08-25": r_6f201f9eee50, "2026-08-21": r_6f201f9eee50, "2026-08-14": r_6f201f9eee50, "2026-08-07": r_6f201f9eee50, "2026-07-30": r_6f201f9eee50, "2026-07-23": r_6f201f9eee50, "2026-07-22": r_6f201f9eee50, "2026-07-20": r_6f201f9eee50, "2025-01-01": r_6f201f9eee50 },
+  "listAudiences": { "2026-09-06": r_6f201f9eee50, "2026-09-02": r_6f201f9eee50, "2026-08-28": r_6f201f9eee50, "2026-08-25": r_a2e818b30041, "2026-08-21": r_1fe0674a6d10, "2026-08-14": r_1fe0674a6d10, "2026-08-07": r_1fe0674a6d10, "2026-07-30": r_1fe0674a6d10, "2026-07-23": r_1fe0674a6d10, "2026-07-22": r_1fe0674a6d10, "2026-07-20": r_1fe0674a6d10, "2025-01-01": r_1fe0674a6d10 },
   "listBounties": { "2026-09-06": r_6aef256aaf02, "2026-09-02": r_6aef256aaf02, "2026-08-28": r_6aef256aaf02, "2026-08-25": r_6aef256aaf02, "2026-08-21": r_6aef256aaf02, "2026-08-14": r_6aef256aaf02, "2026-08-07": r_6aef256aaf02, "2026-07-30": r_6aef256aaf02, "2026-07-23": r_6aef256aaf02, "2026-07-22": r_6aef256aaf02, "2026-07-20": r_6aef256aaf02, "2025-01-01": r_6aef256aaf02 },
   "listBountySubmissions": { "2026-09-06": r_0a2fa7f452b3, "2026-09-02": r_0a2fa7f452b3, "2026-08-28": r_0a2fa7f452b3, "2026-08-25": r_0a2fa7f452b3, "2026-08-21": r_0a2fa7f452b3, "2026-08-14": r_0a2fa7f452b3, "2026-08-07": r_0a2fa7f452b3, "2026-07-30": r_0a2fa7f452b3, "2026-07-23": r_0a2fa7f452b3, "2026-07-22": r_0a2fa7f452b3, "2026-07-20": r_0a2fa7f452b3, "2025-01-01": r_0a2fa7f452b3 },
   "listCardTransactions": { "2026-09-06": r_8a7295d9b93e, "2026-09-02": r_8a7295d9b93e, "2026-08-28": r_8a7295d9b93e, "2026-08-25": r_8a7295d9b93e, "2026-08-21": r_8a7295d9b93e, "2026-08-14": r_8a7295d9b93e, "2026-08-07": r_8a7295d9b93e, "2026-07-30": r_8a7295d9b93e, "2026-07-23": r_9810940bc8ba, "2026-07-22": r_9810940bc8ba, "2026-07-20": r_9810940bc8ba, "2025-01-01": r_9810940bc8ba },
@@ -7365,7 +7485,7 @@ export const serializers = {
   "retrieveAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
   "retrieveApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
-  "retrieveAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_a2d5017c06fd, "2026-08-21": r_a2d5017c06fd, "2026-08-14": r_a2d5017c06fd, "2026-08-07": r_a2d5017c06fd, "2026-07-30": r_a2d5017c06fd, "2026-07-23": r_a2d5017c06fd, "2026-07-22": r_a2d5017c06fd, "2026-07-20": r_a2d5017c06fd, "2025-01-01": r_a2d5017c06fd },
+  "retrieveAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
   "retrieveBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "retrieveBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "retrieveCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
@@ -7423,7 +7543,7 @@ export const serializers = {
   "updateAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "updateAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
   "updateApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
-  "updateAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_a2d5017c06fd, "2026-08-21": r_a2d5017c06fd, "2026-08-14": r_a2d5017c06fd, "2026-08-07": r_a2d5017c06fd, "2026-07-30": r_a2d5017c06fd, "2026-07-23": r_a2d5017c06fd, "2026-07-22": r_a2d5017c06fd, "2026-07-20": r_a2d5017c06fd, "2025-01-01": r_a2d5017c06fd },
+  "updateAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
   "updateBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "updateCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "updateDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc },

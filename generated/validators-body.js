@@ -14427,9 +14427,8 @@ return errors === 0;
 }
 validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_a414f6f8b590 = validate83;
-const schema86 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["company_id"]};
-const pattern135 = new RegExp("^chcfg_[A-Za-z0-9]+$", "u");
+export const body_9dfac07db210 = validate83;
+const schema86 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":200},"audience_type":{"type":"string","enum":["custom","lookalike"]},"source_audience_id":{"type":"string","maxLength":64,"pattern":"^adaud_[A-Za-z0-9]+$"},"lookalike_ratio":{"type":"integer","minimum":1,"maximum":10}},"additionalProperties":false,"required":["account_id","name","audience_type"]};
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14444,38 +14443,38 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.company_id === undefined) && (missing0 = "company_id")){
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.audience_type === undefined) && (missing0 = "audience_type"))){
 validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "company_id") || (key0 === "confirmation_token")) || (key0 === "payment_method_id")) || (key0 === "member_id")) || (key0 === "user_id")) || (key0 === "return_url")) || (key0 === "checkout_configuration_id"))){
+if(!(((((key0 === "account_id") || (key0 === "name")) || (key0 === "audience_type")) || (key0 === "source_audience_id")) || (key0 === "lookalike_ratio"))){
 validate83.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.company_id !== undefined){
-let data0 = data.company_id;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate83.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate83.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14485,24 +14484,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.confirmation_token !== undefined){
-let data1 = data.confirmation_token;
+if(data.name !== undefined){
+let data1 = data.name;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate83.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data1) > 200){
+validate83.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
-if(!pattern39.test(data1)){
-validate83.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
+if(func1(data1) < 1){
+validate83.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14512,26 +14511,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_method_id !== undefined){
-let data2 = data.payment_method_id;
+if(data.audience_type !== undefined){
+let data2 = data.audience_type;
 const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 64){
-validate83.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(typeof data2 !== "string"){
+validate83.errors = [{instancePath:instancePath+"/audience_type",schemaPath:"#/properties/audience_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-else {
-if(!pattern42.test(data2)){
-validate83.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+if(!((data2 === "custom") || (data2 === "lookalike"))){
+validate83.errors = [{instancePath:instancePath+"/audience_type",schemaPath:"#/properties/audience_type/enum",keyword:"enum",params:{allowedValues: schema86.properties.audience_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
-else {
-validate83.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs6 === errors;
 }
@@ -14539,24 +14528,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.member_id !== undefined){
-let data3 = data.member_id;
+if(data.source_audience_id !== undefined){
+let data3 = data.source_audience_id;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 64){
-validate83.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate83.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern41.test(data3)){
-validate83.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+if(!pattern11.test(data3)){
+validate83.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/pattern",keyword:"pattern",params:{pattern: "^adaud_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adaud_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14566,89 +14555,31 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data4 = data.user_id;
+if(data.lookalike_ratio !== undefined){
+let data4 = data.lookalike_ratio;
 const _errs10 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate83.errors = [{instancePath:instancePath+"/lookalike_ratio",schemaPath:"#/properties/lookalike_ratio/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate83.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 10 || isNaN(data4)){
+validate83.errors = [{instancePath:instancePath+"/lookalike_ratio",schemaPath:"#/properties/lookalike_ratio/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"}];
 return false;
 }
 else {
-if(!pattern35.test(data4)){
-validate83.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(data4 < 1 || isNaN(data4)){
+validate83.errors = [{instancePath:instancePath+"/lookalike_ratio",schemaPath:"#/properties/lookalike_ratio/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
-}
-else {
-validate83.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.return_url !== undefined){
-let data5 = data.return_url;
-const _errs12 = errors;
-if(errors === _errs12){
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 2048){
-validate83.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data5))){
-validate83.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate83.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.checkout_configuration_id !== undefined){
-let data6 = data.checkout_configuration_id;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate83.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern135.test(data6)){
-validate83.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate83.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -14667,9 +14598,9 @@ return errors === 0;
 }
 validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_a79771fbf6ad = validate84;
-const schema87 = {"type":"object","properties":{"message":{"type":"string","minLength":1,"maxLength":5000},"attachments":{"type":"array","items":{"type":"string","pattern":"^file_[A-Za-z0-9]{1,60}$"},"maxItems":10}},"additionalProperties":false,"required":["message"]};
-const pattern136 = new RegExp("^file_[A-Za-z0-9]{1,60}$", "u");
+export const body_a414f6f8b590 = validate84;
+const schema87 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["company_id"]};
+const pattern137 = new RegExp("^chcfg_[A-Za-z0-9]+$", "u");
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14684,38 +14615,38 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.message === undefined) && (missing0 = "message")){
+if((data.company_id === undefined) && (missing0 = "company_id")){
 validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "message") || (key0 === "attachments"))){
+if(!(((((((key0 === "company_id") || (key0 === "confirmation_token")) || (key0 === "payment_method_id")) || (key0 === "member_id")) || (key0 === "user_id")) || (key0 === "return_url")) || (key0 === "checkout_configuration_id"))){
 validate84.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.message !== undefined){
-let data0 = data.message;
+if(data.company_id !== undefined){
+let data0 = data.company_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) > 5000){
-validate84.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+if(func1(data0) > 64){
+validate84.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func1(data0) < 1){
-validate84.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern2.test(data0)){
+validate84.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14725,42 +14656,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.attachments !== undefined){
-let data1 = data.attachments;
+if(data.confirmation_token !== undefined){
+let data1 = data.confirmation_token;
 const _errs4 = errors;
 if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 10){
-validate84.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate84.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern136.test(data2)){
-validate84.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/pattern",keyword:"pattern",params:{pattern: "^file_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^file_[A-Za-z0-9]{1,60}$"+"\""}];
+if(!pattern39.test(data1)){
+validate84.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
 return false;
-}
-}
-else {
-validate84.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
 }
 }
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate84.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14768,6 +14681,148 @@ var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.payment_method_id !== undefined){
+let data2 = data.payment_method_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 64){
+validate84.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern42.test(data2)){
+validate84.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.member_id !== undefined){
+let data3 = data.member_id;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 64){
+validate84.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern41.test(data3)){
+validate84.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data4 = data.user_id;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate84.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern35.test(data4)){
+validate84.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.return_url !== undefined){
+let data5 = data.return_url;
+const _errs12 = errors;
+if(errors === _errs12){
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 2048){
+validate84.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data5))){
+validate84.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.checkout_configuration_id !== undefined){
+let data6 = data.checkout_configuration_id;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate84.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern137.test(data6)){
+validate84.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -14783,8 +14838,9 @@ return errors === 0;
 }
 validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_a8dc6f1bc08d = validate85;
-const schema88 = {"type":"object","properties":{"message":{"type":"string","minLength":1,"maxLength":5000},"attachments":{"type":"array","items":{"type":"string","pattern":"^file_[A-Za-z0-9]{1,60}$"},"maxItems":10}},"additionalProperties":false};
+export const body_a79771fbf6ad = validate85;
+const schema88 = {"type":"object","properties":{"message":{"type":"string","minLength":1,"maxLength":5000},"attachments":{"type":"array","items":{"type":"string","pattern":"^file_[A-Za-z0-9]{1,60}$"},"maxItems":10}},"additionalProperties":false,"required":["message"]};
+const pattern138 = new RegExp("^file_[A-Za-z0-9]{1,60}$", "u");
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14798,6 +14854,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.message === undefined) && (missing0 = "message")){
+validate85.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "message") || (key0 === "attachments"))){
@@ -14851,7 +14913,7 @@ let data2 = data1[i0];
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern136.test(data2)){
+if(!pattern138.test(data2)){
 validate85.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/pattern",keyword:"pattern",params:{pattern: "^file_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^file_[A-Za-z0-9]{1,60}$"+"\""}];
 return false;
 }
@@ -14881,6 +14943,7 @@ var valid0 = true;
 }
 }
 }
+}
 else {
 validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
@@ -14891,13 +14954,121 @@ return errors === 0;
 }
 validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_a93bc5ac8320 = validate86;
-const schema89 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":99999999},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"capture":{"type":"boolean","default":true},"return_url":{"type":"string","format":"uri","maxLength":2048},"off_session":{"type":"boolean"},"promo_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"promo_code_id":{"type":"string","maxLength":64,"pattern":"^promo_[A-Za-z0-9]+$"},"save_payment_method":{"type":"boolean","default":false}},"additionalProperties":false,"required":["account_id"]};
+export const body_a8dc6f1bc08d = validate86;
+const schema89 = {"type":"object","properties":{"message":{"type":"string","minLength":1,"maxLength":5000},"attachments":{"type":"array","items":{"type":"string","pattern":"^file_[A-Za-z0-9]{1,60}$"},"maxItems":10}},"additionalProperties":false};
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate86.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "message") || (key0 === "attachments"))){
+validate86.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.message !== undefined){
+let data0 = data.message;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 5000){
+validate86.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate86.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.attachments !== undefined){
+let data1 = data.attachments;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 10){
+validate86.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern138.test(data2)){
+validate86.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/pattern",keyword:"pattern",params:{pattern: "^file_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^file_[A-Za-z0-9]{1,60}$"+"\""}];
+return false;
+}
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate86.errors = vErrors;
+return errors === 0;
+}
+validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_a93bc5ac8320 = validate87;
+const schema90 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":99999999},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"capture":{"type":"boolean","default":true},"return_url":{"type":"string","format":"uri","maxLength":2048},"off_session":{"type":"boolean"},"promo_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"promo_code_id":{"type":"string","maxLength":64,"pattern":"^promo_[A-Za-z0-9]+$"},"save_payment_method":{"type":"boolean","default":false}},"additionalProperties":false,"required":["account_id"]};
+
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate87.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14914,403 +15085,13 @@ data.save_payment_method = false;
 }
 let missing0;
 if((data.account_id === undefined) && (missing0 = "account_id")){
-validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func5.call(schema89.properties, key0))){
-validate86.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.confirmation_token !== undefined){
-let data1 = data.confirmation_token;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate86.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern39.test(data1)){
-validate86.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data2 = data.user_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 64){
-validate86.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern35.test(data2)){
-validate86.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.member_id !== undefined){
-let data3 = data.member_id;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 64){
-validate86.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern41.test(data3)){
-validate86.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.payment_method_id !== undefined){
-let data4 = data.payment_method_id;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate86.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern42.test(data4)){
-validate86.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_id !== undefined){
-let data5 = data.plan_id;
-const _errs12 = errors;
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate86.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern7.test(data5)){
-validate86.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.amount !== undefined){
-let data6 = data.amount;
-const _errs14 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate86.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs14){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 99999999 || isNaN(data6)){
-validate86.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999999},message:"must be <= 99999999"}];
-return false;
-}
-else {
-if(data6 < 1 || isNaN(data6)){
-validate86.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data7 = data.currency;
-const _errs16 = errors;
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!pattern6.test(data7)){
-validate86.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.country !== undefined){
-let data8 = data.country;
-const _errs18 = errors;
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!pattern15.test(data8)){
-validate86.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs20 = errors;
-if(typeof data.capture !== "boolean"){
-validate86.errors = [{instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-if(valid0){
-if(data.return_url !== undefined){
-let data10 = data.return_url;
-const _errs22 = errors;
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(func1(data10) > 2048){
-validate86.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data10))){
-validate86.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.off_session !== undefined){
-const _errs24 = errors;
-if(typeof data.off_session !== "boolean"){
-validate86.errors = [{instancePath:instancePath+"/off_session",schemaPath:"#/properties/off_session/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.promo_code !== undefined){
-let data12 = data.promo_code;
-const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(!pattern4.test(data12)){
-validate86.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.promo_code_id !== undefined){
-let data13 = data.promo_code_id;
-const _errs28 = errors;
-if(errors === _errs28){
-if(typeof data13 === "string"){
-if(func1(data13) > 64){
-validate86.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern47.test(data13)){
-validate86.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/pattern",keyword:"pattern",params:{pattern: "^promo_[A-Za-z0-9]+$"},message:"must match pattern \""+"^promo_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs30 = errors;
-if(typeof data.save_payment_method !== "boolean"){
-validate86.errors = [{instancePath:instancePath+"/save_payment_method",schemaPath:"#/properties/save_payment_method/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs30 === errors;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate86.errors = vErrors;
-return errors === 0;
-}
-validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_b16481669911 = validate87;
-const schema90 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"assigned_user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":60}},"additionalProperties":false,"required":["account_id"]};
-
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate87.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
 validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((key0 === "account_id") || (key0 === "assigned_user_id")) || (key0 === "name"))){
+if(!(func5.call(schema90.properties, key0))){
 validate87.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15344,24 +15125,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.assigned_user_id !== undefined){
-let data1 = data.assigned_user_id;
+if(data.confirmation_token !== undefined){
+let data1 = data.confirmation_token;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 64){
-validate87.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:"#/properties/assigned_user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate87.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern35.test(data1)){
-validate87.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:"#/properties/assigned_user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern39.test(data1)){
+validate87.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:"#/properties/assigned_user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate87.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15371,24 +15152,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
-let data2 = data.name;
+if(data.user_id !== undefined){
+let data2 = data.user_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(func1(data2) > 60){
-validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
+if(func1(data2) > 64){
+validate87.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func1(data2) < 1){
-validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern35.test(data2)){
+validate87.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate87.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15396,6 +15177,271 @@ var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.member_id !== undefined){
+let data3 = data.member_id;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 64){
+validate87.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern41.test(data3)){
+validate87.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.payment_method_id !== undefined){
+let data4 = data.payment_method_id;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate87.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern42.test(data4)){
+validate87.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_id !== undefined){
+let data5 = data.plan_id;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate87.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern7.test(data5)){
+validate87.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data6 = data.amount;
+const _errs14 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+validate87.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 99999999 || isNaN(data6)){
+validate87.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999999},message:"must be <= 99999999"}];
+return false;
+}
+else {
+if(data6 < 1 || isNaN(data6)){
+validate87.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data7 = data.currency;
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern6.test(data7)){
+validate87.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data8 = data.country;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!pattern15.test(data8)){
+validate87.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs20 = errors;
+if(typeof data.capture !== "boolean"){
+validate87.errors = [{instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+if(data.return_url !== undefined){
+let data10 = data.return_url;
+const _errs22 = errors;
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(func1(data10) > 2048){
+validate87.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data10))){
+validate87.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.off_session !== undefined){
+const _errs24 = errors;
+if(typeof data.off_session !== "boolean"){
+validate87.errors = [{instancePath:instancePath+"/off_session",schemaPath:"#/properties/off_session/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.promo_code !== undefined){
+let data12 = data.promo_code;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(!pattern4.test(data12)){
+validate87.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.promo_code_id !== undefined){
+let data13 = data.promo_code_id;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data13 === "string"){
+if(func1(data13) > 64){
+validate87.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern47.test(data13)){
+validate87.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/pattern",keyword:"pattern",params:{pattern: "^promo_[A-Za-z0-9]+$"},message:"must match pattern \""+"^promo_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs30 = errors;
+if(typeof data.save_payment_method !== "boolean"){
+validate87.errors = [{instancePath:instancePath+"/save_payment_method",schemaPath:"#/properties/save_payment_method/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs30 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -15412,9 +15458,8 @@ return errors === 0;
 }
 validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_b3979891ce95 = validate88;
-const schema91 = {"type":"object","properties":{"value":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,128}$"}},"additionalProperties":false};
-const pattern150 = new RegExp("^[A-Za-z0-9_-]{1,128}$", "u");
+export const body_b16481669911 = validate88;
+const schema91 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"assigned_user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":60}},"additionalProperties":false,"required":["account_id"]};
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15428,28 +15473,101 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "value")){
+if(!(((key0 === "account_id") || (key0 === "assigned_user_id")) || (key0 === "name"))){
 validate88.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.value !== undefined){
-let data0 = data.value;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern150.test(data0)){
-validate88.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,128}$"+"\""}];
+if(func1(data0) > 64){
+validate88.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate88.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 else {
-validate88.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.assigned_user_id !== undefined){
+let data1 = data.assigned_user_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate88.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:"#/properties/assigned_user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern35.test(data1)){
+validate88.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:"#/properties/assigned_user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:"#/properties/assigned_user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+let data2 = data.name;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 60){
+validate88.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
+return false;
+}
+else {
+if(func1(data2) < 1){
+validate88.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -15465,11 +15583,9 @@ return errors === 0;
 }
 validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_b716649cb232 = validate89;
-const schema92 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"tracking_number":{"type":"string","pattern":"^[A-Za-z0-9]{4,40}$"},"carrier":{"type":"string","enum":["usps","ups","fedex","dhl_express","royal_mail","canada_post","australia_post","ontrac","dpd","post_nl"]},"order_id":{"type":"string","pattern":"^[A-Za-z0-9_.:#-]{1,64}$"}},"additionalProperties":false,"required":["account_id","payment_id","tracking_number"]};
-const pattern152 = new RegExp("^pay_[A-Za-z0-9]+$", "u");
-const pattern153 = new RegExp("^[A-Za-z0-9]{4,40}$", "u");
-const pattern154 = new RegExp("^[A-Za-z0-9_.:#-]{1,64}$", "u");
+export const body_b3979891ce95 = validate89;
+const schema92 = {"type":"object","properties":{"value":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,128}$"}},"additionalProperties":false};
+const pattern152 = new RegExp("^[A-Za-z0-9_-]{1,128}$", "u");
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15483,16 +15599,71 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "value")){
+validate89.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.value !== undefined){
+let data0 = data.value;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern152.test(data0)){
+validate89.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,128}$"+"\""}];
+return false;
+}
+}
+else {
+validate89.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate89.errors = vErrors;
+return errors === 0;
+}
+validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_b716649cb232 = validate90;
+const schema93 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"tracking_number":{"type":"string","pattern":"^[A-Za-z0-9]{4,40}$"},"carrier":{"type":"string","enum":["usps","ups","fedex","dhl_express","royal_mail","canada_post","australia_post","ontrac","dpd","post_nl"]},"order_id":{"type":"string","pattern":"^[A-Za-z0-9_.:#-]{1,64}$"}},"additionalProperties":false,"required":["account_id","payment_id","tracking_number"]};
+const pattern154 = new RegExp("^pay_[A-Za-z0-9]+$", "u");
+const pattern155 = new RegExp("^[A-Za-z0-9]{4,40}$", "u");
+const pattern156 = new RegExp("^[A-Za-z0-9_.:#-]{1,64}$", "u");
+
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate90.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.payment_id === undefined) && (missing0 = "payment_id"))) || ((data.tracking_number === undefined) && (missing0 = "tracking_number"))){
-validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "account_id") || (key0 === "payment_id")) || (key0 === "tracking_number")) || (key0 === "carrier")) || (key0 === "order_id"))){
-validate89.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate90.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15504,18 +15675,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate89.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate90.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate89.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate90.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15531,18 +15702,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 64){
-validate89.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate90.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern152.test(data1)){
-validate89.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+if(!pattern154.test(data1)){
+validate90.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15557,13 +15728,13 @@ let data2 = data.tracking_number;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern153.test(data2)){
-validate89.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{4,40}$"},message:"must match pattern \""+"^[A-Za-z0-9]{4,40}$"+"\""}];
+if(!pattern155.test(data2)){
+validate90.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{4,40}$"},message:"must match pattern \""+"^[A-Za-z0-9]{4,40}$"+"\""}];
 return false;
 }
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15577,11 +15748,11 @@ if(data.carrier !== undefined){
 let data3 = data.carrier;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate89.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((((((((data3 === "usps") || (data3 === "ups")) || (data3 === "fedex")) || (data3 === "dhl_express")) || (data3 === "royal_mail")) || (data3 === "canada_post")) || (data3 === "australia_post")) || (data3 === "ontrac")) || (data3 === "dpd")) || (data3 === "post_nl"))){
-validate89.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/enum",keyword:"enum",params:{allowedValues: schema92.properties.carrier.enum},message:"must be equal to one of the allowed values"}];
+validate90.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/enum",keyword:"enum",params:{allowedValues: schema93.properties.carrier.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -15595,13 +15766,13 @@ let data4 = data.order_id;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern154.test(data4)){
-validate89.errors = [{instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:#-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:#-]{1,64}$"+"\""}];
+if(!pattern156.test(data4)){
+validate90.errors = [{instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:#-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:#-]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15618,22 +15789,22 @@ var valid0 = true;
 }
 }
 else {
-validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate89.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_b7f0387e6e9d = validate90;
-const schema93 = {"type":"object","properties":{"evidence":{"type":"object","properties":{"access_activity_log":{"type":["string","null"],"maxLength":20000},"billing_address":{"type":["string","null"],"maxLength":1000},"cancellation_policy_disclosure":{"type":["string","null"],"maxLength":20000},"customer_email_address":{"type":["string","null"],"maxLength":320},"customer_name":{"type":["string","null"],"maxLength":500},"notes":{"type":["string","null"],"maxLength":20000},"product_description":{"type":["string","null"],"maxLength":20000},"refund_policy_disclosure":{"type":["string","null"],"maxLength":20000},"refund_refusal_explanation":{"type":["string","null"],"maxLength":20000},"service_date":{"type":["string","null"],"maxLength":100}},"additionalProperties":false}},"additionalProperties":false,"required":["evidence"]};
+export const body_b7f0387e6e9d = validate91;
+const schema94 = {"type":"object","properties":{"evidence":{"type":"object","properties":{"access_activity_log":{"type":["string","null"],"maxLength":20000},"billing_address":{"type":["string","null"],"maxLength":1000},"cancellation_policy_disclosure":{"type":["string","null"],"maxLength":20000},"customer_email_address":{"type":["string","null"],"maxLength":320},"customer_name":{"type":["string","null"],"maxLength":500},"notes":{"type":["string","null"],"maxLength":20000},"product_description":{"type":["string","null"],"maxLength":20000},"refund_policy_disclosure":{"type":["string","null"],"maxLength":20000},"refund_refusal_explanation":{"type":["string","null"],"maxLength":20000},"service_date":{"type":["string","null"],"maxLength":100}},"additionalProperties":false}},"additionalProperties":false,"required":["evidence"]};
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
+const evaluated0 = validate91.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15644,14 +15815,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.evidence === undefined) && (missing0 = "evidence")){
-validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "evidence")){
-validate90.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15664,8 +15835,8 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 const _errs4 = errors;
 for(const key1 in data0){
-if(!(func5.call(schema93.properties.evidence.properties, key1))){
-validate90.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(!(func5.call(schema94.properties.evidence.properties, key1))){
+validate91.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -15675,13 +15846,13 @@ if(data0.access_activity_log !== undefined){
 let data1 = data0.access_activity_log;
 const _errs5 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate90.errors = [{instancePath:instancePath+"/evidence/access_activity_log",schemaPath:"#/properties/evidence/properties/access_activity_log/type",keyword:"type",params:{type: schema93.properties.evidence.properties.access_activity_log.type},message:"must be string,null"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/access_activity_log",schemaPath:"#/properties/evidence/properties/access_activity_log/type",keyword:"type",params:{type: schema94.properties.evidence.properties.access_activity_log.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func1(data1) > 20000){
-validate90.errors = [{instancePath:instancePath+"/evidence/access_activity_log",schemaPath:"#/properties/evidence/properties/access_activity_log/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/access_activity_log",schemaPath:"#/properties/evidence/properties/access_activity_log/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
@@ -15696,13 +15867,13 @@ if(data0.billing_address !== undefined){
 let data2 = data0.billing_address;
 const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate90.errors = [{instancePath:instancePath+"/evidence/billing_address",schemaPath:"#/properties/evidence/properties/billing_address/type",keyword:"type",params:{type: schema93.properties.evidence.properties.billing_address.type},message:"must be string,null"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/billing_address",schemaPath:"#/properties/evidence/properties/billing_address/type",keyword:"type",params:{type: schema94.properties.evidence.properties.billing_address.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func1(data2) > 1000){
-validate90.errors = [{instancePath:instancePath+"/evidence/billing_address",schemaPath:"#/properties/evidence/properties/billing_address/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/billing_address",schemaPath:"#/properties/evidence/properties/billing_address/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
 return false;
 }
 }
@@ -15717,13 +15888,13 @@ if(data0.cancellation_policy_disclosure !== undefined){
 let data3 = data0.cancellation_policy_disclosure;
 const _errs9 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate90.errors = [{instancePath:instancePath+"/evidence/cancellation_policy_disclosure",schemaPath:"#/properties/evidence/properties/cancellation_policy_disclosure/type",keyword:"type",params:{type: schema93.properties.evidence.properties.cancellation_policy_disclosure.type},message:"must be string,null"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/cancellation_policy_disclosure",schemaPath:"#/properties/evidence/properties/cancellation_policy_disclosure/type",keyword:"type",params:{type: schema94.properties.evidence.properties.cancellation_policy_disclosure.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(func1(data3) > 20000){
-validate90.errors = [{instancePath:instancePath+"/evidence/cancellation_policy_disclosure",schemaPath:"#/properties/evidence/properties/cancellation_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/cancellation_policy_disclosure",schemaPath:"#/properties/evidence/properties/cancellation_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
@@ -15738,13 +15909,13 @@ if(data0.customer_email_address !== undefined){
 let data4 = data0.customer_email_address;
 const _errs11 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate90.errors = [{instancePath:instancePath+"/evidence/customer_email_address",schemaPath:"#/properties/evidence/properties/customer_email_address/type",keyword:"type",params:{type: schema93.properties.evidence.properties.customer_email_address.type},message:"must be string,null"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/customer_email_address",schemaPath:"#/properties/evidence/properties/customer_email_address/type",keyword:"type",params:{type: schema94.properties.evidence.properties.customer_email_address.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func1(data4) > 320){
-validate90.errors = [{instancePath:instancePath+"/evidence/customer_email_address",schemaPath:"#/properties/evidence/properties/customer_email_address/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/customer_email_address",schemaPath:"#/properties/evidence/properties/customer_email_address/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
 return false;
 }
 }
@@ -15759,13 +15930,13 @@ if(data0.customer_name !== undefined){
 let data5 = data0.customer_name;
 const _errs13 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate90.errors = [{instancePath:instancePath+"/evidence/customer_name",schemaPath:"#/properties/evidence/properties/customer_name/type",keyword:"type",params:{type: schema93.properties.evidence.properties.customer_name.type},message:"must be string,null"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/customer_name",schemaPath:"#/properties/evidence/properties/customer_name/type",keyword:"type",params:{type: schema94.properties.evidence.properties.customer_name.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(func1(data5) > 500){
-validate90.errors = [{instancePath:instancePath+"/evidence/customer_name",schemaPath:"#/properties/evidence/properties/customer_name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/customer_name",schemaPath:"#/properties/evidence/properties/customer_name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -15780,13 +15951,13 @@ if(data0.notes !== undefined){
 let data6 = data0.notes;
 const _errs15 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate90.errors = [{instancePath:instancePath+"/evidence/notes",schemaPath:"#/properties/evidence/properties/notes/type",keyword:"type",params:{type: schema93.properties.evidence.properties.notes.type},message:"must be string,null"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/notes",schemaPath:"#/properties/evidence/properties/notes/type",keyword:"type",params:{type: schema94.properties.evidence.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs15){
 if(typeof data6 === "string"){
 if(func1(data6) > 20000){
-validate90.errors = [{instancePath:instancePath+"/evidence/notes",schemaPath:"#/properties/evidence/properties/notes/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/notes",schemaPath:"#/properties/evidence/properties/notes/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
@@ -15801,13 +15972,13 @@ if(data0.product_description !== undefined){
 let data7 = data0.product_description;
 const _errs17 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate90.errors = [{instancePath:instancePath+"/evidence/product_description",schemaPath:"#/properties/evidence/properties/product_description/type",keyword:"type",params:{type: schema93.properties.evidence.properties.product_description.type},message:"must be string,null"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/product_description",schemaPath:"#/properties/evidence/properties/product_description/type",keyword:"type",params:{type: schema94.properties.evidence.properties.product_description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs17){
 if(typeof data7 === "string"){
 if(func1(data7) > 20000){
-validate90.errors = [{instancePath:instancePath+"/evidence/product_description",schemaPath:"#/properties/evidence/properties/product_description/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/product_description",schemaPath:"#/properties/evidence/properties/product_description/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
@@ -15822,13 +15993,13 @@ if(data0.refund_policy_disclosure !== undefined){
 let data8 = data0.refund_policy_disclosure;
 const _errs19 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate90.errors = [{instancePath:instancePath+"/evidence/refund_policy_disclosure",schemaPath:"#/properties/evidence/properties/refund_policy_disclosure/type",keyword:"type",params:{type: schema93.properties.evidence.properties.refund_policy_disclosure.type},message:"must be string,null"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/refund_policy_disclosure",schemaPath:"#/properties/evidence/properties/refund_policy_disclosure/type",keyword:"type",params:{type: schema94.properties.evidence.properties.refund_policy_disclosure.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs19){
 if(typeof data8 === "string"){
 if(func1(data8) > 20000){
-validate90.errors = [{instancePath:instancePath+"/evidence/refund_policy_disclosure",schemaPath:"#/properties/evidence/properties/refund_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/refund_policy_disclosure",schemaPath:"#/properties/evidence/properties/refund_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
@@ -15843,13 +16014,13 @@ if(data0.refund_refusal_explanation !== undefined){
 let data9 = data0.refund_refusal_explanation;
 const _errs21 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate90.errors = [{instancePath:instancePath+"/evidence/refund_refusal_explanation",schemaPath:"#/properties/evidence/properties/refund_refusal_explanation/type",keyword:"type",params:{type: schema93.properties.evidence.properties.refund_refusal_explanation.type},message:"must be string,null"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/refund_refusal_explanation",schemaPath:"#/properties/evidence/properties/refund_refusal_explanation/type",keyword:"type",params:{type: schema94.properties.evidence.properties.refund_refusal_explanation.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs21){
 if(typeof data9 === "string"){
 if(func1(data9) > 20000){
-validate90.errors = [{instancePath:instancePath+"/evidence/refund_refusal_explanation",schemaPath:"#/properties/evidence/properties/refund_refusal_explanation/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/refund_refusal_explanation",schemaPath:"#/properties/evidence/properties/refund_refusal_explanation/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
 }
@@ -15864,13 +16035,13 @@ if(data0.service_date !== undefined){
 let data10 = data0.service_date;
 const _errs23 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate90.errors = [{instancePath:instancePath+"/evidence/service_date",schemaPath:"#/properties/evidence/properties/service_date/type",keyword:"type",params:{type: schema93.properties.evidence.properties.service_date.type},message:"must be string,null"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/service_date",schemaPath:"#/properties/evidence/properties/service_date/type",keyword:"type",params:{type: schema94.properties.evidence.properties.service_date.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs23){
 if(typeof data10 === "string"){
 if(func1(data10) > 100){
-validate90.errors = [{instancePath:instancePath+"/evidence/service_date",schemaPath:"#/properties/evidence/properties/service_date/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate91.errors = [{instancePath:instancePath+"/evidence/service_date",schemaPath:"#/properties/evidence/properties/service_date/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -15892,295 +16063,8 @@ var valid1 = true;
 }
 }
 else {
-validate90.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate91.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
-}
-}
-}
-}
-}
-}
-else {
-validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate90.errors = vErrors;
-return errors === 0;
-}
-validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_bbb26981029d = validate91;
-const schema94 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
-
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate91.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
-validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields"))){
-validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate91.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate91.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate91.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern35.test(data1)){
-validate91.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.supported_payout_method_id !== undefined){
-let data2 = data.supported_payout_method_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern64.test(data2)){
-validate91.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
-return false;
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.nickname !== undefined){
-let data3 = data.nickname;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 60){
-validate91.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
-return false;
-}
-else {
-if(func1(data3) < 1){
-validate91.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.destination_currency !== undefined){
-let data4 = data.destination_currency;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern6.test(data4)){
-validate91.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.is_default !== undefined){
-const _errs12 = errors;
-if(typeof data.is_default !== "boolean"){
-validate91.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.fields !== undefined){
-let data6 = data.fields;
-const _errs14 = errors;
-if(errors === _errs14){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-let missing1;
-if((data6.account_number === undefined) && (missing1 = "account_number")){
-validate91.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs16 = errors;
-for(const key1 in data6){
-if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
-validate91.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs16 === errors){
-if(data6.account_number !== undefined){
-let data7 = data6.account_number;
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func1(data7) > 80){
-validate91.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
-return false;
-}
-else {
-if(func1(data7) < 4){
-validate91.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
-return false;
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.routing_number !== undefined){
-let data8 = data6.routing_number;
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data8 === "string"){
-if(!pattern66.test(data8)){
-validate91.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
-return false;
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.institution_name !== undefined){
-let data9 = data6.institution_name;
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func1(data9) > 100){
-validate91.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
 }
 }
 }
@@ -16197,8 +16081,8 @@ return errors === 0;
 }
 validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c30a58af9292 = validate92;
-const schema95 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"resource":{"type":"string","enum":["payments","memberships","members","refunds","disputes"]}},"additionalProperties":false,"required":["account_id","resource"]};
+export const body_bbb26981029d = validate92;
+const schema95 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16213,14 +16097,14 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.resource === undefined) && (missing0 = "resource"))){
+if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
 validate92.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "account_id") || (key0 === "resource"))){
+if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields"))){
 validate92.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -16254,21 +16138,221 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined){
-let data1 = data.resource;
+if(data.user_id !== undefined){
+let data1 = data.user_id;
 const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate92.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate92.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-if(!(((((data1 === "payments") || (data1 === "memberships")) || (data1 === "members")) || (data1 === "refunds")) || (data1 === "disputes"))){
-validate92.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema95.properties.resource.enum},message:"must be equal to one of the allowed values"}];
+else {
+if(!pattern35.test(data1)){
+validate92.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
+}
+}
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.supported_payout_method_id !== undefined){
+let data2 = data.supported_payout_method_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern64.test(data2)){
+validate92.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
+return false;
+}
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nickname !== undefined){
+let data3 = data.nickname;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 60){
+validate92.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
+return false;
+}
+else {
+if(func1(data3) < 1){
+validate92.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.destination_currency !== undefined){
+let data4 = data.destination_currency;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern6.test(data4)){
+validate92.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.is_default !== undefined){
+const _errs12 = errors;
+if(typeof data.is_default !== "boolean"){
+validate92.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.fields !== undefined){
+let data6 = data.fields;
+const _errs14 = errors;
+if(errors === _errs14){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+let missing1;
+if((data6.account_number === undefined) && (missing1 = "account_number")){
+validate92.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs16 = errors;
+for(const key1 in data6){
+if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
+validate92.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs16 === errors){
+if(data6.account_number !== undefined){
+let data7 = data6.account_number;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func1(data7) > 80){
+validate92.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+return false;
+}
+else {
+if(func1(data7) < 4){
+validate92.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
+return false;
+}
+}
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.routing_number !== undefined){
+let data8 = data6.routing_number;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(!pattern66.test(data8)){
+validate92.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
+return false;
+}
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.institution_name !== undefined){
+let data9 = data6.institution_name;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func1(data9) > 100){
+validate92.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -16284,8 +16368,8 @@ return errors === 0;
 }
 validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c36e25c99025 = validate93;
-const schema96 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
+export const body_bd79dce65d95 = validate93;
+const schema96 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":200},"source_type":{"type":"string","enum":["customer_list","engagement","lookalike"]},"engagement":{"type":"object","properties":{"rules":{"type":"array","items":{"type":"object","properties":{"source":{"type":"string","enum":["videos","lead_forms","social_profiles","pages"]},"social_account_id":{"type":"string","maxLength":64,"pattern":"^sacc_[A-Za-z0-9]+$"},"post_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^xpost_[A-Za-z0-9]+$"},"maxItems":50},"retention_days":{"type":"integer","minimum":1,"maximum":365,"default":30}},"additionalProperties":false,"required":["source","social_account_id"]},"maxItems":10}},"additionalProperties":false,"required":["rules"]},"source_audience_id":{"type":"string","maxLength":64,"pattern":"^adaud_[A-Za-z0-9]+$"},"lookalike_ratio":{"type":"integer","minimum":1,"maximum":10}},"additionalProperties":false,"required":["account_id","name","source_type"]};
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16300,14 +16384,14 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.source_type === undefined) && (missing0 = "source_type"))){
 validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "confirmation_token")) || (key0 === "payment_method_id")) || (key0 === "member_id")) || (key0 === "user_id")) || (key0 === "return_url")) || (key0 === "checkout_configuration_id"))){
+if(!((((((key0 === "account_id") || (key0 === "name")) || (key0 === "source_type")) || (key0 === "engagement")) || (key0 === "source_audience_id")) || (key0 === "lookalike_ratio"))){
 validate93.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -16341,24 +16425,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.confirmation_token !== undefined){
-let data1 = data.confirmation_token;
+if(data.name !== undefined){
+let data1 = data.name;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate93.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data1) > 200){
+validate93.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
-if(!pattern39.test(data1)){
-validate93.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
+if(func1(data1) < 1){
+validate93.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16368,26 +16452,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_method_id !== undefined){
-let data2 = data.payment_method_id;
+if(data.source_type !== undefined){
+let data2 = data.source_type;
 const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 64){
-validate93.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(typeof data2 !== "string"){
+validate93.errors = [{instancePath:instancePath+"/source_type",schemaPath:"#/properties/source_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-else {
-if(!pattern42.test(data2)){
-validate93.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+if(!(((data2 === "customer_list") || (data2 === "engagement")) || (data2 === "lookalike"))){
+validate93.errors = [{instancePath:instancePath+"/source_type",schemaPath:"#/properties/source_type/enum",keyword:"enum",params:{allowedValues: schema96.properties.source_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
-else {
-validate93.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs6 === errors;
 }
@@ -16395,24 +16469,206 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.member_id !== undefined){
-let data3 = data.member_id;
+if(data.engagement !== undefined){
+let data3 = data.engagement;
 const _errs8 = errors;
 if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 64){
-validate93.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((data3.rules === undefined) && (missing1 = "rules")){
+validate93.errors = [{instancePath:instancePath+"/engagement",schemaPath:"#/properties/engagement/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(!pattern41.test(data3)){
-validate93.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+const _errs10 = errors;
+for(const key1 in data3){
+if(!(key1 === "rules")){
+validate93.errors = [{instancePath:instancePath+"/engagement",schemaPath:"#/properties/engagement/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.rules !== undefined){
+let data4 = data3.rules;
+const _errs11 = errors;
+if(errors === _errs11){
+if(Array.isArray(data4)){
+if(data4.length > 10){
+validate93.errors = [{instancePath:instancePath+"/engagement/rules",schemaPath:"#/properties/engagement/properties/rules/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+const _errs13 = errors;
+if(errors === _errs13){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.retention_days === undefined){
+data5.retention_days = 30;
+}
+let missing2;
+if(((data5.source === undefined) && (missing2 = "source")) || ((data5.social_account_id === undefined) && (missing2 = "social_account_id"))){
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0,schemaPath:"#/properties/engagement/properties/rules/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs15 = errors;
+for(const key2 in data5){
+if(!((((key2 === "source") || (key2 === "social_account_id")) || (key2 === "post_ids")) || (key2 === "retention_days"))){
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0,schemaPath:"#/properties/engagement/properties/rules/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs15 === errors){
+if(data5.source !== undefined){
+let data6 = data5.source;
+const _errs16 = errors;
+if(typeof data6 !== "string"){
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/source",schemaPath:"#/properties/engagement/properties/rules/items/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data6 === "videos") || (data6 === "lead_forms")) || (data6 === "social_profiles")) || (data6 === "pages"))){
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/source",schemaPath:"#/properties/engagement/properties/rules/items/properties/source/enum",keyword:"enum",params:{allowedValues: schema96.properties.engagement.properties.rules.items.properties.source.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid3 = _errs16 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data5.social_account_id !== undefined){
+let data7 = data5.social_account_id;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data7 === "string"){
+if(func1(data7) > 64){
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/social_account_id",schemaPath:"#/properties/engagement/properties/rules/items/properties/social_account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern9.test(data7)){
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/social_account_id",schemaPath:"#/properties/engagement/properties/rules/items/properties/social_account_id/pattern",keyword:"pattern",params:{pattern: "^sacc_[A-Za-z0-9]+$"},message:"must match pattern \""+"^sacc_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/social_account_id",schemaPath:"#/properties/engagement/properties/rules/items/properties/social_account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data5.post_ids !== undefined){
+let data8 = data5.post_ids;
+const _errs20 = errors;
+if(errors === _errs20){
+if(Array.isArray(data8)){
+if(data8.length > 50){
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids",schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+const _errs22 = errors;
+if(errors === _errs22){
+if(typeof data9 === "string"){
+if(func1(data9) > 64){
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids/" + i1,schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern10.test(data9)){
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids/" + i1,schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/items/pattern",keyword:"pattern",params:{pattern: "^xpost_[A-Za-z0-9]+$"},message:"must match pattern \""+"^xpost_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids/" + i1,schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs22 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/post_ids",schemaPath:"#/properties/engagement/properties/rules/items/properties/post_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs20 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+let data10 = data5.retention_days;
+const _errs24 = errors;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/retention_days",schemaPath:"#/properties/engagement/properties/rules/items/properties/retention_days/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs24){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 365 || isNaN(data10)){
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/retention_days",schemaPath:"#/properties/engagement/properties/rules/items/properties/retention_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 365},message:"must be <= 365"}];
+return false;
+}
+else {
+if(data10 < 1 || isNaN(data10)){
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0+"/retention_days",schemaPath:"#/properties/engagement/properties/rules/items/properties/retention_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid3 = _errs24 === errors;
+}
+}
+}
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/engagement/rules/" + i0,schemaPath:"#/properties/engagement/properties/rules/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid2 = _errs13 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/engagement/rules",schemaPath:"#/properties/engagement/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/engagement",schemaPath:"#/properties/engagement/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16422,88 +16678,58 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data4 = data.user_id;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate93.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(data.source_audience_id !== undefined){
+let data11 = data.source_audience_id;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data11 === "string"){
+if(func1(data11) > 64){
+validate93.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern35.test(data4)){
-validate93.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate93.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.return_url !== undefined){
-let data5 = data.return_url;
-const _errs12 = errors;
-if(errors === _errs12){
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 2048){
-validate93.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data5))){
-validate93.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(!pattern11.test(data11)){
+validate93.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/pattern",keyword:"pattern",params:{pattern: "^adaud_[A-Za-z0-9]+$"},message:"must match pattern \""+"^adaud_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/source_audience_id",schemaPath:"#/properties/source_audience_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-}
-var valid0 = _errs12 === errors;
+var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.checkout_configuration_id !== undefined){
-let data6 = data.checkout_configuration_id;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate93.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(data.lookalike_ratio !== undefined){
+let data12 = data.lookalike_ratio;
+const _errs28 = errors;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+validate93.errors = [{instancePath:instancePath+"/lookalike_ratio",schemaPath:"#/properties/lookalike_ratio/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs28){
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 10 || isNaN(data12)){
+validate93.errors = [{instancePath:instancePath+"/lookalike_ratio",schemaPath:"#/properties/lookalike_ratio/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"}];
 return false;
 }
 else {
-if(!pattern135.test(data6)){
-validate93.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
+if(data12 < 1 || isNaN(data12)){
+validate93.errors = [{instancePath:instancePath+"/lookalike_ratio",schemaPath:"#/properties/lookalike_ratio/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
-else {
-validate93.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
-}
-var valid0 = _errs14 === errors;
+var valid0 = _errs28 === errors;
 }
 else {
 var valid0 = true;
-}
 }
 }
 }
@@ -16523,8 +16749,8 @@ return errors === 0;
 }
 validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c411d27c57ab = validate94;
-const schema97 = {"type":"object","properties":{"destination":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,2})?$"}},"additionalProperties":false,"required":["destination"]};
+export const body_c30a58af9292 = validate94;
+const schema97 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"resource":{"type":"string","enum":["payments","memberships","members","refunds","disputes"]}},"additionalProperties":false,"required":["account_id","resource"]};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16539,32 +16765,38 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.destination === undefined) && (missing0 = "destination")){
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.resource === undefined) && (missing0 = "resource"))){
 validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "destination") || (key0 === "amount"))){
+if(!((key0 === "account_id") || (key0 === "resource"))){
 validate94.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.destination !== undefined){
-let data0 = data.destination;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern105.test(data0)){
-validate94.errors = [{instancePath:instancePath+"/destination",schemaPath:"#/properties/destination/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+if(func1(data0) > 64){
+validate94.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate94.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
+}
 else {
-validate94.errors = [{instancePath:instancePath+"/destination",schemaPath:"#/properties/destination/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16574,20 +16806,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.amount !== undefined){
-let data1 = data.amount;
+if(data.resource !== undefined){
+let data1 = data.resource;
 const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!pattern84.test(data1)){
-validate94.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,2})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,2})?$"+"\""}];
+if(typeof data1 !== "string"){
+validate94.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-else {
-validate94.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(((((data1 === "payments") || (data1 === "memberships")) || (data1 === "members")) || (data1 === "refunds")) || (data1 === "disputes"))){
+validate94.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema97.properties.resource.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
 }
 var valid0 = _errs4 === errors;
 }
@@ -16608,8 +16836,8 @@ return errors === 0;
 }
 validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c5559d99c21c = validate95;
-const schema98 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":["string","null"],"format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false};
+export const body_c36e25c99025 = validate95;
+const schema98 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16623,10 +16851,334 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "account_id") || (key0 === "confirmation_token")) || (key0 === "payment_method_id")) || (key0 === "member_id")) || (key0 === "user_id")) || (key0 === "return_url")) || (key0 === "checkout_configuration_id"))){
+validate95.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate95.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate95.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.confirmation_token !== undefined){
+let data1 = data.confirmation_token;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate95.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern39.test(data1)){
+validate95.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.payment_method_id !== undefined){
+let data2 = data.payment_method_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 64){
+validate95.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern42.test(data2)){
+validate95.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.member_id !== undefined){
+let data3 = data.member_id;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 64){
+validate95.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern41.test(data3)){
+validate95.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data4 = data.user_id;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate95.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern35.test(data4)){
+validate95.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.return_url !== undefined){
+let data5 = data.return_url;
+const _errs12 = errors;
+if(errors === _errs12){
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 2048){
+validate95.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data5))){
+validate95.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.checkout_configuration_id !== undefined){
+let data6 = data.checkout_configuration_id;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate95.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern137.test(data6)){
+validate95.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate95.errors = vErrors;
+return errors === 0;
+}
+validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_c411d27c57ab = validate96;
+const schema99 = {"type":"object","properties":{"destination":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,2})?$"}},"additionalProperties":false,"required":["destination"]};
+
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate96.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.destination === undefined) && (missing0 = "destination")){
+validate96.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "destination") || (key0 === "amount"))){
+validate96.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.destination !== undefined){
+let data0 = data.destination;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern105.test(data0)){
+validate96.errors = [{instancePath:instancePath+"/destination",schemaPath:"#/properties/destination/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate96.errors = [{instancePath:instancePath+"/destination",schemaPath:"#/properties/destination/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data1 = data.amount;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern84.test(data1)){
+validate96.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,2})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,2})?$"+"\""}];
+return false;
+}
+}
+else {
+validate96.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate96.errors = vErrors;
+return errors === 0;
+}
+validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_c5559d99c21c = validate97;
+const schema100 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":["string","null"],"format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false};
+
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate97.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "name") || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
-validate95.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate97.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16638,18 +17190,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 100){
-validate95.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate97.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate95.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate97.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16665,7 +17217,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 50){
-validate95.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate97.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -16677,12 +17229,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 64){
-validate95.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate97.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16694,7 +17246,7 @@ break;
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate97.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16708,14 +17260,14 @@ if(data.expires_at !== undefined){
 let data3 = data.expires_at;
 const _errs8 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate95.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema98.properties.expires_at.type},message:"must be string,null"}];
+validate97.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema100.properties.expires_at.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!(formats0(data3))){
-validate95.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate97.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -16733,12 +17285,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 20){
-validate95.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate97.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16753,22 +17305,22 @@ var valid0 = true;
 }
 }
 else {
-validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate95.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c5a3e5d9474b = validate96;
-const schema99 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_c5a3e5d9474b = validate98;
+const schema101 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16779,8 +17331,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func5.call(schema99.properties, key0))){
-validate96.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func5.call(schema101.properties, key0))){
+validate98.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16790,13 +17342,13 @@ if(data.title !== undefined){
 let data0 = data.title;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate96.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema99.properties.title.type},message:"must be string,null"}];
+validate98.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema101.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 200){
-validate96.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate98.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -16811,18 +17363,18 @@ if(data.billing_period !== undefined){
 let data1 = data.billing_period;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate96.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate98.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 3650 || isNaN(data1)){
-validate96.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate98.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data1 < 1 || isNaN(data1)){
-validate96.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate98.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -16838,18 +17390,18 @@ if(data.trial_period_days !== undefined){
 let data2 = data.trial_period_days;
 const _errs6 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-validate96.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema99.properties.trial_period_days.type},message:"must be integer,null"}];
+validate98.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema101.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 730 || isNaN(data2)){
-validate96.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+validate98.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
 if(data2 < 0 || isNaN(data2)){
-validate96.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate98.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16865,18 +17417,18 @@ if(data.initial_price !== undefined){
 let data3 = data.initial_price;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate96.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate98.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 100000000000 || isNaN(data3)){
-validate96.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate98.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate96.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate98.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16892,18 +17444,18 @@ if(data.renewal_price !== undefined){
 let data4 = data.renewal_price;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate96.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate98.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 100000000000 || isNaN(data4)){
-validate96.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate98.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data4 < 0 || isNaN(data4)){
-validate96.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate98.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16919,11 +17471,11 @@ if(data.visibility !== undefined){
 let data5 = data.visibility;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
-validate96.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate98.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "visible") || (data5 === "hidden")) || (data5 === "quick_link")) || (data5 === "archived"))){
-validate96.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema99.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate98.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema101.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -16936,18 +17488,18 @@ if(data.stock !== undefined){
 let data6 = data.stock;
 const _errs14 = errors;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-validate96.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema99.properties.stock.type},message:"must be integer,null"}];
+validate98.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema101.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs14){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 2147483647 || isNaN(data6)){
-validate96.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate98.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data6 < 0 || isNaN(data6)){
-validate96.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate98.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16963,13 +17515,13 @@ if(data.short_link !== undefined){
 let data7 = data.short_link;
 const _errs16 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate96.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema99.properties.short_link.type},message:"must be string,null"}];
+validate98.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema101.properties.short_link.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!pattern33.test(data7)){
-validate96.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+validate98.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
 }
@@ -16984,11 +17536,11 @@ if(data.three_d_secure_policy !== undefined){
 let data8 = data.three_d_secure_policy;
 const _errs18 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate96.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema99.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate98.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema101.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data8 === "mandate_challenge") || (data8 === "mandate_if_required")) || (data8 === null))){
-validate96.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema99.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate98.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema101.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -17003,7 +17555,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(Object.keys(data9).length > 50){
-validate96.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate98.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -17031,7 +17583,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate96.errors = vErrors;
+validate98.errors = vErrors;
 return false;
 break;
 }
@@ -17041,7 +17593,7 @@ for(const key2 in data9){
 let data10 = data9[key2];
 const _errs24 = errors;
 if((((typeof data10 !== "string") && (!((typeof data10 == "number") && (isFinite(data10))))) && (typeof data10 !== "boolean")) && (data10 !== null)){
-validate96.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema99.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate98.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema101.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs24 === errors;
@@ -17053,7 +17605,7 @@ break;
 }
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate98.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17066,555 +17618,6 @@ var valid0 = true;
 }
 }
 }
-}
-}
-}
-}
-}
-}
-}
-else {
-validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate96.errors = vErrors;
-return errors === 0;
-}
-validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_c6e2fd2b9b04 = validate97;
-const schema100 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
-
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate97.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-data.currency = "usd";
-}
-if(data.visibility === undefined){
-data.visibility = "visible";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
-validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func5.call(schema100.properties, key0))){
-validate97.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate97.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate97.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.product_id !== undefined){
-let data1 = data.product_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate97.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data1)){
-validate97.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.title !== undefined){
-let data2 = data.title;
-const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate97.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema100.properties.title.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 200){
-validate97.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_type !== undefined){
-let data3 = data.plan_type;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate97.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data3 === "renewal") || (data3 === "one_time"))){
-validate97.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema100.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.billing_period !== undefined){
-let data4 = data.billing_period;
-const _errs10 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate97.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs10){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 3650 || isNaN(data4)){
-validate97.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
-}
-else {
-if(data4 < 1 || isNaN(data4)){
-validate97.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.trial_period_days !== undefined){
-let data5 = data.trial_period_days;
-const _errs12 = errors;
-if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-validate97.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema100.properties.trial_period_days.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs12){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 730 || isNaN(data5)){
-validate97.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
-return false;
-}
-else {
-if(data5 < 0 || isNaN(data5)){
-validate97.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data6 = data.currency;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!pattern6.test(data6)){
-validate97.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-if(valid0){
-if(data.initial_price !== undefined){
-let data7 = data.initial_price;
-const _errs16 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate97.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs16){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 100000000000 || isNaN(data7)){
-validate97.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data7 < 0 || isNaN(data7)){
-validate97.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.renewal_price !== undefined){
-let data8 = data.renewal_price;
-const _errs18 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate97.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs18){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 100000000000 || isNaN(data8)){
-validate97.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data8 < 0 || isNaN(data8)){
-validate97.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.visibility;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-validate97.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
-validate97.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema100.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-if(valid0){
-if(data.stock !== undefined){
-let data10 = data.stock;
-const _errs22 = errors;
-if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-validate97.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema100.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs22){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 2147483647 || isNaN(data10)){
-validate97.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
-return false;
-}
-else {
-if(data10 < 0 || isNaN(data10)){
-validate97.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.short_link !== undefined){
-let data11 = data.short_link;
-const _errs24 = errors;
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!pattern33.test(data11)){
-validate97.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data12 = data.three_d_secure_policy;
-const _errs26 = errors;
-if((typeof data12 !== "string") && (data12 !== null)){
-validate97.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema100.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === null))){
-validate97.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema100.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data13 = data.metadata;
-const _errs28 = errors;
-if(errors === _errs28){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(Object.keys(data13).length > 50){
-validate97.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key1 in data13){
-const _errs30 = errors;
-if(typeof key1 === "string"){
-if(func1(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs30 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate97.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data13){
-let data14 = data13[key2];
-const _errs32 = errors;
-if((((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (typeof data14 !== "boolean")) && (data14 !== null)){
-validate97.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema100.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs32 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate97.errors = vErrors;
-return errors === 0;
-}
-validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_c8e32754ac10 = validate98;
-const schema101 = {"type":"object","properties":{"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"from_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"to_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false,"required":["from_token","to_token"]};
-
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate98.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.from_token === undefined) && (missing0 = "from_token")) || ((data.to_token === undefined) && (missing0 = "to_token"))){
-validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "account_id") || (key0 === "from_token")) || (key0 === "to_token")) || (key0 === "amount"))){
-validate98.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(!pattern105.test(data0)){
-validate98.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate98.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.from_token !== undefined){
-let data1 = data.from_token;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
-validate98.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
-return false;
-}
-}
-else {
-validate98.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to_token !== undefined){
-let data2 = data.to_token;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern12.test(data2)){
-validate98.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
-return false;
-}
-}
-else {
-validate98.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.amount !== undefined){
-let data3 = data.amount;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
-validate98.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
-return false;
-}
-}
-else {
-validate98.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -17632,8 +17635,8 @@ return errors === 0;
 }
 validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_cc910b5d4865 = validate99;
-const schema102 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"username":{"type":"string","minLength":1,"maxLength":30},"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["account_id","role"]};
+export const body_c6e2fd2b9b04 = validate99;
+const schema102 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17647,15 +17650,21 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+data.currency = "usd";
+}
+if(data.visibility === undefined){
+data.visibility = "visible";
+}
 let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.role === undefined) && (missing0 = "role"))){
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
 validate99.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "username")) || (key0 === "role")) || (key0 === "permissions"))){
+if(!(func5.call(schema102.properties, key0))){
 validate99.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17689,899 +17698,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate99.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern35.test(data1)){
-validate99.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate99.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.username !== undefined){
-let data2 = data.username;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 30){
-validate99.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/maxLength",keyword:"maxLength",params:{limit: 30},message:"must NOT have more than 30 characters"}];
-return false;
-}
-else {
-if(func1(data2) < 1){
-validate99.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate99.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.role !== undefined){
-let data3 = data.role;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate99.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((data3 === "admin") || (data3 === "moderator")) || (data3 === "sales_manager")) || (data3 === "viewer")) || (data3 === "custom"))){
-validate99.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema102.properties.role.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.permissions !== undefined){
-let data4 = data.permissions;
-const _errs10 = errors;
-if(errors === _errs10){
-if(Array.isArray(data4)){
-if(data4.length > 100){
-validate99.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-const _errs12 = errors;
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 100){
-validate99.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate99.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs12 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate99.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate99.errors = vErrors;
-return errors === 0;
-}
-validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_d2641751230b = validate100;
-const schema103 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"number","minimum":0.01,"maximum":999999999999.99},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"},"idempotency_key":{"type":"string","minLength":1,"maxLength":255}},"additionalProperties":false,"required":["payout_method_id","amount"]};
-const pattern182 = new RegExp("^potk_[A-Za-z0-9]{1,40}$", "u");
-
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate100.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.speed === undefined){
-data.speed = "standard";
-}
-let missing0;
-if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed")) || (key0 === "idempotency_key"))){
-validate100.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate100.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate100.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate100.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate100.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern35.test(data1)){
-validate100.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate100.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.payout_method_id !== undefined){
-let data2 = data.payout_method_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern182.test(data2)){
-validate100.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
-return false;
-}
-}
-else {
-validate100.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.amount !== undefined){
-let data3 = data.amount;
-const _errs8 = errors;
-if(errors === _errs8){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 999999999999.99 || isNaN(data3)){
-validate100.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999999.99},message:"must be <= 999999999999.99"}];
-return false;
-}
-else {
-if(data3 < 0.01 || isNaN(data3)){
-validate100.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
-return false;
-}
-}
-}
-else {
-validate100.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data4 = data.currency;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern6.test(data4)){
-validate100.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate100.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data5 = data.speed;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-validate100.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data5 === "standard") || (data5 === "instant"))){
-validate100.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema103.properties.speed.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-if(valid0){
-if(data.idempotency_key !== undefined){
-let data6 = data.idempotency_key;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 255){
-validate100.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
-return false;
-}
-else {
-if(func1(data6) < 1){
-validate100.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate100.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate100.errors = vErrors;
-return errors === 0;
-}
-validate100.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_d64f14bbcfa1 = validate101;
-const schema104 = {"type":"object","properties":{"cancellation_mode":{"type":["string","null"],"enum":["at_period_end","immediate",null]}},"additionalProperties":false};
-
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate101.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "cancellation_mode")){
-validate101.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.cancellation_mode !== undefined){
-let data0 = data.cancellation_mode;
-if((typeof data0 !== "string") && (data0 !== null)){
-validate101.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/type",keyword:"type",params:{type: schema104.properties.cancellation_mode.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data0 === "at_period_end") || (data0 === "immediate")) || (data0 === null))){
-validate101.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/enum",keyword:"enum",params:{allowedValues: schema104.properties.cancellation_mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-}
-}
-}
-else {
-validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate101.errors = vErrors;
-return errors === 0;
-}
-validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_d6a5329228dd = validate102;
-const schema105 = {"type":"object","properties":{"cancel_at_period_end":{"type":"boolean","default":false}},"additionalProperties":false};
-
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate102.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cancel_at_period_end === undefined){
-data.cancel_at_period_end = false;
-}
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "cancel_at_period_end")){
-validate102.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(typeof data.cancel_at_period_end !== "boolean"){
-validate102.errors = [{instancePath:instancePath+"/cancel_at_period_end",schemaPath:"#/properties/cancel_at_period_end/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-}
-else {
-validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate102.errors = vErrors;
-return errors === 0;
-}
-validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_d8dad3353a89 = validate103;
-const schema106 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"tracking_code":{"type":"string","pattern":"^[A-Za-z0-9]{4,40}$"}},"additionalProperties":false,"required":["company_id","payment_id","tracking_code"]};
-
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate103.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.payment_id === undefined) && (missing0 = "payment_id"))) || ((data.tracking_code === undefined) && (missing0 = "tracking_code"))){
-validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((key0 === "company_id") || (key0 === "payment_id")) || (key0 === "tracking_code"))){
-validate103.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.company_id !== undefined){
-let data0 = data.company_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate103.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate103.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate103.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.payment_id !== undefined){
-let data1 = data.payment_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate103.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern152.test(data1)){
-validate103.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate103.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tracking_code !== undefined){
-let data2 = data.tracking_code;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern153.test(data2)){
-validate103.errors = [{instancePath:instancePath+"/tracking_code",schemaPath:"#/properties/tracking_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{4,40}$"},message:"must match pattern \""+"^[A-Za-z0-9]{4,40}$"+"\""}];
-return false;
-}
-}
-else {
-validate103.errors = [{instancePath:instancePath+"/tracking_code",schemaPath:"#/properties/tracking_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate103.errors = vErrors;
-return errors === 0;
-}
-validate103.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_d9525f1c7c7f = validate104;
-const schema107 = {"type":"object","properties":{"tracking_number":{"type":"string","pattern":"^[A-Za-z0-9]{4,40}$"},"carrier":{"type":"string","enum":["usps","ups","fedex","dhl_express","royal_mail","canada_post","australia_post","ontrac","dpd","post_nl"]}},"additionalProperties":false,"required":["tracking_number"]};
-
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate104.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.tracking_number === undefined) && (missing0 = "tracking_number")){
-validate104.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "tracking_number") || (key0 === "carrier"))){
-validate104.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.tracking_number !== undefined){
-let data0 = data.tracking_number;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(!pattern153.test(data0)){
-validate104.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{4,40}$"},message:"must match pattern \""+"^[A-Za-z0-9]{4,40}$"+"\""}];
-return false;
-}
-}
-else {
-validate104.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.carrier !== undefined){
-let data1 = data.carrier;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate104.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((((((((data1 === "usps") || (data1 === "ups")) || (data1 === "fedex")) || (data1 === "dhl_express")) || (data1 === "royal_mail")) || (data1 === "canada_post")) || (data1 === "australia_post")) || (data1 === "ontrac")) || (data1 === "dpd")) || (data1 === "post_nl"))){
-validate104.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/enum",keyword:"enum",params:{allowedValues: schema107.properties.carrier.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate104.errors = vErrors;
-return errors === 0;
-}
-validate104.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_d95a55339f14 = validate105;
-const schema108 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","external_account.connected","external_account.connection_failed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean"}},"additionalProperties":false};
-
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate105.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
-validate105.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.url !== undefined){
-let data0 = data.url;
-const _errs2 = errors;
-if(errors === _errs2){
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 2048){
-validate105.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data0))){
-validate105.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate105.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.events !== undefined){
-let data1 = data.events;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 100){
-validate105.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-validate105.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "bounty.closed")) || (data2 === "bounty.created")) || (data2 === "bounty_submission.approved")) || (data2 === "bounty_submission.denied")) || (data2 === "bounty_submission.submitted")) || (data2 === "card.canceled")) || (data2 === "card.created")) || (data2 === "card.frozen")) || (data2 === "card.unfrozen")) || (data2 === "card.updated")) || (data2 === "card_top_up.created")) || (data2 === "card_transaction.created")) || (data2 === "card_transaction.reversed")) || (data2 === "card_transaction.settled")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "crypto_deposit.below_minimum")) || (data2 === "crypto_deposit.confirmed")) || (data2 === "crypto_deposit.created")) || (data2 === "dispute.closed")) || (data2 === "dispute.created")) || (data2 === "dispute.lost")) || (data2 === "dispute.prevented")) || (data2 === "dispute.submitted")) || (data2 === "dispute.updated")) || (data2 === "dispute.won")) || (data2 === "dispute_alert.created")) || (data2 === "dispute_alert.updated")) || (data2 === "experiment.created")) || (data2 === "experiment.ended")) || (data2 === "export.completed")) || (data2 === "external_account.connected")) || (data2 === "external_account.connection_failed")) || (data2 === "media.completed")) || (data2 === "media.failed")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payment_method_domain.created")) || (data2 === "payment_method_domain.verified")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "resolution_center_case.closed")) || (data2 === "resolution_center_case.created")) || (data2 === "resolution_center_case.escalated")) || (data2 === "resolution_center_case.updated")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "shipment.created")) || (data2 === "shipment.updated")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired")) || (data2 === "verification.updated"))){
-validate105.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema108.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate105.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.enabled !== undefined){
-const _errs8 = errors;
-if(typeof data.enabled !== "boolean"){
-validate105.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined){
-let data4 = data.description;
-const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate105.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema108.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 500){
-validate105.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data5 = data.api_version_date;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate105.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema108.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 20){
-validate105.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.include_connected_accounts !== undefined){
-const _errs14 = errors;
-if(typeof data.include_connected_accounts !== "boolean"){
-validate105.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate105.errors = vErrors;
-return errors === 0;
-}
-validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_e42f0b36d4ac = validate106;
-const schema109 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
-
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate106.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-data.currency = "usd";
-}
-if(data.visibility === undefined){
-data.visibility = "visible";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
-validate106.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func5.call(schema109.properties, key0))){
-validate106.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate106.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate106.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate106.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.product_id !== undefined){
 let data1 = data.product_id;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 64){
-validate106.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate99.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern5.test(data1)){
-validate106.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+validate99.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate106.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18595,13 +17729,13 @@ if(data.title !== undefined){
 let data2 = data.title;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate106.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema109.properties.title.type},message:"must be string,null"}];
+validate99.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema102.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 200){
-validate106.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate99.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -18616,11 +17750,11 @@ if(data.plan_type !== undefined){
 let data3 = data.plan_type;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate106.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "renewal") || (data3 === "one_time"))){
-validate106.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema109.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+validate99.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema102.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -18633,18 +17767,18 @@ if(data.billing_period !== undefined){
 let data4 = data.billing_period;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate106.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate99.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 3650 || isNaN(data4)){
-validate106.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate99.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data4 < 1 || isNaN(data4)){
-validate106.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate99.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -18660,18 +17794,18 @@ if(data.trial_period_days !== undefined){
 let data5 = data.trial_period_days;
 const _errs12 = errors;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-validate106.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema109.properties.trial_period_days.type},message:"must be integer,null"}];
+validate99.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema102.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs12){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 730 || isNaN(data5)){
-validate106.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+validate99.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
 if(data5 < 0 || isNaN(data5)){
-validate106.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate99.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -18688,12 +17822,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern6.test(data6)){
-validate106.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate99.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate106.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18703,18 +17837,18 @@ if(data.initial_price !== undefined){
 let data7 = data.initial_price;
 const _errs16 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate106.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate99.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 100000000000 || isNaN(data7)){
-validate106.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate99.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data7 < 0 || isNaN(data7)){
-validate106.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate99.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -18730,18 +17864,18 @@ if(data.renewal_price !== undefined){
 let data8 = data.renewal_price;
 const _errs18 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate106.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate99.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 100000000000 || isNaN(data8)){
-validate106.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate99.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data8 < 0 || isNaN(data8)){
-validate106.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate99.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -18756,11 +17890,11 @@ if(valid0){
 let data9 = data.visibility;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
-validate106.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
-validate106.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema109.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate99.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema102.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -18769,18 +17903,18 @@ if(data.stock !== undefined){
 let data10 = data.stock;
 const _errs22 = errors;
 if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-validate106.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema109.properties.stock.type},message:"must be integer,null"}];
+validate99.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema102.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs22){
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 2147483647 || isNaN(data10)){
-validate106.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate99.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data10 < 0 || isNaN(data10)){
-validate106.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate99.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -18798,12 +17932,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
 if(!pattern33.test(data11)){
-validate106.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+validate99.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate106.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18817,11 +17951,11 @@ if(data.three_d_secure_policy !== undefined){
 let data12 = data.three_d_secure_policy;
 const _errs26 = errors;
 if((typeof data12 !== "string") && (data12 !== null)){
-validate106.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema109.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate99.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema102.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
-if(!((((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === "frictionless_if_required")) || (data12 === null))){
-validate106.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema109.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === null))){
+validate99.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema102.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -18836,7 +17970,7 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(Object.keys(data13).length > 50){
-validate106.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate99.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -18864,7 +17998,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate106.errors = vErrors;
+validate99.errors = vErrors;
 return false;
 break;
 }
@@ -18874,7 +18008,7 @@ for(const key2 in data13){
 let data14 = data13[key2];
 const _errs32 = errors;
 if((((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (typeof data14 !== "boolean")) && (data14 !== null)){
-validate106.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema109.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate99.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema102.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs32 === errors;
@@ -18886,7 +18020,7 @@ break;
 }
 }
 else {
-validate106.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate99.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18912,22 +18046,22 @@ var valid0 = true;
 }
 }
 else {
-validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate106.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
-validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_e4903ad39057 = validate107;
-const schema110 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]},"recipient":{"type":"object","properties":{"first_name":{"type":"string","minLength":1,"maxLength":100},"last_name":{"type":"string","minLength":1,"maxLength":100},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["first_name","last_name","country"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
+export const body_c8e32754ac10 = validate100;
+const schema103 = {"type":"object","properties":{"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"from_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"to_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false,"required":["from_token","to_token"]};
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
+const evaluated0 = validate100.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18937,15 +18071,144 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
-validate107.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(((data.from_token === undefined) && (missing0 = "from_token")) || ((data.to_token === undefined) && (missing0 = "to_token"))){
+validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields")) || (key0 === "recipient"))){
-validate107.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!((((key0 === "account_id") || (key0 === "from_token")) || (key0 === "to_token")) || (key0 === "amount"))){
+validate100.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern105.test(data0)){
+validate100.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from_token !== undefined){
+let data1 = data.from_token;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern12.test(data1)){
+validate100.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+return false;
+}
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to_token !== undefined){
+let data2 = data.to_token;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern12.test(data2)){
+validate100.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+return false;
+}
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data3 = data.amount;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern14.test(data3)){
+validate100.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+return false;
+}
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate100.errors = vErrors;
+return errors === 0;
+}
+validate100.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_cc910b5d4865 = validate101;
+const schema104 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"username":{"type":"string","minLength":1,"maxLength":30},"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["account_id","role"]};
+
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate101.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.role === undefined) && (missing0 = "role"))){
+validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "username")) || (key0 === "role")) || (key0 === "permissions"))){
+validate101.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18957,18 +18220,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate107.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate101.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate107.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate101.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18984,18 +18247,1307 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 64){
-validate107.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate101.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern35.test(data1)){
-validate107.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+validate101.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.username !== undefined){
+let data2 = data.username;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 30){
+validate101.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/maxLength",keyword:"maxLength",params:{limit: 30},message:"must NOT have more than 30 characters"}];
+return false;
+}
+else {
+if(func1(data2) < 1){
+validate101.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate101.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+let data3 = data.role;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate101.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((data3 === "admin") || (data3 === "moderator")) || (data3 === "sales_manager")) || (data3 === "viewer")) || (data3 === "custom"))){
+validate101.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema104.properties.role.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.permissions !== undefined){
+let data4 = data.permissions;
+const _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data4)){
+if(data4.length > 100){
+validate101.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 100){
+validate101.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate101.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate101.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate101.errors = vErrors;
+return errors === 0;
+}
+validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_d2641751230b = validate102;
+const schema105 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"number","minimum":0.01,"maximum":999999999999.99},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"},"idempotency_key":{"type":"string","minLength":1,"maxLength":255}},"additionalProperties":false,"required":["payout_method_id","amount"]};
+const pattern188 = new RegExp("^potk_[A-Za-z0-9]{1,40}$", "u");
+
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate102.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.speed === undefined){
+data.speed = "standard";
+}
+let missing0;
+if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
+validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed")) || (key0 === "idempotency_key"))){
+validate102.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate102.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate102.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data1 = data.user_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate102.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern35.test(data1)){
+validate102.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.payout_method_id !== undefined){
+let data2 = data.payout_method_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern188.test(data2)){
+validate102.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
+return false;
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data3 = data.amount;
+const _errs8 = errors;
+if(errors === _errs8){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 999999999999.99 || isNaN(data3)){
+validate102.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999999.99},message:"must be <= 999999999999.99"}];
+return false;
+}
+else {
+if(data3 < 0.01 || isNaN(data3)){
+validate102.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
+return false;
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data4 = data.currency;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern6.test(data4)){
+validate102.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data5 = data.speed;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+validate102.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data5 === "standard") || (data5 === "instant"))){
+validate102.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema105.properties.speed.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+if(valid0){
+if(data.idempotency_key !== undefined){
+let data6 = data.idempotency_key;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 255){
+validate102.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+return false;
+}
+else {
+if(func1(data6) < 1){
+validate102.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate102.errors = vErrors;
+return errors === 0;
+}
+validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_d64f14bbcfa1 = validate103;
+const schema106 = {"type":"object","properties":{"cancellation_mode":{"type":["string","null"],"enum":["at_period_end","immediate",null]}},"additionalProperties":false};
+
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate103.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "cancellation_mode")){
+validate103.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.cancellation_mode !== undefined){
+let data0 = data.cancellation_mode;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate103.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/type",keyword:"type",params:{type: schema106.properties.cancellation_mode.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data0 === "at_period_end") || (data0 === "immediate")) || (data0 === null))){
+validate103.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/enum",keyword:"enum",params:{allowedValues: schema106.properties.cancellation_mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+}
+else {
+validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate103.errors = vErrors;
+return errors === 0;
+}
+validate103.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_d6a5329228dd = validate104;
+const schema107 = {"type":"object","properties":{"cancel_at_period_end":{"type":"boolean","default":false}},"additionalProperties":false};
+
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate104.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cancel_at_period_end === undefined){
+data.cancel_at_period_end = false;
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "cancel_at_period_end")){
+validate104.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(typeof data.cancel_at_period_end !== "boolean"){
+validate104.errors = [{instancePath:instancePath+"/cancel_at_period_end",schemaPath:"#/properties/cancel_at_period_end/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+}
+else {
+validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate104.errors = vErrors;
+return errors === 0;
+}
+validate104.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_d8dad3353a89 = validate105;
+const schema108 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"tracking_code":{"type":"string","pattern":"^[A-Za-z0-9]{4,40}$"}},"additionalProperties":false,"required":["company_id","payment_id","tracking_code"]};
+
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate105.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.payment_id === undefined) && (missing0 = "payment_id"))) || ((data.tracking_code === undefined) && (missing0 = "tracking_code"))){
+validate105.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "company_id") || (key0 === "payment_id")) || (key0 === "tracking_code"))){
+validate105.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.company_id !== undefined){
+let data0 = data.company_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate105.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate105.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.payment_id !== undefined){
+let data1 = data.payment_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate105.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern154.test(data1)){
+validate105.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tracking_code !== undefined){
+let data2 = data.tracking_code;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern155.test(data2)){
+validate105.errors = [{instancePath:instancePath+"/tracking_code",schemaPath:"#/properties/tracking_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{4,40}$"},message:"must match pattern \""+"^[A-Za-z0-9]{4,40}$"+"\""}];
+return false;
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/tracking_code",schemaPath:"#/properties/tracking_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate105.errors = vErrors;
+return errors === 0;
+}
+validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_d9525f1c7c7f = validate106;
+const schema109 = {"type":"object","properties":{"tracking_number":{"type":"string","pattern":"^[A-Za-z0-9]{4,40}$"},"carrier":{"type":"string","enum":["usps","ups","fedex","dhl_express","royal_mail","canada_post","australia_post","ontrac","dpd","post_nl"]}},"additionalProperties":false,"required":["tracking_number"]};
+
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate106.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.tracking_number === undefined) && (missing0 = "tracking_number")){
+validate106.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "tracking_number") || (key0 === "carrier"))){
+validate106.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.tracking_number !== undefined){
+let data0 = data.tracking_number;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern155.test(data0)){
+validate106.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{4,40}$"},message:"must match pattern \""+"^[A-Za-z0-9]{4,40}$"+"\""}];
+return false;
+}
+}
+else {
+validate106.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.carrier !== undefined){
+let data1 = data.carrier;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate106.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((((((data1 === "usps") || (data1 === "ups")) || (data1 === "fedex")) || (data1 === "dhl_express")) || (data1 === "royal_mail")) || (data1 === "canada_post")) || (data1 === "australia_post")) || (data1 === "ontrac")) || (data1 === "dpd")) || (data1 === "post_nl"))){
+validate106.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/enum",keyword:"enum",params:{allowedValues: schema109.properties.carrier.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate106.errors = vErrors;
+return errors === 0;
+}
+validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_d95a55339f14 = validate107;
+const schema110 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","external_account.connected","external_account.connection_failed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean"}},"additionalProperties":false};
+
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate107.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
+validate107.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.url !== undefined){
+let data0 = data.url;
+const _errs2 = errors;
+if(errors === _errs2){
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 2048){
+validate107.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data0))){
+validate107.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate107.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.events !== undefined){
+let data1 = data.events;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate107.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate107.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "bounty.closed")) || (data2 === "bounty.created")) || (data2 === "bounty_submission.approved")) || (data2 === "bounty_submission.denied")) || (data2 === "bounty_submission.submitted")) || (data2 === "card.canceled")) || (data2 === "card.created")) || (data2 === "card.frozen")) || (data2 === "card.unfrozen")) || (data2 === "card.updated")) || (data2 === "card_top_up.created")) || (data2 === "card_transaction.created")) || (data2 === "card_transaction.reversed")) || (data2 === "card_transaction.settled")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "crypto_deposit.below_minimum")) || (data2 === "crypto_deposit.confirmed")) || (data2 === "crypto_deposit.created")) || (data2 === "dispute.closed")) || (data2 === "dispute.created")) || (data2 === "dispute.lost")) || (data2 === "dispute.prevented")) || (data2 === "dispute.submitted")) || (data2 === "dispute.updated")) || (data2 === "dispute.won")) || (data2 === "dispute_alert.created")) || (data2 === "dispute_alert.updated")) || (data2 === "experiment.created")) || (data2 === "experiment.ended")) || (data2 === "export.completed")) || (data2 === "external_account.connected")) || (data2 === "external_account.connection_failed")) || (data2 === "media.completed")) || (data2 === "media.failed")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payment_method_domain.created")) || (data2 === "payment_method_domain.verified")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "resolution_center_case.closed")) || (data2 === "resolution_center_case.created")) || (data2 === "resolution_center_case.escalated")) || (data2 === "resolution_center_case.updated")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "shipment.created")) || (data2 === "shipment.updated")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired")) || (data2 === "verification.updated"))){
+validate107.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema110.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate107.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enabled !== undefined){
+const _errs8 = errors;
+if(typeof data.enabled !== "boolean"){
+validate107.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data4 = data.description;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate107.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema110.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 500){
+validate107.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data5 = data.api_version_date;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate107.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema110.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 20){
+validate107.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.include_connected_accounts !== undefined){
+const _errs14 = errors;
+if(typeof data.include_connected_accounts !== "boolean"){
+validate107.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate107.errors = vErrors;
+return errors === 0;
+}
+validate107.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_e42f0b36d4ac = validate108;
+const schema111 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
+
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate108.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+data.currency = "usd";
+}
+if(data.visibility === undefined){
+data.visibility = "visible";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
+validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func5.call(schema111.properties, key0))){
+validate108.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate108.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate108.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data1 = data.product_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate108.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data1)){
+validate108.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data2 = data.title;
+const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate108.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema111.properties.title.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 200){
+validate108.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_type !== undefined){
+let data3 = data.plan_type;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate108.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data3 === "renewal") || (data3 === "one_time"))){
+validate108.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema111.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.billing_period !== undefined){
+let data4 = data.billing_period;
+const _errs10 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate108.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 3650 || isNaN(data4)){
+validate108.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data4 < 1 || isNaN(data4)){
+validate108.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.trial_period_days !== undefined){
+let data5 = data.trial_period_days;
+const _errs12 = errors;
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+validate108.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema111.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs12){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 730 || isNaN(data5)){
+validate108.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data5 < 0 || isNaN(data5)){
+validate108.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data6 = data.currency;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!pattern6.test(data6)){
+validate108.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+if(valid0){
+if(data.initial_price !== undefined){
+let data7 = data.initial_price;
+const _errs16 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+validate108.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 100000000000 || isNaN(data7)){
+validate108.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data7 < 0 || isNaN(data7)){
+validate108.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.renewal_price !== undefined){
+let data8 = data.renewal_price;
+const _errs18 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+validate108.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs18){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 100000000000 || isNaN(data8)){
+validate108.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data8 < 0 || isNaN(data8)){
+validate108.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.visibility;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+validate108.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
+validate108.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema111.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+if(data.stock !== undefined){
+let data10 = data.stock;
+const _errs22 = errors;
+if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
+validate108.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema111.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs22){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 2147483647 || isNaN(data10)){
+validate108.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+return false;
+}
+else {
+if(data10 < 0 || isNaN(data10)){
+validate108.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.short_link !== undefined){
+let data11 = data.short_link;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!pattern33.test(data11)){
+validate108.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data12 = data.three_d_secure_policy;
+const _errs26 = errors;
+if((typeof data12 !== "string") && (data12 !== null)){
+validate108.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema111.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === "frictionless_if_required")) || (data12 === null))){
+validate108.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema111.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data13 = data.metadata;
+const _errs28 = errors;
+if(errors === _errs28){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(Object.keys(data13).length > 50){
+validate108.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data13){
+const _errs30 = errors;
+if(typeof key1 === "string"){
+if(func1(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs30 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate108.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data13){
+let data14 = data13[key2];
+const _errs32 = errors;
+if((((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (typeof data14 !== "boolean")) && (data14 !== null)){
+validate108.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema111.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs32 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate108.errors = vErrors;
+return errors === 0;
+}
+validate108.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_e4903ad39057 = validate109;
+const schema112 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]},"recipient":{"type":"object","properties":{"first_name":{"type":"string","minLength":1,"maxLength":100},"last_name":{"type":"string","minLength":1,"maxLength":100},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["first_name","last_name","country"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
+
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate109.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
+validate109.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields")) || (key0 === "recipient"))){
+validate109.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate109.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate109.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate109.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data1 = data.user_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate109.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern35.test(data1)){
+validate109.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate109.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19011,12 +19563,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern64.test(data2)){
-validate107.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
+validate109.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
 return false;
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19032,18 +19584,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 60){
-validate107.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
+validate109.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
 return false;
 }
 else {
 if(func1(data3) < 1){
-validate107.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate109.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19059,12 +19611,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
-validate107.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate109.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19077,7 +19629,7 @@ if(valid0){
 if(data.is_default !== undefined){
 const _errs12 = errors;
 if(typeof data.is_default !== "boolean"){
-validate107.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate109.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -19093,14 +19645,14 @@ if(errors === _errs14){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing1;
 if((data6.account_number === undefined) && (missing1 = "account_number")){
-validate107.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate109.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs16 = errors;
 for(const key1 in data6){
 if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
-validate107.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate109.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19112,18 +19664,18 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data7 === "string"){
 if(func1(data7) > 80){
-validate107.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+validate109.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
 return false;
 }
 else {
 if(func1(data7) < 4){
-validate107.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
+validate109.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
 return false;
 }
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19139,12 +19691,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data8 === "string"){
 if(!pattern66.test(data8)){
-validate107.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
+validate109.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
 return false;
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19160,12 +19712,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data9 === "string"){
 if(func1(data9) > 100){
-validate107.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate109.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19180,7 +19732,7 @@ var valid1 = true;
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate109.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -19197,14 +19749,14 @@ if(errors === _errs23){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing2;
 if((((data10.first_name === undefined) && (missing2 = "first_name")) || ((data10.last_name === undefined) && (missing2 = "last_name"))) || ((data10.country === undefined) && (missing2 = "country"))){
-validate107.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate109.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs25 = errors;
 for(const key2 in data10){
 if(!(((key2 === "first_name") || (key2 === "last_name")) || (key2 === "country"))){
-validate107.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate109.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19216,18 +19768,18 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data11 === "string"){
 if(func1(data11) > 100){
-validate107.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate109.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data11) < 1){
-validate107.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate109.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19243,18 +19795,18 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data12 === "string"){
 if(func1(data12) > 100){
-validate107.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate109.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data12) < 1){
-validate107.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate109.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19270,12 +19822,12 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data13 === "string"){
 if(!pattern15.test(data13)){
-validate107.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate109.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19290,7 +19842,7 @@ var valid2 = true;
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate109.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -19310,22 +19862,22 @@ var valid0 = true;
 }
 }
 else {
-validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate107.errors = vErrors;
+validate109.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate109.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_e5de94e2a255 = validate108;
-const schema111 = {"type":"object","properties":{"enabled":{"type":"boolean"}},"additionalProperties":false,"required":["enabled"]};
+export const body_e5de94e2a255 = validate110;
+const schema113 = {"type":"object","properties":{"enabled":{"type":"boolean"}},"additionalProperties":false,"required":["enabled"]};
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
+const evaluated0 = validate110.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19336,14 +19888,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.enabled === undefined) && (missing0 = "enabled")){
-validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate110.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "enabled")){
-validate108.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate110.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19351,7 +19903,7 @@ break;
 if(_errs1 === errors){
 if(data.enabled !== undefined){
 if(typeof data.enabled !== "boolean"){
-validate108.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate110.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
@@ -19359,22 +19911,22 @@ return false;
 }
 }
 else {
-validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate108.errors = vErrors;
+validate110.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate110.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_e66d78739e31 = validate109;
-const schema112 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","external_account.connected","external_account.connection_failed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
+export const body_e66d78739e31 = validate111;
+const schema114 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","external_account.connected","external_account.connection_failed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
+const evaluated0 = validate111.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19391,14 +19943,14 @@ data.child_resource_events = false;
 }
 let missing0;
 if((data.url === undefined) && (missing0 = "url")){
-validate109.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate111.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
-validate109.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate111.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19410,18 +19962,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate109.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate111.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate109.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate111.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate109.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate111.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19438,18 +19990,18 @@ if(errors === _errs4){
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 2048){
-validate109.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate111.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(!(formats4(data1))){
-validate109.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate111.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate109.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate111.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19466,7 +20018,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data2)){
 if(data2.length > 100){
-validate109.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate111.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -19476,11 +20028,11 @@ for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate109.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate111.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "bounty.closed")) || (data3 === "bounty.created")) || (data3 === "bounty_submission.approved")) || (data3 === "bounty_submission.denied")) || (data3 === "bounty_submission.submitted")) || (data3 === "card.canceled")) || (data3 === "card.created")) || (data3 === "card.frozen")) || (data3 === "card.unfrozen")) || (data3 === "card.updated")) || (data3 === "card_top_up.created")) || (data3 === "card_transaction.created")) || (data3 === "card_transaction.reversed")) || (data3 === "card_transaction.settled")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "crypto_deposit.below_minimum")) || (data3 === "crypto_deposit.confirmed")) || (data3 === "crypto_deposit.created")) || (data3 === "dispute.closed")) || (data3 === "dispute.created")) || (data3 === "dispute.lost")) || (data3 === "dispute.prevented")) || (data3 === "dispute.submitted")) || (data3 === "dispute.updated")) || (data3 === "dispute.won")) || (data3 === "dispute_alert.created")) || (data3 === "dispute_alert.updated")) || (data3 === "experiment.created")) || (data3 === "experiment.ended")) || (data3 === "export.completed")) || (data3 === "external_account.connected")) || (data3 === "external_account.connection_failed")) || (data3 === "media.completed")) || (data3 === "media.failed")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payment_method_domain.created")) || (data3 === "payment_method_domain.verified")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "resolution_center_case.closed")) || (data3 === "resolution_center_case.created")) || (data3 === "resolution_center_case.escalated")) || (data3 === "resolution_center_case.updated")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "shipment.created")) || (data3 === "shipment.updated")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired")) || (data3 === "verification.updated"))){
-validate109.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema112.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+validate111.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema114.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -19491,7 +20043,7 @@ break;
 }
 }
 else {
-validate109.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate111.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -19503,7 +20055,7 @@ var valid0 = true;
 if(valid0){
 const _errs10 = errors;
 if(typeof data.enabled !== "boolean"){
-validate109.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate111.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -19512,13 +20064,13 @@ if(data.description !== undefined){
 let data5 = data.description;
 const _errs12 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate109.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema112.properties.description.type},message:"must be string,null"}];
+validate111.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema114.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 500){
-validate109.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate111.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -19533,13 +20085,13 @@ if(data.api_version_date !== undefined){
 let data6 = data.api_version_date;
 const _errs14 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate109.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema112.properties.api_version_date.type},message:"must be string,null"}];
+validate111.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema114.properties.api_version_date.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(func1(data6) > 20){
-validate109.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate111.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
@@ -19552,138 +20104,13 @@ var valid0 = true;
 if(valid0){
 const _errs16 = errors;
 if(typeof data.child_resource_events !== "boolean"){
-validate109.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate111.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
 }
 }
 }
-}
-}
-}
-}
-}
-}
-else {
-validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate109.errors = vErrors;
-return errors === 0;
-}
-validate109.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_e8948ec0683d = validate110;
-const schema113 = {"type":"object","properties":{"bounty_id":{"type":"string","maxLength":64,"pattern":"^bnty_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["bounty_id"]};
-const pattern199 = new RegExp("^bnty_[A-Za-z0-9]+$", "u");
-
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate110.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.bounty_id === undefined) && (missing0 = "bounty_id")){
-validate110.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "bounty_id")){
-validate110.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.bounty_id !== undefined){
-let data0 = data.bounty_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate110.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern199.test(data0)){
-validate110.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/pattern",keyword:"pattern",params:{pattern: "^bnty_[A-Za-z0-9]+$"},message:"must match pattern \""+"^bnty_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate110.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-}
-}
-else {
-validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate110.errors = vErrors;
-return errors === 0;
-}
-validate110.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_ebe2439a8149 = validate111;
-const schema114 = {"type":"object","properties":{"subject_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,128}$"}},"additionalProperties":false,"required":["subject_id"]};
-
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate111.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.subject_id === undefined) && (missing0 = "subject_id")){
-validate111.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "subject_id")){
-validate111.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.subject_id !== undefined){
-let data0 = data.subject_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(!pattern81.test(data0)){
-validate111.errors = [{instancePath:instancePath+"/subject_id",schemaPath:"#/properties/subject_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,128}$"+"\""}];
-return false;
-}
-}
-else {
-validate111.errors = [{instancePath:instancePath+"/subject_id",schemaPath:"#/properties/subject_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 }
@@ -19700,8 +20127,9 @@ return errors === 0;
 }
 validate111.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_ecd882ec2573 = validate112;
-const schema115 = {"type":"object","properties":{"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"message":{"type":"string","minLength":1,"maxLength":5000},"attachments":{"type":"array","items":{"type":"string","pattern":"^file_[A-Za-z0-9]{1,60}$"},"maxItems":10}},"additionalProperties":false,"required":["payment_id","reason","message"]};
+export const body_e8948ec0683d = validate112;
+const schema115 = {"type":"object","properties":{"bounty_id":{"type":"string","maxLength":64,"pattern":"^bnty_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["bounty_id"]};
+const pattern205 = new RegExp("^bnty_[A-Za-z0-9]+$", "u");
 
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19716,135 +20144,39 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.payment_id === undefined) && (missing0 = "payment_id")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.message === undefined) && (missing0 = "message"))){
+if((data.bounty_id === undefined) && (missing0 = "bounty_id")){
 validate112.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "payment_id") || (key0 === "reason")) || (key0 === "message")) || (key0 === "attachments"))){
+if(!(key0 === "bounty_id")){
 validate112.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.payment_id !== undefined){
-let data0 = data.payment_id;
+if(data.bounty_id !== undefined){
+let data0 = data.bounty_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate112.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate112.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern152.test(data0)){
-validate112.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate112.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.reason !== undefined){
-let data1 = data.reason;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate112.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((data1 === "forgot_to_cancel") || (data1 === "item_not_received")) || (data1 === "significantly_not_as_described")) || (data1 === "unauthorized_transaction")) || (data1 === "product_unacceptable"))){
-validate112.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema115.properties.reason.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.message !== undefined){
-let data2 = data.message;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 5000){
-validate112.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
-return false;
-}
-else {
-if(func1(data2) < 1){
-validate112.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern205.test(data0)){
+validate112.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/pattern",keyword:"pattern",params:{pattern: "^bnty_[A-Za-z0-9]+$"},message:"must match pattern \""+"^bnty_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate112.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.attachments !== undefined){
-let data3 = data.attachments;
-const _errs8 = errors;
-if(errors === _errs8){
-if(Array.isArray(data3)){
-if(data3.length > 10){
-validate112.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern136.test(data4)){
-validate112.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/pattern",keyword:"pattern",params:{pattern: "^file_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^file_[A-Za-z0-9]{1,60}$"+"\""}];
-return false;
-}
-}
-else {
-validate112.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs10 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate112.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -19861,8 +20193,8 @@ return errors === 0;
 }
 validate112.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_ed51d1f7f0ca = validate113;
-const schema116 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","minLength":1,"maxLength":10000}},"additionalProperties":false};
+export const body_ebe2439a8149 = validate113;
+const schema116 = {"type":"object","properties":{"subject_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,128}$"}},"additionalProperties":false,"required":["subject_id"]};
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19876,10 +20208,230 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.subject_id === undefined) && (missing0 = "subject_id")){
+validate113.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "subject_id")){
+validate113.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.subject_id !== undefined){
+let data0 = data.subject_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern81.test(data0)){
+validate113.errors = [{instancePath:instancePath+"/subject_id",schemaPath:"#/properties/subject_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,128}$"+"\""}];
+return false;
+}
+}
+else {
+validate113.errors = [{instancePath:instancePath+"/subject_id",schemaPath:"#/properties/subject_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate113.errors = vErrors;
+return errors === 0;
+}
+validate113.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_ecd882ec2573 = validate114;
+const schema117 = {"type":"object","properties":{"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"message":{"type":"string","minLength":1,"maxLength":5000},"attachments":{"type":"array","items":{"type":"string","pattern":"^file_[A-Za-z0-9]{1,60}$"},"maxItems":10}},"additionalProperties":false,"required":["payment_id","reason","message"]};
+
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate114.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.payment_id === undefined) && (missing0 = "payment_id")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.message === undefined) && (missing0 = "message"))){
+validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "payment_id") || (key0 === "reason")) || (key0 === "message")) || (key0 === "attachments"))){
+validate114.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.payment_id !== undefined){
+let data0 = data.payment_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate114.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern154.test(data0)){
+validate114.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate114.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reason !== undefined){
+let data1 = data.reason;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate114.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((data1 === "forgot_to_cancel") || (data1 === "item_not_received")) || (data1 === "significantly_not_as_described")) || (data1 === "unauthorized_transaction")) || (data1 === "product_unacceptable"))){
+validate114.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema117.properties.reason.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.message !== undefined){
+let data2 = data.message;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 5000){
+validate114.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+return false;
+}
+else {
+if(func1(data2) < 1){
+validate114.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate114.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.attachments !== undefined){
+let data3 = data.attachments;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+if(data3.length > 10){
+validate114.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern138.test(data4)){
+validate114.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/pattern",keyword:"pattern",params:{pattern: "^file_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^file_[A-Za-z0-9]{1,60}$"+"\""}];
+return false;
+}
+}
+else {
+validate114.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs10 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate114.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate114.errors = vErrors;
+return errors === 0;
+}
+validate114.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_ed51d1f7f0ca = validate115;
+const schema118 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","minLength":1,"maxLength":10000}},"additionalProperties":false};
+
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate115.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "title") || (key0 === "description"))){
-validate113.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate115.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19891,18 +20443,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 200){
-validate113.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate115.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate113.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate115.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate113.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19918,18 +20470,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 10000){
-validate113.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}];
+validate115.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}];
 return false;
 }
 else {
 if(func1(data1) < 1){
-validate113.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate115.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate113.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19942,22 +20494,22 @@ var valid0 = true;
 }
 }
 else {
-validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate113.errors = vErrors;
+validate115.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate115.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f024972fd026 = validate114;
-const schema117 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"includes_license":{"type":"boolean"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_f024972fd026 = validate116;
+const schema119 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"includes_license":{"type":"boolean"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
+const evaluated0 = validate116.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19969,7 +20521,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "title") || (key0 === "description")) || (key0 === "visibility")) || (key0 === "includes_license")) || (key0 === "metadata"))){
-validate114.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate116.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19981,18 +20533,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 200){
-validate114.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate116.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate114.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate116.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate114.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate116.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -20006,13 +20558,13 @@ if(data.description !== undefined){
 let data1 = data.description;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate114.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema117.properties.description.type},message:"must be string,null"}];
+validate116.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema119.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 5000){
-validate114.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+validate116.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
 return false;
 }
 }
@@ -20027,11 +20579,11 @@ if(data.visibility !== undefined){
 let data2 = data.visibility;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate114.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate116.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "visible") || (data2 === "hidden")) || (data2 === "archived"))){
-validate114.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema117.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate116.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema119.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -20043,7 +20595,7 @@ if(valid0){
 if(data.includes_license !== undefined){
 const _errs8 = errors;
 if(typeof data.includes_license !== "boolean"){
-validate114.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate116.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -20058,7 +20610,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate114.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate116.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -20086,7 +20638,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate114.errors = vErrors;
+validate116.errors = vErrors;
 return false;
 break;
 }
@@ -20096,7 +20648,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate114.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema117.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate116.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema119.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -20108,7 +20660,7 @@ break;
 }
 }
 else {
-validate114.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate116.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -20124,22 +20676,22 @@ var valid0 = true;
 }
 }
 else {
-validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate114.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate116.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f10d5e8a880d = validate115;
-const schema118 = {"type":"object","properties":{"type":{"type":"string","enum":["balance","claim_link"]},"origin_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"destination_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"expires_at":{"type":"string","format":"date-time"},"redeemable_count":{"type":"integer","minimum":1,"maximum":100},"notes":{"type":["string","null"],"maxLength":500},"metadata":{"type":["object","null"],"maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"idempotence_key":{"type":["string","null"],"minLength":1,"maxLength":255}},"additionalProperties":false,"required":["type","origin_id","amount"]};
+export const body_f10d5e8a880d = validate117;
+const schema120 = {"type":"object","properties":{"type":{"type":"string","enum":["balance","claim_link"]},"origin_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"destination_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"expires_at":{"type":"string","format":"date-time"},"redeemable_count":{"type":"integer","minimum":1,"maximum":100},"notes":{"type":["string","null"],"maxLength":500},"metadata":{"type":["object","null"],"maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"idempotence_key":{"type":["string","null"],"minLength":1,"maxLength":255}},"additionalProperties":false,"required":["type","origin_id","amount"]};
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
+const evaluated0 = validate117.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20153,14 +20705,14 @@ data.currency = "usd";
 }
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.origin_id === undefined) && (missing0 = "origin_id"))) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate117.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func5.call(schema118.properties, key0))){
-validate115.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func5.call(schema120.properties, key0))){
+validate117.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -20170,11 +20722,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate115.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate117.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "balance") || (data0 === "claim_link"))){
-validate115.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema118.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate117.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema120.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -20189,12 +20741,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern117.test(data1)){
-validate115.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+validate117.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
 return false;
 }
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate117.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -20210,12 +20762,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern117.test(data2)){
-validate115.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+validate117.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
 return false;
 }
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate117.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -20229,18 +20781,18 @@ if(data.amount !== undefined){
 let data3 = data.amount;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate115.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate117.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 100000000000 || isNaN(data3)){
-validate115.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate117.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data3 < 1 || isNaN(data3)){
-validate115.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate117.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -20257,12 +20809,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
-validate115.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate117.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate117.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -20275,12 +20827,12 @@ if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!(formats0(data5))){
-validate115.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate117.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate117.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -20295,18 +20847,18 @@ if(data.redeemable_count !== undefined){
 let data6 = data.redeemable_count;
 const _errs14 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate115.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate117.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 100 || isNaN(data6)){
-validate115.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate117.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data6 < 1 || isNaN(data6)){
-validate115.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate117.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -20322,13 +20874,13 @@ if(data.notes !== undefined){
 let data7 = data.notes;
 const _errs16 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate115.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema118.properties.notes.type},message:"must be string,null"}];
+validate117.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema120.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(func1(data7) > 500){
-validate115.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate117.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -20343,13 +20895,13 @@ if(data.metadata !== undefined){
 let data8 = data.metadata;
 const _errs18 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-validate115.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema118.properties.metadata.type},message:"must be object,null"}];
+validate117.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema120.properties.metadata.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs18){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(Object.keys(data8).length > 50){
-validate115.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate117.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -20377,7 +20929,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate115.errors = vErrors;
+validate117.errors = vErrors;
 return false;
 break;
 }
@@ -20387,7 +20939,7 @@ for(const key2 in data8){
 let data9 = data8[key2];
 const _errs22 = errors;
 if((((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")) && (data9 !== null)){
-validate115.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema118.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate117.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema120.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -20409,18 +20961,18 @@ if(data.idempotence_key !== undefined){
 let data10 = data.idempotence_key;
 const _errs24 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate115.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/type",keyword:"type",params:{type: schema118.properties.idempotence_key.type},message:"must be string,null"}];
+validate117.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/type",keyword:"type",params:{type: schema120.properties.idempotence_key.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func1(data10) > 255){
-validate115.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+validate117.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
 return false;
 }
 else {
 if(func1(data10) < 1){
-validate115.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate117.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
@@ -20444,22 +20996,22 @@ var valid0 = true;
 }
 }
 else {
-validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate115.errors = vErrors;
+validate117.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate117.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f1c95e235185 = validate116;
-const schema119 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false};
+export const body_f1c95e235185 = validate118;
+const schema121 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":200}},"additionalProperties":false};
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate118.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20471,7 +21023,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "name")){
-validate116.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate118.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -20483,18 +21035,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 200){
-validate116.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate118.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate116.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate118.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate116.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate118.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -20502,24 +21054,24 @@ return false;
 }
 }
 else {
-validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate116.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate118.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f32088b2539e = validate117;
-const schema120 = {"type":"object","properties":{"card":{"type":"object","properties":{"number":{"type":"string","pattern":"^[0-9]{12,19}$"},"exp_month":{"type":"integer","minimum":1,"maximum":12},"exp_year":{"type":"integer","minimum":2000,"maximum":2100},"cvc":{"type":"string","pattern":"^[0-9]{3,4}$"}},"additionalProperties":false,"required":["number","exp_month","exp_year","cvc"]}},"additionalProperties":false,"required":["card"]};
-const pattern206 = new RegExp("^[0-9]{12,19}$", "u");
-const pattern207 = new RegExp("^[0-9]{3,4}$", "u");
+export const body_f32088b2539e = validate119;
+const schema122 = {"type":"object","properties":{"card":{"type":"object","properties":{"number":{"type":"string","pattern":"^[0-9]{12,19}$"},"exp_month":{"type":"integer","minimum":1,"maximum":12},"exp_year":{"type":"integer","minimum":2000,"maximum":2100},"cvc":{"type":"string","pattern":"^[0-9]{3,4}$"}},"additionalProperties":false,"required":["number","exp_month","exp_year","cvc"]}},"additionalProperties":false,"required":["card"]};
+const pattern212 = new RegExp("^[0-9]{12,19}$", "u");
+const pattern213 = new RegExp("^[0-9]{3,4}$", "u");
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
+const evaluated0 = validate119.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20530,14 +21082,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.card === undefined) && (missing0 = "card")){
-validate117.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate119.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "card")){
-validate117.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate119.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -20550,14 +21102,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if(((((data0.number === undefined) && (missing1 = "number")) || ((data0.exp_month === undefined) && (missing1 = "exp_month"))) || ((data0.exp_year === undefined) && (missing1 = "exp_year"))) || ((data0.cvc === undefined) && (missing1 = "cvc"))){
-validate117.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate119.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((((key1 === "number") || (key1 === "exp_month")) || (key1 === "exp_year")) || (key1 === "cvc"))){
-validate117.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate119.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -20568,13 +21120,13 @@ let data1 = data0.number;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
-if(!pattern206.test(data1)){
-validate117.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""}];
+if(!pattern212.test(data1)){
+validate119.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""}];
 return false;
 }
 }
 else {
-validate117.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate119.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -20588,18 +21140,18 @@ if(data0.exp_month !== undefined){
 let data2 = data0.exp_month;
 const _errs7 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate117.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate119.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs7){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 12 || isNaN(data2)){
-validate117.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/maximum",keyword:"maximum",params:{comparison: "<=", limit: 12},message:"must be <= 12"}];
+validate119.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/maximum",keyword:"maximum",params:{comparison: "<=", limit: 12},message:"must be <= 12"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate117.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate119.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -20615,18 +21167,18 @@ if(data0.exp_year !== undefined){
 let data3 = data0.exp_year;
 const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate117.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate119.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 2100 || isNaN(data3)){
-validate117.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2100},message:"must be <= 2100"}];
+validate119.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2100},message:"must be <= 2100"}];
 return false;
 }
 else {
 if(data3 < 2000 || isNaN(data3)){
-validate117.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"}];
+validate119.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"}];
 return false;
 }
 }
@@ -20643,13 +21195,13 @@ let data4 = data0.cvc;
 const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
-if(!pattern207.test(data4)){
-validate117.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3,4}$"},message:"must match pattern \""+"^[0-9]{3,4}$"+"\""}];
+if(!pattern213.test(data4)){
+validate119.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3,4}$"},message:"must match pattern \""+"^[0-9]{3,4}$"+"\""}];
 return false;
 }
 }
 else {
-validate117.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate119.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -20665,224 +21217,9 @@ var valid1 = true;
 }
 }
 else {
-validate117.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate119.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-}
-}
-}
-}
-else {
-validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate117.errors = vErrors;
-return errors === 0;
-}
-validate117.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_f4c45a7f42c6 = validate118;
-const schema121 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"type":{"type":"string","enum":["image","video"]},"prompt":{"type":"string","minLength":1,"maxLength":1000},"resolution":{"type":"string","enum":["low","standard","high"]},"duration_seconds":{"type":"integer","minimum":1,"maximum":10}},"additionalProperties":false,"required":["account_id","type","prompt"]};
-
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate118.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.prompt === undefined) && (missing0 = "prompt"))){
-validate118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((key0 === "account_id") || (key0 === "type")) || (key0 === "prompt")) || (key0 === "resolution")) || (key0 === "duration_seconds"))){
-validate118.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate118.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate118.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate118.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.type !== undefined){
-let data1 = data.type;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate118.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data1 === "image") || (data1 === "video"))){
-validate118.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema121.properties.type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.prompt !== undefined){
-let data2 = data.prompt;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 1000){
-validate118.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
-return false;
-}
-else {
-if(func1(data2) < 1){
-validate118.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate118.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.resolution !== undefined){
-let data3 = data.resolution;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate118.errors = [{instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data3 === "low") || (data3 === "standard")) || (data3 === "high"))){
-validate118.errors = [{instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema121.properties.resolution.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.duration_seconds !== undefined){
-let data4 = data.duration_seconds;
-const _errs10 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate118.errors = [{instancePath:instancePath+"/duration_seconds",schemaPath:"#/properties/duration_seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs10){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 10 || isNaN(data4)){
-validate118.errors = [{instancePath:instancePath+"/duration_seconds",schemaPath:"#/properties/duration_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"}];
-return false;
-}
-else {
-if(data4 < 1 || isNaN(data4)){
-validate118.errors = [{instancePath:instancePath+"/duration_seconds",schemaPath:"#/properties/duration_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate118.errors = vErrors;
-return errors === 0;
-}
-validate118.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_f6cef3aebbb9 = validate119;
-const schema122 = {"type":"object","properties":{"outcome":{"type":"string","enum":["succeed","fail"]}},"additionalProperties":false,"required":["outcome"]};
-
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate119.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
-validate119.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "outcome")){
-validate119.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.outcome !== undefined){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-validate119.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data0 === "succeed") || (data0 === "fail"))){
-validate119.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema122.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
-return false;
 }
 }
 }
@@ -20898,8 +21235,8 @@ return errors === 0;
 }
 validate119.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_fc0fbf9a0928 = validate120;
-const schema123 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"}},"additionalProperties":false,"required":["payout_method_id","amount"]};
+export const body_f4c45a7f42c6 = validate120;
+const schema123 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"type":{"type":"string","enum":["image","video"]},"prompt":{"type":"string","minLength":1,"maxLength":1000},"resolution":{"type":"string","enum":["low","standard","high"]},"duration_seconds":{"type":"integer","minimum":1,"maximum":10}},"additionalProperties":false,"required":["account_id","type","prompt"]};
 
 function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20913,18 +21250,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.speed === undefined){
-data.speed = "standard";
-}
 let missing0;
-if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.prompt === undefined) && (missing0 = "prompt"))){
 validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed"))){
+if(!(((((key0 === "account_id") || (key0 === "type")) || (key0 === "prompt")) || (key0 === "resolution")) || (key0 === "duration_seconds"))){
 validate120.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -20958,26 +21292,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
+if(data.type !== undefined){
+let data1 = data.type;
 const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate120.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(typeof data1 !== "string"){
+validate120.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-else {
-if(!pattern35.test(data1)){
-validate120.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!((data1 === "image") || (data1 === "video"))){
+validate120.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema123.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
-else {
-validate120.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs4 === errors;
 }
@@ -20985,18 +21309,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payout_method_id !== undefined){
-let data2 = data.payout_method_id;
+if(data.prompt !== undefined){
+let data2 = data.prompt;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern182.test(data2)){
-validate120.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
+if(func1(data2) > 1000){
+validate120.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
+return false;
+}
+else {
+if(func1(data2) < 1){
+validate120.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
+}
 else {
-validate120.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate120.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -21006,20 +21336,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.amount !== undefined){
-let data3 = data.amount;
+if(data.resolution !== undefined){
+let data3 = data.resolution;
 const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
-validate120.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+if(typeof data3 !== "string"){
+validate120.errors = [{instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-else {
-validate120.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(((data3 === "low") || (data3 === "standard")) || (data3 === "high"))){
+validate120.errors = [{instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema123.properties.resolution.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
 }
 var valid0 = _errs8 === errors;
 }
@@ -21027,38 +21353,31 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data4 = data.currency;
+if(data.duration_seconds !== undefined){
+let data4 = data.duration_seconds;
 const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern6.test(data4)){
-validate120.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate120.errors = [{instancePath:instancePath+"/duration_seconds",schemaPath:"#/properties/duration_seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === _errs10){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 10 || isNaN(data4)){
+validate120.errors = [{instancePath:instancePath+"/duration_seconds",schemaPath:"#/properties/duration_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"}];
+return false;
 }
 else {
-validate120.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data4 < 1 || isNaN(data4)){
+validate120.errors = [{instancePath:instancePath+"/duration_seconds",schemaPath:"#/properties/duration_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
+}
+}
 }
 }
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-let data5 = data.speed;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-validate120.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data5 === "standard") || (data5 === "instant"))){
-validate120.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema123.properties.speed.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs12 === errors;
 }
 }
 }
@@ -21077,8 +21396,8 @@ return errors === 0;
 }
 validate120.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_fe133552b68c = validate121;
-const schema124 = {"type":"object","properties":{"display_order":{"type":"integer","minimum":0,"maximum":2147483647},"scopes":{"type":"array","items":{"type":"string","enum":["advertise"]},"maxItems":1}},"additionalProperties":false};
+export const body_f6cef3aebbb9 = validate121;
+const schema124 = {"type":"object","properties":{"outcome":{"type":"string","enum":["succeed","fail"]}},"additionalProperties":false,"required":["outcome"]};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21092,81 +21411,31 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.outcome === undefined) && (missing0 = "outcome")){
+validate121.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "display_order") || (key0 === "scopes"))){
+if(!(key0 === "outcome")){
 validate121.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.display_order !== undefined){
-let data0 = data.display_order;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate121.errors = [{instancePath:instancePath+"/display_order",schemaPath:"#/properties/display_order/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(data.outcome !== undefined){
+let data0 = data.outcome;
+if(typeof data0 !== "string"){
+validate121.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 2147483647 || isNaN(data0)){
-validate121.errors = [{instancePath:instancePath+"/display_order",schemaPath:"#/properties/display_order/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+if(!((data0 === "succeed") || (data0 === "fail"))){
+validate121.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema124.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-else {
-if(data0 < 0 || isNaN(data0)){
-validate121.errors = [{instancePath:instancePath+"/display_order",schemaPath:"#/properties/display_order/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.scopes !== undefined){
-let data1 = data.scopes;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 1){
-validate121.errors = [{instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-validate121.errors = [{instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(data2 === "advertise")){
-validate121.errors = [{instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/enum",keyword:"enum",params:{allowedValues: schema124.properties.scopes.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate121.errors = [{instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -21181,9 +21450,8 @@ return errors === 0;
 }
 validate121.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_ffc2772e4dd4 = validate122;
-const schema125 = {"type":"object","properties":{"name":{"type":["string","null"],"minLength":1,"maxLength":100},"bio":{"type":["string","null"],"maxLength":500},"username":{"type":"string","pattern":"^[a-z0-9_]{3,30}$"},"profile_picture_url":{"type":["string","null"],"format":"uri","maxLength":2048},"city":{"type":["string","null"],"maxLength":100},"country":{"type":["string","null"],"pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
-const pattern214 = new RegExp("^[a-z0-9_]{3,30}$", "u");
+export const body_fc0fbf9a0928 = validate122;
+const schema125 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"}},"additionalProperties":false,"required":["payout_method_id","amount"]};
 
 function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21197,34 +21465,43 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.speed === undefined){
+data.speed = "standard";
+}
+let missing0;
+if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
+validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "name") || (key0 === "bio")) || (key0 === "username")) || (key0 === "profile_picture_url")) || (key0 === "city")) || (key0 === "country"))){
+if(!((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed"))){
 validate122.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.name !== undefined){
-let data0 = data.name;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-validate122.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema125.properties.name.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) > 100){
-validate122.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func1(data0) > 64){
+validate122.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func1(data0) < 1){
-validate122.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern2.test(data0)){
+validate122.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
+}
+else {
+validate122.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs2 === errors;
@@ -21233,19 +21510,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.bio !== undefined){
-let data1 = data.bio;
+if(data.user_id !== undefined){
+let data1 = data.user_id;
 const _errs4 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate122.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/type",keyword:"type",params:{type: schema125.properties.bio.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func1(data1) > 500){
-validate122.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+if(func1(data1) > 64){
+validate122.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
+else {
+if(!pattern35.test(data1)){
+validate122.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate122.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs4 === errors;
@@ -21254,18 +21537,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.username !== undefined){
-let data2 = data.username;
+if(data.payout_method_id !== undefined){
+let data2 = data.payout_method_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern214.test(data2)){
-validate122.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{3,30}$"},message:"must match pattern \""+"^[a-z0-9_]{3,30}$"+"\""}];
+if(!pattern188.test(data2)){
+validate122.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
 return false;
 }
 }
 else {
-validate122.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate122.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -21275,27 +21558,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.profile_picture_url !== undefined){
-let data3 = data.profile_picture_url;
+if(data.amount !== undefined){
+let data3 = data.amount;
 const _errs8 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-validate122.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/type",keyword:"type",params:{type: schema125.properties.profile_picture_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(func1(data3) > 2048){
-validate122.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if(!pattern14.test(data3)){
+validate122.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
+}
 }
 else {
-if(!(formats4(data3))){
-validate122.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate122.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
-}
 }
 }
 var valid0 = _errs8 === errors;
@@ -21304,19 +21579,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.city !== undefined){
-let data4 = data.city;
+if(data.currency !== undefined){
+let data4 = data.currency;
 const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate122.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema125.properties.city.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 100){
-validate122.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(!pattern6.test(data4)){
+validate122.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
+}
+else {
+validate122.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs10 === errors;
@@ -21325,25 +21600,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.country !== undefined){
-let data5 = data.country;
+let data5 = data.speed;
 const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate122.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: schema125.properties.country.type},message:"must be string,null"}];
+if(typeof data5 !== "string"){
+validate122.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(!pattern15.test(data5)){
-validate122.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(!((data5 === "standard") || (data5 === "instant"))){
+validate122.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema125.properties.speed.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
 }
 var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -21361,4 +21628,289 @@ validate122.errors = vErrors;
 return errors === 0;
 }
 validate122.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_fe133552b68c = validate123;
+const schema126 = {"type":"object","properties":{"display_order":{"type":"integer","minimum":0,"maximum":2147483647},"scopes":{"type":"array","items":{"type":"string","enum":["advertise"]},"maxItems":1}},"additionalProperties":false};
+
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate123.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "display_order") || (key0 === "scopes"))){
+validate123.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.display_order !== undefined){
+let data0 = data.display_order;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+validate123.errors = [{instancePath:instancePath+"/display_order",schemaPath:"#/properties/display_order/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 2147483647 || isNaN(data0)){
+validate123.errors = [{instancePath:instancePath+"/display_order",schemaPath:"#/properties/display_order/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+return false;
+}
+else {
+if(data0 < 0 || isNaN(data0)){
+validate123.errors = [{instancePath:instancePath+"/display_order",schemaPath:"#/properties/display_order/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.scopes !== undefined){
+let data1 = data.scopes;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 1){
+validate123.errors = [{instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate123.errors = [{instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(data2 === "advertise")){
+validate123.errors = [{instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/enum",keyword:"enum",params:{allowedValues: schema126.properties.scopes.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate123.errors = [{instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate123.errors = vErrors;
+return errors === 0;
+}
+validate123.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_ffc2772e4dd4 = validate124;
+const schema127 = {"type":"object","properties":{"name":{"type":["string","null"],"minLength":1,"maxLength":100},"bio":{"type":["string","null"],"maxLength":500},"username":{"type":"string","pattern":"^[a-z0-9_]{3,30}$"},"profile_picture_url":{"type":["string","null"],"format":"uri","maxLength":2048},"city":{"type":["string","null"],"maxLength":100},"country":{"type":["string","null"],"pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
+const pattern220 = new RegExp("^[a-z0-9_]{3,30}$", "u");
+
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate124.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "name") || (key0 === "bio")) || (key0 === "username")) || (key0 === "profile_picture_url")) || (key0 === "city")) || (key0 === "country"))){
+validate124.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.name !== undefined){
+let data0 = data.name;
+const _errs2 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate124.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema127.properties.name.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 100){
+validate124.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate124.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bio !== undefined){
+let data1 = data.bio;
+const _errs4 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate124.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/type",keyword:"type",params:{type: schema127.properties.bio.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 500){
+validate124.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.username !== undefined){
+let data2 = data.username;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern220.test(data2)){
+validate124.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{3,30}$"},message:"must match pattern \""+"^[a-z0-9_]{3,30}$"+"\""}];
+return false;
+}
+}
+else {
+validate124.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.profile_picture_url !== undefined){
+let data3 = data.profile_picture_url;
+const _errs8 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate124.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/type",keyword:"type",params:{type: schema127.properties.profile_picture_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs8){
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 2048){
+validate124.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data3))){
+validate124.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.city !== undefined){
+let data4 = data.city;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate124.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema127.properties.city.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 100){
+validate124.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.country !== undefined){
+let data5 = data.country;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate124.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: schema127.properties.country.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!pattern15.test(data5)){
+validate124.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate124.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate124.errors = vErrors;
+return errors === 0;
+}
+validate124.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

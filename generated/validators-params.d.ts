@@ -44,6 +44,7 @@ export declare const query_8622e1031beb: CompiledValidator;
 export declare const query_8762596ffcf8: CompiledValidator;
 export declare const query_87f5388a2086: CompiledValidator;
 export declare const query_91d96e859c29: CompiledValidator;
+export declare const query_99136b4c28d0: CompiledValidator;
 export declare const query_9ecf46657ab7: CompiledValidator;
 export declare const query_9f6c82246bfe: CompiledValidator;
 export declare const query_a253a5dcf674: CompiledValidator;
