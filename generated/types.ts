@@ -2419,7 +2419,7 @@ export type DeleteExternalAccountOutput = Deleted;
 /** GET /external_accounts/{id}/posts: List an external account's posts */
 export interface ListExternalAccountPostsInput {
     path: { id: string };
-    query: { first?: number; after?: string; last?: number; before?: string; post_id?: string; media_type?: "image" | "video" };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; post_id?: string; media_type?: "image" | "video" };
     body: undefined;
 }
 
@@ -2482,7 +2482,7 @@ export type DeleteSocialAccountOutput = Deleted;
 /** GET /social_accounts/{id}/posts: List a social account's posts (deprecated; use GET /external_accounts/{id}/posts) */
 export interface ListSocialAccountPostsInput {
     path: { id: string };
-    query: { first?: number; after?: string; last?: number; before?: string; post_id?: string; media_type?: "image" | "video" };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; post_id?: string; media_type?: "image" | "video" };
     body: undefined;
 }
 
