@@ -88,6 +88,26 @@ function c_ArrivalEstimates_5c5c9563fe2a(v) {
   return o_37fb636272a5(v);
 }
 
+function c_AudienceEngagementRule_4db2634bf677(v) {
+  return o_f90ca87eb0b7(v);
+}
+
+function c_AudienceEngagementRule_e24f30356d34(v) {
+  return o_c1120bd15dd3(v);
+}
+
+function c_Audience_90c9ef16fa8e(v) {
+  return o_9869633879f4(v);
+}
+
+function c_Audience_9da39655fb0f(v) {
+  return o_3209d57d5eb5(v);
+}
+
+function c_Audience_fb6faf132211(v) {
+  return o_e24d2486eb29(v);
+}
+
 function c_BountySubmission_8c018d4277c5(v) {
   return o_dd1d77ca7c82(v);
 }
@@ -258,6 +278,26 @@ function c_Experiment_adb8a09443c8(v) {
 
 function c_Export_a224820d6770(v) {
   return o_f170d2ae2361(v);
+}
+
+function c_ExternalAccountPost_174d9432b01f(v) {
+  return o_677721ae217c(v);
+}
+
+function c_ExternalAccountPost_1924e96f02f0(v) {
+  return o_13e8c2ad400c(v);
+}
+
+function c_ExternalAccountPost_2abec5b96fb2(v) {
+  return o_2e04197aa811(v);
+}
+
+function c_ExternalAccount_b4dd9f854f53(v) {
+  return o_5efb769618f8(v);
+}
+
+function c_ExternalAccount_b9e32e286037(v) {
+  return o_b0784085de8c(v);
 }
 
 function c_FeeStructure_003f1e769422(v) {
@@ -1090,6 +1130,48 @@ function o_13360620015d(v) {
   return out + '}';
 }
 
+function o_1351bd26f9b3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_fb6faf132211(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_13e8c2ad400c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["external_account_id"];
+  if (x !== undefined) { out += sep + "\"external_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["platform_post_id"];
+  if (x !== undefined) { out += sep + "\"platform_post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["media_type"];
+  if (x !== undefined) { out += sep + "\"media_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["video_id"];
+  if (x !== undefined) { out += sep + "\"video_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["caption"];
+  if (x !== undefined) { out += sep + "\"caption\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["media_url"];
+  if (x !== undefined) { out += sep + "\"media_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["destination_url"];
+  if (x !== undefined) { out += sep + "\"destination_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["published_at"];
+  if (x !== undefined) { out += sep + "\"published_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_14c1bcece711(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1632,6 +1714,16 @@ function o_2202cf83f86a(v) {
   return out + '}';
 }
 
+function o_23c31e023cee(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ExternalAccount_b9e32e286037(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_240f2b34e048(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1894,6 +1986,34 @@ function o_2dc2f7541dc7(v) {
   return out + '}';
 }
 
+function o_2e04197aa811(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["social_account_id"];
+  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["platform_post_id"];
+  if (x !== undefined) { out += sep + "\"platform_post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["media_type"];
+  if (x !== undefined) { out += sep + "\"media_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["media_url"];
+  if (x !== undefined) { out += sep + "\"media_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["destination_url"];
+  if (x !== undefined) { out += sep + "\"destination_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["published_at"];
+  if (x !== undefined) { out += sep + "\"published_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_2e38a2ddf9be(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1997,6 +2117,30 @@ function o_31968c8fe3fb(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Experiment_45fcae75b1c1(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_3209d57d5eb5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["audience_type"];
+  if (x !== undefined) { out += sep + "\"audience_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -2754,6 +2898,14 @@ function o_508bef152bfb(v) {
   return out + '}';
 }
 
+function o_50fb14fe711b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["rules"];
+  if (x !== undefined) { out += sep + "\"rules\":" + array(x, (x) => c_AudienceEngagementRule_e24f30356d34(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_52770f5ad484(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3020,6 +3172,14 @@ function o_56290d8ded05(v) {
   return out + '}';
 }
 
+function o_5679ed662ce7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["rules"];
+  if (x !== undefined) { out += sep + "\"rules\":" + array(x, (x) => c_AudienceEngagementRule_4db2634bf677(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_56b5797490f3(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3096,6 +3256,16 @@ function o_59e3219efeca(v) {
   return out + '}';
 }
 
+function o_5ad0a8fe06f7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_90c9ef16fa8e(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_5b0d2c379aec(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3135,6 +3305,46 @@ function o_5edfb8294d15(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_CheckoutConfiguration_e155148d46dc(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_5efb769618f8(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["external_id"];
+  if (x !== undefined) { out += sep + "\"external_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["profile_picture_url"];
+  if (x !== undefined) { out += sep + "\"profile_picture_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["verified"];
+  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["scopes"];
+  if (x !== undefined) { out += sep + "\"scopes\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["error"];
+  if (x !== undefined) { out += sep + "\"error\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["parent_external_account"];
+  if (x !== undefined) { out += sep + "\"parent_external_account\":" + (x === null ? 'null' : o_87dbe7bf8101(x)); sep = ','; }
+  x = v["display_order"];
+  if (x !== undefined) { out += sep + "\"display_order\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["connected_at"];
+  if (x !== undefined) { out += sep + "\"connected_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3265,6 +3475,38 @@ function o_6773fa8524d5(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Membership_fc50d37be960(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_677721ae217c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["social_account_id"];
+  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["platform_post_id"];
+  if (x !== undefined) { out += sep + "\"platform_post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["media_type"];
+  if (x !== undefined) { out += sep + "\"media_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["video_id"];
+  if (x !== undefined) { out += sep + "\"video_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["caption"];
+  if (x !== undefined) { out += sep + "\"caption\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["media_url"];
+  if (x !== undefined) { out += sep + "\"media_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["destination_url"];
+  if (x !== undefined) { out += sep + "\"destination_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["published_at"];
+  if (x !== undefined) { out += sep + "\"published_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4110,6 +4352,18 @@ function o_869185774d7a(v) {
   return out + '}';
 }
 
+function o_87dbe7bf8101(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_887f1faea7f6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4358,6 +4612,16 @@ function o_93593f3e19e7(v) {
   return out + '}';
 }
 
+function o_947fe2417628(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ExternalAccount_b4dd9f854f53(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_95f0bafd5ce6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4439,6 +4703,32 @@ function o_97418834fcff(v) {
   if (x !== undefined) { out += sep + "\"upload_expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_9869633879f4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_type"];
+  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["engagement"];
+  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_50fb14fe711b(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -5010,6 +5300,46 @@ function o_b00a4d48e934(v) {
   return out + '}';
 }
 
+function o_b0784085de8c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["username"];
+  if (x !== undefined) { out += sep + "\"username\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["external_id"];
+  if (x !== undefined) { out += sep + "\"external_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["profile_picture_url"];
+  if (x !== undefined) { out += sep + "\"profile_picture_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["verified"];
+  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["scopes"];
+  if (x !== undefined) { out += sep + "\"scopes\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["error"];
+  if (x !== undefined) { out += sep + "\"error\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["parent_social_account"];
+  if (x !== undefined) { out += sep + "\"parent_social_account\":" + (x === null ? 'null' : o_87dbe7bf8101(x)); sep = ','; }
+  x = v["display_order"];
+  if (x !== undefined) { out += sep + "\"display_order\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["connected_at"];
+  if (x !== undefined) { out += sep + "\"connected_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_b18838dc0900(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5151,6 +5481,16 @@ function o_ba793314f542(v) {
   if (x !== undefined) { out += sep + "\"net\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["rows"];
   if (x !== undefined) { out += sep + "\"rows\":" + array(x, (x) => c_FinancialReportRow_080a49ab2966(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_bab8d855f537(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ExternalAccountPost_2abec5b96fb2(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5317,6 +5657,20 @@ function o_c0017f5a5586(v) {
   if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["in_transit"];
   if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_c1120bd15dd3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["external_account_id"];
+  if (x !== undefined) { out += sep + "\"external_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["post_ids"];
+  if (x !== undefined) { out += sep + "\"post_ids\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x)))); sep = ','; }
+  x = v["retention_days"];
+  if (x !== undefined) { out += sep + "\"retention_days\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -5622,6 +5976,16 @@ function o_cfbbc2852240(v) {
   return out + '}';
 }
 
+function o_cfc31dab5b85(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ExternalAccountPost_1924e96f02f0(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_d04d2351e466(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5873,6 +6237,32 @@ function o_df633f7164de(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_63556d3eea17(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_e24d2486eb29(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_type"];
+  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["engagement"];
+  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_5679ed662ce7(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6304,6 +6694,20 @@ function o_f8840425a226(v) {
   return out + '}';
 }
 
+function o_f90ca87eb0b7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["social_account_id"];
+  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["post_ids"];
+  if (x !== undefined) { out += sep + "\"post_ids\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x)))); sep = ','; }
+  x = v["retention_days"];
+  if (x !== undefined) { out += sep + "\"retention_days\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f9d46cb35b0d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6324,11 +6728,31 @@ function o_fbf0039c4781(v) {
   return out + '}';
 }
 
+function o_fc521af1c089(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ExternalAccountPost_174d9432b01f(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_fc5f77bc8b0c(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Dispute_b461e1546427(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_fcc4dd28d93f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_9da39655fb0f(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -6368,6 +6792,10 @@ function r_0673f3fe96a6(v) {
 
 function r_0698502a8680(v) {
   return c_Account_eaf5c29d8eb0(v);
+}
+
+function r_07c7dae83e18(v) {
+  return c_ExternalAccount_b9e32e286037(v);
 }
 
 function r_08b378036bd4(v) {
@@ -6418,6 +6846,10 @@ function r_17383ea6da9c(v) {
   return c_PartnerReferralRequest_047e86a00424(v);
 }
 
+function r_18f057882095(v) {
+  return c_Audience_9da39655fb0f(v);
+}
+
 function r_18f8f69a49d5(v) {
   return o_98ac0a5b63cc(v);
 }
@@ -6436,6 +6868,10 @@ function r_1c1947d12c03(v) {
 
 function r_1d0ba1500547(v) {
   return o_b00a4d48e934(v);
+}
+
+function r_1fe0674a6d10(v) {
+  return o_fcc4dd28d93f(v);
 }
 
 function r_2028e41d69ad(v) {
@@ -6492,6 +6928,10 @@ function r_321d9343827b(v) {
 
 function r_356973b8a56f(v) {
   return c_SetupIntentStatus_aa1cb6cc0d09(v);
+}
+
+function r_36a17e3650f7(v) {
+  return c_Audience_fb6faf132211(v);
 }
 
 function r_37a500c789ac(v) {
@@ -6578,8 +7018,16 @@ function r_4d4851eda493(v) {
   return o_96b0d02500dc(v);
 }
 
+function r_4fdec62d3cc5(v) {
+  return o_947fe2417628(v);
+}
+
 function r_500c38e9870d(v) {
   return c_PartnerReferralRequest_1f5856c5160f(v);
+}
+
+function r_501ee6f50170(v) {
+  return c_ExternalAccount_b4dd9f854f53(v);
 }
 
 function r_504782f94805(v) {
@@ -6592,6 +7040,10 @@ function r_514be3da6bb1(v) {
 
 function r_53b79eaa35df(v) {
   return c_CardTransaction_f627bb25df7d(v);
+}
+
+function r_56424630289a(v) {
+  return o_fc521af1c089(v);
 }
 
 function r_598035228c5f(v) {
@@ -6620,6 +7072,10 @@ function r_5cee8f68867c(v) {
 
 function r_5ea5fecdde24(v) {
   return o_3f7fe7e48dd2(v);
+}
+
+function r_6149b6caa743(v) {
+  return c_ExternalAccountPost_2abec5b96fb2(v);
 }
 
 function r_622c89500691(v) {
@@ -6680,6 +7136,10 @@ function r_6ee67b7b3241(v) {
 
 function r_6eeb29d20cad(v) {
   return c_User_e07cd541d116(v);
+}
+
+function r_6f201f9eee50(v) {
+  return o_5ad0a8fe06f7(v);
 }
 
 function r_6f3242aab502(v) {
@@ -6786,6 +7246,10 @@ function r_8c338976784a(v) {
   return c_PaymentQuote_d0de4d71f041(v);
 }
 
+function r_8c760bd3d1c3(v) {
+  return o_23c31e023cee(v);
+}
+
 function r_8cdf9f930b92(v) {
   return o_ae6d04e611b9(v);
 }
@@ -6858,6 +7322,14 @@ function r_9f14d06ee171(v) {
   return c_Transfer_7d3fcca311f0(v);
 }
 
+function r_a2d5017c06fd(v) {
+  return c_Audience_90c9ef16fa8e(v);
+}
+
+function r_a2e818b30041(v) {
+  return o_1351bd26f9b3(v);
+}
+
 function r_a48128c9ab76(v) {
   return c_AccountPreferences_0361164ab512(v);
 }
@@ -6926,6 +7398,10 @@ function r_b7ac7377816f(v) {
   return c_CheckoutPaymentMethods_5fabced0045e(v);
 }
 
+function r_b7c7781eca87(v) {
+  return c_ExternalAccountPost_174d9432b01f(v);
+}
+
 function r_b935ba6adef5(v) {
   return o_0c2497b209b0(v);
 }
@@ -6952,6 +7428,10 @@ function r_bfb778fba60f(v) {
 
 function r_c00d535f49a4(v) {
   return o_6a865bd886a0(v);
+}
+
+function r_c1c693226406(v) {
+  return o_bab8d855f537(v);
 }
 
 function r_c3fb51457cbd(v) {
@@ -6992,6 +7472,10 @@ function r_cceff4e83de9(v) {
 
 function r_cfdf89f21e43(v) {
   return o_7bb26e3cc3c4(v);
+}
+
+function r_d000e983538d(v) {
+  return o_cfc31dab5b85(v);
 }
 
 function r_d04d4ac1ca33(v) {
@@ -7134,6 +7618,10 @@ function r_f493d3111211(v) {
   return o_f9d46cb35b0d(v);
 }
 
+function r_f4e462b4a24d(v) {
+  return c_ExternalAccountPost_1924e96f02f0(v);
+}
+
 function r_f69bdc330e9b(v) {
   return o_e905e691902f(v);
 }
@@ -7176,6 +7664,7 @@ export const serializers = {
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "createApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "createAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
   "createBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "createBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "createCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
@@ -7186,6 +7675,7 @@ export const serializers = {
   "createExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "createExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "createExport": { "2026-09-06": r_0e820c61f461, "2026-09-02": r_0e820c61f461, "2026-08-28": r_0e820c61f461, "2026-08-25": r_0e820c61f461, "2026-08-21": r_0e820c61f461, "2026-08-14": r_0e820c61f461, "2026-08-07": r_0e820c61f461, "2026-07-30": r_0e820c61f461, "2026-07-23": r_0e820c61f461, "2026-07-22": r_0e820c61f461, "2026-07-20": r_0e820c61f461, "2025-01-01": r_0e820c61f461 },
+  "createExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_07c7dae83e18, "2026-08-21": r_07c7dae83e18, "2026-08-14": r_07c7dae83e18, "2026-08-07": r_07c7dae83e18, "2026-07-30": r_07c7dae83e18, "2026-07-23": r_07c7dae83e18, "2026-07-22": r_07c7dae83e18, "2026-07-20": r_07c7dae83e18, "2025-01-01": r_07c7dae83e18 },
   "createFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "createNotification": { "2026-09-06": r_edd2cfbd6006, "2026-09-02": r_edd2cfbd6006, "2026-08-28": r_edd2cfbd6006, "2026-08-25": r_edd2cfbd6006, "2026-08-21": r_edd2cfbd6006, "2026-08-14": r_edd2cfbd6006, "2026-08-07": r_edd2cfbd6006, "2026-07-30": r_edd2cfbd6006, "2026-07-23": r_edd2cfbd6006, "2026-07-22": r_edd2cfbd6006, "2026-07-20": r_edd2cfbd6006, "2025-01-01": r_edd2cfbd6006 },
   "createPartnerReferralRequest": { "2026-09-06": r_17383ea6da9c, "2026-09-02": r_17383ea6da9c, "2026-08-28": r_17383ea6da9c, "2026-08-25": r_17383ea6da9c, "2026-08-21": r_500c38e9870d, "2026-08-14": r_500c38e9870d, "2026-08-07": r_500c38e9870d, "2026-07-30": r_500c38e9870d, "2026-07-23": r_500c38e9870d, "2026-07-22": r_500c38e9870d, "2026-07-20": r_500c38e9870d, "2025-01-01": r_500c38e9870d },
@@ -7201,6 +7691,7 @@ export const serializers = {
   "createSandboxCryptoTransfer": { "2026-09-06": r_d10c073d25bb, "2026-09-02": r_d10c073d25bb, "2026-08-28": r_d10c073d25bb, "2026-08-25": r_d10c073d25bb, "2026-08-21": r_d10c073d25bb, "2026-08-14": r_d10c073d25bb, "2026-08-07": r_d10c073d25bb, "2026-07-30": r_d10c073d25bb, "2026-07-23": r_d10c073d25bb, "2026-07-22": r_d10c073d25bb, "2026-07-20": r_d10c073d25bb, "2025-01-01": r_d10c073d25bb },
   "createSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1, "2026-07-23": r_29c9e0b7fc06, "2026-07-22": r_29c9e0b7fc06, "2026-07-20": r_29c9e0b7fc06, "2025-01-01": r_29c9e0b7fc06 },
+  "createSocialAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170 },
   "createSwap": { "2026-09-06": r_26a886115e37, "2026-09-02": r_26a886115e37, "2026-08-28": r_26a886115e37, "2026-08-25": r_26a886115e37, "2026-08-21": r_26a886115e37, "2026-08-14": r_26a886115e37, "2026-08-07": r_26a886115e37, "2026-07-30": r_26a886115e37, "2026-07-23": r_26a886115e37, "2026-07-22": r_26a886115e37, "2026-07-20": r_26a886115e37, "2025-01-01": r_26a886115e37 },
   "createSwapQuote": { "2026-09-06": r_ee208ef86970, "2026-09-02": r_ee208ef86970, "2026-08-28": r_ee208ef86970, "2026-08-25": r_ee208ef86970, "2026-08-21": r_ee208ef86970, "2026-08-14": r_ee208ef86970, "2026-08-07": r_ee208ef86970, "2026-07-30": r_ee208ef86970, "2026-07-23": r_ee208ef86970, "2026-07-22": r_ee208ef86970, "2026-07-20": r_ee208ef86970, "2025-01-01": r_ee208ef86970 },
   "createTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
@@ -7208,12 +7699,15 @@ export const serializers = {
   "createVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "createWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "deactivatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
+  "deleteAudience": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteBountySubmission": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteCheckoutConfiguration": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteExperience": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "deleteExternalAccount": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deletePaymentMethodDomain": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deletePlan": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteProduct": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "deleteSocialAccount": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38 },
   "deleteVariant": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteWebhook": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "detachExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
@@ -7227,6 +7721,7 @@ export const serializers = {
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
   "listApiKeys": { "2026-09-06": r_b56198079776, "2026-09-02": r_b56198079776, "2026-08-28": r_b56198079776, "2026-08-25": r_b56198079776, "2026-08-21": r_b56198079776, "2026-08-14": r_b56198079776, "2026-08-07": r_b56198079776, "2026-07-30": r_b56198079776, "2026-07-23": r_b56198079776, "2026-07-22": r_b56198079776, "2026-07-20": r_b56198079776, "2025-01-01": r_b56198079776 },
   "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
+  "listAudiences": { "2026-09-06": r_6f201f9eee50, "2026-09-02": r_6f201f9eee50, "2026-08-28": r_6f201f9eee50, "2026-08-25": r_a2e818b30041, "2026-08-21": r_1fe0674a6d10, "2026-08-14": r_1fe0674a6d10, "2026-08-07": r_1fe0674a6d10, "2026-07-30": r_1fe0674a6d10, "2026-07-23": r_1fe0674a6d10, "2026-07-22": r_1fe0674a6d10, "2026-07-20": r_1fe0674a6d10, "2025-01-01": r_1fe0674a6d10 },
   "listBounties": { "2026-09-06": r_6aef256aaf02, "2026-09-02": r_6aef256aaf02, "2026-08-28": r_6aef256aaf02, "2026-08-25": r_6aef256aaf02, "2026-08-21": r_6aef256aaf02, "2026-08-14": r_6aef256aaf02, "2026-08-07": r_6aef256aaf02, "2026-07-30": r_6aef256aaf02, "2026-07-23": r_6aef256aaf02, "2026-07-22": r_6aef256aaf02, "2026-07-20": r_6aef256aaf02, "2025-01-01": r_6aef256aaf02 },
   "listBountySubmissions": { "2026-09-06": r_0a2fa7f452b3, "2026-09-02": r_0a2fa7f452b3, "2026-08-28": r_0a2fa7f452b3, "2026-08-25": r_0a2fa7f452b3, "2026-08-21": r_0a2fa7f452b3, "2026-08-14": r_0a2fa7f452b3, "2026-08-07": r_0a2fa7f452b3, "2026-07-30": r_0a2fa7f452b3, "2026-07-23": r_0a2fa7f452b3, "2026-07-22": r_0a2fa7f452b3, "2026-07-20": r_0a2fa7f452b3, "2025-01-01": r_0a2fa7f452b3 },
   "listCardTransactions": { "2026-09-06": r_8a7295d9b93e, "2026-09-02": r_8a7295d9b93e, "2026-08-28": r_8a7295d9b93e, "2026-08-25": r_8a7295d9b93e, "2026-08-21": r_8a7295d9b93e, "2026-08-14": r_8a7295d9b93e, "2026-08-07": r_8a7295d9b93e, "2026-07-30": r_8a7295d9b93e, "2026-07-23": r_9810940bc8ba, "2026-07-22": r_9810940bc8ba, "2026-07-20": r_9810940bc8ba, "2025-01-01": r_9810940bc8ba },
@@ -7241,6 +7736,8 @@ export const serializers = {
   "listExperiences": { "2026-09-06": r_389510c2bb4f, "2026-09-02": r_389510c2bb4f, "2026-08-28": r_389510c2bb4f, "2026-08-25": r_389510c2bb4f, "2026-08-21": r_389510c2bb4f, "2026-08-14": r_389510c2bb4f, "2026-08-07": r_389510c2bb4f, "2026-07-30": r_389510c2bb4f, "2026-07-23": r_389510c2bb4f, "2026-07-22": r_389510c2bb4f, "2026-07-20": r_389510c2bb4f, "2025-01-01": r_389510c2bb4f },
   "listExperiments": { "2026-09-06": r_d85e727d61a9, "2026-09-02": r_d85e727d61a9, "2026-08-28": r_d85e727d61a9, "2026-08-25": r_d85e727d61a9, "2026-08-21": r_242ed05cbc27, "2026-08-14": r_242ed05cbc27, "2026-08-07": r_242ed05cbc27, "2026-07-30": r_242ed05cbc27, "2026-07-23": r_242ed05cbc27, "2026-07-22": r_242ed05cbc27, "2026-07-20": r_242ed05cbc27, "2025-01-01": r_242ed05cbc27 },
   "listExports": { "2026-09-06": r_2a4cc3abe681, "2026-09-02": r_2a4cc3abe681, "2026-08-28": r_2a4cc3abe681, "2026-08-25": r_2a4cc3abe681, "2026-08-21": r_2a4cc3abe681, "2026-08-14": r_2a4cc3abe681, "2026-08-07": r_2a4cc3abe681, "2026-07-30": r_2a4cc3abe681, "2026-07-23": r_2a4cc3abe681, "2026-07-22": r_2a4cc3abe681, "2026-07-20": r_2a4cc3abe681, "2025-01-01": r_2a4cc3abe681 },
+  "listExternalAccountPosts": { "2026-09-06": r_d000e983538d, "2026-09-02": r_d000e983538d, "2026-08-28": r_d000e983538d, "2026-08-25": r_56424630289a, "2026-08-21": r_c1c693226406, "2026-08-14": r_c1c693226406, "2026-08-07": r_c1c693226406, "2026-07-30": r_c1c693226406, "2026-07-23": r_c1c693226406, "2026-07-22": r_c1c693226406, "2026-07-20": r_c1c693226406, "2025-01-01": r_c1c693226406 },
+  "listExternalAccounts": { "2026-09-06": r_4fdec62d3cc5, "2026-09-02": r_4fdec62d3cc5, "2026-08-28": r_4fdec62d3cc5, "2026-08-25": r_8c760bd3d1c3, "2026-08-21": r_8c760bd3d1c3, "2026-08-14": r_8c760bd3d1c3, "2026-08-07": r_8c760bd3d1c3, "2026-07-30": r_8c760bd3d1c3, "2026-07-23": r_8c760bd3d1c3, "2026-07-22": r_8c760bd3d1c3, "2026-07-20": r_8c760bd3d1c3, "2025-01-01": r_8c760bd3d1c3 },
   "listFinancialReportBreakdown": { "2026-09-06": r_9040b2ad5bd8, "2026-09-02": r_9040b2ad5bd8, "2026-08-28": r_9040b2ad5bd8, "2026-08-25": r_9040b2ad5bd8, "2026-08-21": r_9040b2ad5bd8, "2026-08-14": r_9040b2ad5bd8, "2026-08-07": r_9040b2ad5bd8, "2026-07-30": r_9040b2ad5bd8, "2026-07-23": r_9040b2ad5bd8, "2026-07-22": r_9040b2ad5bd8, "2026-07-20": r_9040b2ad5bd8, "2025-01-01": r_9040b2ad5bd8 },
   "listMedia": { "2026-09-06": r_84c8838baa75, "2026-09-02": r_84c8838baa75, "2026-08-28": r_84c8838baa75, "2026-08-25": r_84c8838baa75, "2026-08-21": r_84c8838baa75, "2026-08-14": r_84c8838baa75, "2026-08-07": r_84c8838baa75, "2026-07-30": r_84c8838baa75, "2026-07-23": r_84c8838baa75, "2026-07-22": r_84c8838baa75, "2026-07-20": r_84c8838baa75, "2025-01-01": r_84c8838baa75 },
   "listMembers": { "2026-09-06": r_fec72c6ee977, "2026-09-02": r_fec72c6ee977, "2026-08-28": r_fec72c6ee977, "2026-08-25": r_fec72c6ee977, "2026-08-21": r_fec72c6ee977, "2026-08-14": r_fec72c6ee977, "2026-08-07": r_fec72c6ee977, "2026-07-30": r_fec72c6ee977, "2026-07-23": r_fec72c6ee977, "2026-07-22": r_bfb778fba60f, "2026-07-20": r_bfb778fba60f, "2025-01-01": r_bfb778fba60f },
@@ -7266,6 +7763,8 @@ export const serializers = {
   "listReviews": { "2026-09-06": r_e2a6d1dd1aaa, "2026-09-02": r_e2a6d1dd1aaa, "2026-08-28": r_e2a6d1dd1aaa, "2026-08-25": r_e2a6d1dd1aaa, "2026-08-21": r_e2a6d1dd1aaa, "2026-08-14": r_e2a6d1dd1aaa, "2026-08-07": r_e2a6d1dd1aaa, "2026-07-30": r_e2a6d1dd1aaa, "2026-07-23": r_e2a6d1dd1aaa, "2026-07-22": r_e2a6d1dd1aaa, "2026-07-20": r_e2a6d1dd1aaa, "2025-01-01": r_e2a6d1dd1aaa },
   "listSetupIntents": { "2026-09-06": r_838fe44b7a50, "2026-09-02": r_838fe44b7a50, "2026-08-28": r_838fe44b7a50, "2026-08-25": r_838fe44b7a50, "2026-08-21": r_aa4cb6aadd43, "2026-08-14": r_aa4cb6aadd43, "2026-08-07": r_aa4cb6aadd43, "2026-07-30": r_aa4cb6aadd43, "2026-07-23": r_aa4cb6aadd43, "2026-07-22": r_aa4cb6aadd43, "2026-07-20": r_aa4cb6aadd43, "2025-01-01": r_aa4cb6aadd43 },
   "listShipments": { "2026-09-06": r_051c513acdac, "2026-09-02": r_051c513acdac, "2026-08-28": r_051c513acdac, "2026-08-25": r_051c513acdac, "2026-08-21": r_051c513acdac, "2026-08-14": r_051c513acdac, "2026-08-07": r_051c513acdac, "2026-07-30": r_051c513acdac, "2026-07-23": r_9853dcf694a3, "2026-07-22": r_9853dcf694a3, "2026-07-20": r_9853dcf694a3, "2025-01-01": r_9853dcf694a3 },
+  "listSocialAccountPosts": { "2026-09-06": r_d000e983538d, "2026-09-02": r_d000e983538d, "2026-08-28": r_d000e983538d },
+  "listSocialAccounts": { "2026-09-06": r_4fdec62d3cc5, "2026-09-02": r_4fdec62d3cc5, "2026-08-28": r_4fdec62d3cc5 },
   "listStats": { "2026-09-06": r_4123f56b5c2d, "2026-09-02": r_4123f56b5c2d, "2026-08-28": r_4123f56b5c2d, "2026-08-25": r_4123f56b5c2d, "2026-08-21": r_4123f56b5c2d, "2026-08-14": r_4123f56b5c2d, "2026-08-07": r_4123f56b5c2d, "2026-07-30": r_4123f56b5c2d, "2026-07-23": r_4123f56b5c2d, "2026-07-22": r_4123f56b5c2d, "2026-07-20": r_4123f56b5c2d, "2025-01-01": r_4123f56b5c2d },
   "listSupportedPayoutMethods": { "2026-09-06": r_f69bdc330e9b, "2026-09-02": r_f69bdc330e9b, "2026-08-28": r_f69bdc330e9b, "2026-08-25": r_f69bdc330e9b, "2026-08-21": r_f69bdc330e9b, "2026-08-14": r_f69bdc330e9b, "2026-08-07": r_f69bdc330e9b, "2026-07-30": r_f69bdc330e9b },
   "listSwaps": { "2026-09-06": r_29cbf6643b8c, "2026-09-02": r_29cbf6643b8c, "2026-08-28": r_29cbf6643b8c, "2026-08-25": r_29cbf6643b8c, "2026-08-21": r_29cbf6643b8c, "2026-08-14": r_29cbf6643b8c, "2026-08-07": r_29cbf6643b8c, "2026-07-30": r_29cbf6643b8c, "2026-07-23": r_29cbf6643b8c, "2026-07-22": r_29cbf6643b8c, "2026-07-20": r_29cbf6643b8c, "2025-01-01": r_29cbf6643b8c },
@@ -7280,6 +7779,7 @@ export const serializers = {
   "openSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
   "pauseMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "publishPaymentMethodDomainProof": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
+  "publishSandboxExternalAccountPost": { "2026-09-06": r_f4e462b4a24d, "2026-09-02": r_f4e462b4a24d, "2026-08-28": r_f4e462b4a24d, "2026-08-25": r_b7c7781eca87, "2026-08-21": r_6149b6caa743, "2026-08-14": r_6149b6caa743, "2026-08-07": r_6149b6caa743, "2026-07-30": r_6149b6caa743, "2026-07-23": r_6149b6caa743, "2026-07-22": r_6149b6caa743, "2026-07-20": r_6149b6caa743, "2025-01-01": r_6149b6caa743 },
   "refundPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
   "refundResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "removeTeamMember": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
@@ -7290,6 +7790,7 @@ export const serializers = {
   "retrieveAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
   "retrieveApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "retrieveAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
   "retrieveBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "retrieveBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "retrieveCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
@@ -7304,6 +7805,7 @@ export const serializers = {
   "retrieveExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "retrieveExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "retrieveExport": { "2026-09-06": r_0e820c61f461, "2026-09-02": r_0e820c61f461, "2026-08-28": r_0e820c61f461, "2026-08-25": r_0e820c61f461, "2026-08-21": r_0e820c61f461, "2026-08-14": r_0e820c61f461, "2026-08-07": r_0e820c61f461, "2026-07-30": r_0e820c61f461, "2026-07-23": r_0e820c61f461, "2026-07-22": r_0e820c61f461, "2026-07-20": r_0e820c61f461, "2025-01-01": r_0e820c61f461 },
+  "retrieveExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_07c7dae83e18, "2026-08-21": r_07c7dae83e18, "2026-08-14": r_07c7dae83e18, "2026-08-07": r_07c7dae83e18, "2026-07-30": r_07c7dae83e18, "2026-07-23": r_07c7dae83e18, "2026-07-22": r_07c7dae83e18, "2026-07-20": r_07c7dae83e18, "2025-01-01": r_07c7dae83e18 },
   "retrieveFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "retrieveFinancialReport": { "2026-09-06": r_b12f95478b40, "2026-09-02": r_b12f95478b40, "2026-08-28": r_b12f95478b40, "2026-08-25": r_b12f95478b40, "2026-08-21": r_b12f95478b40, "2026-08-14": r_08b378036bd4, "2026-08-07": r_08b378036bd4, "2026-07-30": r_08b378036bd4, "2026-07-23": r_08b378036bd4, "2026-07-22": r_08b378036bd4, "2026-07-20": r_08b378036bd4, "2025-01-01": r_08b378036bd4 },
   "retrieveLedgerAccount": { "2026-09-06": r_6f3242aab502, "2026-09-02": r_6f3242aab502, "2026-08-28": r_6f3242aab502, "2026-08-25": r_6f3242aab502, "2026-08-21": r_6f3242aab502, "2026-08-14": r_6f3242aab502, "2026-08-07": r_6f3242aab502, "2026-07-30": r_0017db29319c, "2026-07-23": r_0017db29319c, "2026-07-22": r_0017db29319c, "2026-07-20": r_0017db29319c, "2025-01-01": r_0017db29319c },
@@ -7325,6 +7827,7 @@ export const serializers = {
   "retrieveSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "retrieveSetupIntentStatus": { "2026-09-06": r_737160b51e39, "2026-09-02": r_737160b51e39, "2026-08-28": r_737160b51e39, "2026-08-25": r_737160b51e39, "2026-08-21": r_356973b8a56f, "2026-08-14": r_356973b8a56f, "2026-08-07": r_356973b8a56f, "2026-07-30": r_356973b8a56f, "2026-07-23": r_356973b8a56f, "2026-07-22": r_356973b8a56f, "2026-07-20": r_356973b8a56f, "2025-01-01": r_356973b8a56f },
   "retrieveShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1, "2026-07-23": r_29c9e0b7fc06, "2026-07-22": r_29c9e0b7fc06, "2026-07-20": r_29c9e0b7fc06, "2025-01-01": r_29c9e0b7fc06 },
+  "retrieveSocialAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170 },
   "retrieveStat": { "2026-09-06": r_859d051ceba7, "2026-09-02": r_859d051ceba7, "2026-08-28": r_859d051ceba7 },
   "retrieveStatTimeSeries": { "2026-09-06": r_859d051ceba7, "2026-09-02": r_859d051ceba7, "2026-08-28": r_859d051ceba7, "2026-08-25": r_859d051ceba7, "2026-08-21": r_859d051ceba7, "2026-08-14": r_859d051ceba7, "2026-08-07": r_859d051ceba7, "2026-07-30": r_859d051ceba7, "2026-07-23": r_859d051ceba7, "2026-07-22": r_859d051ceba7, "2026-07-20": r_859d051ceba7, "2025-01-01": r_859d051ceba7 },
   "retrieveSwap": { "2026-09-06": r_26a886115e37, "2026-09-02": r_26a886115e37, "2026-08-28": r_26a886115e37, "2026-08-25": r_26a886115e37, "2026-08-21": r_26a886115e37, "2026-08-14": r_26a886115e37, "2026-08-07": r_26a886115e37, "2026-07-30": r_26a886115e37, "2026-07-23": r_26a886115e37, "2026-07-22": r_26a886115e37, "2026-07-20": r_26a886115e37, "2025-01-01": r_26a886115e37 },
@@ -7348,18 +7851,21 @@ export const serializers = {
   "updateAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "updateAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
   "updateApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "updateAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
   "updateBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "updateCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "updateDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc },
   "updateDisputeEvidence": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "updateEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
   "updateExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
+  "updateExternalAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170, "2026-08-25": r_07c7dae83e18, "2026-08-21": r_07c7dae83e18, "2026-08-14": r_07c7dae83e18, "2026-08-07": r_07c7dae83e18, "2026-07-30": r_07c7dae83e18, "2026-07-23": r_07c7dae83e18, "2026-07-22": r_07c7dae83e18, "2026-07-20": r_07c7dae83e18, "2025-01-01": r_07c7dae83e18 },
   "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },
   "updatePayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
   "updatePlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "updateProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "updateShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1 },
+  "updateSocialAccount": { "2026-09-06": r_501ee6f50170, "2026-09-02": r_501ee6f50170, "2026-08-28": r_501ee6f50170 },
   "updateTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "updateUser": { "2026-09-06": r_f1341b21c892, "2026-09-02": r_f1341b21c892, "2026-08-28": r_f1341b21c892, "2026-08-25": r_37a500c789ac, "2026-08-21": r_37a500c789ac, "2026-08-14": r_37a500c789ac, "2026-08-07": r_37a500c789ac, "2026-07-30": r_0bccf0d9c297, "2026-07-23": r_0bccf0d9c297, "2026-07-22": r_0bccf0d9c297, "2026-07-20": r_6eeb29d20cad, "2025-01-01": r_6eeb29d20cad },
   "updateVariant": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },

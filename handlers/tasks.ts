@@ -25,6 +25,7 @@ import { PURGE_API_LOGS, purgeApiLogsTask } from './api_logs/purge.js';
 import { resolutionCenterTasks } from './resolution_center_cases/platform.js';
 import { reviewTasks } from './reviews/moderate.js';
 import { economicIntelligenceTasks, SWEEP_TASK as SWEEP_EI } from './economic_intelligence/generate.js';
+import { externalAccountTasks } from './external_accounts/sandbox-network.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -50,6 +51,7 @@ export function taskList(db: Knex): TaskList {
     [PURGE_API_LOGS]: purgeApiLogsTask(db),
     ...economicIntelligenceTasks(db),
     ...reviewTasks(db),
+    ...externalAccountTasks(db),
   };
 }
 
