@@ -23,6 +23,7 @@ import { EXPIRE_EXPORTS } from './exports/expire.js';
 import { COMPACT_TOTALS, compactTotalsTask } from './shared/compact-totals.js';
 import { PURGE_API_LOGS, purgeApiLogsTask } from './api_logs/purge.js';
 import { resolutionCenterTasks } from './resolution_center_cases/platform.js';
+import { appBuildTasks } from './apps/build-system.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -46,6 +47,7 @@ export function taskList(db: Knex): TaskList {
     [COMPACT_TOTALS]: compactTotalsTask(db),
     ...resolutionCenterTasks(db),
     [PURGE_API_LOGS]: purgeApiLogsTask(db),
+    ...appBuildTasks(db),
   };
 }
 
