@@ -13,10 +13,10 @@ export const promoteAppBuild: Handler<'promoteAppBuild'> = async ({ path }, ctx)
   const seen = await loadOwned(ctx, resources.AppBuild, path.id, ['developer:manage_builds']);
   await ctx.db('apps').where({ id: seen.app_id }).forUpdate().first('id');
   const build = await loadOwned(ctx, resources.AppBuild, path.id, ['developer:manage_builds'], { forUpdate: true });
+  if (build.is_production) return resources.AppBuild.view(build);
   if (!PROMOTABLE.has(build.status)) {
     throw new ApiError(400, 'invalid_state', `Only an approved or draft build can be promoted; this one is ${build.status}`, 'status');
   }
-  if (build.is_production) return resources.AppBuild.view(build);
   await ctx.db('app_builds').where({ app_id: build.app_id, platform: build.platform, is_production: true })
     .update({ is_production: false, updated_at: nowMs(ctx.db) });
   await ctx.db('app_builds').where({ id: build.id }).update({ is_production: true, updated_at: nowMs(ctx.db) });
