@@ -22,7 +22,7 @@ export async function makeApp(app: TestApp, owner: { key: string; accountId: str
 export async function uploadArtifact(app: TestApp, token: string, bytes: Buffer = randomBytes(2048)) {
   const created = await app.request('POST', '/files', { token, version: VERSION, body: { filename: 'build.zip' } });
   assert.is(created.status, 201, JSON.stringify(created.body));
-  const put = await fetch(created.body.upload_url, { method: 'PUT', body: bytes, headers: created.body.upload_headers });
+  const put = await fetch(created.body.upload_url, { method: 'PUT', body: bytes as unknown as BodyInit, headers: created.body.upload_headers });
   assert.is(put.status, 200, await put.clone().text());
   return { id: created.body.id as string, checksum: createHash('sha256').update(bytes).digest('hex') };
 }
