@@ -5,10 +5,9 @@
 import type { Knex } from 'knex';
 import type { Task } from 'graphile-worker';
 import type { HandlerContext } from '../../runtime/handler.js';
-import { invalid, withCallersParam } from '../../runtime/errors.js';
+import { invalid } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
-import { loadOwned } from '../../runtime/ownership.js';
-import { resources } from '../../generated/resources.js';
+import { loadApp } from '../apps/load-app.js';
 import { nowMs } from '../shared/now.js';
 
 export const DEPLOY_BLUEPRINT = 'deploy_blueprint';
@@ -19,8 +18,7 @@ export const SITES_HOST = 'sites.commerce.test';
 /** The blueprint must be a hosted app the caller can see (404 naming blueprint_id otherwise): an API integration
  * has nothing to deploy. Checked before the account is written, so a refused blueprint writes nothing. */
 export async function checkBlueprint(ctx: HandlerContext, blueprintId: string): Promise<void> {
-  const app = await loadOwned(ctx, resources.App, blueprintId, ['developer:basic:read'])
-    .catch((e) => { throw withCallersParam(e, () => 'blueprint_id'); });
+  const app = await loadApp(ctx, blueprintId, ['developer:basic:read'], 'blueprint_id');
   if (app.deployment !== 'hosted') {
     throw invalid(`The app ${blueprintId} is an API integration; a blueprint must be a hosted app`, 'blueprint_id');
   }

@@ -1,11 +1,11 @@
 import type { Handler, HandlerContext } from '../../runtime/handler.js';
-import { ApiError, invalid, notFound, withCallersParam } from '../../runtime/errors.js';
+import { ApiError, invalid, notFound } from '../../runtime/errors.js';
 import { newId } from '../../runtime/ids.js';
-import { loadOwned } from '../../runtime/ownership.js';
 import { readView } from '../../runtime/plain/stored-resource.js';
 import { resources } from '../../generated/resources.js';
 import { loadOwnFile } from '../files/file-owner.js';
 import { buildJob, CHECK_APP_BUILD } from './build-system.js';
+import { loadApp } from './load-app.js';
 
 /** An uploaded artifact: a ready file the caller created (files are seen only by their creator). */
 async function readyFile(ctx: HandlerContext, id: string, param: string): Promise<string> {
@@ -19,8 +19,7 @@ async function readyFile(ctx: HandlerContext, id: string, param: string): Promis
 export const createAppBuild: Handler<'createAppBuild'> = async ({ body }, ctx) => {
   const appId = body.app_id ?? ctx.principal.appId;
   if (!appId) throw invalid('app_id is required unless the credential is the app\'s own API key', 'app_id');
-  const app = await loadOwned(ctx, resources.App, appId, ['developer:manage_builds'])
-    .catch((e) => { throw withCallersParam(e, () => 'app_id'); });
+  const app = await loadApp(ctx, appId, ['developer:manage_builds'], 'app_id');
   const fileId = await readyFile(ctx, body.attachment.id, 'attachment.id');
   const sourceFileId = body.source_attachment ? await readyFile(ctx, body.source_attachment.id, 'source_attachment.id') : null;
   const id = newId('apbu_');
