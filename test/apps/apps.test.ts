@@ -225,4 +225,14 @@ t('before entry 2 an app shows previous_hosted_urls (newest first) and no domain
   assert.equal((await get(o.key, `/apps/${fresh.id}`, undefined, BEFORE_2)).body.previous_hosted_urls, []);
 });
 
+t('two apps claiming one route at once: exactly one gets it, the other a 409 (no 500)', async () => {
+  const o = await makeOwner(app.db);
+  const route = freshRoute('race');
+  const results = await Promise.all([1, 2, 3].map(() => app.request('POST', '/apps', { token: o.key, version: VERSION,
+    body: { account_id: o.accountId, name: 'Racer', route } })));
+  assert.equal(results.map((r) => r.status).sort(), [201, 409, 409]);
+  assert.is((await app.db('apps').where({ account_id: o.accountId })).length, 1, 'the refused requests wrote nothing');
+  assert.is((await app.db('app_domains').where({ hostname: `${route}.apps.commerce.test` })).length, 1);
+});
+
 t.run();
