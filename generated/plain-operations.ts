@@ -8,6 +8,9 @@ import { plainSummary } from '../runtime/plain/summary.js';
 import { plainUpdate } from '../runtime/plain/update.js';
 import { listApiKeys as listApiKeysHook } from '../handlers/api_keys/listApiKeys.js';
 import { updateApiKey as updateApiKeyHook } from '../handlers/api_keys/updateApiKey.js';
+import { updateApp as updateAppHook } from '../handlers/apps/updateApp.js';
+import { listAppBuilds as listAppBuildsHook } from '../handlers/apps/listAppBuilds.js';
+import { listDomains as listDomainsHook } from '../handlers/apps/listDomains.js';
 import { listExperiences as listExperiencesHook } from '../handlers/experiences/listExperiences.js';
 import { deleteExperience as deleteExperienceHook } from '../handlers/experiences/deleteExperience.js';
 import { deleteProduct as deleteProductHook } from '../handlers/products/deleteProduct.js';
@@ -20,7 +23,9 @@ export const listApiKeys = plainList<'listApiKeys'>(resources.ApiKey, {
   scope: 'api_key:read',
   accountParam: 'account_id',
   accountColumn: 'api_keys.account_id',
-  filters: [],
+  filters: [
+    { param: 'app_id', test: 'equal', sql: ['"api_keys"."app_id"'] },
+  ],
   sorts: { created_at: { column: 'api_keys.created_at', kind: 'timestamp' } },
   sortParam: null,
   directionParam: null,
@@ -63,6 +68,84 @@ export const listApiLogs = plainList<'listApiLogs'>(resources.ApiLog, {
   sortParam: null,
   directionParam: 'direction',
   idColumn: 'api_logs.id',
+});
+
+/** GET /apps: List apps */
+export const listApps = plainList<'listApps'>(resources.App, {
+  scope: 'developer:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'apps.account_id',
+  filters: [
+    { param: 'verified', test: 'equal', sql: ['"apps"."verified"'] },
+    { param: 'recommended', test: 'equal', sql: ['(apps.verified and apps.status = \'live\' and apps.production_web_build_id is not null)'] },
+    { param: 'app_type', test: 'equal', sql: ['"apps"."app_type"'] },
+    { param: 'status', test: 'equal', sql: ['"apps"."status"'] },
+    { param: 'query', test: 'contains', sql: ['"apps"."name"'] },
+  ],
+  sorts: { created_at: { column: 'apps.created_at', kind: 'timestamp' }, template_usage: { column: 'apps.template_usage', kind: 'integer' } },
+  sortParam: 'order',
+  directionParam: 'direction',
+  idColumn: 'apps.id',
+});
+
+/** GET /apps/{id}: Retrieve an app */
+export const retrieveApp = plainRetrieve<'retrieveApp'>(resources.App, {
+  scopes: ['developer:basic:read'],
+});
+
+/** PATCH /apps/{id}: Update an app */
+export const updateApp = plainUpdate<'updateApp'>(resources.App, {
+  scopes: ['developer:update_app'],
+  table: 'apps',
+  fields: {
+    name: { column: 'name', merge: false },
+    description: { column: 'description', merge: false },
+    app_type: { column: 'app_type', merge: false },
+    route: { column: 'route', merge: false },
+    base_url: { column: 'base_url', merge: false },
+    status: { column: 'status', merge: false },
+    redirect_uris: { column: 'redirect_uris', merge: false },
+  },
+  emits: 'app.updated',
+  hook: updateAppHook,
+});
+
+/** GET /app_builds: List an app's builds */
+export const listAppBuilds = plainList<'listAppBuilds'>(resources.AppBuild, {
+  scope: 'developer:basic:read',
+  accountParam: null,
+  accountColumn: 'app_builds.account_id',
+  filters: [
+    { param: 'platform', test: 'equal', sql: ['"app_builds"."platform"'] },
+    { param: 'status', test: 'equal', sql: ['"app_builds"."status"'] },
+    { param: 'created_after', test: 'after', sql: ['"app_builds"."created_at"'] },
+    { param: 'created_before', test: 'before', sql: ['"app_builds"."created_at"'] },
+  ],
+  sorts: { created_at: { column: 'app_builds.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: 'direction',
+  idColumn: 'app_builds.id',
+  hook: listAppBuildsHook,
+});
+
+/** GET /app_builds/{id}: Retrieve an app build */
+export const retrieveAppBuild = plainRetrieve<'retrieveAppBuild'>(resources.AppBuild, {
+  scopes: ['developer:basic:read'],
+});
+
+/** GET /domains: List the domains serving apps */
+export const listDomains = plainList<'listDomains'>(resources.Domain, {
+  scope: 'developer:basic:read',
+  accountParam: 'account_id',
+  accountColumn: 'app_domains.account_id',
+  filters: [
+    { param: 'status', test: 'equal', sql: ['"app_domains"."status"'] },
+  ],
+  sorts: { created_at: { column: 'app_domains.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'app_domains.id',
+  hook: listDomainsHook,
 });
 
 /** GET /audiences: List audiences */

@@ -76,12 +76,28 @@ function c_ApiKeyStatement_379032c4b584(v) {
   return o_5454ce8384e0(v);
 }
 
-function c_ApiKey_ccb8459ebfdd(v) {
-  return o_ada42fb5e6f3(v);
+function c_ApiKey_2fecc8e68dfa(v) {
+  return o_f4bfaef431cf(v);
 }
 
 function c_ApiLog_1e39c1b35ce7(v) {
   return o_4141d6f9bb5d(v);
+}
+
+function c_AppBuild_87064d6acf70(v) {
+  return o_20333e0b59f3(v);
+}
+
+function c_AppDomain_7874ef6a6412(v) {
+  return o_94f743d98b02(v);
+}
+
+function c_App_1835d8f8c8a6(v) {
+  return o_3f451495b480(v);
+}
+
+function c_App_bfe5871b263d(v) {
+  return o_54a0f880ec2a(v);
 }
 
 function c_ArrivalEstimates_5c5c9563fe2a(v) {
@@ -226,6 +242,10 @@ function c_Dispute_50b7ecbdb059(v) {
 
 function c_Dispute_b461e1546427(v) {
   return o_17a48ed43628(v);
+}
+
+function c_Domain_ab598682d3cd(v) {
+  return o_3586ef259630(v);
 }
 
 function c_EconomicIntelligenceOffer_533c739ec2e3(v) {
@@ -1236,6 +1256,16 @@ function o_1577335f6ea7(v) {
   return out + '}';
 }
 
+function o_169f4f48dd30(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_App_bfe5871b263d(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_17a48ed43628(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1490,6 +1520,16 @@ function o_1ba73323ce3d(v) {
   return out + '}';
 }
 
+function o_1c2051a125ad(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_AppBuild_87064d6acf70(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_1c2b054aa98d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1658,6 +1698,40 @@ function o_1ea9c32e32e5(v) {
   return out + '}';
 }
 
+function o_20333e0b59f3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["app_id"];
+  if (x !== undefined) { out += sep + "\"app_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["checksum"];
+  if (x !== undefined) { out += sep + "\"checksum\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["file_id"];
+  if (x !== undefined) { out += sep + "\"file_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_file_id"];
+  if (x !== undefined) { out += sep + "\"source_file_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["supported_app_view_types"];
+  if (x !== undefined) { out += sep + "\"supported_app_view_types\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["review_message"];
+  if (x !== undefined) { out += sep + "\"review_message\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["is_production"];
+  if (x !== undefined) { out += sep + "\"is_production\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["reviewed_at"];
+  if (x !== undefined) { out += sep + "\"reviewed_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_20a4a77ceb92(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1753,6 +1827,16 @@ function o_256cb79af21d(v) {
   if (x !== undefined) { out += sep + "\"standard\":" + (x === null ? 'null' : c_PayoutQuoteSpeed_fa9dcc9a8ee2(x)); sep = ','; }
   x = v["instant"];
   if (x !== undefined) { out += sep + "\"instant\":" + (x === null ? 'null' : c_PayoutQuoteSpeed_fa9dcc9a8ee2(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_26b36204869c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Domain_ab598682d3cd(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2166,6 +2250,28 @@ function o_32d84fca9987(v) {
   return out + '}';
 }
 
+function o_3586ef259630(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["app_id"];
+  if (x !== undefined) { out += sep + "\"app_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["hostname"];
+  if (x !== undefined) { out += sep + "\"hostname\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_360788b27c07(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2452,11 +2558,65 @@ function o_3e29d5662fb2(v) {
   return out + '}';
 }
 
+function o_3f451495b480(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["app_type"];
+  if (x !== undefined) { out += sep + "\"app_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["deployment"];
+  if (x !== undefined) { out += sep + "\"deployment\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["domain_id"];
+  if (x !== undefined) { out += sep + "\"domain_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["hosted_url"];
+  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["domains"];
+  if (x !== undefined) { out += sep + "\"domains\":" + array(x, (x) => c_AppDomain_7874ef6a6412(x)); sep = ','; }
+  x = v["base_url"];
+  if (x !== undefined) { out += sep + "\"base_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["verified"];
+  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["recommended"];
+  if (x !== undefined) { out += sep + "\"recommended\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["production_web_build_id"];
+  if (x !== undefined) { out += sep + "\"production_web_build_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["template_usage"];
+  if (x !== undefined) { out += sep + "\"template_usage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["redirect_uris"];
+  if (x !== undefined) { out += sep + "\"redirect_uris\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_3f7fe7e48dd2(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PaymentMethod_892d00a9aeee(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_3fdd051a0d7a(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ApiKey_2fecc8e68dfa(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -2972,6 +3132,16 @@ function o_52770f5ad484(v) {
   return out + '}';
 }
 
+function o_52aca121d870(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_App_1835d8f8c8a6(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_53509e2d5c77(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3117,6 +3287,50 @@ function o_549fb8db3867(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_54a0f880ec2a(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["app_type"];
+  if (x !== undefined) { out += sep + "\"app_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["deployment"];
+  if (x !== undefined) { out += sep + "\"deployment\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["route"];
+  if (x !== undefined) { out += sep + "\"route\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["domain_id"];
+  if (x !== undefined) { out += sep + "\"domain_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["hosted_url"];
+  if (x !== undefined) { out += sep + "\"hosted_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["base_url"];
+  if (x !== undefined) { out += sep + "\"base_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["verified"];
+  if (x !== undefined) { out += sep + "\"verified\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["recommended"];
+  if (x !== undefined) { out += sep + "\"recommended\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["production_web_build_id"];
+  if (x !== undefined) { out += sep + "\"production_web_build_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["template_usage"];
+  if (x !== undefined) { out += sep + "\"template_usage\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["redirect_uris"];
+  if (x !== undefined) { out += sep + "\"redirect_uris\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["previous_hosted_urls"];
+  if (x !== undefined) { out += sep + "\"previous_hosted_urls\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -4622,6 +4836,20 @@ function o_947fe2417628(v) {
   return out + '}';
 }
 
+function o_94f743d98b02(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["hostname"];
+  if (x !== undefined) { out += sep + "\"hostname\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_95f0bafd5ce6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5171,40 +5399,6 @@ function o_ac862f6ab6b7(v) {
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["currency"];
   if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  return out + '}';
-}
-
-function o_ada42fb5e6f3(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["id"];
-  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["account_id"];
-  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["name"];
-  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["secret"];
-  if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["secret_hint"];
-  if (x !== undefined) { out += sep + "\"secret_hint\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["permissions"];
-  if (x !== undefined) { out += sep + "\"permissions\":" + c_ApiKeyPermissions_bad1f0e62437(x); sep = ','; }
-  x = v["ip_allowlist"];
-  if (x !== undefined) { out += sep + "\"ip_allowlist\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["expires_at"];
-  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["api_version_date"];
-  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["last_used_at"];
-  if (x !== undefined) { out += sep + "\"last_used_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["rotated_at"];
-  if (x !== undefined) { out += sep + "\"rotated_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["revoked_at"];
-  if (x !== undefined) { out += sep + "\"revoked_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
-  x = v["status"];
-  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
-  x = v["created_at"];
-  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6372,16 +6566,6 @@ function o_eb02605abaa3(v) {
   return out + '}';
 }
 
-function o_ec977041e20e(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_ApiKey_ccb8459ebfdd(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_ecf52e226b38(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6577,6 +6761,42 @@ function o_f289e1b1bd09(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_f4bfaef431cf(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["app_id"];
+  if (x !== undefined) { out += sep + "\"app_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["secret"];
+  if (x !== undefined) { out += sep + "\"secret\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["secret_hint"];
+  if (x !== undefined) { out += sep + "\"secret_hint\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["permissions"];
+  if (x !== undefined) { out += sep + "\"permissions\":" + c_ApiKeyPermissions_bad1f0e62437(x); sep = ','; }
+  x = v["ip_allowlist"];
+  if (x !== undefined) { out += sep + "\"ip_allowlist\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["expires_at"];
+  if (x !== undefined) { out += sep + "\"expires_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["api_version_date"];
+  if (x !== undefined) { out += sep + "\"api_version_date\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["last_used_at"];
+  if (x !== undefined) { out += sep + "\"last_used_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["rotated_at"];
+  if (x !== undefined) { out += sep + "\"rotated_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["revoked_at"];
+  if (x !== undefined) { out += sep + "\"revoked_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6862,12 +7082,20 @@ function r_1a95539b0b0e(v) {
   return c_PartnerBusiness_4b852263c3ac(v);
 }
 
+function r_1abee11a41c3(v) {
+  return o_1c2051a125ad(v);
+}
+
 function r_1c1947d12c03(v) {
   return o_3032b2d8b1a5(v);
 }
 
 function r_1d0ba1500547(v) {
   return o_b00a4d48e934(v);
+}
+
+function r_1da86b3373bd(v) {
+  return c_ApiKey_2fecc8e68dfa(v);
 }
 
 function r_1fe0674a6d10(v) {
@@ -6916,6 +7144,10 @@ function r_2d3bb78040bd(v) {
 
 function r_2e1dcaa809a8(v) {
   return c_AdsPaymentRetry_887dfbd84274(v);
+}
+
+function r_305afd5ce3aa(v) {
+  return o_52aca121d870(v);
 }
 
 function r_30d752add791(v) {
@@ -7014,6 +7246,10 @@ function r_4b28ec2c0302(v) {
   return o_c5c8f92a261b(v);
 }
 
+function r_4b77f7c4bf2c(v) {
+  return o_169f4f48dd30(v);
+}
+
 function r_4d4851eda493(v) {
   return o_96b0d02500dc(v);
 }
@@ -7040,6 +7276,10 @@ function r_514be3da6bb1(v) {
 
 function r_53b79eaa35df(v) {
   return c_CardTransaction_f627bb25df7d(v);
+}
+
+function r_54f58834d37f(v) {
+  return c_App_1835d8f8c8a6(v);
 }
 
 function r_56424630289a(v) {
@@ -7078,12 +7318,12 @@ function r_6149b6caa743(v) {
   return c_ExternalAccountPost_2abec5b96fb2(v);
 }
 
-function r_622c89500691(v) {
-  return c_Payout_327b7b607c62(v);
+function r_61e1eaf8eca6(v) {
+  return o_26b36204869c(v);
 }
 
-function r_62744dad8440(v) {
-  return c_ApiKey_ccb8459ebfdd(v);
+function r_622c89500691(v) {
+  return c_Payout_327b7b607c62(v);
 }
 
 function r_63085b96cd11(v) {
@@ -7184,6 +7424,10 @@ function r_7d17c25ea40d(v) {
 
 function r_805132041955(v) {
   return c_ResolutionCenterCase_702523073ba3(v);
+}
+
+function r_8217a0e68990(v) {
+  return c_App_bfe5871b263d(v);
 }
 
 function r_8310f395ee65(v) {
@@ -7294,6 +7538,10 @@ function r_996221a6aec1(v) {
   return c_Member_313e32d7b692(v);
 }
 
+function r_99d7862a8396(v) {
+  return o_3fdd051a0d7a(v);
+}
+
 function r_9a11a7f17983(v) {
   return c_PartnerBusiness_2ebfde66044d(v);
 }
@@ -7384,10 +7632,6 @@ function r_b12f95478b40(v) {
 
 function r_b3c2bd7ee90c(v) {
   return o_9b857bfd78d2(v);
-}
-
-function r_b56198079776(v) {
-  return o_ec977041e20e(v);
 }
 
 function r_b5fdccb5b89f(v) {
@@ -7638,6 +7882,10 @@ function r_fabad38a2578(v) {
   return c_PromoCode_2fc48597fe9f(v);
 }
 
+function r_fcaeb116a5ea(v) {
+  return c_AppBuild_87064d6acf70(v);
+}
+
 function r_fec72c6ee977(v) {
   return o_70fb9fc2fae1(v);
 }
@@ -7663,7 +7911,9 @@ export const serializers = {
   "confirmPaymentAction": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9 },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
-  "createApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "createApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
+  "createApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
+  "createAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
   "createAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
   "createBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "createBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
@@ -7719,8 +7969,10 @@ export const serializers = {
   "generateMedia": { "2026-09-06": r_916712b0b5f5, "2026-09-02": r_916712b0b5f5, "2026-08-28": r_916712b0b5f5, "2026-08-25": r_916712b0b5f5, "2026-08-21": r_916712b0b5f5, "2026-08-14": r_916712b0b5f5, "2026-08-07": r_916712b0b5f5, "2026-07-30": r_916712b0b5f5, "2026-07-23": r_916712b0b5f5, "2026-07-22": r_916712b0b5f5, "2026-07-20": r_916712b0b5f5, "2025-01-01": r_916712b0b5f5 },
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
-  "listApiKeys": { "2026-09-06": r_b56198079776, "2026-09-02": r_b56198079776, "2026-08-28": r_b56198079776, "2026-08-25": r_b56198079776, "2026-08-21": r_b56198079776, "2026-08-14": r_b56198079776, "2026-08-07": r_b56198079776, "2026-07-30": r_b56198079776, "2026-07-23": r_b56198079776, "2026-07-22": r_b56198079776, "2026-07-20": r_b56198079776, "2025-01-01": r_b56198079776 },
+  "listApiKeys": { "2026-09-06": r_99d7862a8396, "2026-09-02": r_99d7862a8396, "2026-08-28": r_99d7862a8396, "2026-08-25": r_99d7862a8396, "2026-08-21": r_99d7862a8396, "2026-08-14": r_99d7862a8396, "2026-08-07": r_99d7862a8396, "2026-07-30": r_99d7862a8396, "2026-07-23": r_99d7862a8396, "2026-07-22": r_99d7862a8396, "2026-07-20": r_99d7862a8396, "2025-01-01": r_99d7862a8396 },
   "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
+  "listAppBuilds": { "2026-09-06": r_1abee11a41c3, "2026-09-02": r_1abee11a41c3, "2026-08-28": r_1abee11a41c3, "2026-08-25": r_1abee11a41c3, "2026-08-21": r_1abee11a41c3, "2026-08-14": r_1abee11a41c3, "2026-08-07": r_1abee11a41c3, "2026-07-30": r_1abee11a41c3, "2026-07-23": r_1abee11a41c3, "2026-07-22": r_1abee11a41c3, "2026-07-20": r_1abee11a41c3, "2025-01-01": r_1abee11a41c3 },
+  "listApps": { "2026-09-06": r_305afd5ce3aa, "2026-09-02": r_4b77f7c4bf2c, "2026-08-28": r_4b77f7c4bf2c, "2026-08-25": r_4b77f7c4bf2c, "2026-08-21": r_4b77f7c4bf2c, "2026-08-14": r_4b77f7c4bf2c, "2026-08-07": r_4b77f7c4bf2c, "2026-07-30": r_4b77f7c4bf2c, "2026-07-23": r_4b77f7c4bf2c, "2026-07-22": r_4b77f7c4bf2c, "2026-07-20": r_4b77f7c4bf2c, "2025-01-01": r_4b77f7c4bf2c },
   "listAudiences": { "2026-09-06": r_6f201f9eee50, "2026-09-02": r_6f201f9eee50, "2026-08-28": r_6f201f9eee50, "2026-08-25": r_a2e818b30041, "2026-08-21": r_1fe0674a6d10, "2026-08-14": r_1fe0674a6d10, "2026-08-07": r_1fe0674a6d10, "2026-07-30": r_1fe0674a6d10, "2026-07-23": r_1fe0674a6d10, "2026-07-22": r_1fe0674a6d10, "2026-07-20": r_1fe0674a6d10, "2025-01-01": r_1fe0674a6d10 },
   "listBounties": { "2026-09-06": r_6aef256aaf02, "2026-09-02": r_6aef256aaf02, "2026-08-28": r_6aef256aaf02, "2026-08-25": r_6aef256aaf02, "2026-08-21": r_6aef256aaf02, "2026-08-14": r_6aef256aaf02, "2026-08-07": r_6aef256aaf02, "2026-07-30": r_6aef256aaf02, "2026-07-23": r_6aef256aaf02, "2026-07-22": r_6aef256aaf02, "2026-07-20": r_6aef256aaf02, "2025-01-01": r_6aef256aaf02 },
   "listBountySubmissions": { "2026-09-06": r_0a2fa7f452b3, "2026-09-02": r_0a2fa7f452b3, "2026-08-28": r_0a2fa7f452b3, "2026-08-25": r_0a2fa7f452b3, "2026-08-21": r_0a2fa7f452b3, "2026-08-14": r_0a2fa7f452b3, "2026-08-07": r_0a2fa7f452b3, "2026-07-30": r_0a2fa7f452b3, "2026-07-23": r_0a2fa7f452b3, "2026-07-22": r_0a2fa7f452b3, "2026-07-20": r_0a2fa7f452b3, "2025-01-01": r_0a2fa7f452b3 },
@@ -7732,6 +7984,7 @@ export const serializers = {
   "listCryptoDeposits": { "2026-09-06": r_c00d535f49a4, "2026-09-02": r_c00d535f49a4, "2026-08-28": r_c00d535f49a4, "2026-08-25": r_c00d535f49a4, "2026-08-21": r_c00d535f49a4, "2026-08-14": r_c00d535f49a4, "2026-08-07": r_c00d535f49a4, "2026-07-30": r_c00d535f49a4, "2026-07-23": r_c00d535f49a4, "2026-07-22": r_c00d535f49a4, "2026-07-20": r_c00d535f49a4, "2025-01-01": r_c00d535f49a4 },
   "listDisputeAlerts": { "2026-09-06": r_63c6a5bfa18c, "2026-09-02": r_63c6a5bfa18c, "2026-08-28": r_63c6a5bfa18c, "2026-08-25": r_63c6a5bfa18c, "2026-08-21": r_63c6a5bfa18c, "2026-08-14": r_63c6a5bfa18c, "2026-08-07": r_63c6a5bfa18c, "2026-07-30": r_63c6a5bfa18c, "2026-07-23": r_e52bad058cba, "2026-07-22": r_e52bad058cba, "2026-07-20": r_e52bad058cba, "2025-01-01": r_e52bad058cba },
   "listDisputes": { "2026-09-06": r_d9499a97cfd1, "2026-09-02": r_d9499a97cfd1, "2026-08-28": r_d9499a97cfd1, "2026-08-25": r_392bd8053312, "2026-08-21": r_392bd8053312, "2026-08-14": r_392bd8053312, "2026-08-07": r_392bd8053312, "2026-07-30": r_392bd8053312, "2026-07-23": r_f460ae4405ce, "2026-07-22": r_f460ae4405ce, "2026-07-20": r_f460ae4405ce, "2025-01-01": r_f460ae4405ce },
+  "listDomains": { "2026-09-06": r_61e1eaf8eca6 },
   "listEconomicIntelligenceRecommendations": { "2026-09-06": r_a6e9ee190915, "2026-09-02": r_a6e9ee190915, "2026-08-28": r_a6e9ee190915, "2026-08-25": r_83cd4b777bc4, "2026-08-21": r_83cd4b777bc4, "2026-08-14": r_83cd4b777bc4, "2026-08-07": r_83cd4b777bc4, "2026-07-30": r_83cd4b777bc4, "2026-07-23": r_83cd4b777bc4, "2026-07-22": r_83cd4b777bc4, "2026-07-20": r_83cd4b777bc4, "2025-01-01": r_83cd4b777bc4 },
   "listExperiences": { "2026-09-06": r_389510c2bb4f, "2026-09-02": r_389510c2bb4f, "2026-08-28": r_389510c2bb4f, "2026-08-25": r_389510c2bb4f, "2026-08-21": r_389510c2bb4f, "2026-08-14": r_389510c2bb4f, "2026-08-07": r_389510c2bb4f, "2026-07-30": r_389510c2bb4f, "2026-07-23": r_389510c2bb4f, "2026-07-22": r_389510c2bb4f, "2026-07-20": r_389510c2bb4f, "2025-01-01": r_389510c2bb4f },
   "listExperiments": { "2026-09-06": r_d85e727d61a9, "2026-09-02": r_d85e727d61a9, "2026-08-28": r_d85e727d61a9, "2026-08-25": r_d85e727d61a9, "2026-08-21": r_242ed05cbc27, "2026-08-14": r_242ed05cbc27, "2026-08-07": r_242ed05cbc27, "2026-07-30": r_242ed05cbc27, "2026-07-23": r_242ed05cbc27, "2026-07-22": r_242ed05cbc27, "2026-07-20": r_242ed05cbc27, "2025-01-01": r_242ed05cbc27 },
@@ -7778,6 +8031,7 @@ export const serializers = {
   "markNotificationRead": { "2026-09-06": r_6f5f53d2468c, "2026-09-02": r_6f5f53d2468c, "2026-08-28": r_6f5f53d2468c, "2026-08-25": r_6f5f53d2468c, "2026-08-21": r_6f5f53d2468c, "2026-08-14": r_6f5f53d2468c, "2026-08-07": r_6f5f53d2468c, "2026-07-30": r_6f5f53d2468c, "2026-07-23": r_6f5f53d2468c, "2026-07-22": r_6f5f53d2468c, "2026-07-20": r_6f5f53d2468c, "2025-01-01": r_6f5f53d2468c },
   "openSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
   "pauseMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
+  "promoteAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
   "publishPaymentMethodDomainProof": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "publishSandboxExternalAccountPost": { "2026-09-06": r_f4e462b4a24d, "2026-09-02": r_f4e462b4a24d, "2026-08-28": r_f4e462b4a24d, "2026-08-25": r_b7c7781eca87, "2026-08-21": r_6149b6caa743, "2026-08-14": r_6149b6caa743, "2026-08-07": r_6149b6caa743, "2026-07-30": r_6149b6caa743, "2026-07-23": r_6149b6caa743, "2026-07-22": r_6149b6caa743, "2026-07-20": r_6149b6caa743, "2025-01-01": r_6149b6caa743 },
   "refundPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
@@ -7789,7 +8043,9 @@ export const serializers = {
   "resumeMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "retrieveAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
-  "retrieveApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "retrieveApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
+  "retrieveApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
+  "retrieveAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
   "retrieveAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
   "retrieveBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "retrieveBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
@@ -7842,15 +8098,16 @@ export const serializers = {
   "retryAdsPayment": { "2026-09-06": r_2e1dcaa809a8, "2026-09-02": r_2e1dcaa809a8, "2026-08-28": r_2e1dcaa809a8, "2026-08-25": r_2e1dcaa809a8, "2026-08-21": r_2e1dcaa809a8, "2026-08-14": r_2e1dcaa809a8, "2026-08-07": r_2e1dcaa809a8, "2026-07-30": r_2e1dcaa809a8, "2026-07-23": r_2e1dcaa809a8, "2026-07-22": r_2e1dcaa809a8, "2026-07-20": r_2e1dcaa809a8, "2025-01-01": r_2e1dcaa809a8 },
   "retryPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
   "reviewBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
-  "revokeApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
-  "rotateApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "revokeApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
+  "rotateApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "searchUsers": { "2026-09-06": r_c4c0c541eea6, "2026-09-02": r_c4c0c541eea6, "2026-08-28": r_c4c0c541eea6, "2026-08-25": r_02ba5c1668ad, "2026-08-21": r_02ba5c1668ad, "2026-08-14": r_02ba5c1668ad, "2026-08-07": r_02ba5c1668ad, "2026-07-30": r_a78a68c4632e, "2026-07-23": r_a78a68c4632e, "2026-07-22": r_a78a68c4632e, "2026-07-20": r_d8653166c51d, "2025-01-01": r_d8653166c51d },
   "submitBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "submitDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "uncancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "updateAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
-  "updateApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "updateApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
+  "updateApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
   "updateAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
   "updateBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "updateCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },

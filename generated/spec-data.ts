@@ -91,7 +91,11 @@ export const specData = {
     "experience:create",
     "experience:update",
     "experience:delete",
-    "review:read"
+    "review:read",
+    "developer:basic:read",
+    "developer:create_app",
+    "developer:update_app",
+    "developer:manage_builds"
   ],
   "roles": {
     "owner": [
@@ -168,6 +172,9 @@ export const specData = {
     "Account": "biz_",
     "ApiKey": "apik_",
     "ApiLog": "alog_",
+    "App": "app_",
+    "AppBuild": "apbu_",
+    "Domain": "dom_",
     "Audience": "adaud_",
     "Bounty": "bnty_",
     "BountySubmission": "bsub_",
@@ -227,6 +234,11 @@ export const specData = {
     "api_key.created": "ApiKey",
     "api_key.rotated": "ApiKey",
     "api_key.revoked": "ApiKey",
+    "app.created": "App",
+    "app.updated": "App",
+    "app_build.created": "AppBuild",
+    "app_build.reviewed": "AppBuild",
+    "app_build.promoted": "AppBuild",
     "bounty.created": "Bounty",
     "bounty.closed": "Bounty",
     "bounty_submission.submitted": "BountySubmission",
@@ -319,6 +331,35 @@ export const specData = {
     "verification.updated": "Verification"
   },
   "stateMachines": {
+    "AppBuild": {
+      "field": "status",
+      "transitions": {
+        "check": {
+          "from": [
+            "draft"
+          ],
+          "to": "pending"
+        },
+        "fail_check": {
+          "from": [
+            "draft"
+          ],
+          "to": "rejected"
+        },
+        "approve": {
+          "from": [
+            "pending"
+          ],
+          "to": "approved"
+        },
+        "reject": {
+          "from": [
+            "pending"
+          ],
+          "to": "rejected"
+        }
+      }
+    },
     "Bounty": {
       "field": "status",
       "transitions": {

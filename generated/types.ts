@@ -186,6 +186,8 @@ export interface TaxIdentifier {
 export interface ApiKey {
     id: string;
     account_id: string;
+    /** The app the key belongs to (it acts for the app's account, account_id); null for an account's own key. */
+    app_id: string | null;
     name: string;
     /** The full secret; only on the create and rotate responses, null everywhere else. */
     secret: string | null;
@@ -286,6 +288,79 @@ export interface UpgradeChange {
     operations: string[];
     /** The migration its entry belongs to, if any. */
     migration: string | null;
+}
+
+/** A hostname of a hosted app, as the app shows it. */
+export interface AppDomain {
+    id: string;
+    hostname: string;
+    url: string;
+    status: "active" | "previous";
+}
+
+export interface App {
+    id: string;
+    account_id: string;
+    name: string;
+    description: string | null;
+    app_type: "b2b_app" | "b2c_app" | "company_app" | "component";
+    /** hosted: served at route (hosted_url); api_integration: an integration calling the API, with no route. */
+    deployment: "hosted" | "api_integration";
+    /** The subdomain a hosted app is served at (<route>.apps.commerce.test). */
+    route: string | null;
+    /** The domain serving a hosted app now. */
+    domain_id: string | null;
+    /** https:// and the active domain; null for API integrations. */
+    hosted_url: string | null;
+    /** Every hostname of the app, newest first: the active one and previous routes, which redirect to it (GET /domains lists them too). */
+    domains: AppDomain[];
+    /** Where an API integration (or a hosted app's backend) runs. */
+    base_url: string | null;
+    /** New apps are hidden. */
+    status: "live" | "unlisted" | "hidden";
+    /** Set by the platform when one of the app's builds is first approved. */
+    verified: boolean;
+    /** Verified, live and with a production web build. */
+    recommended: boolean;
+    production_web_build_id: string | null;
+    /** How many accounts were created with this app as blueprint_id. */
+    template_usage: number;
+    redirect_uris: string[];
+    created_at: string;
+    updated_at: string;
+}
+
+export interface AppBuild {
+    id: string;
+    account_id: string;
+    app_id: string;
+    platform: "ios" | "android" | "web";
+    /** draft when uploaded; pending once the artifact checked out; approved or rejected by review. */
+    status: "draft" | "pending" | "approved" | "rejected";
+    checksum: string;
+    file_id: string;
+    source_file_id: string | null;
+    supported_app_view_types: Array<"hub" | "discover" | "dash" | "dashboard" | "analytics" | "skills" | "openapi">;
+    /** Why the build was rejected; null otherwise. */
+    review_message: string | null;
+    /** Whether this is the production build of its platform. */
+    is_production: boolean;
+    reviewed_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+/** A hostname serving a hosted app. A route change keeps the old hostname as previous (it redirects). */
+export interface Domain {
+    id: string;
+    account_id: string;
+    app_id: string;
+    hostname: string;
+    url: string;
+    /** active serves the app; previous redirects to the active hostname. */
+    status: "active" | "previous";
+    created_at: string;
+    updated_at: string;
 }
 
 export interface AudienceEngagementRule {
@@ -1931,7 +2006,7 @@ export type RetrieveCurrentAccountOutput = Account;
 /** GET /api_keys: List an account's API keys */
 export interface ListApiKeysInput {
     path: Record<string, never>;
-    query: { first?: number; after?: string; last?: number; before?: string; account_id: string; status?: "active" | "revoked" | "expired" };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id: string; status?: "active" | "revoked" | "expired"; app_id?: string };
     body: undefined;
 }
 
@@ -1941,7 +2016,7 @@ export type ListApiKeysOutput = Page<ApiKey>;
 export interface CreateApiKeyInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id: string; name: string; role?: string; statements?: ApiKeyStatement[]; ip_allowlist?: string[]; expires_at?: string; api_version_date?: string };
+    body: { account_id: string; app_id?: string; name: string; role?: string; statements?: ApiKeyStatement[]; ip_allowlist?: string[]; expires_at?: string; api_version_date?: string };
 }
 
 export type CreateApiKeyOutput = ApiKey;
@@ -1999,6 +2074,87 @@ export interface RetrieveUpgradeAssistantInput {
 }
 
 export type RetrieveUpgradeAssistantOutput = UpgradeAssistant;
+
+/** GET /apps: List apps */
+export interface ListAppsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; verified?: boolean; recommended?: boolean; app_type?: "b2b_app" | "b2c_app" | "company_app" | "component"; status?: "live" | "unlisted" | "hidden"; query?: string; order: "created_at" | "template_usage"; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListAppsOutput = Page<App>;
+
+/** POST /apps: Register an app */
+export interface CreateAppInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; name: string; description?: string; app_type: "b2b_app" | "b2c_app" | "company_app" | "component"; deployment?: "hosted" | "api_integration"; route?: string; base_url?: string; redirect_uris?: string[] };
+}
+
+export type CreateAppOutput = App;
+
+/** GET /apps/{id}: Retrieve an app */
+export interface RetrieveAppInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveAppOutput = App;
+
+/** PATCH /apps/{id}: Update an app */
+export interface UpdateAppInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { name?: string; description?: string | null; app_type?: "b2b_app" | "b2c_app" | "company_app" | "component"; route?: string; base_url?: string | null; status?: "live" | "unlisted" | "hidden"; redirect_uris?: string[] };
+}
+
+export type UpdateAppOutput = App;
+
+/** GET /app_builds: List an app's builds */
+export interface ListAppBuildsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; app_id: string; platform?: "ios" | "android" | "web"; status?: "draft" | "pending" | "approved" | "rejected"; created_after?: string; created_before?: string; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListAppBuildsOutput = Page<AppBuild>;
+
+/** POST /app_builds: Upload an app build */
+export interface CreateAppBuildInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { app_id?: string; attachment: { id: string }; source_attachment?: { id: string }; checksum: string; platform: "ios" | "android" | "web"; supported_app_view_types?: Array<"hub" | "discover" | "dash" | "dashboard" | "analytics" | "skills" | "openapi">; ai_prompt_id?: string };
+}
+
+export type CreateAppBuildOutput = AppBuild;
+
+/** GET /app_builds/{id}: Retrieve an app build */
+export interface RetrieveAppBuildInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveAppBuildOutput = AppBuild;
+
+/** POST /app_builds/{id}/promote: Promote an app build to production */
+export interface PromoteAppBuildInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type PromoteAppBuildOutput = AppBuild;
+
+/** GET /domains: List the domains serving apps */
+export interface ListDomainsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; app_id?: string; status?: "active" | "previous" };
+    body: undefined;
+}
+
+export type ListDomainsOutput = Page<Domain>;
 
 /** POST /audiences: Create an audience */
 export interface CreateAudienceInput {
@@ -3894,7 +4050,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -3921,7 +4077,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -3952,6 +4108,15 @@ export interface Operations {
     revokeApiKey: { input: RevokeApiKeyInput; output: RevokeApiKeyOutput };
     listApiLogs: { input: ListApiLogsInput; output: ListApiLogsOutput };
     retrieveUpgradeAssistant: { input: RetrieveUpgradeAssistantInput; output: RetrieveUpgradeAssistantOutput };
+    listApps: { input: ListAppsInput; output: ListAppsOutput };
+    createApp: { input: CreateAppInput; output: CreateAppOutput };
+    retrieveApp: { input: RetrieveAppInput; output: RetrieveAppOutput };
+    updateApp: { input: UpdateAppInput; output: UpdateAppOutput };
+    listAppBuilds: { input: ListAppBuildsInput; output: ListAppBuildsOutput };
+    createAppBuild: { input: CreateAppBuildInput; output: CreateAppBuildOutput };
+    retrieveAppBuild: { input: RetrieveAppBuildInput; output: RetrieveAppBuildOutput };
+    promoteAppBuild: { input: PromoteAppBuildInput; output: PromoteAppBuildOutput };
+    listDomains: { input: ListDomainsInput; output: ListDomainsOutput };
     createAudience: { input: CreateAudienceInput; output: CreateAudienceOutput };
     listAudiences: { input: ListAudiencesInput; output: ListAudiencesOutput };
     retrieveAudience: { input: RetrieveAudienceInput; output: RetrieveAudienceOutput };

@@ -26,6 +26,7 @@ import { resolutionCenterTasks } from './resolution_center_cases/platform.js';
 import { reviewTasks } from './reviews/moderate.js';
 import { economicIntelligenceTasks, SWEEP_TASK as SWEEP_EI } from './economic_intelligence/generate.js';
 import { externalAccountTasks } from './external_accounts/sandbox-network.js';
+import { appBuildTasks } from './apps/build-system.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -52,6 +53,7 @@ export function taskList(db: Knex): TaskList {
     ...economicIntelligenceTasks(db),
     ...reviewTasks(db),
     ...externalAccountTasks(db),
+    ...appBuildTasks(db),
   };
 }
 

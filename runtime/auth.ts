@@ -71,7 +71,7 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
     }
     return {
       kind: 'api_key', credentialId: key.id, accountId: key.account_id, userId: null, keyScopes: key.scopes, versionPin: key.versionPin,
-      rateLimitMultiplier: key.rate_limit_multiplier,
+      rateLimitMultiplier: key.rate_limit_multiplier, appId: key.app_id,
     };
   }
   if (secret.startsWith('utok_')) {
@@ -89,6 +89,7 @@ export async function authenticate(db: Knex, header: string | undefined, ip: str
 interface ApiKeyRow {
   id: string;
   account_id: string;
+  app_id: string | null;
   ip_allowlist: string[];
   expires_at: string | null;
   revoked_at: string | null;
@@ -99,11 +100,11 @@ interface ApiKeyRow {
 }
 
 async function loadApiKey(db: Knex, hash: string): Promise<ApiKeyRow | null> {
-  const [key] = await query(db, `select id, account_id, role, statements, ip_allowlist, api_version_date, expires_at,
+  const [key] = await query(db, `select id, account_id, app_id, role, statements, ip_allowlist, api_version_date, expires_at,
     revoked_at, last_used_at, rate_limit_multiplier from api_keys where secret_hash = $1`, [hash]);
   if (!key) return null;
   return {
-    id: key.id, account_id: key.account_id, ip_allowlist: key.ip_allowlist, expires_at: key.expires_at,
+    id: key.id, account_id: key.account_id, app_id: key.app_id, ip_allowlist: key.ip_allowlist, expires_at: key.expires_at,
     revoked_at: key.revoked_at, last_used_at: key.last_used_at, rate_limit_multiplier: key.rate_limit_multiplier,
     scopes: key.role ? roleScopes(key.role) : statementScopes(key.statements),
     versionPin: key.api_version_date ? formatDate(key.api_version_date) : null,

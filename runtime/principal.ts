@@ -16,6 +16,8 @@ export interface Principal {
   allowedOrigins?: readonly string[];
   /** an API key's factor on the request budgets (runtime/rate-limit.ts); 1 when absent */
   rateLimitMultiplier?: number;
+  /** the app an API key belongs to (it acts for the app's account, accountId); null or absent otherwise */
+  appId?: string | null;
 }
 
 /** A set of scopes with `*` and `prefix:*` wildcards, and explicit denials that win. */

@@ -4,7 +4,7 @@ import { Access } from '../../runtime/access.js';
 import { forbidden, invalid } from '../../runtime/errors.js';
 import { externalIdOf, insertAccount } from './account-service.js';
 import { mergeMetadata } from '../../runtime/metadata.js';
-import { queueSiteDeployment } from './account-sites.js';
+import { checkBlueprint, queueSiteDeployment } from './account-sites.js';
 import { loadAccountView, viewOptions } from './account-view.js';
 
 type Body = CreateAccountInput['body'];
@@ -44,6 +44,7 @@ async function referrer(ctx: HandlerContext, code: string | null | undefined): P
 export const createAccount: Handler<'createAccount'> = async ({ body }, ctx) => {
   const who = await creator(ctx, body);
   const affiliateCode = await referrer(ctx, body.affiliate_code);
+  if (body.blueprint_id) await checkBlueprint(ctx, body.blueprint_id);
   const metadata = mergeMetadata({}, body.metadata ?? {});
   const row = await insertAccount(ctx.db, {
     title: body.title ?? externalIdOf(metadata) ?? who.email,

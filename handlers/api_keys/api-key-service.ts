@@ -7,6 +7,8 @@ import type { Statement } from '../../runtime/auth.js';
 
 export interface NewApiKey {
   accountId: string;
+  /** the app the key belongs to (one of accountId's); it acts for accountId */
+  appId?: string | null;
   name: string;
   role?: string | null;
   statements?: Statement[];
@@ -22,6 +24,7 @@ export async function issueApiKey(db: Knex, input: NewApiKey) {
     .insert({
       id: newId('apik_'),
       account_id: input.accountId,
+      app_id: input.appId ?? null,
       name: input.name,
       secret_hash: hash,
       secret_hint: hint,

@@ -236,14 +236,23 @@ t('affiliate_code names a partner by username, case-insensitively; an unknown on
 
 // --- blueprint -------------------------------------------------------------------------------------------------
 
-t('blueprint_id records a queued site and queues its deployment in the same transaction', async () => {
-  const user = await makeUser(app.db);
-  const res = await req('POST', '/accounts', { token: user.token, body: { title: 'Site Co', blueprint_id: 'app_Blue1' } });
-  assert.is(res.status, 201);
-  assert.is(res.body.blueprint_id, 'app_Blue1');
+/** A hosted app of an account the user owns: a blueprint the user can see. */
+async function blueprint() {
+  const o = await makeOwner(app.db);
+  const res = await req('POST', '/apps', { token: o.key, body: { account_id: o.accountId, name: 'Shop template', route: `tpl-${o.accountId.slice(4).toLowerCase()}` } });
+  assert.is(res.status, 201, JSON.stringify(res.body));
+  return { owner: o, appId: res.body.id as string };
+}
+
+t('blueprint_id records a queued site, counts the use on the app and queues its deployment in the same transaction', async () => {
+  const { owner, appId } = await blueprint();
+  const res = await req('POST', '/accounts', { token: owner.token, body: { title: 'Site Co', blueprint_id: appId } });
+  assert.is(res.status, 201, JSON.stringify(res.body));
+  assert.is(res.body.blueprint_id, appId);
   const site = await app.db('account_sites').where({ account_id: res.body.id }).first();
-  assert.is(site.blueprint_id, 'app_Blue1');
+  assert.is(site.blueprint_id, appId);
   assert.is(site.status, 'queued');
+  assert.is((await app.db('apps').where({ id: appId }).first()).template_usage, 1);
   const jobs = await deployJobs(site.id);
   assert.is(jobs.length, 1);
   const [payload] = await app.db.raw(
@@ -252,33 +261,47 @@ t('blueprint_id records a queued site and queues its deployment in the same tran
   assert.equal(payload.payload, { site_id: site.id });
 });
 
-t('the deploy_blueprint task marks the site deployed and is idempotent', async () => {
-  const user = await makeUser(app.db);
-  const res = await req('POST', '/accounts', { token: user.token, body: { title: 'Deploy Co', blueprint_id: 'app_Deploy' } });
+t('the deploy_blueprint task fails a site whose blueprint has no production web build, once (idempotent)', async () => {
+  const { owner, appId } = await blueprint();
+  const res = await req('POST', '/accounts', { token: owner.token, body: { title: 'Deploy Co', blueprint_id: appId } });
   const site = await app.db('account_sites').where({ account_id: res.body.id }).first();
   const task = deployBlueprint(app.db);
   await task({ site_id: site.id }, {} as never);
-  const deployed = await app.db('account_sites').where({ id: site.id }).first();
-  assert.is(deployed.status, 'deployed');
-  assert.ok(deployed.deployed_at);
+  const failed = await app.db('account_sites').where({ id: site.id }).first();
+  assert.equal([failed.status, failed.failure_reason, failed.deployed_at], ['failed', `The blueprint ${appId} has no production web build`, null]);
   await task({ site_id: site.id }, {} as never);
-  const again = await app.db('account_sites').where({ id: site.id }).first();
-  assert.is(again.deployed_at, deployed.deployed_at);
-  let failed = false;
-  try { await task({}, {} as never); } catch { failed = true; }
-  assert.ok(failed, 'a job without site_id fails loudly');
+  assert.equal(await app.db('account_sites').where({ id: site.id }).first(), failed);
+  let threw = false;
+  try { await task({}, {} as never); } catch { threw = true; }
+  assert.ok(threw, 'a job without site_id fails loudly');
 });
 
-t('a rejected create queues no deployment and records no site', async () => {
-  const p = await makeOwner(app.db);
-  await req('POST', '/accounts', { token: p.key, body: { email: 'a@x.test', metadata: { external_id: 'dup' } } });
+t('a blueprint must be a hosted app the caller can see: else 404 or 400 naming blueprint_id, and nothing is written', async () => {
+  const user = await makeUser(app.db);
+  const { appId } = await blueprint();
+  const unseen = await req('POST', '/accounts', { token: user.token, body: { title: 'Unseen', blueprint_id: appId } });
+  assert.equal([unseen.status, unseen.body.error.param], [404, 'blueprint_id']);
+  const missing = await req('POST', '/accounts', { token: user.token, body: { title: 'Unseen', blueprint_id: 'app_Missing' } });
+  assert.equal([missing.status, missing.body.error.param], [404, 'blueprint_id']);
+  const o = await makeOwner(app.db);
+  const integration = await req('POST', '/apps', { token: o.key, body: { account_id: o.accountId, name: 'Sync' } });
+  const refused = await req('POST', '/accounts', { token: o.token, body: { title: 'Unseen', blueprint_id: integration.body.id } });
+  assert.equal([refused.status, refused.body.error.param], [400, 'blueprint_id']);
+  assert.is(await app.db('accounts').where({ title: 'Unseen' }).first(), undefined);
+  assert.equal((await app.db('apps').whereIn('id', [appId, integration.body.id]).select('template_usage')).map((r) => r.template_usage), [0, 0]);
+});
+
+t('a rejected create queues no deployment, records no site and counts no use', async () => {
+  const { owner, appId } = await blueprint();
+  await req('POST', '/accounts', { token: owner.key, body: { email: 'a@x.test', metadata: { external_id: 'dup' } } });
   const before = (await deployJobs()).length;
   const res = await req('POST', '/accounts', {
-    token: p.key, body: { email: 'b@x.test', metadata: { external_id: 'dup' }, blueprint_id: 'app_Nope' },
+    token: owner.key, body: { email: 'b@x.test', metadata: { external_id: 'dup' }, blueprint_id: appId },
   });
   assert.is(res.status, 409);
   assert.is((await deployJobs()).length, before);
-  assert.is(await app.db('account_sites').where({ blueprint_id: 'app_Nope' }).first(), undefined);
+  assert.is(await app.db('account_sites').where({ blueprint_id: appId }).first(), undefined);
+  assert.is((await app.db('apps').where({ id: appId }).first()).template_usage, 0);
 });
 
 t('without blueprint_id no site is recorded', async () => {
@@ -322,16 +345,19 @@ let live: TestApp;
 w.before(async () => { live = await startTestApp({ worker: true }); });
 w.after(async () => { await live.close(); });
 
-w('a queued blueprint deployment completes in the background', async () => {
-  const user = await makeUser(live.db);
-  const res = await live.request('POST', '/accounts', { token: user.token, body: { title: 'Live Site', blueprint_id: 'app_Live' } });
+// The full deployment from an approved build runs in test/apps/blueprint-sites.test.ts.
+w('a queued blueprint deployment leaves queued in the background (failed: the blueprint has no build)', async () => {
+  const o = await makeOwner(live.db);
+  const created = await live.request('POST', '/apps', { token: o.key, version: HEAD_VERSION,
+    body: { account_id: o.accountId, name: 'Live template', route: `live-${o.accountId.slice(4).toLowerCase()}` } });
+  const res = await live.request('POST', '/accounts', { token: o.token, version: HEAD_VERSION, body: { title: 'Live Site', blueprint_id: created.body.id } });
   assert.is(res.status, 201);
   let status = 'queued';
-  for (let i = 0; i < 100 && status !== 'deployed'; i++) {
+  for (let i = 0; i < 100 && status === 'queued'; i++) {
     await new Promise((r) => setTimeout(r, 100));
     status = (await live.db('account_sites').where({ account_id: res.body.id }).first()).status;
   }
-  assert.is(status, 'deployed');
+  assert.is(status, 'failed');
 });
 
 w.run();

@@ -1,0 +1,10 @@
+// An app named by a request field (app_id, blueprint_id): the ownership rules of runtime/ownership.ts, with the 404
+// naming that field.
+import type { HandlerContext } from '../../runtime/handler.js';
+import { withCallersParam } from '../../runtime/errors.js';
+import { loadOwned } from '../../runtime/ownership.js';
+import type { Row } from '../../runtime/plain/stored-resource.js';
+import { resources } from '../../generated/resources.js';
+
+export const loadApp = (ctx: HandlerContext, id: string, scopes: readonly string[], param: string): Promise<Row> =>
+  loadOwned(ctx, resources.App, id, scopes).catch((e) => { throw withCallersParam(e, () => param); });
