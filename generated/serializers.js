@@ -684,7 +684,7 @@ function c_UpgradeChange_8c1514be5fb6(v) {
   return o_af5d21626c8f(v);
 }
 
-function c_UserAccess_6b3f2b41781b(v) {
+function c_UserAccess_cc4d5f325eb7(v) {
   return o_2c39d6fd26b4(v);
 }
 
@@ -7314,6 +7314,10 @@ function r_5ea5fecdde24(v) {
   return o_3f7fe7e48dd2(v);
 }
 
+function r_6116ddd7721d(v) {
+  return c_UserAccess_cc4d5f325eb7(v);
+}
+
 function r_6149b6caa743(v) {
   return c_ExternalAccountPost_2abec5b96fb2(v);
 }
@@ -7634,10 +7638,6 @@ function r_b3c2bd7ee90c(v) {
   return o_9b857bfd78d2(v);
 }
 
-function r_b5fdccb5b89f(v) {
-  return c_UserAccess_6b3f2b41781b(v);
-}
-
 function r_b7ac7377816f(v) {
   return c_CheckoutPaymentMethods_5fabced0045e(v);
 }
@@ -7903,7 +7903,7 @@ export const serializers = {
   "cancelPayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
   "cancelTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "capturePayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9 },
-  "checkUserAccess": { "2026-09-06": r_b5fdccb5b89f, "2026-09-02": r_b5fdccb5b89f, "2026-08-28": r_b5fdccb5b89f, "2026-08-25": r_b5fdccb5b89f, "2026-08-21": r_b5fdccb5b89f, "2026-08-14": r_b5fdccb5b89f, "2026-08-07": r_b5fdccb5b89f, "2026-07-30": r_b5fdccb5b89f, "2026-07-23": r_b5fdccb5b89f, "2026-07-22": r_b5fdccb5b89f, "2026-07-20": r_b5fdccb5b89f, "2025-01-01": r_b5fdccb5b89f },
+  "checkUserAccess": { "2026-09-06": r_6116ddd7721d, "2026-09-02": r_6116ddd7721d, "2026-08-28": r_6116ddd7721d, "2026-08-25": r_6116ddd7721d, "2026-08-21": r_6116ddd7721d, "2026-08-14": r_6116ddd7721d, "2026-08-07": r_6116ddd7721d, "2026-07-30": r_6116ddd7721d, "2026-07-23": r_6116ddd7721d, "2026-07-22": r_6116ddd7721d, "2026-07-20": r_6116ddd7721d, "2025-01-01": r_6116ddd7721d },
   "claimTransfer": { "2026-09-06": r_4245930ed0e7, "2026-09-02": r_9f14d06ee171, "2026-08-28": r_9f14d06ee171, "2026-08-25": r_9f14d06ee171, "2026-08-21": r_9f14d06ee171, "2026-08-14": r_9f14d06ee171, "2026-08-07": r_9f14d06ee171, "2026-07-30": r_9f14d06ee171, "2026-07-23": r_9f14d06ee171, "2026-07-22": r_9f14d06ee171, "2026-07-20": r_9f14d06ee171, "2025-01-01": r_9f14d06ee171 },
   "closeBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "closeResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },

@@ -1798,7 +1798,7 @@ export interface CurrencyBalance {
     in_transit: Money;
 }
 
-/** What a user may do on an account, product or experience. */
+/** What a user may do on an account, product, experience or app. */
 export interface UserAccess {
     /** True when access_level is customer or admin. */
     has_access: boolean;
@@ -3884,7 +3884,7 @@ export interface UpdateUserInput {
 
 export type UpdateUserOutput = User;
 
-/** GET /users/{id}/access/{resource_id}: Check a user's access to an account, product or experience */
+/** GET /users/{id}/access/{resource_id}: Check a user's access to an account, product, experience or app */
 export interface CheckUserAccessInput {
     path: { id: string; resource_id: string };
     query: Record<string, never>;

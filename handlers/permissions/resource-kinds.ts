@@ -1,7 +1,6 @@
 // The kinds of resource an access question may name (GET /permissions, GET /users/{id}/access/{resource_id}). Each
 // kind is one declared entry: its id prefix, its table (rows with id and account_id) and who its customers are; a
-// resource answers for the account that owns it. Apps plug in with one entry (prefix app_, table apps) once their
-// table exists.
+// resource answers for the account that owns it.
 import type { Knex } from 'knex';
 import { notFound } from '../../runtime/errors.js';
 
@@ -35,6 +34,8 @@ export const RESOURCE_KINDS: readonly ResourceKind[] = [
       return { productIds: products, isPublic: is_public };
     },
   },
+  // An app serves its account's customers: holders of any of the account's products.
+  { prefix: 'app_', noun: 'app', table: 'apps' },
 ];
 
 export interface ResolvedResource { kind: ResourceKind; id: string; accountId: string }
