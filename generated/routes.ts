@@ -3,7 +3,7 @@ import type { OperationDefinition } from "../runtime/operation.js";
 import * as params from "./validators-params.js";
 import * as body from "./validators-body.js";
 import * as transformers from "./transformers.js";
-import { deleteCheckoutConfiguration, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteVariant, deleteWebhook, listApiKeys, listApiLogs, listBounties, listBountySubmissions, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listDisputeAlerts, listDisputes, listExperiments, listMedia, listMembers, listPaymentMethodDomains, listPaymentMethods, listPlans, listProducts, listPromoCodes, listRefunds, listResolutionCenterCases, listShipments, listTeamMembers, listVariants, listVerifications, listWebhooks, retrieveApiKey, retrieveBounty, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveDispute, retrieveDisputeAlert, retrieveExperiment, retrieveMedia, retrieveMember, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveResolutionCenterCase, retrieveVariant, retrieveVerification, retrieveWebhook, updateApiKey, updateBounty, updateProduct, updateWebhook } from "./plain-operations.js";
+import { deleteCheckoutConfiguration, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteVariant, deleteWebhook, listApiKeys, listApiLogs, listBounties, listBountySubmissions, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listDisputeAlerts, listDisputes, listEvents, listExperiments, listMedia, listMembers, listPaymentMethodDomains, listPaymentMethods, listPeople, listPlans, listProducts, listPromoCodes, listRefunds, listResolutionCenterCases, listShipments, listTeamMembers, listVariants, listVerifications, listWebhooks, retrieveApiKey, retrieveBounty, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveDispute, retrieveDisputeAlert, retrieveExperiment, retrieveMedia, retrieveMember, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveResolutionCenterCase, retrieveVariant, retrieveVerification, retrieveWebhook, updateApiKey, updateBounty, updateProduct, updateWebhook } from "./plain-operations.js";
 import { retrieveAccountPreferences } from "../handlers/account_preferences/retrieveAccountPreferences.js";
 import { retryAdsPayment } from "../handlers/account_preferences/retryAdsPayment.js";
 import { updateAccountPreferences } from "../handlers/account_preferences/updateAccountPreferences.js";
@@ -94,12 +94,17 @@ import { listPayouts } from "../handlers/payouts/listPayouts.js";
 import { listSupportedPayoutMethods } from "../handlers/payouts/listSupportedPayoutMethods.js";
 import { retrievePayout } from "../handlers/payouts/retrievePayout.js";
 import { retrieveWithdrawal } from "../handlers/payouts/retrieveWithdrawal.js";
+import { createEvent } from "../handlers/people/createEvent.js";
+import { retrieveEventStats } from "../handlers/people/retrieveEventStats.js";
+import { retrievePerson } from "../handlers/people/retrievePerson.js";
 import { listPermissions } from "../handlers/permissions/listPermissions.js";
 import { createProduct } from "../handlers/products/createProduct.js";
 import { activatePromoCode } from "../handlers/promo_codes/activatePromoCode.js";
 import { archivePromoCode } from "../handlers/promo_codes/archivePromoCode.js";
 import { createPromoCode } from "../handlers/promo_codes/createPromoCode.js";
 import { deactivatePromoCode } from "../handlers/promo_codes/deactivatePromoCode.js";
+import { executeAccountRecommendedAction } from "../handlers/recommended_actions/executeAccountRecommendedAction.js";
+import { listAccountRecommendedActions } from "../handlers/recommended_actions/listAccountRecommendedActions.js";
 import { closeResolutionCenterCase } from "../handlers/resolution_center_cases/closeResolutionCenterCase.js";
 import { escalateResolutionCenterCase } from "../handlers/resolution_center_cases/escalateResolutionCenterCase.js";
 import { listResolutionCenterCaseEvents } from "../handlers/resolution_center_cases/listResolutionCenterCaseEvents.js";
@@ -254,6 +259,36 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_14cf890fa736, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_8eb6f2ca64b7, upgrade: null, downgrade: transformers.down_Account_2026_09_02 }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_8eb6f2ca64b7, upgrade: null, downgrade: transformers.down_Account_2026_08_28 }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_8eb6f2ca64b7, upgrade: null, downgrade: transformers.down_Account_2026_08_25 }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b3daf41077f, upgrade: transformers.up_updateAccount_2026_08_21, downgrade: transformers.down_Account_2026_08_21 }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b3daf41077f, upgrade: transformers.up_updateAccount_2026_08_14, downgrade: transformers.down_Account_2026_08_14 }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b3daf41077f, upgrade: transformers.up_updateAccount_2026_08_07, downgrade: transformers.down_Account_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b3daf41077f, upgrade: transformers.up_updateAccount_2026_07_30, downgrade: transformers.down_Account_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b3daf41077f, upgrade: transformers.up_updateAccount_2026_07_23, downgrade: transformers.down_Account_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b3daf41077f, upgrade: transformers.up_updateAccount_2026_07_22, downgrade: transformers.down_Account_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b3daf41077f, upgrade: transformers.up_updateAccount_2026_07_20, downgrade: transformers.down_Account_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b3daf41077f, upgrade: transformers.up_updateAccount_2025_01_01, downgrade: transformers.down_Account_2025_01_01 } },
     handler: updateAccount,
+  },
+  {
+    id: "listAccountRecommendedActions",
+    method: "GET",
+    path: "/accounts/:id/recommend_actions",
+    auth: ["api_key", "user_token"],
+    scopes: ["company:basic:read"],
+    account: { from: "path", name: "id" },
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: listAccountRecommendedActions,
+  },
+  {
+    id: "executeAccountRecommendedAction",
+    method: "POST",
+    path: "/accounts/:id/recommend_actions/execute",
+    auth: ["api_key", "user_token"],
+    scopes: ["company:basic:read"],
+    account: { from: "path", name: "id" },
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5400c3402b31, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5400c3402b31, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5400c3402b31, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5400c3402b31, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5400c3402b31, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5400c3402b31, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5400c3402b31, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5400c3402b31, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5400c3402b31, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5400c3402b31, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5400c3402b31, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5400c3402b31, upgrade: null, downgrade: null } },
+    handler: executeAccountRecommendedAction,
   },
   {
     id: "retryAdsPayment",
@@ -974,6 +1009,36 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_0bf36fd1baac, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_0bf36fd1baac, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_0bf36fd1baac, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_0bf36fd1baac, upgrade: null, downgrade: transformers.down_Dispute_2026_08_25 }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_0bf36fd1baac, upgrade: null, downgrade: transformers.down_Dispute_2026_08_21 }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_0bf36fd1baac, upgrade: null, downgrade: transformers.down_Dispute_2026_08_14 }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_0bf36fd1baac, upgrade: null, downgrade: transformers.down_Dispute_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_0bf36fd1baac, upgrade: null, downgrade: transformers.down_Dispute_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_0bf36fd1baac, upgrade: null, downgrade: transformers.down_Dispute_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_0bf36fd1baac, upgrade: null, downgrade: transformers.down_Dispute_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_0bf36fd1baac, upgrade: null, downgrade: transformers.down_Dispute_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_0bf36fd1baac, upgrade: null, downgrade: transformers.down_Dispute_2025_01_01 } },
     handler: updateDisputeEvidence,
+  },
+  {
+    id: "listEvents",
+    method: "GET",
+    path: "/events",
+    auth: ["api_key", "user_token"],
+    scopes: ["event:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 20, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_c80091eece40, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_c80091eece40, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_c80091eece40, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_c80091eece40, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_c80091eece40, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_c80091eece40, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_c80091eece40, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_c80091eece40, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_c80091eece40, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_c80091eece40, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_c80091eece40, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_c80091eece40, body: null, upgrade: null, downgrade: null } },
+    handler: listEvents,
+  },
+  {
+    id: "createEvent",
+    method: "POST",
+    path: "/events",
+    auth: ["api_key", "user_token"],
+    scopes: ["event:create"],
+    account: { from: "body", name: "account_id" },
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null } },
+    handler: createEvent,
   },
   {
     id: "listExperiments",
@@ -1966,6 +2031,36 @@ export const operations: OperationDefinition[] = [
     handler: cancelPayout,
   },
   {
+    id: "listPeople",
+    method: "GET",
+    path: "/people",
+    auth: ["api_key", "user_token"],
+    scopes: ["people:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 100, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_9ce4e10f4264, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_9ce4e10f4264, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_9ce4e10f4264, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_9ce4e10f4264, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_9ce4e10f4264, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_9ce4e10f4264, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_9ce4e10f4264, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_9ce4e10f4264, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_9ce4e10f4264, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_9ce4e10f4264, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_9ce4e10f4264, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_9ce4e10f4264, body: null, upgrade: null, downgrade: null } },
+    handler: listPeople,
+  },
+  {
+    id: "retrievePerson",
+    method: "GET",
+    path: "/people/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["people:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: retrievePerson,
+  },
+  {
     id: "listPermissions",
     method: "GET",
     path: "/permissions",
@@ -2626,6 +2721,21 @@ export const operations: OperationDefinition[] = [
     handler: listStats,
   },
   {
+    id: "retrieveEventStats",
+    method: "GET",
+    path: "/stats/events",
+    auth: ["api_key", "user_token"],
+    scopes: ["stats:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_8171b0aa5db2, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_8171b0aa5db2, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_8171b0aa5db2, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_8171b0aa5db2, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_8171b0aa5db2, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_8171b0aa5db2, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_8171b0aa5db2, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_8171b0aa5db2, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_8171b0aa5db2, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_8171b0aa5db2, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_8171b0aa5db2, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_8171b0aa5db2, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveEventStats,
+  },
+  {
     id: "retrieveStatTimeSeries",
     method: "GET",
     path: "/stats/time_series/:metric",
@@ -3132,7 +3242,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6b22ba05c045, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6b22ba05c045, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6b22ba05c045, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6b22ba05c045, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6b22ba05c045, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6b22ba05c045, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_2a316edba92c, upgrade: transformers.up_createWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_29898623bf74, upgrade: transformers.up_createWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_29898623bf74, upgrade: transformers.up_createWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_29898623bf74, upgrade: transformers.up_createWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_29898623bf74, upgrade: transformers.up_createWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_29898623bf74, upgrade: transformers.up_createWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } } },
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1b5023bf3158, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1b5023bf3158, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1b5023bf3158, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1b5023bf3158, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1b5023bf3158, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1b5023bf3158, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9a66f1874847, upgrade: transformers.up_createWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9ae5383ae668, upgrade: transformers.up_createWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9ae5383ae668, upgrade: transformers.up_createWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9ae5383ae668, upgrade: transformers.up_createWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9ae5383ae668, upgrade: transformers.up_createWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9ae5383ae668, upgrade: transformers.up_createWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } } },
     handler: createWebhook,
   },
   {
@@ -3177,7 +3287,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_4ac6ba9fe3b5, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_4ac6ba9fe3b5, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_4ac6ba9fe3b5, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_4ac6ba9fe3b5, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_4ac6ba9fe3b5, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_4ac6ba9fe3b5, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_5afc03bc28d3, upgrade: transformers.up_updateWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b5ab87cdab6c, upgrade: transformers.up_updateWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b5ab87cdab6c, upgrade: transformers.up_updateWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b5ab87cdab6c, upgrade: transformers.up_updateWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b5ab87cdab6c, upgrade: transformers.up_updateWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_b5ab87cdab6c, upgrade: transformers.up_updateWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "include_connected_accounts": "child_resource_events" } } },
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_66726ed70da9, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_66726ed70da9, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_66726ed70da9, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_66726ed70da9, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_66726ed70da9, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_66726ed70da9, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_9e0236d73edc, upgrade: transformers.up_updateWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_42244b642600, upgrade: transformers.up_updateWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_42244b642600, upgrade: transformers.up_updateWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_42244b642600, upgrade: transformers.up_updateWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_42244b642600, upgrade: transformers.up_updateWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_42244b642600, upgrade: transformers.up_updateWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "include_connected_accounts": "child_resource_events" } } },
     handler: updateWebhook,
   },
   {

@@ -82,6 +82,9 @@ export const specData = {
     "member:export",
     "refund:export",
     "dispute:export",
+    "people:read",
+    "event:create",
+    "event:read",
     "notification:send"
   ],
   "roles": {
@@ -188,6 +191,8 @@ export const specData = {
     "SupportedPayoutMethod": "podst_",
     "PayoutMethod": "potk_",
     "Payout": "wdrl_",
+    "Person": "prsn_",
+    "TrackedEvent": "cevt_",
     "Product": "prod_",
     "PromoCode": "promo_",
     "Refund": "rfnd_",
@@ -268,6 +273,7 @@ export const specData = {
     "product.deleted": "Product",
     "promo_code.created": "PromoCode",
     "promo_code.updated": "PromoCode",
+    "recommended_action_chain.executed": "RecommendedActionChainExecution",
     "refund.created": "Refund",
     "refund.succeeded": "Refund",
     "refund.failed": "Refund",

@@ -2621,9 +2621,8 @@ return errors === 0;
 }
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_1ce74a962255 = validate29;
-const schema32 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":2000},"variants":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","pattern":"^[A-Za-z0-9_.-]{1,64}$"},"weight":{"type":"integer","minimum":1,"maximum":10000}},"additionalProperties":false,"required":["key","weight"]},"maxItems":20}},"additionalProperties":false,"required":["account_id","name","variants"]};
-const pattern21 = new RegExp("^[A-Za-z0-9_.-]{1,64}$", "u");
+export const body_1b5023bf3158 = validate29;
+const schema32 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","recommended_action_chain.executed","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2637,15 +2636,21 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enabled === undefined){
+data.enabled = true;
+}
+if(data.include_connected_accounts === undefined){
+data.include_connected_accounts = false;
+}
 let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.variants === undefined) && (missing0 = "variants"))){
+if((data.url === undefined) && (missing0 = "url")){
 validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "account_id") || (key0 === "name")) || (key0 === "description")) || (key0 === "variants"))){
+if(!(((((((key0 === "account_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
 validate29.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -2679,25 +2684,27 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
-let data1 = data.name;
+if(data.url !== undefined){
+let data1 = data.url;
 const _errs4 = errors;
 if(errors === _errs4){
+if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func1(data1) > 200){
-validate29.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(func1(data1) > 2048){
+validate29.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(func1(data1) < 1){
-validate29.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!(formats4(data1))){
+validate29.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate29.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 var valid0 = _errs4 === errors;
@@ -2706,18 +2713,38 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
-let data2 = data.description;
+if(data.events !== undefined){
+let data2 = data.events;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 2000){
-validate29.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+if(Array.isArray(data2)){
+if(data2.length > 100){
+validate29.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
+}
+else {
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate29.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "bounty.closed")) || (data3 === "bounty.created")) || (data3 === "bounty_submission.approved")) || (data3 === "bounty_submission.denied")) || (data3 === "bounty_submission.submitted")) || (data3 === "card.canceled")) || (data3 === "card.created")) || (data3 === "card.frozen")) || (data3 === "card.unfrozen")) || (data3 === "card.updated")) || (data3 === "card_top_up.created")) || (data3 === "card_transaction.created")) || (data3 === "card_transaction.reversed")) || (data3 === "card_transaction.settled")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "crypto_deposit.below_minimum")) || (data3 === "crypto_deposit.confirmed")) || (data3 === "crypto_deposit.created")) || (data3 === "dispute.closed")) || (data3 === "dispute.created")) || (data3 === "dispute.lost")) || (data3 === "dispute.prevented")) || (data3 === "dispute.submitted")) || (data3 === "dispute.updated")) || (data3 === "dispute.won")) || (data3 === "dispute_alert.created")) || (data3 === "dispute_alert.updated")) || (data3 === "experiment.created")) || (data3 === "experiment.ended")) || (data3 === "export.completed")) || (data3 === "media.completed")) || (data3 === "media.failed")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payment_method_domain.created")) || (data3 === "payment_method_domain.verified")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "recommended_action_chain.executed")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "resolution_center_case.closed")) || (data3 === "resolution_center_case.created")) || (data3 === "resolution_center_case.escalated")) || (data3 === "resolution_center_case.updated")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "shipment.created")) || (data3 === "shipment.updated")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired")) || (data3 === "verification.updated"))){
+validate29.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema32.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate29.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -2727,110 +2754,63 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.variants !== undefined){
-let data3 = data.variants;
-const _errs8 = errors;
-if(errors === _errs8){
-if(Array.isArray(data3)){
-if(data3.length > 20){
-validate29.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
 const _errs10 = errors;
-if(errors === _errs10){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if(((data4.key === undefined) && (missing1 = "key")) || ((data4.weight === undefined) && (missing1 = "weight"))){
-validate29.errors = [{instancePath:instancePath+"/variants/" + i0,schemaPath:"#/properties/variants/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+if(typeof data.enabled !== "boolean"){
+validate29.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-else {
+var valid0 = _errs10 === errors;
+if(valid0){
+if(data.description !== undefined){
+let data5 = data.description;
 const _errs12 = errors;
-for(const key1 in data4){
-if(!((key1 === "key") || (key1 === "weight"))){
-validate29.errors = [{instancePath:instancePath+"/variants/" + i0,schemaPath:"#/properties/variants/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if((typeof data5 !== "string") && (data5 !== null)){
+validate29.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema32.properties.description.type},message:"must be string,null"}];
 return false;
-break;
 }
-}
-if(_errs12 === errors){
-if(data4.key !== undefined){
-let data5 = data4.key;
-const _errs13 = errors;
-if(errors === _errs13){
+if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!pattern21.test(data5)){
-validate29.errors = [{instancePath:instancePath+"/variants/" + i0+"/key",schemaPath:"#/properties/variants/items/properties/key/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate29.errors = [{instancePath:instancePath+"/variants/" + i0+"/key",schemaPath:"#/properties/variants/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid2 = _errs13 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data4.weight !== undefined){
-let data6 = data4.weight;
-const _errs15 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate29.errors = [{instancePath:instancePath+"/variants/" + i0+"/weight",schemaPath:"#/properties/variants/items/properties/weight/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs15){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 10000 || isNaN(data6)){
-validate29.errors = [{instancePath:instancePath+"/variants/" + i0+"/weight",schemaPath:"#/properties/variants/items/properties/weight/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
-return false;
-}
-else {
-if(data6 < 1 || isNaN(data6)){
-validate29.errors = [{instancePath:instancePath+"/variants/" + i0+"/weight",schemaPath:"#/properties/variants/items/properties/weight/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(func1(data5) > 500){
+validate29.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
 }
-}
-var valid2 = _errs15 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-else {
-validate29.errors = [{instancePath:instancePath+"/variants/" + i0,schemaPath:"#/properties/variants/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs10 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate29.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data6 = data.api_version_date;
+const _errs14 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate29.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema32.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 20){
+validate29.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs16 = errors;
+if(typeof data.include_connected_accounts !== "boolean"){
+validate29.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+}
 }
 }
 }
@@ -2848,8 +2828,9 @@ return errors === 0;
 }
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_1d81fdbe6071 = validate30;
-const schema33 = {"type":"object","properties":{"return_url":{"type":"string","format":"uri","maxLength":2048}},"additionalProperties":false,"required":["return_url"]};
+export const body_1ce74a962255 = validate30;
+const schema33 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","maxLength":2000},"variants":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","pattern":"^[A-Za-z0-9_.-]{1,64}$"},"weight":{"type":"integer","minimum":1,"maximum":10000}},"additionalProperties":false,"required":["key","weight"]},"maxItems":20}},"additionalProperties":false,"required":["account_id","name","variants"]};
+const pattern22 = new RegExp("^[A-Za-z0-9_.-]{1,64}$", "u");
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2864,40 +2845,199 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.return_url === undefined) && (missing0 = "return_url")){
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.variants === undefined) && (missing0 = "variants"))){
 validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "return_url")){
+if(!((((key0 === "account_id") || (key0 === "name")) || (key0 === "description")) || (key0 === "variants"))){
 validate30.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.return_url !== undefined){
-let data0 = data.return_url;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
-if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) > 2048){
-validate30.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if(func1(data0) > 64){
+validate30.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!(formats4(data0))){
-validate30.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(!pattern2.test(data0)){
+validate30.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate30.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+let data1 = data.name;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 200){
+validate30.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func1(data1) < 1){
+validate30.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data2 = data.description;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 2000){
+validate30.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.variants !== undefined){
+let data3 = data.variants;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+if(data3.length > 20){
+validate30.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing1;
+if(((data4.key === undefined) && (missing1 = "key")) || ((data4.weight === undefined) && (missing1 = "weight"))){
+validate30.errors = [{instancePath:instancePath+"/variants/" + i0,schemaPath:"#/properties/variants/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs12 = errors;
+for(const key1 in data4){
+if(!((key1 === "key") || (key1 === "weight"))){
+validate30.errors = [{instancePath:instancePath+"/variants/" + i0,schemaPath:"#/properties/variants/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs12 === errors){
+if(data4.key !== undefined){
+let data5 = data4.key;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(!pattern22.test(data5)){
+validate30.errors = [{instancePath:instancePath+"/variants/" + i0+"/key",schemaPath:"#/properties/variants/items/properties/key/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/variants/" + i0+"/key",schemaPath:"#/properties/variants/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data4.weight !== undefined){
+let data6 = data4.weight;
+const _errs15 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+validate30.errors = [{instancePath:instancePath+"/variants/" + i0+"/weight",schemaPath:"#/properties/variants/items/properties/weight/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs15){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 10000 || isNaN(data6)){
+validate30.errors = [{instancePath:instancePath+"/variants/" + i0+"/weight",schemaPath:"#/properties/variants/items/properties/weight/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}];
+return false;
+}
+else {
+if(data6 < 1 || isNaN(data6)){
+validate30.errors = [{instancePath:instancePath+"/variants/" + i0+"/weight",schemaPath:"#/properties/variants/items/properties/weight/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/variants/" + i0,schemaPath:"#/properties/variants/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs10 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -2915,8 +3055,8 @@ return errors === 0;
 }
 validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_1fd2b1f922ac = validate31;
-const schema34 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","minLength":1,"maxLength":10000},"gross_reward_amount":{"type":"integer","minimum":1,"maximum":1000000},"accepted_submissions_limit":{"type":"integer","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["account_id","title","description","gross_reward_amount"]};
+export const body_1d81fdbe6071 = validate31;
+const schema34 = {"type":"object","properties":{"return_url":{"type":"string","format":"uri","maxLength":2048}},"additionalProperties":false,"required":["return_url"]};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2931,15 +3071,82 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.gross_reward_amount === undefined) && (missing0 = "gross_reward_amount"))){
+if((data.return_url === undefined) && (missing0 = "return_url")){
 validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "account_id") || (key0 === "title")) || (key0 === "description")) || (key0 === "gross_reward_amount")) || (key0 === "accepted_submissions_limit"))){
+if(!(key0 === "return_url")){
 validate31.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.return_url !== undefined){
+let data0 = data.return_url;
+const _errs2 = errors;
+if(errors === _errs2){
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 2048){
+validate31.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data0))){
+validate31.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate31.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate31.errors = vErrors;
+return errors === 0;
+}
+validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_1fd2b1f922ac = validate32;
+const schema35 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","minLength":1,"maxLength":10000},"gross_reward_amount":{"type":"integer","minimum":1,"maximum":1000000},"accepted_submissions_limit":{"type":"integer","minimum":1,"maximum":1000}},"additionalProperties":false,"required":["account_id","title","description","gross_reward_amount"]};
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate32.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.gross_reward_amount === undefined) && (missing0 = "gross_reward_amount"))){
+validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "account_id") || (key0 === "title")) || (key0 === "description")) || (key0 === "gross_reward_amount")) || (key0 === "accepted_submissions_limit"))){
+validate32.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2951,18 +3158,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate31.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate32.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate31.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate32.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate31.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2978,18 +3185,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 200){
-validate31.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate32.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data1) < 1){
-validate31.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate32.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate31.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3005,18 +3212,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 10000){
-validate31.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}];
+validate32.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}];
 return false;
 }
 else {
 if(func1(data2) < 1){
-validate31.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate32.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate31.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3030,18 +3237,18 @@ if(data.gross_reward_amount !== undefined){
 let data3 = data.gross_reward_amount;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate31.errors = [{instancePath:instancePath+"/gross_reward_amount",schemaPath:"#/properties/gross_reward_amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate32.errors = [{instancePath:instancePath+"/gross_reward_amount",schemaPath:"#/properties/gross_reward_amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1000000 || isNaN(data3)){
-validate31.errors = [{instancePath:instancePath+"/gross_reward_amount",schemaPath:"#/properties/gross_reward_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
+validate32.errors = [{instancePath:instancePath+"/gross_reward_amount",schemaPath:"#/properties/gross_reward_amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000"}];
 return false;
 }
 else {
 if(data3 < 1 || isNaN(data3)){
-validate31.errors = [{instancePath:instancePath+"/gross_reward_amount",schemaPath:"#/properties/gross_reward_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate32.errors = [{instancePath:instancePath+"/gross_reward_amount",schemaPath:"#/properties/gross_reward_amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -3057,18 +3264,18 @@ if(data.accepted_submissions_limit !== undefined){
 let data4 = data.accepted_submissions_limit;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate31.errors = [{instancePath:instancePath+"/accepted_submissions_limit",schemaPath:"#/properties/accepted_submissions_limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate32.errors = [{instancePath:instancePath+"/accepted_submissions_limit",schemaPath:"#/properties/accepted_submissions_limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 1000 || isNaN(data4)){
-validate31.errors = [{instancePath:instancePath+"/accepted_submissions_limit",schemaPath:"#/properties/accepted_submissions_limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+validate32.errors = [{instancePath:instancePath+"/accepted_submissions_limit",schemaPath:"#/properties/accepted_submissions_limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
 if(data4 < 1 || isNaN(data4)){
-validate31.errors = [{instancePath:instancePath+"/accepted_submissions_limit",schemaPath:"#/properties/accepted_submissions_limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate32.errors = [{instancePath:instancePath+"/accepted_submissions_limit",schemaPath:"#/properties/accepted_submissions_limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -3087,22 +3294,22 @@ var valid0 = true;
 }
 }
 else {
-validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate31.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_228d0998c6a3 = validate32;
-const schema35 = {"type":"object","properties":{"content":{"type":["string","null"],"maxLength":10000},"deliverable_type":{"type":"string","enum":["content_url","media"]},"deliverable_urls":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000},"maxItems":20}},"additionalProperties":false,"required":["deliverable_type","deliverable_urls"]};
+export const body_228d0998c6a3 = validate33;
+const schema36 = {"type":"object","properties":{"content":{"type":["string","null"],"maxLength":10000},"deliverable_type":{"type":"string","enum":["content_url","media"]},"deliverable_urls":{"type":"array","items":{"type":"string","minLength":1,"maxLength":2000},"maxItems":20}},"additionalProperties":false,"required":["deliverable_type","deliverable_urls"]};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3113,14 +3320,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.deliverable_type === undefined) && (missing0 = "deliverable_type")) || ((data.deliverable_urls === undefined) && (missing0 = "deliverable_urls"))){
-validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "content") || (key0 === "deliverable_type")) || (key0 === "deliverable_urls"))){
-validate32.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3130,13 +3337,13 @@ if(data.content !== undefined){
 let data0 = data.content;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate32.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema35.properties.content.type},message:"must be string,null"}];
+validate33.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema36.properties.content.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 10000){
-validate32.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}];
+validate33.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}];
 return false;
 }
 }
@@ -3151,11 +3358,11 @@ if(data.deliverable_type !== undefined){
 let data1 = data.deliverable_type;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate32.errors = [{instancePath:instancePath+"/deliverable_type",schemaPath:"#/properties/deliverable_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/deliverable_type",schemaPath:"#/properties/deliverable_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data1 === "content_url") || (data1 === "media"))){
-validate32.errors = [{instancePath:instancePath+"/deliverable_type",schemaPath:"#/properties/deliverable_type/enum",keyword:"enum",params:{allowedValues: schema35.properties.deliverable_type.enum},message:"must be equal to one of the allowed values"}];
+validate33.errors = [{instancePath:instancePath+"/deliverable_type",schemaPath:"#/properties/deliverable_type/enum",keyword:"enum",params:{allowedValues: schema36.properties.deliverable_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -3170,7 +3377,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data2)){
 if(data2.length > 20){
-validate32.errors = [{instancePath:instancePath+"/deliverable_urls",schemaPath:"#/properties/deliverable_urls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+validate33.errors = [{instancePath:instancePath+"/deliverable_urls",schemaPath:"#/properties/deliverable_urls/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
 }
 else {
@@ -3182,18 +3389,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 2000){
-validate32.errors = [{instancePath:instancePath+"/deliverable_urls/" + i0,schemaPath:"#/properties/deliverable_urls/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+validate33.errors = [{instancePath:instancePath+"/deliverable_urls/" + i0,schemaPath:"#/properties/deliverable_urls/items/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
 if(func1(data3) < 1){
-validate32.errors = [{instancePath:instancePath+"/deliverable_urls/" + i0,schemaPath:"#/properties/deliverable_urls/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate33.errors = [{instancePath:instancePath+"/deliverable_urls/" + i0,schemaPath:"#/properties/deliverable_urls/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/deliverable_urls/" + i0,schemaPath:"#/properties/deliverable_urls/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/deliverable_urls/" + i0,schemaPath:"#/properties/deliverable_urls/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3205,7 +3412,7 @@ break;
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/deliverable_urls",schemaPath:"#/properties/deliverable_urls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate33.errors = [{instancePath:instancePath+"/deliverable_urls",schemaPath:"#/properties/deliverable_urls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -3214,65 +3421,6 @@ var valid0 = _errs6 === errors;
 else {
 var valid0 = true;
 }
-}
-}
-}
-}
-}
-else {
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate32.errors = vErrors;
-return errors === 0;
-}
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_23117d42e7af = validate33;
-const schema36 = {"type":"object","properties":{"topic_id":{"type":"string","maxLength":64,"pattern":"^ntop_[A-Za-z0-9]+$"}},"additionalProperties":false};
-const pattern23 = new RegExp("^ntop_[A-Za-z0-9]+$", "u");
-
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "topic_id")){
-validate33.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.topic_id !== undefined){
-let data0 = data.topic_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate33.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern23.test(data0)){
-validate33.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/pattern",keyword:"pattern",params:{pattern: "^ntop_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ntop_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate33.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 }
@@ -3288,9 +3436,9 @@ return errors === 0;
 }
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_2646804bc0c7 = validate34;
-const schema37 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id"]};
-const pattern29 = new RegExp("^[A-Za-z0-9_-]{3,64}$", "u");
+export const body_23117d42e7af = validate34;
+const schema37 = {"type":"object","properties":{"topic_id":{"type":"string","maxLength":64,"pattern":"^ntop_[A-Za-z0-9]+$"}},"additionalProperties":false};
+const pattern24 = new RegExp("^ntop_[A-Za-z0-9]+$", "u");
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3304,620 +3452,34 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode === undefined){
-data.mode = "payment";
-}
-let missing0;
-if((data.company_id === undefined) && (missing0 = "company_id")){
-validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "company_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
+if(!(key0 === "topic_id")){
 validate34.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.company_id !== undefined){
-let data0 = data.company_id;
+if(data.topic_id !== undefined){
+let data0 = data.topic_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate34.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate34.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
-validate34.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate34.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data1 = data.mode;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate34.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data1 === "payment") || (data1 === "setup"))){
-validate34.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema37.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-if(valid0){
-if(data.plan_id !== undefined){
-let data2 = data.plan_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 64){
-validate34.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern7.test(data2)){
-validate34.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+if(!pattern24.test(data0)){
+validate34.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/pattern",keyword:"pattern",params:{pattern: "^ntop_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ntop_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate34.errors = [{instancePath:instancePath+"/topic_id",schemaPath:"#/properties/topic_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan !== undefined){
-let data3 = data.plan;
-const _errs8 = errors;
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((((data3.company_id === undefined) && (missing1 = "company_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
-validate34.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs10 = errors;
-for(const key1 in data3){
-if(!(func5.call(schema37.properties.plan.properties, key1))){
-validate34.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs10 === errors){
-if(data3.company_id !== undefined){
-let data4 = data3.company_id;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate34.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate34.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate34.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.product_id !== undefined){
-let data5 = data3.product_id;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate34.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data5)){
-validate34.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate34.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.title !== undefined){
-let data6 = data3.title;
-const _errs15 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate34.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema37.properties.plan.properties.title.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs15){
-if(typeof data6 === "string"){
-if(func1(data6) > 200){
-validate34.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs15 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.plan_type !== undefined){
-let data7 = data3.plan_type;
-const _errs17 = errors;
-if(typeof data7 !== "string"){
-validate34.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data7 === "renewal") || (data7 === "one_time"))){
-validate34.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema37.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.billing_period !== undefined){
-let data8 = data3.billing_period;
-const _errs19 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate34.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs19){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 3650 || isNaN(data8)){
-validate34.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
-}
-else {
-if(data8 < 1 || isNaN(data8)){
-validate34.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.trial_period_days !== undefined){
-let data9 = data3.trial_period_days;
-const _errs21 = errors;
-if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-validate34.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema37.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs21){
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 730 || isNaN(data9)){
-validate34.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
-return false;
-}
-else {
-if(data9 < 0 || isNaN(data9)){
-validate34.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.currency !== undefined){
-let data10 = data3.currency;
-const _errs23 = errors;
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(!pattern6.test(data10)){
-validate34.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate34.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs23 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.initial_price !== undefined){
-let data11 = data3.initial_price;
-const _errs25 = errors;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate34.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs25){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 100000000000 || isNaN(data11)){
-validate34.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data11 < 0 || isNaN(data11)){
-validate34.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs25 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.renewal_price !== undefined){
-let data12 = data3.renewal_price;
-const _errs27 = errors;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate34.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs27){
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 100000000000 || isNaN(data12)){
-validate34.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data12 < 0 || isNaN(data12)){
-validate34.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs27 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.visibility !== undefined){
-let data13 = data3.visibility;
-const _errs29 = errors;
-if(typeof data13 !== "string"){
-validate34.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
-validate34.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema37.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs29 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.stock !== undefined){
-let data14 = data3.stock;
-const _errs31 = errors;
-if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
-validate34.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema37.properties.plan.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs31){
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 > 2147483647 || isNaN(data14)){
-validate34.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
-return false;
-}
-else {
-if(data14 < 0 || isNaN(data14)){
-validate34.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs31 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.short_link !== undefined){
-let data15 = data3.short_link;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data15 === "string"){
-if(!pattern29.test(data15)){
-validate34.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate34.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs33 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.three_d_secure_policy !== undefined){
-let data16 = data3.three_d_secure_policy;
-const _errs35 = errors;
-if((typeof data16 !== "string") && (data16 !== null)){
-validate34.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema37.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === null))){
-validate34.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema37.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs35 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.metadata !== undefined){
-let data17 = data3.metadata;
-const _errs37 = errors;
-if(errors === _errs37){
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(Object.keys(data17).length > 50){
-validate34.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key2 in data17){
-const _errs39 = errors;
-if(typeof key2 === "string"){
-if(func1(key2) > 40){
-const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid2 = _errs39 === errors;
-if(!valid2){
-const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate34.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid2){
-for(const key3 in data17){
-let data18 = data17[key3];
-const _errs41 = errors;
-if((((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")) && (data18 !== null)){
-validate34.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema37.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid3 = _errs41 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-}
-else {
-validate34.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs37 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate34.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.redirect_url !== undefined){
-let data19 = data.redirect_url;
-const _errs43 = errors;
-if((typeof data19 !== "string") && (data19 !== null)){
-validate34.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema37.properties.redirect_url.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs43){
-if(errors === _errs43){
-if(typeof data19 === "string"){
-if(func1(data19) > 2048){
-validate34.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data19))){
-validate34.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-}
-}
-var valid0 = _errs43 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data20 = data.three_d_secure_policy;
-const _errs45 = errors;
-if((typeof data20 !== "string") && (data20 !== null)){
-validate34.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema37.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === null))){
-validate34.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema37.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs45 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data21 = data.metadata;
-const _errs47 = errors;
-if(errors === _errs47){
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(Object.keys(data21).length > 50){
-validate34.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key4 in data21){
-const _errs49 = errors;
-if(typeof key4 === "string"){
-if(func1(key4) > 40){
-const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var valid4 = _errs49 === errors;
-if(!valid4){
-const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-validate34.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid4){
-for(const key5 in data21){
-let data22 = data21[key5];
-const _errs51 = errors;
-if((((typeof data22 !== "string") && (!((typeof data22 == "number") && (isFinite(data22))))) && (typeof data22 !== "boolean")) && (data22 !== null)){
-validate34.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema37.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid5 = _errs51 === errors;
-if(!valid5){
-break;
-}
-}
-}
-}
-}
-else {
-validate34.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs47 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
 }
 }
 }
@@ -3933,9 +3495,9 @@ return errors === 0;
 }
 validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_27f0dcd85877 = validate35;
-const schema38 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"content":{"type":"string","minLength":1,"maxLength":2000},"subtitle":{"type":["string","null"],"maxLength":200},"icon_user_id":{"type":["string","null"],"maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"rest_path":{"type":["string","null"],"maxLength":500},"user_ids":{"type":["array","null"],"items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":1000}},"additionalProperties":false,"required":["company_id","title","content"]};
-const pattern31 = new RegExp("^user_[A-Za-z0-9]+$", "u");
+export const body_2646804bc0c7 = validate35;
+const schema38 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"],"default":"payment"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"plan":{"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id","product_id","plan_type"]},"redirect_url":{"type":["string","null"],"format":"uri","maxLength":2048},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["company_id"]};
+const pattern30 = new RegExp("^[A-Za-z0-9_-]{3,64}$", "u");
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3949,15 +3511,18 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode === undefined){
+data.mode = "payment";
+}
 let missing0;
-if((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.content === undefined) && (missing0 = "content"))){
+if((data.company_id === undefined) && (missing0 = "company_id")){
 validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "company_id") || (key0 === "title")) || (key0 === "content")) || (key0 === "subtitle")) || (key0 === "icon_user_id")) || (key0 === "rest_path")) || (key0 === "user_ids"))){
+if(!(((((((key0 === "company_id") || (key0 === "mode")) || (key0 === "plan_id")) || (key0 === "plan")) || (key0 === "redirect_url")) || (key0 === "three_d_secure_policy")) || (key0 === "metadata"))){
 validate35.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -3991,24 +3556,666 @@ else {
 var valid0 = true;
 }
 if(valid0){
+let data1 = data.mode;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate35.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data1 === "payment") || (data1 === "setup"))){
+validate35.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema38.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+if(valid0){
+if(data.plan_id !== undefined){
+let data2 = data.plan_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 64){
+validate35.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern7.test(data2)){
+validate35.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan !== undefined){
+let data3 = data.plan;
+const _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((((data3.company_id === undefined) && (missing1 = "company_id")) || ((data3.product_id === undefined) && (missing1 = "product_id"))) || ((data3.plan_type === undefined) && (missing1 = "plan_type"))){
+validate35.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data3){
+if(!(func5.call(schema38.properties.plan.properties, key1))){
+validate35.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data3.company_id !== undefined){
+let data4 = data3.company_id;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate35.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate35.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/plan/company_id",schemaPath:"#/properties/plan/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.product_id !== undefined){
+let data5 = data3.product_id;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate35.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data5)){
+validate35.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/plan/product_id",schemaPath:"#/properties/plan/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.title !== undefined){
+let data6 = data3.title;
+const _errs15 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate35.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/type",keyword:"type",params:{type: schema38.properties.plan.properties.title.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func1(data6) > 200){
+validate35.errors = [{instancePath:instancePath+"/plan/title",schemaPath:"#/properties/plan/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.plan_type !== undefined){
+let data7 = data3.plan_type;
+const _errs17 = errors;
+if(typeof data7 !== "string"){
+validate35.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data7 === "renewal") || (data7 === "one_time"))){
+validate35.errors = [{instancePath:instancePath+"/plan/plan_type",schemaPath:"#/properties/plan/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema38.properties.plan.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.billing_period !== undefined){
+let data8 = data3.billing_period;
+const _errs19 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+validate35.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs19){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 3650 || isNaN(data8)){
+validate35.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data8 < 1 || isNaN(data8)){
+validate35.errors = [{instancePath:instancePath+"/plan/billing_period",schemaPath:"#/properties/plan/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.trial_period_days !== undefined){
+let data9 = data3.trial_period_days;
+const _errs21 = errors;
+if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
+validate35.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/type",keyword:"type",params:{type: schema38.properties.plan.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs21){
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 730 || isNaN(data9)){
+validate35.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data9 < 0 || isNaN(data9)){
+validate35.errors = [{instancePath:instancePath+"/plan/trial_period_days",schemaPath:"#/properties/plan/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.currency !== undefined){
+let data10 = data3.currency;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(!pattern6.test(data10)){
+validate35.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/plan/currency",schemaPath:"#/properties/plan/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs23 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.initial_price !== undefined){
+let data11 = data3.initial_price;
+const _errs25 = errors;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+validate35.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs25){
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 100000000000 || isNaN(data11)){
+validate35.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data11 < 0 || isNaN(data11)){
+validate35.errors = [{instancePath:instancePath+"/plan/initial_price",schemaPath:"#/properties/plan/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs25 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.renewal_price !== undefined){
+let data12 = data3.renewal_price;
+const _errs27 = errors;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+validate35.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs27){
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 100000000000 || isNaN(data12)){
+validate35.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data12 < 0 || isNaN(data12)){
+validate35.errors = [{instancePath:instancePath+"/plan/renewal_price",schemaPath:"#/properties/plan/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs27 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.visibility !== undefined){
+let data13 = data3.visibility;
+const _errs29 = errors;
+if(typeof data13 !== "string"){
+validate35.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data13 === "visible") || (data13 === "hidden")) || (data13 === "quick_link")) || (data13 === "archived"))){
+validate35.errors = [{instancePath:instancePath+"/plan/visibility",schemaPath:"#/properties/plan/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema38.properties.plan.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs29 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.stock !== undefined){
+let data14 = data3.stock;
+const _errs31 = errors;
+if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
+validate35.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/type",keyword:"type",params:{type: schema38.properties.plan.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs31){
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 2147483647 || isNaN(data14)){
+validate35.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+return false;
+}
+else {
+if(data14 < 0 || isNaN(data14)){
+validate35.errors = [{instancePath:instancePath+"/plan/stock",schemaPath:"#/properties/plan/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs31 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.short_link !== undefined){
+let data15 = data3.short_link;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data15 === "string"){
+if(!pattern30.test(data15)){
+validate35.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs33 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.three_d_secure_policy !== undefined){
+let data16 = data3.three_d_secure_policy;
+const _errs35 = errors;
+if((typeof data16 !== "string") && (data16 !== null)){
+validate35.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema38.properties.plan.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data16 === "mandate_challenge") || (data16 === "mandate_if_required")) || (data16 === null))){
+validate35.errors = [{instancePath:instancePath+"/plan/three_d_secure_policy",schemaPath:"#/properties/plan/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema38.properties.plan.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs35 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.metadata !== undefined){
+let data17 = data3.metadata;
+const _errs37 = errors;
+if(errors === _errs37){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(Object.keys(data17).length > 50){
+validate35.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key2 in data17){
+const _errs39 = errors;
+if(typeof key2 === "string"){
+if(func1(key2) > 40){
+const err0 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid2 = _errs39 === errors;
+if(!valid2){
+const err1 = {instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate35.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid2){
+for(const key3 in data17){
+let data18 = data17[key3];
+const _errs41 = errors;
+if((((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (typeof data18 !== "boolean")) && (data18 !== null)){
+validate35.errors = [{instancePath:instancePath+"/plan/metadata/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/plan/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema38.properties.plan.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid3 = _errs41 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/plan/metadata",schemaPath:"#/properties/plan/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs37 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.redirect_url !== undefined){
+let data19 = data.redirect_url;
+const _errs43 = errors;
+if((typeof data19 !== "string") && (data19 !== null)){
+validate35.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/type",keyword:"type",params:{type: schema38.properties.redirect_url.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs43){
+if(errors === _errs43){
+if(typeof data19 === "string"){
+if(func1(data19) > 2048){
+validate35.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data19))){
+validate35.errors = [{instancePath:instancePath+"/redirect_url",schemaPath:"#/properties/redirect_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs43 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data20 = data.three_d_secure_policy;
+const _errs45 = errors;
+if((typeof data20 !== "string") && (data20 !== null)){
+validate35.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema38.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data20 === "mandate_challenge") || (data20 === "mandate_if_required")) || (data20 === null))){
+validate35.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema38.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs45 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data21 = data.metadata;
+const _errs47 = errors;
+if(errors === _errs47){
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(Object.keys(data21).length > 50){
+validate35.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key4 in data21){
+const _errs49 = errors;
+if(typeof key4 === "string"){
+if(func1(key4) > 40){
+const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key4};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var valid4 = _errs49 === errors;
+if(!valid4){
+const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate35.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid4){
+for(const key5 in data21){
+let data22 = data21[key5];
+const _errs51 = errors;
+if((((typeof data22 !== "string") && (!((typeof data22 == "number") && (isFinite(data22))))) && (typeof data22 !== "boolean")) && (data22 !== null)){
+validate35.errors = [{instancePath:instancePath+"/metadata/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema38.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid5 = _errs51 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs47 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_27f0dcd85877 = validate36;
+const schema39 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"title":{"type":"string","minLength":1,"maxLength":200},"content":{"type":"string","minLength":1,"maxLength":2000},"subtitle":{"type":["string","null"],"maxLength":200},"icon_user_id":{"type":["string","null"],"maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"rest_path":{"type":["string","null"],"maxLength":500},"user_ids":{"type":["array","null"],"items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":1000}},"additionalProperties":false,"required":["company_id","title","content"]};
+const pattern32 = new RegExp("^user_[A-Za-z0-9]+$", "u");
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.content === undefined) && (missing0 = "content"))){
+validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "company_id") || (key0 === "title")) || (key0 === "content")) || (key0 === "subtitle")) || (key0 === "icon_user_id")) || (key0 === "rest_path")) || (key0 === "user_ids"))){
+validate36.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.company_id !== undefined){
+let data0 = data.company_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate36.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate36.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.title !== undefined){
 let data1 = data.title;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 200){
-validate35.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data1) < 1){
-validate35.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate35.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4024,18 +4231,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 2000){
-validate35.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
 if(func1(data2) < 1){
-validate35.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate35.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4049,13 +4256,13 @@ if(data.subtitle !== undefined){
 let data3 = data.subtitle;
 const _errs8 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate35.errors = [{instancePath:instancePath+"/subtitle",schemaPath:"#/properties/subtitle/type",keyword:"type",params:{type: schema38.properties.subtitle.type},message:"must be string,null"}];
+validate36.errors = [{instancePath:instancePath+"/subtitle",schemaPath:"#/properties/subtitle/type",keyword:"type",params:{type: schema39.properties.subtitle.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 200){
-validate35.errors = [{instancePath:instancePath+"/subtitle",schemaPath:"#/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate36.errors = [{instancePath:instancePath+"/subtitle",schemaPath:"#/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -4070,18 +4277,18 @@ if(data.icon_user_id !== undefined){
 let data4 = data.icon_user_id;
 const _errs10 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate35.errors = [{instancePath:instancePath+"/icon_user_id",schemaPath:"#/properties/icon_user_id/type",keyword:"type",params:{type: schema38.properties.icon_user_id.type},message:"must be string,null"}];
+validate36.errors = [{instancePath:instancePath+"/icon_user_id",schemaPath:"#/properties/icon_user_id/type",keyword:"type",params:{type: schema39.properties.icon_user_id.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate35.errors = [{instancePath:instancePath+"/icon_user_id",schemaPath:"#/properties/icon_user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate36.errors = [{instancePath:instancePath+"/icon_user_id",schemaPath:"#/properties/icon_user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern31.test(data4)){
-validate35.errors = [{instancePath:instancePath+"/icon_user_id",schemaPath:"#/properties/icon_user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern32.test(data4)){
+validate36.errors = [{instancePath:instancePath+"/icon_user_id",schemaPath:"#/properties/icon_user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -4097,13 +4304,13 @@ if(data.rest_path !== undefined){
 let data5 = data.rest_path;
 const _errs12 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate35.errors = [{instancePath:instancePath+"/rest_path",schemaPath:"#/properties/rest_path/type",keyword:"type",params:{type: schema38.properties.rest_path.type},message:"must be string,null"}];
+validate36.errors = [{instancePath:instancePath+"/rest_path",schemaPath:"#/properties/rest_path/type",keyword:"type",params:{type: schema39.properties.rest_path.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 500){
-validate35.errors = [{instancePath:instancePath+"/rest_path",schemaPath:"#/properties/rest_path/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate36.errors = [{instancePath:instancePath+"/rest_path",schemaPath:"#/properties/rest_path/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -4118,13 +4325,13 @@ if(data.user_ids !== undefined){
 let data6 = data.user_ids;
 const _errs14 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate35.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: schema38.properties.user_ids.type},message:"must be array,null"}];
+validate36.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: schema39.properties.user_ids.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs14){
 if(Array.isArray(data6)){
 if(data6.length > 1000){
-validate35.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
+validate36.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
@@ -4136,18 +4343,18 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(func1(data7) > 64){
-validate35.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate36.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern31.test(data7)){
-validate35.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern32.test(data7)){
+validate36.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate35.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4174,231 +4381,6 @@ var valid0 = true;
 }
 }
 else {
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate35.errors = vErrors;
-return errors === 0;
-}
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_29898623bf74 = validate36;
-const schema39 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false,"required":["url"]};
-
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.enabled === undefined){
-data.enabled = true;
-}
-if(data.child_resource_events === undefined){
-data.child_resource_events = false;
-}
-let missing0;
-if((data.url === undefined) && (missing0 = "url")){
-validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
-validate36.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.resource_id !== undefined){
-let data0 = data.resource_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate36.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate36.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.url !== undefined){
-let data1 = data.url;
-const _errs4 = errors;
-if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 2048){
-validate36.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data1))){
-validate36.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.events !== undefined){
-let data2 = data.events;
-const _errs6 = errors;
-if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 100){
-validate36.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate36.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "bounty.closed")) || (data3 === "bounty.created")) || (data3 === "bounty_submission.approved")) || (data3 === "bounty_submission.denied")) || (data3 === "bounty_submission.submitted")) || (data3 === "card.canceled")) || (data3 === "card.created")) || (data3 === "card.frozen")) || (data3 === "card.unfrozen")) || (data3 === "card.updated")) || (data3 === "card_top_up.created")) || (data3 === "card_transaction.created")) || (data3 === "card_transaction.reversed")) || (data3 === "card_transaction.settled")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "crypto_deposit.below_minimum")) || (data3 === "crypto_deposit.confirmed")) || (data3 === "crypto_deposit.created")) || (data3 === "dispute.closed")) || (data3 === "dispute.created")) || (data3 === "dispute.lost")) || (data3 === "dispute.prevented")) || (data3 === "dispute.submitted")) || (data3 === "dispute.updated")) || (data3 === "dispute.won")) || (data3 === "dispute_alert.created")) || (data3 === "dispute_alert.updated")) || (data3 === "experiment.created")) || (data3 === "experiment.ended")) || (data3 === "export.completed")) || (data3 === "media.completed")) || (data3 === "media.failed")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payment_method_domain.created")) || (data3 === "payment_method_domain.verified")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "resolution_center_case.closed")) || (data3 === "resolution_center_case.created")) || (data3 === "resolution_center_case.escalated")) || (data3 === "resolution_center_case.updated")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "shipment.created")) || (data3 === "shipment.updated")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired")) || (data3 === "verification.updated"))){
-validate36.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema39.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate36.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs10 = errors;
-if(typeof data.enabled !== "boolean"){
-validate36.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-if(valid0){
-if(data.description !== undefined){
-let data5 = data.description;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate36.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema39.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 500){
-validate36.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data6 = data.api_version_date;
-const _errs14 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate36.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema39.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 20){
-validate36.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs16 = errors;
-if(typeof data.child_resource_events !== "boolean"){
-validate36.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-if(valid0){
-if(data.api_version !== undefined){
-let data8 = data.api_version;
-const _errs18 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-validate36.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema39.properties.api_version.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data8 === "v1") || (data8 === "v2")) || (data8 === "v5")) || (data8 === null))){
-validate36.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema39.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
 validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -4408,8 +4390,9 @@ return errors === 0;
 }
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_2a316edba92c = validate37;
-const schema40 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
+export const body_2a3c81887780 = validate37;
+const schema40 = {"type":"object","properties":{"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","enum":["usd"],"default":"usd"},"merchant_name":{"type":"string","minLength":1,"maxLength":100},"merchant_category":{"type":"string","maxLength":60}},"additionalProperties":false,"required":["card_id","amount","merchant_name"]};
+const pattern34 = new RegExp("^icrd_[A-Za-z0-9]+$", "u");
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4423,45 +4406,42 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.enabled === undefined){
-data.enabled = true;
-}
-if(data.child_resource_events === undefined){
-data.child_resource_events = false;
+if(data.currency === undefined){
+data.currency = "usd";
 }
 let missing0;
-if((data.url === undefined) && (missing0 = "url")){
+if((((data.card_id === undefined) && (missing0 = "card_id")) || ((data.amount === undefined) && (missing0 = "amount"))) || ((data.merchant_name === undefined) && (missing0 = "merchant_name"))){
 validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
+if(!(((((key0 === "card_id") || (key0 === "amount")) || (key0 === "currency")) || (key0 === "merchant_name")) || (key0 === "merchant_category"))){
 validate37.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.resource_id !== undefined){
-let data0 = data.resource_id;
+if(data.card_id !== undefined){
+let data0 = data.card_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate37.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate37.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
-validate37.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(!pattern34.test(data0)){
+validate37.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate37.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4471,26 +4451,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
-let data1 = data.url;
+if(data.amount !== undefined){
+let data1 = data.amount;
 const _errs4 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate37.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 2048){
-validate37.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100000000000 || isNaN(data1)){
+validate37.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
-if(!(formats4(data1))){
-validate37.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+if(data1 < 1 || isNaN(data1)){
+validate37.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
-}
-}
-else {
-validate37.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 }
@@ -4500,103 +4478,64 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.events !== undefined){
-let data2 = data.events;
+let data2 = data.currency;
 const _errs6 = errors;
-if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 100){
-validate37.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(typeof data2 !== "string"){
+validate37.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate37.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(data2 === "usd")){
+validate37.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/enum",keyword:"enum",params:{allowedValues: schema40.properties.currency.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "bounty.closed")) || (data3 === "bounty.created")) || (data3 === "bounty_submission.approved")) || (data3 === "bounty_submission.denied")) || (data3 === "bounty_submission.submitted")) || (data3 === "card.canceled")) || (data3 === "card.created")) || (data3 === "card.frozen")) || (data3 === "card.unfrozen")) || (data3 === "card.updated")) || (data3 === "card_top_up.created")) || (data3 === "card_transaction.created")) || (data3 === "card_transaction.reversed")) || (data3 === "card_transaction.settled")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "crypto_deposit.below_minimum")) || (data3 === "crypto_deposit.confirmed")) || (data3 === "crypto_deposit.created")) || (data3 === "dispute.closed")) || (data3 === "dispute.created")) || (data3 === "dispute.lost")) || (data3 === "dispute.prevented")) || (data3 === "dispute.submitted")) || (data3 === "dispute.updated")) || (data3 === "dispute.won")) || (data3 === "dispute_alert.created")) || (data3 === "dispute_alert.updated")) || (data3 === "experiment.created")) || (data3 === "experiment.ended")) || (data3 === "export.completed")) || (data3 === "media.completed")) || (data3 === "media.failed")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payment_method_domain.created")) || (data3 === "payment_method_domain.verified")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "resolution_center_case.closed")) || (data3 === "resolution_center_case.created")) || (data3 === "resolution_center_case.escalated")) || (data3 === "resolution_center_case.updated")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "shipment.created")) || (data3 === "shipment.updated")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired")) || (data3 === "verification.updated"))){
-validate37.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema40.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate37.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
 }
 var valid0 = _errs6 === errors;
+if(valid0){
+if(data.merchant_name !== undefined){
+let data3 = data.merchant_name;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 100){
+validate37.errors = [{instancePath:instancePath+"/merchant_name",schemaPath:"#/properties/merchant_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+else {
+if(func1(data3) < 1){
+validate37.errors = [{instancePath:instancePath+"/merchant_name",schemaPath:"#/properties/merchant_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/merchant_name",schemaPath:"#/properties/merchant_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
+if(data.merchant_category !== undefined){
+let data4 = data.merchant_category;
 const _errs10 = errors;
-if(typeof data.enabled !== "boolean"){
-validate37.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 60){
+validate37.errors = [{instancePath:instancePath+"/merchant_category",schemaPath:"#/properties/merchant_category/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
 return false;
+}
+}
+else {
+validate37.errors = [{instancePath:instancePath+"/merchant_category",schemaPath:"#/properties/merchant_category/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 var valid0 = _errs10 === errors;
-if(valid0){
-if(data.description !== undefined){
-let data5 = data.description;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate37.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema40.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 500){
-validate37.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data6 = data.api_version_date;
-const _errs14 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate37.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema40.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 20){
-validate37.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-const _errs16 = errors;
-if(typeof data.child_resource_events !== "boolean"){
-validate37.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
 }
 }
 }
@@ -4615,9 +4554,8 @@ return errors === 0;
 }
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_2a3c81887780 = validate38;
-const schema41 = {"type":"object","properties":{"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","enum":["usd"],"default":"usd"},"merchant_name":{"type":"string","minLength":1,"maxLength":100},"merchant_category":{"type":"string","maxLength":60}},"additionalProperties":false,"required":["card_id","amount","merchant_name"]};
-const pattern35 = new RegExp("^icrd_[A-Za-z0-9]+$", "u");
+export const body_2bd69225e1f0 = validate38;
+const schema41 = {"type":"object","properties":{"message":{"type":"string","minLength":1,"maxLength":5000}},"additionalProperties":false};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4631,139 +4569,34 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-data.currency = "usd";
-}
-let missing0;
-if((((data.card_id === undefined) && (missing0 = "card_id")) || ((data.amount === undefined) && (missing0 = "amount"))) || ((data.merchant_name === undefined) && (missing0 = "merchant_name"))){
-validate38.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "card_id") || (key0 === "amount")) || (key0 === "currency")) || (key0 === "merchant_name")) || (key0 === "merchant_category"))){
+if(!(key0 === "message")){
 validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.card_id !== undefined){
-let data0 = data.card_id;
+if(data.message !== undefined){
+let data0 = data.message;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate38.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data0) > 5000){
+validate38.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
 return false;
 }
 else {
-if(!pattern35.test(data0)){
-validate38.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.amount !== undefined){
-let data1 = data.amount;
-const _errs4 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate38.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs4){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100000000000 || isNaN(data1)){
-validate38.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data1 < 1 || isNaN(data1)){
-validate38.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data2 = data.currency;
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-validate38.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(data2 === "usd")){
-validate38.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/enum",keyword:"enum",params:{allowedValues: schema41.properties.currency.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs6 === errors;
-if(valid0){
-if(data.merchant_name !== undefined){
-let data3 = data.merchant_name;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 100){
-validate38.errors = [{instancePath:instancePath+"/merchant_name",schemaPath:"#/properties/merchant_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-else {
-if(func1(data3) < 1){
-validate38.errors = [{instancePath:instancePath+"/merchant_name",schemaPath:"#/properties/merchant_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func1(data0) < 1){
+validate38.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/merchant_name",schemaPath:"#/properties/merchant_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.merchant_category !== undefined){
-let data4 = data.merchant_category;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 60){
-validate38.errors = [{instancePath:instancePath+"/merchant_category",schemaPath:"#/properties/merchant_category/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
-return false;
-}
-}
-else {
-validate38.errors = [{instancePath:instancePath+"/merchant_category",schemaPath:"#/properties/merchant_category/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -4779,75 +4612,17 @@ return errors === 0;
 }
 validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_2bd69225e1f0 = validate39;
-const schema42 = {"type":"object","properties":{"message":{"type":"string","minLength":1,"maxLength":5000}},"additionalProperties":false};
+export const body_315a85f7fea1 = validate39;
+const schema42 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"amount":{"type":"number","minimum":0.01,"maximum":999999.99},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"capture":{"type":"boolean","default":true},"return_url":{"type":"string","format":"uri","maxLength":2048},"off_session":{"type":"boolean"},"promo_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"promo_code_id":{"type":"string","maxLength":64,"pattern":"^promo_[A-Za-z0-9]+$"},"save_payment_method":{"type":"boolean","default":false}},"additionalProperties":false,"required":["company_id"]};
+const pattern36 = new RegExp("^ctok_[A-Za-z0-9]+$", "u");
+const pattern38 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
+const pattern39 = new RegExp("^payt_[A-Za-z0-9]+$", "u");
+const pattern44 = new RegExp("^promo_[A-Za-z0-9]+$", "u");
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "message")){
-validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.message !== undefined){
-let data0 = data.message;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 5000){
-validate39.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
-return false;
-}
-else {
-if(func1(data0) < 1){
-validate39.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate39.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-}
-else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate39.errors = vErrors;
-return errors === 0;
-}
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_315a85f7fea1 = validate40;
-const schema43 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"amount":{"type":"number","minimum":0.01,"maximum":999999.99},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"capture":{"type":"boolean","default":true},"return_url":{"type":"string","format":"uri","maxLength":2048},"off_session":{"type":"boolean"},"promo_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"promo_code_id":{"type":"string","maxLength":64,"pattern":"^promo_[A-Za-z0-9]+$"},"save_payment_method":{"type":"boolean","default":false}},"additionalProperties":false,"required":["company_id"]};
-const pattern37 = new RegExp("^ctok_[A-Za-z0-9]+$", "u");
-const pattern39 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
-const pattern40 = new RegExp("^payt_[A-Za-z0-9]+$", "u");
-const pattern45 = new RegExp("^promo_[A-Za-z0-9]+$", "u");
-
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4864,14 +4639,14 @@ data.save_payment_method = false;
 }
 let missing0;
 if((data.company_id === undefined) && (missing0 = "company_id")){
-validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func5.call(schema43.properties, key0))){
-validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func5.call(schema42.properties, key0))){
+validate39.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4883,18 +4658,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate40.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate39.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate40.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate39.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4910,18 +4685,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 64){
-validate40.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate39.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern37.test(data1)){
-validate40.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
+if(!pattern36.test(data1)){
+validate39.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4937,18 +4712,18 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 64){
-validate40.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate39.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern31.test(data2)){
-validate40.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern32.test(data2)){
+validate39.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4964,18 +4739,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 64){
-validate40.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate39.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern39.test(data3)){
-validate40.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+if(!pattern38.test(data3)){
+validate39.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -4991,18 +4766,18 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate40.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate39.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern40.test(data4)){
-validate40.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+if(!pattern39.test(data4)){
+validate39.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5018,18 +4793,18 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate40.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate39.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern7.test(data5)){
-validate40.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+validate39.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5045,18 +4820,18 @@ const _errs14 = errors;
 if(errors === _errs14){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 999999.99 || isNaN(data6)){
-validate40.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999.99},message:"must be <= 999999.99"}];
+validate39.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999.99},message:"must be <= 999999.99"}];
 return false;
 }
 else {
 if(data6 < 0.01 || isNaN(data6)){
-validate40.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
+validate39.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
 return false;
 }
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate39.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -5072,12 +4847,12 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!pattern6.test(data7)){
-validate40.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate39.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5093,12 +4868,12 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 === "string"){
 if(!pattern11.test(data8)){
-validate40.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate39.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5110,7 +4885,7 @@ var valid0 = true;
 if(valid0){
 const _errs20 = errors;
 if(typeof data.capture !== "boolean"){
-validate40.errors = [{instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate39.errors = [{instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -5122,18 +4897,18 @@ if(errors === _errs22){
 if(errors === _errs22){
 if(typeof data10 === "string"){
 if(func1(data10) > 2048){
-validate40.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate39.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(!(formats4(data10))){
-validate40.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate39.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5147,7 +4922,7 @@ if(valid0){
 if(data.off_session !== undefined){
 const _errs24 = errors;
 if(typeof data.off_session !== "boolean"){
-validate40.errors = [{instancePath:instancePath+"/off_session",schemaPath:"#/properties/off_session/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate39.errors = [{instancePath:instancePath+"/off_session",schemaPath:"#/properties/off_session/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -5162,12 +4937,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data12 === "string"){
 if(!pattern4.test(data12)){
-validate40.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
+validate39.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5183,18 +4958,18 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data13 === "string"){
 if(func1(data13) > 64){
-validate40.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate39.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern45.test(data13)){
-validate40.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/pattern",keyword:"pattern",params:{pattern: "^promo_[A-Za-z0-9]+$"},message:"must match pattern \""+"^promo_[A-Za-z0-9]+$"+"\""}];
+if(!pattern44.test(data13)){
+validate39.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/pattern",keyword:"pattern",params:{pattern: "^promo_[A-Za-z0-9]+$"},message:"must match pattern \""+"^promo_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate40.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5206,7 +4981,7 @@ var valid0 = true;
 if(valid0){
 const _errs30 = errors;
 if(typeof data.save_payment_method !== "boolean"){
-validate40.errors = [{instancePath:instancePath+"/save_payment_method",schemaPath:"#/properties/save_payment_method/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate39.errors = [{instancePath:instancePath+"/save_payment_method",schemaPath:"#/properties/save_payment_method/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -5228,24 +5003,24 @@ var valid0 = _errs30 === errors;
 }
 }
 else {
-validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate40.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_3175e193cbd7 = validate41;
-const schema44 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200},"shop_domain":{"type":["string","null"],"maxLength":253,"pattern":"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_key":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
-const pattern46 = new RegExp("^(ldgr|payt)_[A-Za-z0-9]+$", "u");
-const pattern49 = new RegExp("^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$", "u");
+export const body_3175e193cbd7 = validate40;
+const schema43 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200},"shop_domain":{"type":["string","null"],"maxLength":253,"pattern":"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_key":{"type":["string","null"],"maxLength":64}},"additionalProperties":false};
+const pattern45 = new RegExp("^(ldgr|payt)_[A-Za-z0-9]+$", "u");
+const pattern48 = new RegExp("^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$", "u");
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5257,7 +5032,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "ads_payment_methods") || (key0 === "ads_reporting_currency")) || (key0 === "ads_scheduling_timezone")) || (key0 === "ads_triplewhale_integration")) || (key0 === "cards_auto_top_up")) || (key0 === "cards_notifications")) || (key0 === "dispute_fighter_enabled")) || (key0 === "economic_intelligence_duration_key"))){
-validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate40.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5267,7 +5042,7 @@ if(data.ads_payment_methods !== undefined){
 let data0 = data.ads_payment_methods;
 const _errs2 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema44.properties.ads_payment_methods.type},message:"must be object,null"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema43.properties.ads_payment_methods.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -5275,7 +5050,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((key1 === "primary") || (key1 === "backup"))){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5285,21 +5060,21 @@ if(data0.primary !== undefined){
 let data1 = data0.primary;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema44.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema43.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing0;
 if(((data1.type === undefined) && (missing0 = "type")) || ((data1.id === undefined) && (missing0 = "id"))){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key2 in data1){
 if(!((key2 === "type") || (key2 === "id"))){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5309,11 +5084,11 @@ if(data1.type !== undefined){
 let data2 = data1.type;
 const _errs8 = errors;
 if(typeof data2 !== "string"){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data2 === "platform_balance") || (data2 === "card"))){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema44.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema43.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -5327,13 +5102,13 @@ let data3 = data1.id;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
-if(!pattern46.test(data3)){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+if(!pattern45.test(data3)){
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5357,21 +5132,21 @@ if(data0.backup !== undefined){
 let data4 = data0.backup;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema44.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema43.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if(((data4.type === undefined) && (missing1 = "type")) || ((data4.id === undefined) && (missing1 = "id"))){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key3 in data4){
 if(!((key3 === "type") || (key3 === "id"))){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5381,11 +5156,11 @@ if(data4.type !== undefined){
 let data5 = data4.type;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data5 === "platform_balance") || (data5 === "card"))){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema44.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema43.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid3 = _errs15 === errors;
@@ -5399,13 +5174,13 @@ let data6 = data4.id;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
-if(!pattern46.test(data6)){
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+if(!pattern45.test(data6)){
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5440,12 +5215,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data7 === "string"){
 if(!pattern6.test(data7)){
-validate41.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate40.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5461,18 +5236,18 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data8 === "string"){
 if(func1(data8) > 64){
-validate41.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate40.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func1(data8) < 1){
-validate41.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate40.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5490,7 +5265,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs25 = errors;
 for(const key4 in data9){
 if(!((key4 === "api_key") || (key4 === "shop_domain"))){
-validate41.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate40.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5500,18 +5275,18 @@ if(data9.api_key !== undefined){
 let data10 = data9.api_key;
 const _errs26 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate41.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema44.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
+validate40.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema43.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs26){
 if(typeof data10 === "string"){
 if(func1(data10) > 200){
-validate41.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate40.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data10) < 8){
-validate41.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+validate40.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
 return false;
 }
 }
@@ -5527,18 +5302,18 @@ if(data9.shop_domain !== undefined){
 let data11 = data9.shop_domain;
 const _errs28 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate41.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/type",keyword:"type",params:{type: schema44.properties.ads_triplewhale_integration.properties.shop_domain.type},message:"must be string,null"}];
+validate40.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/type",keyword:"type",params:{type: schema43.properties.ads_triplewhale_integration.properties.shop_domain.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs28){
 if(typeof data11 === "string"){
 if(func1(data11) > 253){
-validate41.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+validate40.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
 return false;
 }
 else {
-if(!pattern49.test(data11)){
-validate41.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"},message:"must match pattern \""+"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"+"\""}];
+if(!pattern48.test(data11)){
+validate40.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"},message:"must match pattern \""+"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"+"\""}];
 return false;
 }
 }
@@ -5553,7 +5328,7 @@ var valid4 = true;
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate40.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5566,7 +5341,7 @@ if(valid0){
 if(data.cards_auto_top_up !== undefined){
 const _errs30 = errors;
 if(typeof data.cards_auto_top_up !== "boolean"){
-validate41.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate40.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -5578,7 +5353,7 @@ if(valid0){
 if(data.cards_notifications !== undefined){
 const _errs32 = errors;
 if(typeof data.cards_notifications !== "boolean"){
-validate41.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate40.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -5590,7 +5365,7 @@ if(valid0){
 if(data.dispute_fighter_enabled !== undefined){
 const _errs34 = errors;
 if(typeof data.dispute_fighter_enabled !== "boolean"){
-validate41.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate40.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs34 === errors;
@@ -5603,13 +5378,13 @@ if(data.economic_intelligence_duration_key !== undefined){
 let data15 = data.economic_intelligence_duration_key;
 const _errs36 = errors;
 if((typeof data15 !== "string") && (data15 !== null)){
-validate41.errors = [{instancePath:instancePath+"/economic_intelligence_duration_key",schemaPath:"#/properties/economic_intelligence_duration_key/type",keyword:"type",params:{type: schema44.properties.economic_intelligence_duration_key.type},message:"must be string,null"}];
+validate40.errors = [{instancePath:instancePath+"/economic_intelligence_duration_key",schemaPath:"#/properties/economic_intelligence_duration_key/type",keyword:"type",params:{type: schema43.properties.economic_intelligence_duration_key.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs36){
 if(typeof data15 === "string"){
 if(func1(data15) > 64){
-validate41.errors = [{instancePath:instancePath+"/economic_intelligence_duration_key",schemaPath:"#/properties/economic_intelligence_duration_key/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate40.errors = [{instancePath:instancePath+"/economic_intelligence_duration_key",schemaPath:"#/properties/economic_intelligence_duration_key/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -5629,6 +5404,37 @@ var valid0 = true;
 }
 }
 else {
+validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_32062bdb9024 = validate41;
+const schema44 = {"type":"object","properties":{},"additionalProperties":false};
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+else {
 validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -5638,8 +5444,8 @@ return errors === 0;
 }
 validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_32062bdb9024 = validate42;
-const schema45 = {"type":"object","properties":{},"additionalProperties":false};
+export const body_3cb25fb26284 = validate42;
+const schema45 = {"type":"object","properties":{"from_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"to_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"to_amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false,"required":["from_token","to_token"]};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5653,47 +5459,16 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-else {
-validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate42.errors = vErrors;
-return errors === 0;
-}
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_3cb25fb26284 = validate43;
-const schema46 = {"type":"object","properties":{"from_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"to_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"to_amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false,"required":["from_token","to_token"]};
-
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate43.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.from_token === undefined) && (missing0 = "from_token")) || ((data.to_token === undefined) && (missing0 = "to_token"))){
-validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "from_token") || (key0 === "to_token")) || (key0 === "amount")) || (key0 === "to_amount"))){
-validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5705,12 +5480,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern8.test(data0)){
-validate43.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+validate42.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
 return false;
 }
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5726,12 +5501,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern8.test(data1)){
-validate43.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+validate42.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
 return false;
 }
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5747,12 +5522,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern10.test(data2)){
-validate43.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+validate42.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
 }
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5768,12 +5543,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern10.test(data3)){
-validate43.errors = [{instancePath:instancePath+"/to_amount",schemaPath:"#/properties/to_amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+validate42.errors = [{instancePath:instancePath+"/to_amount",schemaPath:"#/properties/to_amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
 }
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/to_amount",schemaPath:"#/properties/to_amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/to_amount",schemaPath:"#/properties/to_amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5789,23 +5564,23 @@ var valid0 = true;
 }
 }
 else {
-validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate43.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_3ea3baf29c03 = validate44;
-const schema47 = {"type":"object","properties":{"requested_information":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","maxLength":64},"file":{"type":"string","maxLength":64,"pattern":"^file_[A-Za-z0-9]+$"},"value":{"type":"string","minLength":1,"maxLength":500},"address":{"type":"object","properties":{"line1":{"type":"string","minLength":1,"maxLength":200},"line2":{"type":"string","maxLength":200},"city":{"type":"string","minLength":1,"maxLength":100},"state":{"type":"string","maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","country"]}},"additionalProperties":false,"required":["id"]},"maxItems":50}},"additionalProperties":false,"required":["requested_information"]};
-const pattern54 = new RegExp("^file_[A-Za-z0-9]+$", "u");
+export const body_3ea3baf29c03 = validate43;
+const schema46 = {"type":"object","properties":{"requested_information":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","maxLength":64},"file":{"type":"string","maxLength":64,"pattern":"^file_[A-Za-z0-9]+$"},"value":{"type":"string","minLength":1,"maxLength":500},"address":{"type":"object","properties":{"line1":{"type":"string","minLength":1,"maxLength":200},"line2":{"type":"string","maxLength":200},"city":{"type":"string","minLength":1,"maxLength":100},"state":{"type":"string","maxLength":100},"postal_code":{"type":"string","maxLength":20},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["line1","city","country"]}},"additionalProperties":false,"required":["id"]},"maxItems":50}},"additionalProperties":false,"required":["requested_information"]};
+const pattern53 = new RegExp("^file_[A-Za-z0-9]+$", "u");
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5816,14 +5591,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.requested_information === undefined) && (missing0 = "requested_information")){
-validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "requested_information")){
-validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate43.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5835,7 +5610,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(Array.isArray(data0)){
 if(data0.length > 50){
-validate44.errors = [{instancePath:instancePath+"/requested_information",schemaPath:"#/properties/requested_information/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information",schemaPath:"#/properties/requested_information/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -5848,14 +5623,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.id === undefined) && (missing1 = "id")){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0,schemaPath:"#/properties/requested_information/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0,schemaPath:"#/properties/requested_information/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!((((key1 === "id") || (key1 === "file")) || (key1 === "value")) || (key1 === "address"))){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0,schemaPath:"#/properties/requested_information/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0,schemaPath:"#/properties/requested_information/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5867,12 +5642,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func1(data2) > 64){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/id",schemaPath:"#/properties/requested_information/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/id",schemaPath:"#/properties/requested_information/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/id",schemaPath:"#/properties/requested_information/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/id",schemaPath:"#/properties/requested_information/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5888,18 +5663,18 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(func1(data3) > 64){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/file",schemaPath:"#/properties/requested_information/items/properties/file/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/file",schemaPath:"#/properties/requested_information/items/properties/file/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern54.test(data3)){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/file",schemaPath:"#/properties/requested_information/items/properties/file/pattern",keyword:"pattern",params:{pattern: "^file_[A-Za-z0-9]+$"},message:"must match pattern \""+"^file_[A-Za-z0-9]+$"+"\""}];
+if(!pattern53.test(data3)){
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/file",schemaPath:"#/properties/requested_information/items/properties/file/pattern",keyword:"pattern",params:{pattern: "^file_[A-Za-z0-9]+$"},message:"must match pattern \""+"^file_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/file",schemaPath:"#/properties/requested_information/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/file",schemaPath:"#/properties/requested_information/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5915,18 +5690,18 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
 if(func1(data4) > 500){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/value",schemaPath:"#/properties/requested_information/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/value",schemaPath:"#/properties/requested_information/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 else {
 if(func1(data4) < 1){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/value",schemaPath:"#/properties/requested_information/items/properties/value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/value",schemaPath:"#/properties/requested_information/items/properties/value/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/value",schemaPath:"#/properties/requested_information/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/value",schemaPath:"#/properties/requested_information/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5943,14 +5718,14 @@ if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing2;
 if((((data5.line1 === undefined) && (missing2 = "line1")) || ((data5.city === undefined) && (missing2 = "city"))) || ((data5.country === undefined) && (missing2 = "country"))){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address",schemaPath:"#/properties/requested_information/items/properties/address/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address",schemaPath:"#/properties/requested_information/items/properties/address/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs15 = errors;
 for(const key2 in data5){
 if(!((((((key2 === "line1") || (key2 === "line2")) || (key2 === "city")) || (key2 === "state")) || (key2 === "postal_code")) || (key2 === "country"))){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address",schemaPath:"#/properties/requested_information/items/properties/address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address",schemaPath:"#/properties/requested_information/items/properties/address/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5962,18 +5737,18 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data6 === "string"){
 if(func1(data6) > 200){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/line1",schemaPath:"#/properties/requested_information/items/properties/address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/line1",schemaPath:"#/properties/requested_information/items/properties/address/properties/line1/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data6) < 1){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/line1",schemaPath:"#/properties/requested_information/items/properties/address/properties/line1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/line1",schemaPath:"#/properties/requested_information/items/properties/address/properties/line1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/line1",schemaPath:"#/properties/requested_information/items/properties/address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/line1",schemaPath:"#/properties/requested_information/items/properties/address/properties/line1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5989,12 +5764,12 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data7 === "string"){
 if(func1(data7) > 200){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/line2",schemaPath:"#/properties/requested_information/items/properties/address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/line2",schemaPath:"#/properties/requested_information/items/properties/address/properties/line2/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/line2",schemaPath:"#/properties/requested_information/items/properties/address/properties/line2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/line2",schemaPath:"#/properties/requested_information/items/properties/address/properties/line2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6010,18 +5785,18 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data8 === "string"){
 if(func1(data8) > 100){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/city",schemaPath:"#/properties/requested_information/items/properties/address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/city",schemaPath:"#/properties/requested_information/items/properties/address/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data8) < 1){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/city",schemaPath:"#/properties/requested_information/items/properties/address/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/city",schemaPath:"#/properties/requested_information/items/properties/address/properties/city/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/city",schemaPath:"#/properties/requested_information/items/properties/address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/city",schemaPath:"#/properties/requested_information/items/properties/address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6037,12 +5812,12 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data9 === "string"){
 if(func1(data9) > 100){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/state",schemaPath:"#/properties/requested_information/items/properties/address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/state",schemaPath:"#/properties/requested_information/items/properties/address/properties/state/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/state",schemaPath:"#/properties/requested_information/items/properties/address/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/state",schemaPath:"#/properties/requested_information/items/properties/address/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6058,12 +5833,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func1(data10) > 20){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/postal_code",schemaPath:"#/properties/requested_information/items/properties/address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/postal_code",schemaPath:"#/properties/requested_information/items/properties/address/properties/postal_code/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/postal_code",schemaPath:"#/properties/requested_information/items/properties/address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/postal_code",schemaPath:"#/properties/requested_information/items/properties/address/properties/postal_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6079,12 +5854,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data11 === "string"){
 if(!pattern11.test(data11)){
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/country",schemaPath:"#/properties/requested_information/items/properties/address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/country",schemaPath:"#/properties/requested_information/items/properties/address/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/country",schemaPath:"#/properties/requested_information/items/properties/address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address/country",schemaPath:"#/properties/requested_information/items/properties/address/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6102,7 +5877,7 @@ var valid3 = true;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address",schemaPath:"#/properties/requested_information/items/properties/address/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0+"/address",schemaPath:"#/properties/requested_information/items/properties/address/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -6118,7 +5893,7 @@ var valid2 = true;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/requested_information/" + i0,schemaPath:"#/properties/requested_information/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information/" + i0,schemaPath:"#/properties/requested_information/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -6130,9 +5905,122 @@ break;
 }
 }
 else {
-validate44.errors = [{instancePath:instancePath+"/requested_information",schemaPath:"#/properties/requested_information/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate43.errors = [{instancePath:instancePath+"/requested_information",schemaPath:"#/properties/requested_information/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
+}
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate43.errors = vErrors;
+return errors === 0;
+}
+validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_41461995ba24 = validate44;
+const schema47 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","enum":["usd"],"default":"usd"}},"additionalProperties":false,"required":["account_id","amount"]};
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate44.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+data.currency = "usd";
+}
+let missing0;
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
+validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "account_id") || (key0 === "amount")) || (key0 === "currency"))){
+validate44.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data1 = data.amount;
+const _errs4 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate44.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs4){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 100000000000 || isNaN(data1)){
+validate44.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data1 < 1 || isNaN(data1)){
+validate44.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data2 = data.currency;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate44.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(data2 === "usd")){
+validate44.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/enum",keyword:"enum",params:{allowedValues: schema47.properties.currency.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs6 === errors;
 }
 }
 }
@@ -6148,8 +6036,8 @@ return errors === 0;
 }
 validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_41461995ba24 = validate45;
-const schema48 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","enum":["usd"],"default":"usd"}},"additionalProperties":false,"required":["account_id","amount"]};
+export const body_42244b642600 = validate45;
+const schema48 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","recommended_action_chain.executed","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6163,43 +6051,36 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-data.currency = "usd";
-}
-let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((key0 === "account_id") || (key0 === "amount")) || (key0 === "currency"))){
+if(!(((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
 validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.url !== undefined){
+let data0 = data.url;
 const _errs2 = errors;
 if(errors === _errs2){
+if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate45.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data0) > 2048){
+validate45.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
-validate45.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(!(formats4(data0))){
+validate45.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate45.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate45.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 var valid0 = _errs2 === errors;
@@ -6208,25 +6089,39 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.amount !== undefined){
-let data1 = data.amount;
+if(data.events !== undefined){
+let data1 = data.events;
 const _errs4 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate45.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
 if(errors === _errs4){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 100000000000 || isNaN(data1)){
-validate45.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate45.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-if(data1 < 1 || isNaN(data1)){
-validate45.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate45.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "bounty.closed")) || (data2 === "bounty.created")) || (data2 === "bounty_submission.approved")) || (data2 === "bounty_submission.denied")) || (data2 === "bounty_submission.submitted")) || (data2 === "card.canceled")) || (data2 === "card.created")) || (data2 === "card.frozen")) || (data2 === "card.unfrozen")) || (data2 === "card.updated")) || (data2 === "card_top_up.created")) || (data2 === "card_transaction.created")) || (data2 === "card_transaction.reversed")) || (data2 === "card_transaction.settled")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "crypto_deposit.below_minimum")) || (data2 === "crypto_deposit.confirmed")) || (data2 === "crypto_deposit.created")) || (data2 === "dispute.closed")) || (data2 === "dispute.created")) || (data2 === "dispute.lost")) || (data2 === "dispute.prevented")) || (data2 === "dispute.submitted")) || (data2 === "dispute.updated")) || (data2 === "dispute.won")) || (data2 === "dispute_alert.created")) || (data2 === "dispute_alert.updated")) || (data2 === "experiment.created")) || (data2 === "experiment.ended")) || (data2 === "export.completed")) || (data2 === "media.completed")) || (data2 === "media.failed")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payment_method_domain.created")) || (data2 === "payment_method_domain.verified")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "recommended_action_chain.executed")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "resolution_center_case.closed")) || (data2 === "resolution_center_case.created")) || (data2 === "resolution_center_case.escalated")) || (data2 === "resolution_center_case.updated")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "shipment.created")) || (data2 === "shipment.updated")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired")) || (data2 === "verification.updated"))){
+validate45.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema48.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
 }
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
 }
 }
 var valid0 = _errs4 === errors;
@@ -6235,17 +6130,91 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data2 = data.currency;
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-validate45.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data.enabled !== undefined){
+const _errs8 = errors;
+if(typeof data.enabled !== "boolean"){
+validate45.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-if(!(data2 === "usd")){
-validate45.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/enum",keyword:"enum",params:{allowedValues: schema48.properties.currency.enum},message:"must be equal to one of the allowed values"}];
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data4 = data.description;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate45.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema48.properties.description.type},message:"must be string,null"}];
 return false;
 }
-var valid0 = _errs6 === errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 500){
+validate45.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data5 = data.api_version_date;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate45.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema48.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 20){
+validate45.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.child_resource_events !== undefined){
+const _errs14 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate45.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version !== undefined){
+let data7 = data.api_version;
+const _errs16 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate45.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema48.properties.api_version.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data7 === "v1") || (data7 === "v2")) || (data7 === "v5")) || (data7 === null))){
+validate45.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema48.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -6263,8 +6232,8 @@ validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const body_466e4a6d086a = validate46;
 const schema49 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"destination_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]}},"additionalProperties":false,"required":["destination_id","nickname","fields"]};
-const pattern59 = new RegExp("^podst_[a-z_]{1,40}$", "u");
-const pattern61 = new RegExp("^[0-9]{9}$", "u");
+const pattern58 = new RegExp("^podst_[a-z_]{1,40}$", "u");
+const pattern60 = new RegExp("^[0-9]{9}$", "u");
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6330,7 +6299,7 @@ validate46.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/propert
 return false;
 }
 else {
-if(!pattern31.test(data1)){
+if(!pattern32.test(data1)){
 validate46.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -6352,7 +6321,7 @@ let data2 = data.destination_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern59.test(data2)){
+if(!pattern58.test(data2)){
 validate46.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
 return false;
 }
@@ -6480,7 +6449,7 @@ let data8 = data6.routing_number;
 const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data8 === "string"){
-if(!pattern61.test(data8)){
+if(!pattern60.test(data8)){
 validate46.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
 return false;
 }
@@ -7002,7 +6971,7 @@ let data3 = data1.id;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
-if(!pattern46.test(data3)){
+if(!pattern45.test(data3)){
 validate50.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -7074,7 +7043,7 @@ let data6 = data4.id;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
-if(!pattern46.test(data6)){
+if(!pattern45.test(data6)){
 validate50.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -7287,8 +7256,8 @@ return errors === 0;
 }
 validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_4ac6ba9fe3b5 = validate51;
-const schema54 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean"}},"additionalProperties":false};
+export const body_4d7d209cfcb5 = validate51;
+const schema54 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200},"shop_domain":{"type":["string","null"],"maxLength":253,"pattern":"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1,"maximum":3650}},"additionalProperties":false};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7304,184 +7273,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
-validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.url !== undefined){
-let data0 = data.url;
-const _errs2 = errors;
-if(errors === _errs2){
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 2048){
-validate51.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data0))){
-validate51.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.events !== undefined){
-let data1 = data.events;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 100){
-validate51.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-validate51.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "bounty.closed")) || (data2 === "bounty.created")) || (data2 === "bounty_submission.approved")) || (data2 === "bounty_submission.denied")) || (data2 === "bounty_submission.submitted")) || (data2 === "card.canceled")) || (data2 === "card.created")) || (data2 === "card.frozen")) || (data2 === "card.unfrozen")) || (data2 === "card.updated")) || (data2 === "card_top_up.created")) || (data2 === "card_transaction.created")) || (data2 === "card_transaction.reversed")) || (data2 === "card_transaction.settled")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "crypto_deposit.below_minimum")) || (data2 === "crypto_deposit.confirmed")) || (data2 === "crypto_deposit.created")) || (data2 === "dispute.closed")) || (data2 === "dispute.created")) || (data2 === "dispute.lost")) || (data2 === "dispute.prevented")) || (data2 === "dispute.submitted")) || (data2 === "dispute.updated")) || (data2 === "dispute.won")) || (data2 === "dispute_alert.created")) || (data2 === "dispute_alert.updated")) || (data2 === "experiment.created")) || (data2 === "experiment.ended")) || (data2 === "export.completed")) || (data2 === "media.completed")) || (data2 === "media.failed")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payment_method_domain.created")) || (data2 === "payment_method_domain.verified")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "resolution_center_case.closed")) || (data2 === "resolution_center_case.created")) || (data2 === "resolution_center_case.escalated")) || (data2 === "resolution_center_case.updated")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "shipment.created")) || (data2 === "shipment.updated")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired")) || (data2 === "verification.updated"))){
-validate51.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema54.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate51.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.enabled !== undefined){
-const _errs8 = errors;
-if(typeof data.enabled !== "boolean"){
-validate51.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined){
-let data4 = data.description;
-const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate51.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema54.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 500){
-validate51.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data5 = data.api_version_date;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate51.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema54.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 20){
-validate51.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.include_connected_accounts !== undefined){
-const _errs14 = errors;
-if(typeof data.include_connected_accounts !== "boolean"){
-validate51.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate51.errors = vErrors;
-return errors === 0;
-}
-validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_4d7d209cfcb5 = validate52;
-const schema55 = {"type":"object","properties":{"ads_payment_methods":{"type":["object","null"],"properties":{"primary":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]},"backup":{"type":["object","null"],"properties":{"type":{"type":"string","enum":["platform_balance","card"]},"id":{"type":"string","pattern":"^(ldgr|payt)_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["type","id"]}},"additionalProperties":false},"ads_reporting_currency":{"type":"string","pattern":"^[a-z]{3}$"},"ads_scheduling_timezone":{"type":"string","minLength":1,"maxLength":64},"ads_triplewhale_integration":{"type":"object","properties":{"api_key":{"type":["string","null"],"minLength":8,"maxLength":200},"shop_domain":{"type":["string","null"],"maxLength":253,"pattern":"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"}},"additionalProperties":false},"cards_auto_top_up":{"type":"boolean"},"cards_notifications":{"type":"boolean"},"dispute_fighter_enabled":{"type":"boolean"},"economic_intelligence_duration_days":{"type":["integer","null"],"minimum":1,"maximum":3650}},"additionalProperties":false};
-
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate52.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
 if(!((((((((key0 === "ads_payment_methods") || (key0 === "ads_reporting_currency")) || (key0 === "ads_scheduling_timezone")) || (key0 === "ads_triplewhale_integration")) || (key0 === "cards_auto_top_up")) || (key0 === "cards_notifications")) || (key0 === "dispute_fighter_enabled")) || (key0 === "economic_intelligence_duration_days"))){
-validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7491,7 +7284,7 @@ if(data.ads_payment_methods !== undefined){
 let data0 = data.ads_payment_methods;
 const _errs2 = errors;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema55.properties.ads_payment_methods.type},message:"must be object,null"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/type",keyword:"type",params:{type: schema54.properties.ads_payment_methods.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -7499,7 +7292,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((key1 === "primary") || (key1 === "backup"))){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods",schemaPath:"#/properties/ads_payment_methods/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7509,21 +7302,21 @@ if(data0.primary !== undefined){
 let data1 = data0.primary;
 const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema55.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/type",keyword:"type",params:{type: schema54.properties.ads_payment_methods.properties.primary.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing0;
 if(((data1.type === undefined) && (missing0 = "type")) || ((data1.id === undefined) && (missing0 = "id"))){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key2 in data1){
 if(!((key2 === "type") || (key2 === "id"))){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/primary",schemaPath:"#/properties/ads_payment_methods/properties/primary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7533,11 +7326,11 @@ if(data1.type !== undefined){
 let data2 = data1.type;
 const _errs8 = errors;
 if(typeof data2 !== "string"){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data2 === "platform_balance") || (data2 === "card"))){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema55.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/type",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/type/enum",keyword:"enum",params:{allowedValues: schema54.properties.ads_payment_methods.properties.primary.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -7551,13 +7344,13 @@ let data3 = data1.id;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
-if(!pattern46.test(data3)){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+if(!pattern45.test(data3)){
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/primary/id",schemaPath:"#/properties/ads_payment_methods/properties/primary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7581,21 +7374,21 @@ if(data0.backup !== undefined){
 let data4 = data0.backup;
 const _errs12 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema55.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/type",keyword:"type",params:{type: schema54.properties.ads_payment_methods.properties.backup.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs12){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if(((data4.type === undefined) && (missing1 = "type")) || ((data4.id === undefined) && (missing1 = "id"))){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key3 in data4){
 if(!((key3 === "type") || (key3 === "id"))){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/backup",schemaPath:"#/properties/ads_payment_methods/properties/backup/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7605,11 +7398,11 @@ if(data4.type !== undefined){
 let data5 = data4.type;
 const _errs15 = errors;
 if(typeof data5 !== "string"){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data5 === "platform_balance") || (data5 === "card"))){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema55.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/type",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/type/enum",keyword:"enum",params:{allowedValues: schema54.properties.ads_payment_methods.properties.backup.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid3 = _errs15 === errors;
@@ -7623,13 +7416,13 @@ let data6 = data4.id;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
-if(!pattern46.test(data6)){
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
+if(!pattern45.test(data6)){
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/pattern",keyword:"pattern",params:{pattern: "^(ldgr|payt)_[A-Za-z0-9]+$"},message:"must match pattern \""+"^(ldgr|payt)_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/ads_payment_methods/backup/id",schemaPath:"#/properties/ads_payment_methods/properties/backup/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7664,12 +7457,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data7 === "string"){
 if(!pattern6.test(data7)){
-validate52.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate51.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/ads_reporting_currency",schemaPath:"#/properties/ads_reporting_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7685,18 +7478,18 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data8 === "string"){
 if(func1(data8) > 64){
-validate52.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate51.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(func1(data8) < 1){
-validate52.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate51.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/ads_scheduling_timezone",schemaPath:"#/properties/ads_scheduling_timezone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7714,7 +7507,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs25 = errors;
 for(const key4 in data9){
 if(!((key4 === "api_key") || (key4 === "shop_domain"))){
-validate52.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate51.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7724,18 +7517,18 @@ if(data9.api_key !== undefined){
 let data10 = data9.api_key;
 const _errs26 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate52.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema55.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
+validate51.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/type",keyword:"type",params:{type: schema54.properties.ads_triplewhale_integration.properties.api_key.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs26){
 if(typeof data10 === "string"){
 if(func1(data10) > 200){
-validate52.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate51.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data10) < 8){
-validate52.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
+validate51.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/api_key",schemaPath:"#/properties/ads_triplewhale_integration/properties/api_key/minLength",keyword:"minLength",params:{limit: 8},message:"must NOT have fewer than 8 characters"}];
 return false;
 }
 }
@@ -7751,18 +7544,18 @@ if(data9.shop_domain !== undefined){
 let data11 = data9.shop_domain;
 const _errs28 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate52.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/type",keyword:"type",params:{type: schema55.properties.ads_triplewhale_integration.properties.shop_domain.type},message:"must be string,null"}];
+validate51.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/type",keyword:"type",params:{type: schema54.properties.ads_triplewhale_integration.properties.shop_domain.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs28){
 if(typeof data11 === "string"){
 if(func1(data11) > 253){
-validate52.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
+validate51.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/maxLength",keyword:"maxLength",params:{limit: 253},message:"must NOT have more than 253 characters"}];
 return false;
 }
 else {
-if(!pattern49.test(data11)){
-validate52.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"},message:"must match pattern \""+"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"+"\""}];
+if(!pattern48.test(data11)){
+validate51.errors = [{instancePath:instancePath+"/ads_triplewhale_integration/shop_domain",schemaPath:"#/properties/ads_triplewhale_integration/properties/shop_domain/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"},message:"must match pattern \""+"^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$"+"\""}];
 return false;
 }
 }
@@ -7777,7 +7570,7 @@ var valid4 = true;
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate51.errors = [{instancePath:instancePath+"/ads_triplewhale_integration",schemaPath:"#/properties/ads_triplewhale_integration/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -7790,7 +7583,7 @@ if(valid0){
 if(data.cards_auto_top_up !== undefined){
 const _errs30 = errors;
 if(typeof data.cards_auto_top_up !== "boolean"){
-validate52.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate51.errors = [{instancePath:instancePath+"/cards_auto_top_up",schemaPath:"#/properties/cards_auto_top_up/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -7802,7 +7595,7 @@ if(valid0){
 if(data.cards_notifications !== undefined){
 const _errs32 = errors;
 if(typeof data.cards_notifications !== "boolean"){
-validate52.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate51.errors = [{instancePath:instancePath+"/cards_notifications",schemaPath:"#/properties/cards_notifications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -7814,7 +7607,7 @@ if(valid0){
 if(data.dispute_fighter_enabled !== undefined){
 const _errs34 = errors;
 if(typeof data.dispute_fighter_enabled !== "boolean"){
-validate52.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate51.errors = [{instancePath:instancePath+"/dispute_fighter_enabled",schemaPath:"#/properties/dispute_fighter_enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs34 === errors;
@@ -7827,18 +7620,18 @@ if(data.economic_intelligence_duration_days !== undefined){
 let data15 = data.economic_intelligence_duration_days;
 const _errs36 = errors;
 if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
-validate52.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema55.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
+validate51.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/type",keyword:"type",params:{type: schema54.properties.economic_intelligence_duration_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs36){
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 > 3650 || isNaN(data15)){
-validate52.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate51.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data15 < 1 || isNaN(data15)){
-validate52.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate51.errors = [{instancePath:instancePath+"/economic_intelligence_duration_days",schemaPath:"#/properties/economic_intelligence_duration_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -7859,23 +7652,23 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate52.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_500e3e373fce = validate53;
-const schema56 = {"type":"object","properties":{"affiliate_code":{"type":["string","null"],"maxLength":64},"blueprint_id":{"type":["string","null"],"pattern":"^app_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"email":{"type":"string","format":"email","maxLength":254},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean","default":false},"title":{"type":"string","minLength":1,"maxLength":100}},"additionalProperties":false};
-const pattern70 = new RegExp("^app_[A-Za-z0-9]+$", "u");
+export const body_500e3e373fce = validate52;
+const schema55 = {"type":"object","properties":{"affiliate_code":{"type":["string","null"],"maxLength":64},"blueprint_id":{"type":["string","null"],"pattern":"^app_[A-Za-z0-9]+$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"email":{"type":"string","format":"email","maxLength":254},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"send_customer_emails":{"type":"boolean","default":false},"title":{"type":"string","minLength":1,"maxLength":100}},"additionalProperties":false};
+const pattern69 = new RegExp("^app_[A-Za-z0-9]+$", "u");
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7890,7 +7683,7 @@ data.send_customer_emails = false;
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "affiliate_code") || (key0 === "blueprint_id")) || (key0 === "country")) || (key0 === "email")) || (key0 === "metadata")) || (key0 === "send_customer_emails")) || (key0 === "title"))){
-validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate52.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7900,13 +7693,13 @@ if(data.affiliate_code !== undefined){
 let data0 = data.affiliate_code;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate53.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/type",keyword:"type",params:{type: schema56.properties.affiliate_code.type},message:"must be string,null"}];
+validate52.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/type",keyword:"type",params:{type: schema55.properties.affiliate_code.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate53.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate52.errors = [{instancePath:instancePath+"/affiliate_code",schemaPath:"#/properties/affiliate_code/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
@@ -7921,13 +7714,13 @@ if(data.blueprint_id !== undefined){
 let data1 = data.blueprint_id;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate53.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/type",keyword:"type",params:{type: schema56.properties.blueprint_id.type},message:"must be string,null"}];
+validate52.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/type",keyword:"type",params:{type: schema55.properties.blueprint_id.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern70.test(data1)){
-validate53.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
+if(!pattern69.test(data1)){
+validate52.errors = [{instancePath:instancePath+"/blueprint_id",schemaPath:"#/properties/blueprint_id/pattern",keyword:"pattern",params:{pattern: "^app_[A-Za-z0-9]+$"},message:"must match pattern \""+"^app_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -7944,12 +7737,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(!pattern11.test(data2)){
-validate53.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate52.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7966,18 +7759,18 @@ if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 254){
-validate53.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
+validate52.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 else {
 if(!(formats2.test(data3))){
-validate53.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
+validate52.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""}];
 return false;
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7994,7 +7787,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate53.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate52.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -8022,7 +7815,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate53.errors = vErrors;
+validate52.errors = vErrors;
 return false;
 break;
 }
@@ -8032,7 +7825,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate53.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema56.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate52.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema55.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -8044,7 +7837,7 @@ break;
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -8056,7 +7849,7 @@ var valid0 = true;
 if(valid0){
 const _errs16 = errors;
 if(typeof data.send_customer_emails !== "boolean"){
-validate53.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate52.errors = [{instancePath:instancePath+"/send_customer_emails",schemaPath:"#/properties/send_customer_emails/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -8067,18 +7860,18 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data7 === "string"){
 if(func1(data7) > 100){
-validate53.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate52.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data7) < 1){
-validate53.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate52.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate53.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8096,22 +7889,22 @@ var valid0 = true;
 }
 }
 else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate53.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_521371daedb8 = validate54;
-const schema57 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_521371daedb8 = validate53;
+const schema56 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8122,8 +7915,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func5.call(schema57.properties, key0))){
-validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func5.call(schema56.properties, key0))){
+validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8133,13 +7926,13 @@ if(data.title !== undefined){
 let data0 = data.title;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate54.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema57.properties.title.type},message:"must be string,null"}];
+validate53.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema56.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 200){
-validate54.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate53.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -8154,18 +7947,18 @@ if(data.billing_period !== undefined){
 let data1 = data.billing_period;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate54.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate53.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 3650 || isNaN(data1)){
-validate54.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate53.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data1 < 1 || isNaN(data1)){
-validate54.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate53.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -8181,18 +7974,18 @@ if(data.trial_period_days !== undefined){
 let data2 = data.trial_period_days;
 const _errs6 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-validate54.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema57.properties.trial_period_days.type},message:"must be integer,null"}];
+validate53.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema56.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 730 || isNaN(data2)){
-validate54.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+validate53.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
 if(data2 < 0 || isNaN(data2)){
-validate54.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate53.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -8208,18 +8001,18 @@ if(data.initial_price !== undefined){
 let data3 = data.initial_price;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate54.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate53.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 100000000000 || isNaN(data3)){
-validate54.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate53.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate54.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate53.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -8235,18 +8028,18 @@ if(data.renewal_price !== undefined){
 let data4 = data.renewal_price;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate54.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate53.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 100000000000 || isNaN(data4)){
-validate54.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate53.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data4 < 0 || isNaN(data4)){
-validate54.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate53.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -8262,11 +8055,11 @@ if(data.visibility !== undefined){
 let data5 = data.visibility;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
-validate54.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate53.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "visible") || (data5 === "hidden")) || (data5 === "quick_link")) || (data5 === "archived"))){
-validate54.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema57.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate53.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema56.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -8279,18 +8072,18 @@ if(data.stock !== undefined){
 let data6 = data.stock;
 const _errs14 = errors;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-validate54.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema57.properties.stock.type},message:"must be integer,null"}];
+validate53.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema56.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs14){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 2147483647 || isNaN(data6)){
-validate54.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate53.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data6 < 0 || isNaN(data6)){
-validate54.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate53.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -8306,13 +8099,13 @@ if(data.short_link !== undefined){
 let data7 = data.short_link;
 const _errs16 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate54.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema57.properties.short_link.type},message:"must be string,null"}];
+validate53.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema56.properties.short_link.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern29.test(data7)){
-validate54.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+if(!pattern30.test(data7)){
+validate53.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
 }
@@ -8327,11 +8120,11 @@ if(data.three_d_secure_policy !== undefined){
 let data8 = data.three_d_secure_policy;
 const _errs18 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate54.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema57.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate53.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema56.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
 if(!((((data8 === "mandate_challenge") || (data8 === "mandate_if_required")) || (data8 === "frictionless_if_required")) || (data8 === null))){
-validate54.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema57.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate53.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema56.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -8346,7 +8139,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(Object.keys(data9).length > 50){
-validate54.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate53.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -8374,7 +8167,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate54.errors = vErrors;
+validate53.errors = vErrors;
 return false;
 break;
 }
@@ -8384,7 +8177,7 @@ for(const key2 in data9){
 let data10 = data9[key2];
 const _errs24 = errors;
 if((((typeof data10 !== "string") && (!((typeof data10 == "number") && (isFinite(data10))))) && (typeof data10 !== "boolean")) && (data10 !== null)){
-validate54.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema57.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate53.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema56.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs24 === errors;
@@ -8396,7 +8189,7 @@ break;
 }
 }
 else {
-validate54.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate53.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -8417,6 +8210,60 @@ var valid0 = true;
 }
 }
 else {
+validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_5400c3402b31 = validate54;
+const schema57 = {"type":"object","properties":{"action":{"type":"string","enum":["create_product","create_plan","add_payout_method","share_checkout_link","track_events","create_webhook"]}},"additionalProperties":false,"required":["action"]};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.action === undefined) && (missing0 = "action")){
+validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "action")){
+validate54.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.action !== undefined){
+let data0 = data.action;
+if(typeof data0 !== "string"){
+validate54.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((data0 === "create_product") || (data0 === "create_plan")) || (data0 === "add_payout_method")) || (data0 === "share_checkout_link")) || (data0 === "track_events")) || (data0 === "create_webhook"))){
+validate54.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema57.properties.action.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+}
+}
+else {
 validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -8428,7 +8275,7 @@ validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const body_540ddb1c9333 = validate55;
 const schema58 = {"type":"object","properties":{"subject":{"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"anonymous_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,128}$"}},"additionalProperties":false}},"additionalProperties":false,"required":["subject"]};
-const pattern75 = new RegExp("^[A-Za-z0-9_.:-]{1,128}$", "u");
+const pattern74 = new RegExp("^[A-Za-z0-9_.:-]{1,128}$", "u");
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8508,7 +8355,7 @@ validate55.errors = [{instancePath:instancePath+"/subject/user_id",schemaPath:"#
 return false;
 }
 else {
-if(!pattern31.test(data2)){
+if(!pattern32.test(data2)){
 validate55.errors = [{instancePath:instancePath+"/subject/user_id",schemaPath:"#/properties/subject/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -8530,7 +8377,7 @@ let data3 = data0.anonymous_id;
 const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
-if(!pattern75.test(data3)){
+if(!pattern74.test(data3)){
 validate55.errors = [{instancePath:instancePath+"/subject/anonymous_id",schemaPath:"#/properties/subject/properties/anonymous_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,128}$"+"\""}];
 return false;
 }
@@ -8835,8 +8682,8 @@ return errors === 0;
 }
 validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_5afc03bc28d3 = validate58;
-const schema61 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"}},"additionalProperties":false};
+export const body_66726ed70da9 = validate58;
+const schema61 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","recommended_action_chain.executed","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean"}},"additionalProperties":false};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8852,7 +8699,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
+if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
 validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -8907,7 +8754,7 @@ if(typeof data2 !== "string"){
 validate58.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "bounty.closed")) || (data2 === "bounty.created")) || (data2 === "bounty_submission.approved")) || (data2 === "bounty_submission.denied")) || (data2 === "bounty_submission.submitted")) || (data2 === "card.canceled")) || (data2 === "card.created")) || (data2 === "card.frozen")) || (data2 === "card.unfrozen")) || (data2 === "card.updated")) || (data2 === "card_top_up.created")) || (data2 === "card_transaction.created")) || (data2 === "card_transaction.reversed")) || (data2 === "card_transaction.settled")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "crypto_deposit.below_minimum")) || (data2 === "crypto_deposit.confirmed")) || (data2 === "crypto_deposit.created")) || (data2 === "dispute.closed")) || (data2 === "dispute.created")) || (data2 === "dispute.lost")) || (data2 === "dispute.prevented")) || (data2 === "dispute.submitted")) || (data2 === "dispute.updated")) || (data2 === "dispute.won")) || (data2 === "dispute_alert.created")) || (data2 === "dispute_alert.updated")) || (data2 === "experiment.created")) || (data2 === "experiment.ended")) || (data2 === "export.completed")) || (data2 === "media.completed")) || (data2 === "media.failed")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payment_method_domain.created")) || (data2 === "payment_method_domain.verified")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "resolution_center_case.closed")) || (data2 === "resolution_center_case.created")) || (data2 === "resolution_center_case.escalated")) || (data2 === "resolution_center_case.updated")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "shipment.created")) || (data2 === "shipment.updated")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired")) || (data2 === "verification.updated"))){
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "bounty.closed")) || (data2 === "bounty.created")) || (data2 === "bounty_submission.approved")) || (data2 === "bounty_submission.denied")) || (data2 === "bounty_submission.submitted")) || (data2 === "card.canceled")) || (data2 === "card.created")) || (data2 === "card.frozen")) || (data2 === "card.unfrozen")) || (data2 === "card.updated")) || (data2 === "card_top_up.created")) || (data2 === "card_transaction.created")) || (data2 === "card_transaction.reversed")) || (data2 === "card_transaction.settled")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "crypto_deposit.below_minimum")) || (data2 === "crypto_deposit.confirmed")) || (data2 === "crypto_deposit.created")) || (data2 === "dispute.closed")) || (data2 === "dispute.created")) || (data2 === "dispute.lost")) || (data2 === "dispute.prevented")) || (data2 === "dispute.submitted")) || (data2 === "dispute.updated")) || (data2 === "dispute.won")) || (data2 === "dispute_alert.created")) || (data2 === "dispute_alert.updated")) || (data2 === "experiment.created")) || (data2 === "experiment.ended")) || (data2 === "export.completed")) || (data2 === "media.completed")) || (data2 === "media.failed")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payment_method_domain.created")) || (data2 === "payment_method_domain.verified")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "recommended_action_chain.executed")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "resolution_center_case.closed")) || (data2 === "resolution_center_case.created")) || (data2 === "resolution_center_case.escalated")) || (data2 === "resolution_center_case.updated")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "shipment.created")) || (data2 === "shipment.updated")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired")) || (data2 === "verification.updated"))){
 validate58.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema61.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -8983,10 +8830,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.child_resource_events !== undefined){
+if(data.include_connected_accounts !== undefined){
 const _errs14 = errors;
-if(typeof data.child_resource_events !== "boolean"){
-validate58.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.include_connected_accounts !== "boolean"){
+validate58.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -9345,7 +9192,7 @@ validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const body_6a860e3966b9 = validate60;
 const schema63 = {"type":"object","properties":{"destination":{},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,2})?$"},"network":{"type":["string","null"],"maxLength":20},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["destination"]};
-const pattern78 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,2})?$", "u");
+const pattern77 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,2})?$", "u");
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9379,7 +9226,7 @@ let data0 = data.amount;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern78.test(data0)){
+if(!pattern77.test(data0)){
 validate60.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,2})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,2})?$"+"\""}];
 return false;
 }
@@ -9498,9 +9345,9 @@ validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const body_6aa83586cfaf = validate61;
 const schema64 = {"type":"object","properties":{"network":{"type":"string","pattern":"^[a-z]{2,20}$"},"address":{"type":"string","minLength":20,"maxLength":64},"token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,6})?$"},"tx_hash":{"type":"string","pattern":"^[A-Za-z0-9]{16,100}$"}},"additionalProperties":false,"required":["network","address","token","amount"]};
-const pattern79 = new RegExp("^[a-z]{2,20}$", "u");
-const pattern81 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,6})?$", "u");
-const pattern82 = new RegExp("^[A-Za-z0-9]{16,100}$", "u");
+const pattern78 = new RegExp("^[a-z]{2,20}$", "u");
+const pattern80 = new RegExp("^[0-9]{1,12}(\\.[0-9]{1,6})?$", "u");
+const pattern81 = new RegExp("^[A-Za-z0-9]{16,100}$", "u");
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9534,7 +9381,7 @@ let data0 = data.network;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern79.test(data0)){
+if(!pattern78.test(data0)){
 validate61.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/pattern",keyword:"pattern",params:{pattern: "^[a-z]{2,20}$"},message:"must match pattern \""+"^[a-z]{2,20}$"+"\""}];
 return false;
 }
@@ -9603,7 +9450,7 @@ let data3 = data.amount;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern81.test(data3)){
+if(!pattern80.test(data3)){
 validate61.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,6})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,6})?$"+"\""}];
 return false;
 }
@@ -9624,7 +9471,7 @@ let data4 = data.tx_hash;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern82.test(data4)){
+if(!pattern81.test(data4)){
 validate61.errors = [{instancePath:instancePath+"/tx_hash",schemaPath:"#/properties/tx_hash/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{16,100}$"},message:"must match pattern \""+"^[A-Za-z0-9]{16,100}$"+"\""}];
 return false;
 }
@@ -9656,8 +9503,13 @@ return errors === 0;
 }
 validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_6b22ba05c045 = validate62;
-const schema65 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"include_connected_accounts":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
+export const body_7004895e48cd = validate62;
+const schema65 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"event_name":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,100}$"},"custom_name":{"type":"string","minLength":1,"maxLength":200},"event_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"event_time":{"type":"string","format":"date-time"},"action_source":{"type":"string","enum":["email","website","app","phone_call","chat","physical_store","system_generated","business_messaging","other"]},"url":{"type":"string","maxLength":2048},"referrer_url":{"type":"string","maxLength":2048},"title":{"type":"string","maxLength":500},"value":{"type":"number","minimum":0,"maximum":90071992547409},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"context":{"type":"object","properties":{"ad_campaign_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"ad_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"ad_set_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,200}$"},"utm_source":{"type":"string","maxLength":500},"utm_medium":{"type":"string","maxLength":500},"utm_campaign":{"type":"string","maxLength":500},"utm_term":{"type":"string","maxLength":500},"utm_content":{"type":"string","maxLength":500}},"additionalProperties":false},"user":{"type":"object","properties":{"anonymous_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,128}$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"email":{"type":"string","pattern":"^[^@\\s]{1,64}@[^@\\s]{1,190}$"},"name":{"type":"string","maxLength":200},"phone":{"type":"string","pattern":"^\\+?[0-9 ().-]{3,32}$"}},"additionalProperties":false}},"additionalProperties":false,"required":["account_id","event_name","user"]};
+const pattern83 = new RegExp("^[A-Za-z0-9_.:-]{1,100}$", "u");
+const pattern84 = new RegExp("^[A-Za-z0-9_.:-]{1,200}$", "u");
+const pattern86 = new RegExp("^pay_[A-Za-z0-9]+$", "u");
+const pattern94 = new RegExp("^[^@\\s]{1,64}@[^@\\s]{1,190}$", "u");
+const pattern95 = new RegExp("^\\+?[0-9 ().-]{3,32}$", "u");
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9671,21 +9523,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.enabled === undefined){
-data.enabled = true;
-}
-if(data.include_connected_accounts === undefined){
-data.include_connected_accounts = false;
-}
 let missing0;
-if((data.url === undefined) && (missing0 = "url")){
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.event_name === undefined) && (missing0 = "event_name"))) || ((data.user === undefined) && (missing0 = "user"))){
 validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "include_connected_accounts"))){
+if(!(func5.call(schema65.properties, key0))){
 validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9719,27 +9565,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
-let data1 = data.url;
+if(data.event_name !== undefined){
+let data1 = data.event_name;
 const _errs4 = errors;
 if(errors === _errs4){
-if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func1(data1) > 2048){
-validate62.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if(!pattern83.test(data1)){
+validate62.errors = [{instancePath:instancePath+"/event_name",schemaPath:"#/properties/event_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,100}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,100}$"+"\""}];
 return false;
-}
-else {
-if(!(formats4(data1))){
-validate62.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/event_name",schemaPath:"#/properties/event_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
 }
 }
 var valid0 = _errs4 === errors;
@@ -9748,38 +9586,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.events !== undefined){
-let data2 = data.events;
+if(data.custom_name !== undefined){
+let data2 = data.custom_name;
 const _errs6 = errors;
 if(errors === _errs6){
-if(Array.isArray(data2)){
-if(data2.length > 100){
-validate62.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(typeof data2 === "string"){
+if(func1(data2) > 200){
+validate62.errors = [{instancePath:instancePath+"/custom_name",schemaPath:"#/properties/custom_name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate62.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(func1(data2) < 1){
+validate62.errors = [{instancePath:instancePath+"/custom_name",schemaPath:"#/properties/custom_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "bounty.closed")) || (data3 === "bounty.created")) || (data3 === "bounty_submission.approved")) || (data3 === "bounty_submission.denied")) || (data3 === "bounty_submission.submitted")) || (data3 === "card.canceled")) || (data3 === "card.created")) || (data3 === "card.frozen")) || (data3 === "card.unfrozen")) || (data3 === "card.updated")) || (data3 === "card_top_up.created")) || (data3 === "card_transaction.created")) || (data3 === "card_transaction.reversed")) || (data3 === "card_transaction.settled")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "crypto_deposit.below_minimum")) || (data3 === "crypto_deposit.confirmed")) || (data3 === "crypto_deposit.created")) || (data3 === "dispute.closed")) || (data3 === "dispute.created")) || (data3 === "dispute.lost")) || (data3 === "dispute.prevented")) || (data3 === "dispute.submitted")) || (data3 === "dispute.updated")) || (data3 === "dispute.won")) || (data3 === "dispute_alert.created")) || (data3 === "dispute_alert.updated")) || (data3 === "experiment.created")) || (data3 === "experiment.ended")) || (data3 === "export.completed")) || (data3 === "media.completed")) || (data3 === "media.failed")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payment_method_domain.created")) || (data3 === "payment_method_domain.verified")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "resolution_center_case.closed")) || (data3 === "resolution_center_case.created")) || (data3 === "resolution_center_case.escalated")) || (data3 === "resolution_center_case.updated")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "shipment.created")) || (data3 === "shipment.updated")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired")) || (data3 === "verification.updated"))){
-validate62.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema65.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-if(!valid1){
-break;
-}
 }
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate62.errors = [{instancePath:instancePath+"/custom_name",schemaPath:"#/properties/custom_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9789,27 +9613,60 @@ else {
 var valid0 = true;
 }
 if(valid0){
-const _errs10 = errors;
-if(typeof data.enabled !== "boolean"){
-validate62.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(data.event_id !== undefined){
+let data3 = data.event_id;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern84.test(data3)){
+validate62.errors = [{instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
 return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/event_id",schemaPath:"#/properties/event_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.event_time !== undefined){
+let data4 = data.event_time;
+const _errs10 = errors;
+if(errors === _errs10){
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!(formats0(data4))){
+validate62.errors = [{instancePath:instancePath+"/event_time",schemaPath:"#/properties/event_time/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/event_time",schemaPath:"#/properties/event_time/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
 }
 var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
-if(data.description !== undefined){
-let data5 = data.description;
+if(data.action_source !== undefined){
+let data5 = data.action_source;
 const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate62.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema65.properties.description.type},message:"must be string,null"}];
+if(typeof data5 !== "string"){
+validate62.errors = [{instancePath:instancePath+"/action_source",schemaPath:"#/properties/action_source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 500){
-validate62.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+if(!(((((((((data5 === "email") || (data5 === "website")) || (data5 === "app")) || (data5 === "phone_call")) || (data5 === "chat")) || (data5 === "physical_store")) || (data5 === "system_generated")) || (data5 === "business_messaging")) || (data5 === "other"))){
+validate62.errors = [{instancePath:instancePath+"/action_source",schemaPath:"#/properties/action_source/enum",keyword:"enum",params:{allowedValues: schema65.properties.action_source.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -9817,19 +9674,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.api_version_date !== undefined){
-let data6 = data.api_version_date;
+if(data.url !== undefined){
+let data6 = data.url;
 const _errs14 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate62.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema65.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(func1(data6) > 20){
-validate62.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+if(func1(data6) > 2048){
+validate62.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 var valid0 = _errs14 === errors;
@@ -9838,12 +9695,527 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.referrer_url !== undefined){
+let data7 = data.referrer_url;
 const _errs16 = errors;
-if(typeof data.include_connected_accounts !== "boolean"){
-validate62.errors = [{instancePath:instancePath+"/include_connected_accounts",schemaPath:"#/properties/include_connected_accounts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func1(data7) > 2048){
+validate62.errors = [{instancePath:instancePath+"/referrer_url",schemaPath:"#/properties/referrer_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/referrer_url",schemaPath:"#/properties/referrer_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
 var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data8 = data.title;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 500){
+validate62.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.value !== undefined){
+let data9 = data.value;
+const _errs20 = errors;
+if(errors === _errs20){
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 90071992547409 || isNaN(data9)){
+validate62.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90071992547409},message:"must be <= 90071992547409"}];
+return false;
+}
+else {
+if(data9 < 0 || isNaN(data9)){
+validate62.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data10 = data.currency;
+const _errs22 = errors;
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!pattern6.test(data10)){
+validate62.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.payment_id !== undefined){
+let data11 = data.payment_id;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(func1(data11) > 64){
+validate62.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern86.test(data11)){
+validate62.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data12 = data.product_id;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate62.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data12)){
+validate62.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_id !== undefined){
+let data13 = data.plan_id;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data13 === "string"){
+if(func1(data13) > 64){
+validate62.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern7.test(data13)){
+validate62.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.context !== undefined){
+let data14 = data.context;
+const _errs30 = errors;
+if(errors === _errs30){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+const _errs32 = errors;
+for(const key1 in data14){
+if(!((((((((key1 === "ad_campaign_id") || (key1 === "ad_id")) || (key1 === "ad_set_id")) || (key1 === "utm_source")) || (key1 === "utm_medium")) || (key1 === "utm_campaign")) || (key1 === "utm_term")) || (key1 === "utm_content"))){
+validate62.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs32 === errors){
+if(data14.ad_campaign_id !== undefined){
+let data15 = data14.ad_campaign_id;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data15 === "string"){
+if(!pattern84.test(data15)){
+validate62.errors = [{instancePath:instancePath+"/context/ad_campaign_id",schemaPath:"#/properties/context/properties/ad_campaign_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/context/ad_campaign_id",schemaPath:"#/properties/context/properties/ad_campaign_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs33 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data14.ad_id !== undefined){
+let data16 = data14.ad_id;
+const _errs35 = errors;
+if(errors === _errs35){
+if(typeof data16 === "string"){
+if(!pattern84.test(data16)){
+validate62.errors = [{instancePath:instancePath+"/context/ad_id",schemaPath:"#/properties/context/properties/ad_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/context/ad_id",schemaPath:"#/properties/context/properties/ad_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs35 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data14.ad_set_id !== undefined){
+let data17 = data14.ad_set_id;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data17 === "string"){
+if(!pattern84.test(data17)){
+validate62.errors = [{instancePath:instancePath+"/context/ad_set_id",schemaPath:"#/properties/context/properties/ad_set_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,200}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,200}$"+"\""}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/context/ad_set_id",schemaPath:"#/properties/context/properties/ad_set_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs37 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data14.utm_source !== undefined){
+let data18 = data14.utm_source;
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data18 === "string"){
+if(func1(data18) > 500){
+validate62.errors = [{instancePath:instancePath+"/context/utm_source",schemaPath:"#/properties/context/properties/utm_source/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/context/utm_source",schemaPath:"#/properties/context/properties/utm_source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs39 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data14.utm_medium !== undefined){
+let data19 = data14.utm_medium;
+const _errs41 = errors;
+if(errors === _errs41){
+if(typeof data19 === "string"){
+if(func1(data19) > 500){
+validate62.errors = [{instancePath:instancePath+"/context/utm_medium",schemaPath:"#/properties/context/properties/utm_medium/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/context/utm_medium",schemaPath:"#/properties/context/properties/utm_medium/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs41 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data14.utm_campaign !== undefined){
+let data20 = data14.utm_campaign;
+const _errs43 = errors;
+if(errors === _errs43){
+if(typeof data20 === "string"){
+if(func1(data20) > 500){
+validate62.errors = [{instancePath:instancePath+"/context/utm_campaign",schemaPath:"#/properties/context/properties/utm_campaign/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/context/utm_campaign",schemaPath:"#/properties/context/properties/utm_campaign/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs43 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data14.utm_term !== undefined){
+let data21 = data14.utm_term;
+const _errs45 = errors;
+if(errors === _errs45){
+if(typeof data21 === "string"){
+if(func1(data21) > 500){
+validate62.errors = [{instancePath:instancePath+"/context/utm_term",schemaPath:"#/properties/context/properties/utm_term/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/context/utm_term",schemaPath:"#/properties/context/properties/utm_term/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs45 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data14.utm_content !== undefined){
+let data22 = data14.utm_content;
+const _errs47 = errors;
+if(errors === _errs47){
+if(typeof data22 === "string"){
+if(func1(data22) > 500){
+validate62.errors = [{instancePath:instancePath+"/context/utm_content",schemaPath:"#/properties/context/properties/utm_content/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/context/utm_content",schemaPath:"#/properties/context/properties/utm_content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs47 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user !== undefined){
+let data23 = data.user;
+const _errs49 = errors;
+if(errors === _errs49){
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+const _errs51 = errors;
+for(const key2 in data23){
+if(!(((((key2 === "anonymous_id") || (key2 === "user_id")) || (key2 === "email")) || (key2 === "name")) || (key2 === "phone"))){
+validate62.errors = [{instancePath:instancePath+"/user",schemaPath:"#/properties/user/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs51 === errors){
+if(data23.anonymous_id !== undefined){
+let data24 = data23.anonymous_id;
+const _errs52 = errors;
+if(errors === _errs52){
+if(typeof data24 === "string"){
+if(!pattern74.test(data24)){
+validate62.errors = [{instancePath:instancePath+"/user/anonymous_id",schemaPath:"#/properties/user/properties/anonymous_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,128}$"+"\""}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/user/anonymous_id",schemaPath:"#/properties/user/properties/anonymous_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs52 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data23.user_id !== undefined){
+let data25 = data23.user_id;
+const _errs54 = errors;
+if(errors === _errs54){
+if(typeof data25 === "string"){
+if(func1(data25) > 64){
+validate62.errors = [{instancePath:instancePath+"/user/user_id",schemaPath:"#/properties/user/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern32.test(data25)){
+validate62.errors = [{instancePath:instancePath+"/user/user_id",schemaPath:"#/properties/user/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/user/user_id",schemaPath:"#/properties/user/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs54 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data23.email !== undefined){
+let data26 = data23.email;
+const _errs56 = errors;
+if(errors === _errs56){
+if(typeof data26 === "string"){
+if(!pattern94.test(data26)){
+validate62.errors = [{instancePath:instancePath+"/user/email",schemaPath:"#/properties/user/properties/email/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]{1,64}@[^@\\s]{1,190}$"},message:"must match pattern \""+"^[^@\\s]{1,64}@[^@\\s]{1,190}$"+"\""}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/user/email",schemaPath:"#/properties/user/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs56 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data23.name !== undefined){
+let data27 = data23.name;
+const _errs58 = errors;
+if(errors === _errs58){
+if(typeof data27 === "string"){
+if(func1(data27) > 200){
+validate62.errors = [{instancePath:instancePath+"/user/name",schemaPath:"#/properties/user/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/user/name",schemaPath:"#/properties/user/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs58 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data23.phone !== undefined){
+let data28 = data23.phone;
+const _errs60 = errors;
+if(errors === _errs60){
+if(typeof data28 === "string"){
+if(!pattern95.test(data28)){
+validate62.errors = [{instancePath:instancePath+"/user/phone",schemaPath:"#/properties/user/properties/phone/pattern",keyword:"pattern",params:{pattern: "^\\+?[0-9 ().-]{3,32}$"},message:"must match pattern \""+"^\\+?[0-9 ().-]{3,32}$"+"\""}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/user/phone",schemaPath:"#/properties/user/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs60 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs49 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -10142,7 +10514,7 @@ validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const body_717e982ac85b = validate64;
 const schema67 = {"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Za-z0-9]{32}$"}},"additionalProperties":false};
-const pattern89 = new RegExp("^[A-Za-z0-9]{32}$", "u");
+const pattern101 = new RegExp("^[A-Za-z0-9]{32}$", "u");
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10170,7 +10542,7 @@ let data0 = data.code;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern89.test(data0)){
+if(!pattern101.test(data0)){
 validate64.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{32}$"},message:"must match pattern \""+"^[A-Za-z0-9]{32}$"+"\""}];
 return false;
 }
@@ -10577,7 +10949,7 @@ let data11 = data.short_link;
 const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
-if(!pattern29.test(data11)){
+if(!pattern30.test(data11)){
 validate66.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
@@ -11090,7 +11462,7 @@ let data15 = data3.short_link;
 const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data15 === "string"){
-if(!pattern29.test(data15)){
+if(!pattern30.test(data15)){
 validate67.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
@@ -11417,7 +11789,7 @@ validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const body_7d5d6a109efb = validate69;
 const schema72 = {"type":"object","properties":{"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"from_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"to_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"to_amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false,"required":["from_token","to_token"]};
-const pattern100 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,64}$", "u");
+const pattern112 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,64}$", "u");
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11451,7 +11823,7 @@ let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern100.test(data0)){
+if(!pattern112.test(data0)){
 validate69.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
@@ -11956,7 +12328,7 @@ let data15 = data3.short_link;
 const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data15 === "string"){
-if(!pattern29.test(data15)){
+if(!pattern30.test(data15)){
 validate70.errors = [{instancePath:instancePath+"/plan/short_link",schemaPath:"#/properties/plan/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
@@ -12278,7 +12650,7 @@ validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const body_801d9a5fd1b9 = validate72;
 const schema75 = {"type":"object","properties":{"type":{"type":"string","enum":["ledger","wallet_send","claim_link"]},"origin_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"destination_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"amount":{"type":"number","minimum":0.01,"maximum":1000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"expires_at":{"type":"string","format":"date-time"},"redeemable_count":{"type":"integer","minimum":1,"maximum":100},"notes":{"type":["string","null"],"maxLength":500},"metadata":{"type":["object","null"],"maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"idempotence_key":{"type":["string","null"],"minLength":1,"maxLength":255}},"additionalProperties":false,"required":["origin_id","amount"]};
-const pattern111 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,60}$", "u");
+const pattern123 = new RegExp("^(biz|user)_[A-Za-z0-9]{1,60}$", "u");
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12332,7 +12704,7 @@ let data1 = data.origin_id;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern111.test(data1)){
+if(!pattern123.test(data1)){
 validate72.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
 return false;
 }
@@ -12353,7 +12725,7 @@ let data2 = data.destination_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern111.test(data2)){
+if(!pattern123.test(data2)){
 validate72.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
 return false;
 }
@@ -13793,9 +14165,8 @@ return errors === 0;
 }
 validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_a414f6f8b590 = validate80;
-const schema83 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["company_id"]};
-const pattern126 = new RegExp("^chcfg_[A-Za-z0-9]+$", "u");
+export const body_9a66f1874847 = validate80;
+const schema83 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","recommended_action_chain.executed","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false}},"additionalProperties":false,"required":["url"]};
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13809,39 +14180,45 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enabled === undefined){
+data.enabled = true;
+}
+if(data.child_resource_events === undefined){
+data.child_resource_events = false;
+}
 let missing0;
-if((data.company_id === undefined) && (missing0 = "company_id")){
+if((data.url === undefined) && (missing0 = "url")){
 validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "company_id") || (key0 === "confirmation_token")) || (key0 === "payment_method_id")) || (key0 === "member_id")) || (key0 === "user_id")) || (key0 === "return_url")) || (key0 === "checkout_configuration_id"))){
+if(!(((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
 validate80.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.company_id !== undefined){
-let data0 = data.company_id;
+if(data.resource_id !== undefined){
+let data0 = data.resource_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate80.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate80.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate80.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate80.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13851,25 +14228,27 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.confirmation_token !== undefined){
-let data1 = data.confirmation_token;
+if(data.url !== undefined){
+let data1 = data.url;
 const _errs4 = errors;
 if(errors === _errs4){
+if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate80.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data1) > 2048){
+validate80.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!pattern37.test(data1)){
-validate80.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
+if(!(formats4(data1))){
+validate80.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 var valid0 = _errs4 === errors;
@@ -13878,24 +14257,38 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_method_id !== undefined){
-let data2 = data.payment_method_id;
+if(data.events !== undefined){
+let data2 = data.events;
 const _errs6 = errors;
 if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 64){
-validate80.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(Array.isArray(data2)){
+if(data2.length > 100){
+validate80.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-if(!pattern40.test(data2)){
-validate80.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate80.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "bounty.closed")) || (data3 === "bounty.created")) || (data3 === "bounty_submission.approved")) || (data3 === "bounty_submission.denied")) || (data3 === "bounty_submission.submitted")) || (data3 === "card.canceled")) || (data3 === "card.created")) || (data3 === "card.frozen")) || (data3 === "card.unfrozen")) || (data3 === "card.updated")) || (data3 === "card_top_up.created")) || (data3 === "card_transaction.created")) || (data3 === "card_transaction.reversed")) || (data3 === "card_transaction.settled")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "crypto_deposit.below_minimum")) || (data3 === "crypto_deposit.confirmed")) || (data3 === "crypto_deposit.created")) || (data3 === "dispute.closed")) || (data3 === "dispute.created")) || (data3 === "dispute.lost")) || (data3 === "dispute.prevented")) || (data3 === "dispute.submitted")) || (data3 === "dispute.updated")) || (data3 === "dispute.won")) || (data3 === "dispute_alert.created")) || (data3 === "dispute_alert.updated")) || (data3 === "experiment.created")) || (data3 === "experiment.ended")) || (data3 === "export.completed")) || (data3 === "media.completed")) || (data3 === "media.failed")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payment_method_domain.created")) || (data3 === "payment_method_domain.verified")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "recommended_action_chain.executed")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "resolution_center_case.closed")) || (data3 === "resolution_center_case.created")) || (data3 === "resolution_center_case.escalated")) || (data3 === "resolution_center_case.updated")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "shipment.created")) || (data3 === "shipment.updated")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired")) || (data3 === "verification.updated"))){
+validate80.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema83.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
 }
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13905,79 +14298,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.member_id !== undefined){
-let data3 = data.member_id;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 64){
-validate80.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern39.test(data3)){
-validate80.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data4 = data.user_id;
 const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate80.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(typeof data.enabled !== "boolean"){
+validate80.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-else {
-if(!pattern31.test(data4)){
-validate80.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
 if(valid0){
-if(data.return_url !== undefined){
-let data5 = data.return_url;
+if(data.description !== undefined){
+let data5 = data.description;
 const _errs12 = errors;
-if(errors === _errs12){
+if((typeof data5 !== "string") && (data5 !== null)){
+validate80.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema83.properties.description.type},message:"must be string,null"}];
+return false;
+}
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(func1(data5) > 2048){
-validate80.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data5))){
-validate80.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(func1(data5) > 500){
+validate80.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -13988,25 +14326,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.checkout_configuration_id !== undefined){
-let data6 = data.checkout_configuration_id;
+if(data.api_version_date !== undefined){
+let data6 = data.api_version_date;
 const _errs14 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate80.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema83.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate80.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data6) > 20){
+validate80.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
-else {
-if(!pattern126.test(data6)){
-validate80.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
 var valid0 = _errs14 === errors;
@@ -14014,6 +14346,13 @@ var valid0 = _errs14 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+const _errs16 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate80.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
 }
 }
 }
@@ -14033,9 +14372,8 @@ return errors === 0;
 }
 validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_a79771fbf6ad = validate81;
-const schema84 = {"type":"object","properties":{"message":{"type":"string","minLength":1,"maxLength":5000},"attachments":{"type":"array","items":{"type":"string","pattern":"^file_[A-Za-z0-9]{1,60}$"},"maxItems":10}},"additionalProperties":false,"required":["message"]};
-const pattern127 = new RegExp("^file_[A-Za-z0-9]{1,60}$", "u");
+export const body_9ae5383ae668 = validate81;
+const schema84 = {"type":"object","properties":{"resource_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","recommended_action_chain.executed","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean","default":true},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean","default":false},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false,"required":["url"]};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14049,39 +14387,45 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enabled === undefined){
+data.enabled = true;
+}
+if(data.child_resource_events === undefined){
+data.child_resource_events = false;
+}
 let missing0;
-if((data.message === undefined) && (missing0 = "message")){
+if((data.url === undefined) && (missing0 = "url")){
 validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "message") || (key0 === "attachments"))){
+if(!((((((((key0 === "resource_id") || (key0 === "url")) || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
 validate81.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.message !== undefined){
-let data0 = data.message;
+if(data.resource_id !== undefined){
+let data0 = data.resource_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) > 5000){
-validate81.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+if(func1(data0) > 64){
+validate81.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func1(data0) < 1){
-validate81.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern2.test(data0)){
+validate81.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/resource_id",schemaPath:"#/properties/resource_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14091,34 +14435,59 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.attachments !== undefined){
-let data1 = data.attachments;
+if(data.url !== undefined){
+let data1 = data.url;
 const _errs4 = errors;
 if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 10){
-validate81.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 2048){
+validate81.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data1))){
+validate81.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate81.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.events !== undefined){
+let data2 = data.events;
+const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+if(data2.length > 100){
+validate81.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
 var valid1 = true;
-const len0 = data1.length;
+const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern127.test(data2)){
-validate81.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/pattern",keyword:"pattern",params:{pattern: "^file_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^file_[A-Za-z0-9]{1,60}$"+"\""}];
+let data3 = data2[i0];
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate81.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-else {
-validate81.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data3 === "account.created") || (data3 === "account.economic_intelligence.renewed")) || (data3 === "account.preferences.updated")) || (data3 === "account.updated")) || (data3 === "api_key.created")) || (data3 === "api_key.revoked")) || (data3 === "api_key.rotated")) || (data3 === "bounty.closed")) || (data3 === "bounty.created")) || (data3 === "bounty_submission.approved")) || (data3 === "bounty_submission.denied")) || (data3 === "bounty_submission.submitted")) || (data3 === "card.canceled")) || (data3 === "card.created")) || (data3 === "card.frozen")) || (data3 === "card.unfrozen")) || (data3 === "card.updated")) || (data3 === "card_top_up.created")) || (data3 === "card_transaction.created")) || (data3 === "card_transaction.reversed")) || (data3 === "card_transaction.settled")) || (data3 === "checkout_configuration.created")) || (data3 === "checkout_configuration.deleted")) || (data3 === "crypto_deposit.below_minimum")) || (data3 === "crypto_deposit.confirmed")) || (data3 === "crypto_deposit.created")) || (data3 === "dispute.closed")) || (data3 === "dispute.created")) || (data3 === "dispute.lost")) || (data3 === "dispute.prevented")) || (data3 === "dispute.submitted")) || (data3 === "dispute.updated")) || (data3 === "dispute.won")) || (data3 === "dispute_alert.created")) || (data3 === "dispute_alert.updated")) || (data3 === "experiment.created")) || (data3 === "experiment.ended")) || (data3 === "export.completed")) || (data3 === "media.completed")) || (data3 === "media.failed")) || (data3 === "membership.activated")) || (data3 === "membership.canceled")) || (data3 === "membership.extended")) || (data3 === "membership.paused")) || (data3 === "membership.resumed")) || (data3 === "membership.updated")) || (data3 === "payment.failed")) || (data3 === "payment.succeeded")) || (data3 === "payment_method_domain.created")) || (data3 === "payment_method_domain.verified")) || (data3 === "payout.canceled")) || (data3 === "payout.completed")) || (data3 === "payout.created")) || (data3 === "payout.denied")) || (data3 === "payout.failed")) || (data3 === "payout.in_review")) || (data3 === "payout.processing")) || (data3 === "payout.reversed")) || (data3 === "plan.created")) || (data3 === "plan.deleted")) || (data3 === "plan.updated")) || (data3 === "product.created")) || (data3 === "product.deleted")) || (data3 === "product.updated")) || (data3 === "promo_code.created")) || (data3 === "promo_code.updated")) || (data3 === "recommended_action_chain.executed")) || (data3 === "refund.created")) || (data3 === "refund.failed")) || (data3 === "refund.succeeded")) || (data3 === "resolution_center_case.closed")) || (data3 === "resolution_center_case.created")) || (data3 === "resolution_center_case.escalated")) || (data3 === "resolution_center_case.updated")) || (data3 === "setup_intent.canceled")) || (data3 === "setup_intent.requires_action")) || (data3 === "setup_intent.succeeded")) || (data3 === "shipment.created")) || (data3 === "shipment.updated")) || (data3 === "team_member.accepted")) || (data3 === "team_member.deleted")) || (data3 === "team_member.invited")) || (data3 === "team_member.updated")) || (data3 === "transfer.canceled")) || (data3 === "transfer.claimed")) || (data3 === "transfer.created")) || (data3 === "transfer.expired")) || (data3 === "verification.updated"))){
+validate81.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema84.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-}
-var valid1 = _errs6 === errors;
+var valid1 = _errs8 === errors;
 if(!valid1){
 break;
 }
@@ -14126,14 +14495,93 @@ break;
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate81.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+const _errs10 = errors;
+if(typeof data.enabled !== "boolean"){
+validate81.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+if(valid0){
+if(data.description !== undefined){
+let data5 = data.description;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate81.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema84.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 500){
+validate81.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data6 = data.api_version_date;
+const _errs14 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate81.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema84.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 20){
+validate81.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+const _errs16 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate81.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+if(valid0){
+if(data.api_version !== undefined){
+let data8 = data.api_version;
+const _errs18 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate81.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema84.properties.api_version.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data8 === "v1") || (data8 === "v2")) || (data8 === "v5")) || (data8 === null))){
+validate81.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema84.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -14149,8 +14597,8 @@ return errors === 0;
 }
 validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_a8dc6f1bc08d = validate82;
-const schema85 = {"type":"object","properties":{"message":{"type":"string","minLength":1,"maxLength":5000},"attachments":{"type":"array","items":{"type":"string","pattern":"^file_[A-Za-z0-9]{1,60}$"},"maxItems":10}},"additionalProperties":false};
+export const body_9e0236d73edc = validate82;
+const schema85 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","recommended_action_chain.executed","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"}},"additionalProperties":false};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14166,32 +14614,34 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "message") || (key0 === "attachments"))){
+if(!((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events"))){
 validate82.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.message !== undefined){
-let data0 = data.message;
+if(data.url !== undefined){
+let data0 = data.url;
 const _errs2 = errors;
 if(errors === _errs2){
+if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func1(data0) > 5000){
-validate82.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+if(func1(data0) > 2048){
+validate82.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(func1(data0) < 1){
-validate82.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!(formats4(data0))){
+validate82.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate82.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 var valid0 = _errs2 === errors;
@@ -14200,13 +14650,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.attachments !== undefined){
-let data1 = data.attachments;
+if(data.events !== undefined){
+let data1 = data.events;
 const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
-if(data1.length > 10){
-validate82.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+if(data1.length > 100){
+validate82.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -14215,17 +14665,13 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern127.test(data2)){
-validate82.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/pattern",keyword:"pattern",params:{pattern: "^file_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^file_[A-Za-z0-9]{1,60}$"+"\""}];
+if(typeof data2 !== "string"){
+validate82.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-else {
-validate82.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "bounty.closed")) || (data2 === "bounty.created")) || (data2 === "bounty_submission.approved")) || (data2 === "bounty_submission.denied")) || (data2 === "bounty_submission.submitted")) || (data2 === "card.canceled")) || (data2 === "card.created")) || (data2 === "card.frozen")) || (data2 === "card.unfrozen")) || (data2 === "card.updated")) || (data2 === "card_top_up.created")) || (data2 === "card_transaction.created")) || (data2 === "card_transaction.reversed")) || (data2 === "card_transaction.settled")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "crypto_deposit.below_minimum")) || (data2 === "crypto_deposit.confirmed")) || (data2 === "crypto_deposit.created")) || (data2 === "dispute.closed")) || (data2 === "dispute.created")) || (data2 === "dispute.lost")) || (data2 === "dispute.prevented")) || (data2 === "dispute.submitted")) || (data2 === "dispute.updated")) || (data2 === "dispute.won")) || (data2 === "dispute_alert.created")) || (data2 === "dispute_alert.updated")) || (data2 === "experiment.created")) || (data2 === "experiment.ended")) || (data2 === "export.completed")) || (data2 === "media.completed")) || (data2 === "media.failed")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payment_method_domain.created")) || (data2 === "payment_method_domain.verified")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "recommended_action_chain.executed")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "resolution_center_case.closed")) || (data2 === "resolution_center_case.created")) || (data2 === "resolution_center_case.escalated")) || (data2 === "resolution_center_case.updated")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "shipment.created")) || (data2 === "shipment.updated")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired")) || (data2 === "verification.updated"))){
+validate82.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema85.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
 }
 var valid1 = _errs6 === errors;
 if(!valid1){
@@ -14235,7 +14681,7 @@ break;
 }
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate82.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14243,6 +14689,76 @@ var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.enabled !== undefined){
+const _errs8 = errors;
+if(typeof data.enabled !== "boolean"){
+validate82.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data4 = data.description;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate82.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema85.properties.description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 500){
+validate82.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_version_date !== undefined){
+let data5 = data.api_version_date;
+const _errs12 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate82.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema85.properties.api_version_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 20){
+validate82.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.child_resource_events !== undefined){
+const _errs14 = errors;
+if(typeof data.child_resource_events !== "boolean"){
+validate82.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -14257,8 +14773,9 @@ return errors === 0;
 }
 validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_a93bc5ac8320 = validate83;
-const schema86 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":99999999},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"capture":{"type":"boolean","default":true},"return_url":{"type":"string","format":"uri","maxLength":2048},"off_session":{"type":"boolean"},"promo_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"promo_code_id":{"type":"string","maxLength":64,"pattern":"^promo_[A-Za-z0-9]+$"},"save_payment_method":{"type":"boolean","default":false}},"additionalProperties":false,"required":["account_id"]};
+export const body_a414f6f8b590 = validate83;
+const schema86 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["company_id"]};
+const pattern140 = new RegExp("^chcfg_[A-Za-z0-9]+$", "u");
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14272,45 +14789,39 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capture === undefined){
-data.capture = true;
-}
-if(data.save_payment_method === undefined){
-data.save_payment_method = false;
-}
 let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
+if((data.company_id === undefined) && (missing0 = "company_id")){
 validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func5.call(schema86.properties, key0))){
+if(!(((((((key0 === "company_id") || (key0 === "confirmation_token")) || (key0 === "payment_method_id")) || (key0 === "member_id")) || (key0 === "user_id")) || (key0 === "return_url")) || (key0 === "checkout_configuration_id"))){
 validate83.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.company_id !== undefined){
+let data0 = data.company_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate83.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate83.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14330,7 +14841,7 @@ validate83.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath
 return false;
 }
 else {
-if(!pattern37.test(data1)){
+if(!pattern36.test(data1)){
 validate83.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -14347,24 +14858,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data2 = data.user_id;
+if(data.payment_method_id !== undefined){
+let data2 = data.payment_method_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 64){
-validate83.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate83.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern31.test(data2)){
-validate83.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern39.test(data2)){
+validate83.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14384,7 +14895,7 @@ validate83.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/prope
 return false;
 }
 else {
-if(!pattern39.test(data3)){
+if(!pattern38.test(data3)){
 validate83.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -14401,24 +14912,493 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.user_id !== undefined){
+let data4 = data.user_id;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate83.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern32.test(data4)){
+validate83.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate83.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.return_url !== undefined){
+let data5 = data.return_url;
+const _errs12 = errors;
+if(errors === _errs12){
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 2048){
+validate83.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data5))){
+validate83.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate83.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.checkout_configuration_id !== undefined){
+let data6 = data.checkout_configuration_id;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate83.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern140.test(data6)){
+validate83.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate83.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate83.errors = vErrors;
+return errors === 0;
+}
+validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_a79771fbf6ad = validate84;
+const schema87 = {"type":"object","properties":{"message":{"type":"string","minLength":1,"maxLength":5000},"attachments":{"type":"array","items":{"type":"string","pattern":"^file_[A-Za-z0-9]{1,60}$"},"maxItems":10}},"additionalProperties":false,"required":["message"]};
+const pattern141 = new RegExp("^file_[A-Za-z0-9]{1,60}$", "u");
+
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate84.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.message === undefined) && (missing0 = "message")){
+validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "message") || (key0 === "attachments"))){
+validate84.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.message !== undefined){
+let data0 = data.message;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 5000){
+validate84.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate84.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.attachments !== undefined){
+let data1 = data.attachments;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 10){
+validate84.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern141.test(data2)){
+validate84.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/pattern",keyword:"pattern",params:{pattern: "^file_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^file_[A-Za-z0-9]{1,60}$"+"\""}];
+return false;
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate84.errors = vErrors;
+return errors === 0;
+}
+validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_a8dc6f1bc08d = validate85;
+const schema88 = {"type":"object","properties":{"message":{"type":"string","minLength":1,"maxLength":5000},"attachments":{"type":"array","items":{"type":"string","pattern":"^file_[A-Za-z0-9]{1,60}$"},"maxItems":10}},"additionalProperties":false};
+
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate85.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "message") || (key0 === "attachments"))){
+validate85.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.message !== undefined){
+let data0 = data.message;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 5000){
+validate85.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate85.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate85.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.attachments !== undefined){
+let data1 = data.attachments;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+if(data1.length > 10){
+validate85.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern141.test(data2)){
+validate85.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/pattern",keyword:"pattern",params:{pattern: "^file_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^file_[A-Za-z0-9]{1,60}$"+"\""}];
+return false;
+}
+}
+else {
+validate85.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate85.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate85.errors = vErrors;
+return errors === 0;
+}
+validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_a93bc5ac8320 = validate86;
+const schema89 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"amount":{"type":"integer","minimum":1,"maximum":99999999},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"country":{"type":"string","pattern":"^[A-Z]{2}$"},"capture":{"type":"boolean","default":true},"return_url":{"type":"string","format":"uri","maxLength":2048},"off_session":{"type":"boolean"},"promo_code":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$"},"promo_code_id":{"type":"string","maxLength":64,"pattern":"^promo_[A-Za-z0-9]+$"},"save_payment_method":{"type":"boolean","default":false}},"additionalProperties":false,"required":["account_id"]};
+
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate86.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capture === undefined){
+data.capture = true;
+}
+if(data.save_payment_method === undefined){
+data.save_payment_method = false;
+}
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func5.call(schema89.properties, key0))){
+validate86.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.confirmation_token !== undefined){
+let data1 = data.confirmation_token;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate86.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern36.test(data1)){
+validate86.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data2 = data.user_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 64){
+validate86.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern32.test(data2)){
+validate86.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.member_id !== undefined){
+let data3 = data.member_id;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 64){
+validate86.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern38.test(data3)){
+validate86.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.payment_method_id !== undefined){
 let data4 = data.payment_method_id;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate83.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate86.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern40.test(data4)){
-validate83.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+if(!pattern39.test(data4)){
+validate86.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14434,18 +15414,18 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate83.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate86.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern7.test(data5)){
-validate83.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+validate86.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14459,18 +15439,18 @@ if(data.amount !== undefined){
 let data6 = data.amount;
 const _errs14 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate83.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate86.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 99999999 || isNaN(data6)){
-validate83.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999999},message:"must be <= 99999999"}];
+validate86.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 99999999},message:"must be <= 99999999"}];
 return false;
 }
 else {
 if(data6 < 1 || isNaN(data6)){
-validate83.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate86.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -14488,12 +15468,12 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!pattern6.test(data7)){
-validate83.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate86.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14509,12 +15489,12 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 === "string"){
 if(!pattern11.test(data8)){
-validate83.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate86.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14526,7 +15506,7 @@ var valid0 = true;
 if(valid0){
 const _errs20 = errors;
 if(typeof data.capture !== "boolean"){
-validate83.errors = [{instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate86.errors = [{instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -14538,18 +15518,18 @@ if(errors === _errs22){
 if(errors === _errs22){
 if(typeof data10 === "string"){
 if(func1(data10) > 2048){
-validate83.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate86.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(!(formats4(data10))){
-validate83.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate86.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14563,7 +15543,7 @@ if(valid0){
 if(data.off_session !== undefined){
 const _errs24 = errors;
 if(typeof data.off_session !== "boolean"){
-validate83.errors = [{instancePath:instancePath+"/off_session",schemaPath:"#/properties/off_session/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate86.errors = [{instancePath:instancePath+"/off_session",schemaPath:"#/properties/off_session/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -14578,12 +15558,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data12 === "string"){
 if(!pattern4.test(data12)){
-validate83.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
+validate86.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [{instancePath:instancePath+"/promo_code",schemaPath:"#/properties/promo_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14599,18 +15579,18 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data13 === "string"){
 if(func1(data13) > 64){
-validate83.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate86.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern45.test(data13)){
-validate83.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/pattern",keyword:"pattern",params:{pattern: "^promo_[A-Za-z0-9]+$"},message:"must match pattern \""+"^promo_[A-Za-z0-9]+$"+"\""}];
+if(!pattern44.test(data13)){
+validate86.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/pattern",keyword:"pattern",params:{pattern: "^promo_[A-Za-z0-9]+$"},message:"must match pattern \""+"^promo_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate83.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [{instancePath:instancePath+"/promo_code_id",schemaPath:"#/properties/promo_code_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14622,7 +15602,7 @@ var valid0 = true;
 if(valid0){
 const _errs30 = errors;
 if(typeof data.save_payment_method !== "boolean"){
-validate83.errors = [{instancePath:instancePath+"/save_payment_method",schemaPath:"#/properties/save_payment_method/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate86.errors = [{instancePath:instancePath+"/save_payment_method",schemaPath:"#/properties/save_payment_method/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -14644,378 +15624,6 @@ var valid0 = _errs30 === errors;
 }
 }
 else {
-validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate83.errors = vErrors;
-return errors === 0;
-}
-validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_b16481669911 = validate84;
-const schema87 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"assigned_user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":60}},"additionalProperties":false,"required":["account_id"]};
-
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate84.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((key0 === "account_id") || (key0 === "assigned_user_id")) || (key0 === "name"))){
-validate84.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate84.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate84.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate84.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.assigned_user_id !== undefined){
-let data1 = data.assigned_user_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate84.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:"#/properties/assigned_user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern31.test(data1)){
-validate84.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:"#/properties/assigned_user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate84.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:"#/properties/assigned_user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined){
-let data2 = data.name;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 60){
-validate84.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
-return false;
-}
-else {
-if(func1(data2) < 1){
-validate84.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate84.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate84.errors = vErrors;
-return errors === 0;
-}
-validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_b3979891ce95 = validate85;
-const schema88 = {"type":"object","properties":{"value":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,128}$"}},"additionalProperties":false};
-const pattern141 = new RegExp("^[A-Za-z0-9_-]{1,128}$", "u");
-
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate85.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "value")){
-validate85.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.value !== undefined){
-let data0 = data.value;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(!pattern141.test(data0)){
-validate85.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,128}$"+"\""}];
-return false;
-}
-}
-else {
-validate85.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-}
-else {
-validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate85.errors = vErrors;
-return errors === 0;
-}
-validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_b5ab87cdab6c = validate86;
-const schema89 = {"type":"object","properties":{"url":{"type":"string","format":"uri","maxLength":2048},"events":{"type":"array","items":{"type":"string","enum":["account.created","account.economic_intelligence.renewed","account.preferences.updated","account.updated","api_key.created","api_key.revoked","api_key.rotated","bounty.closed","bounty.created","bounty_submission.approved","bounty_submission.denied","bounty_submission.submitted","card.canceled","card.created","card.frozen","card.unfrozen","card.updated","card_top_up.created","card_transaction.created","card_transaction.reversed","card_transaction.settled","checkout_configuration.created","checkout_configuration.deleted","crypto_deposit.below_minimum","crypto_deposit.confirmed","crypto_deposit.created","dispute.closed","dispute.created","dispute.lost","dispute.prevented","dispute.submitted","dispute.updated","dispute.won","dispute_alert.created","dispute_alert.updated","experiment.created","experiment.ended","export.completed","media.completed","media.failed","membership.activated","membership.canceled","membership.extended","membership.paused","membership.resumed","membership.updated","payment.failed","payment.succeeded","payment_method_domain.created","payment_method_domain.verified","payout.canceled","payout.completed","payout.created","payout.denied","payout.failed","payout.in_review","payout.processing","payout.reversed","plan.created","plan.deleted","plan.updated","product.created","product.deleted","product.updated","promo_code.created","promo_code.updated","refund.created","refund.failed","refund.succeeded","resolution_center_case.closed","resolution_center_case.created","resolution_center_case.escalated","resolution_center_case.updated","setup_intent.canceled","setup_intent.requires_action","setup_intent.succeeded","shipment.created","shipment.updated","team_member.accepted","team_member.deleted","team_member.invited","team_member.updated","transfer.canceled","transfer.claimed","transfer.created","transfer.expired","verification.updated"]},"maxItems":100},"enabled":{"type":"boolean"},"description":{"type":["string","null"],"maxLength":500},"api_version_date":{"type":["string","null"],"maxLength":20},"child_resource_events":{"type":"boolean"},"api_version":{"type":["string","null"],"enum":["v1","v2","v5",null]}},"additionalProperties":false};
-
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate86.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "url") || (key0 === "events")) || (key0 === "enabled")) || (key0 === "description")) || (key0 === "api_version_date")) || (key0 === "child_resource_events")) || (key0 === "api_version"))){
-validate86.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.url !== undefined){
-let data0 = data.url;
-const _errs2 = errors;
-if(errors === _errs2){
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 2048){
-validate86.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!(formats4(data0))){
-validate86.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.events !== undefined){
-let data1 = data.events;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data1)){
-if(data1.length > 100){
-validate86.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-validate86.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((data2 === "account.created") || (data2 === "account.economic_intelligence.renewed")) || (data2 === "account.preferences.updated")) || (data2 === "account.updated")) || (data2 === "api_key.created")) || (data2 === "api_key.revoked")) || (data2 === "api_key.rotated")) || (data2 === "bounty.closed")) || (data2 === "bounty.created")) || (data2 === "bounty_submission.approved")) || (data2 === "bounty_submission.denied")) || (data2 === "bounty_submission.submitted")) || (data2 === "card.canceled")) || (data2 === "card.created")) || (data2 === "card.frozen")) || (data2 === "card.unfrozen")) || (data2 === "card.updated")) || (data2 === "card_top_up.created")) || (data2 === "card_transaction.created")) || (data2 === "card_transaction.reversed")) || (data2 === "card_transaction.settled")) || (data2 === "checkout_configuration.created")) || (data2 === "checkout_configuration.deleted")) || (data2 === "crypto_deposit.below_minimum")) || (data2 === "crypto_deposit.confirmed")) || (data2 === "crypto_deposit.created")) || (data2 === "dispute.closed")) || (data2 === "dispute.created")) || (data2 === "dispute.lost")) || (data2 === "dispute.prevented")) || (data2 === "dispute.submitted")) || (data2 === "dispute.updated")) || (data2 === "dispute.won")) || (data2 === "dispute_alert.created")) || (data2 === "dispute_alert.updated")) || (data2 === "experiment.created")) || (data2 === "experiment.ended")) || (data2 === "export.completed")) || (data2 === "media.completed")) || (data2 === "media.failed")) || (data2 === "membership.activated")) || (data2 === "membership.canceled")) || (data2 === "membership.extended")) || (data2 === "membership.paused")) || (data2 === "membership.resumed")) || (data2 === "membership.updated")) || (data2 === "payment.failed")) || (data2 === "payment.succeeded")) || (data2 === "payment_method_domain.created")) || (data2 === "payment_method_domain.verified")) || (data2 === "payout.canceled")) || (data2 === "payout.completed")) || (data2 === "payout.created")) || (data2 === "payout.denied")) || (data2 === "payout.failed")) || (data2 === "payout.in_review")) || (data2 === "payout.processing")) || (data2 === "payout.reversed")) || (data2 === "plan.created")) || (data2 === "plan.deleted")) || (data2 === "plan.updated")) || (data2 === "product.created")) || (data2 === "product.deleted")) || (data2 === "product.updated")) || (data2 === "promo_code.created")) || (data2 === "promo_code.updated")) || (data2 === "refund.created")) || (data2 === "refund.failed")) || (data2 === "refund.succeeded")) || (data2 === "resolution_center_case.closed")) || (data2 === "resolution_center_case.created")) || (data2 === "resolution_center_case.escalated")) || (data2 === "resolution_center_case.updated")) || (data2 === "setup_intent.canceled")) || (data2 === "setup_intent.requires_action")) || (data2 === "setup_intent.succeeded")) || (data2 === "shipment.created")) || (data2 === "shipment.updated")) || (data2 === "team_member.accepted")) || (data2 === "team_member.deleted")) || (data2 === "team_member.invited")) || (data2 === "team_member.updated")) || (data2 === "transfer.canceled")) || (data2 === "transfer.claimed")) || (data2 === "transfer.created")) || (data2 === "transfer.expired")) || (data2 === "verification.updated"))){
-validate86.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/properties/events/items/enum",keyword:"enum",params:{allowedValues: schema89.properties.events.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.enabled !== undefined){
-const _errs8 = errors;
-if(typeof data.enabled !== "boolean"){
-validate86.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined){
-let data4 = data.description;
-const _errs10 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate86.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema89.properties.description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 500){
-validate86.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version_date !== undefined){
-let data5 = data.api_version_date;
-const _errs12 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate86.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: schema89.properties.api_version_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 20){
-validate86.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.child_resource_events !== undefined){
-const _errs14 = errors;
-if(typeof data.child_resource_events !== "boolean"){
-validate86.errors = [{instancePath:instancePath+"/child_resource_events",schemaPath:"#/properties/child_resource_events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.api_version !== undefined){
-let data7 = data.api_version;
-const _errs16 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
-validate86.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/type",keyword:"type",params:{type: schema89.properties.api_version.type},message:"must be string,null"}];
-return false;
-}
-if(!((((data7 === "v1") || (data7 === "v2")) || (data7 === "v5")) || (data7 === null))){
-validate86.errors = [{instancePath:instancePath+"/api_version",schemaPath:"#/properties/api_version/enum",keyword:"enum",params:{allowedValues: schema89.properties.api_version.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
 validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -15025,11 +15633,8 @@ return errors === 0;
 }
 validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_b716649cb232 = validate87;
-const schema90 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"tracking_number":{"type":"string","pattern":"^[A-Za-z0-9]{4,40}$"},"carrier":{"type":"string","enum":["usps","ups","fedex","dhl_express","royal_mail","canada_post","australia_post","ontrac","dpd","post_nl"]},"order_id":{"type":"string","pattern":"^[A-Za-z0-9_.:#-]{1,64}$"}},"additionalProperties":false,"required":["account_id","payment_id","tracking_number"]};
-const pattern143 = new RegExp("^pay_[A-Za-z0-9]+$", "u");
-const pattern144 = new RegExp("^[A-Za-z0-9]{4,40}$", "u");
-const pattern145 = new RegExp("^[A-Za-z0-9_.:#-]{1,64}$", "u");
+export const body_b16481669911 = validate87;
+const schema90 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"assigned_user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"name":{"type":"string","minLength":1,"maxLength":60}},"additionalProperties":false,"required":["account_id"]};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15044,14 +15649,14 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.payment_id === undefined) && (missing0 = "payment_id"))) || ((data.tracking_number === undefined) && (missing0 = "tracking_number"))){
+if((data.account_id === undefined) && (missing0 = "account_id")){
 validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "account_id") || (key0 === "payment_id")) || (key0 === "tracking_number")) || (key0 === "carrier")) || (key0 === "order_id"))){
+if(!(((key0 === "account_id") || (key0 === "assigned_user_id")) || (key0 === "name"))){
 validate87.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15085,24 +15690,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data1 = data.payment_id;
+if(data.assigned_user_id !== undefined){
+let data1 = data.assigned_user_id;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 64){
-validate87.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate87.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:"#/properties/assigned_user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern143.test(data1)){
-validate87.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+if(!pattern32.test(data1)){
+validate87.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:"#/properties/assigned_user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate87.errors = [{instancePath:instancePath+"/assigned_user_id",schemaPath:"#/properties/assigned_user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15112,18 +15717,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tracking_number !== undefined){
-let data2 = data.tracking_number;
+if(data.name !== undefined){
+let data2 = data.name;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern144.test(data2)){
-validate87.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{4,40}$"},message:"must match pattern \""+"^[A-Za-z0-9]{4,40}$"+"\""}];
+if(func1(data2) > 60){
+validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
+return false;
+}
+else {
+if(func1(data2) < 1){
+validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
+}
 else {
-validate87.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15131,46 +15742,6 @@ var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.carrier !== undefined){
-let data3 = data.carrier;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate87.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((((((((data3 === "usps") || (data3 === "ups")) || (data3 === "fedex")) || (data3 === "dhl_express")) || (data3 === "royal_mail")) || (data3 === "canada_post")) || (data3 === "australia_post")) || (data3 === "ontrac")) || (data3 === "dpd")) || (data3 === "post_nl"))){
-validate87.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/enum",keyword:"enum",params:{allowedValues: schema90.properties.carrier.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.order_id !== undefined){
-let data4 = data.order_id;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern145.test(data4)){
-validate87.errors = [{instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:#-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:#-]{1,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate87.errors = [{instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -15187,8 +15758,9 @@ return errors === 0;
 }
 validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_b7f0387e6e9d = validate88;
-const schema91 = {"type":"object","properties":{"evidence":{"type":"object","properties":{"access_activity_log":{"type":["string","null"],"maxLength":20000},"billing_address":{"type":["string","null"],"maxLength":1000},"cancellation_policy_disclosure":{"type":["string","null"],"maxLength":20000},"customer_email_address":{"type":["string","null"],"maxLength":320},"customer_name":{"type":["string","null"],"maxLength":500},"notes":{"type":["string","null"],"maxLength":20000},"product_description":{"type":["string","null"],"maxLength":20000},"refund_policy_disclosure":{"type":["string","null"],"maxLength":20000},"refund_refusal_explanation":{"type":["string","null"],"maxLength":20000},"service_date":{"type":["string","null"],"maxLength":100}},"additionalProperties":false}},"additionalProperties":false,"required":["evidence"]};
+export const body_b3979891ce95 = validate88;
+const schema91 = {"type":"object","properties":{"value":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,128}$"}},"additionalProperties":false};
+const pattern155 = new RegExp("^[A-Za-z0-9_-]{1,128}$", "u");
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15202,259 +15774,28 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.evidence === undefined) && (missing0 = "evidence")){
-validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "evidence")){
+if(!(key0 === "value")){
 validate88.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.evidence !== undefined){
-let data0 = data.evidence;
+if(data.value !== undefined){
+let data0 = data.value;
 const _errs2 = errors;
 if(errors === _errs2){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-const _errs4 = errors;
-for(const key1 in data0){
-if(!(func5.call(schema91.properties.evidence.properties, key1))){
-validate88.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(typeof data0 === "string"){
+if(!pattern155.test(data0)){
+validate88.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{1,128}$"+"\""}];
 return false;
-break;
-}
-}
-if(_errs4 === errors){
-if(data0.access_activity_log !== undefined){
-let data1 = data0.access_activity_log;
-const _errs5 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate88.errors = [{instancePath:instancePath+"/evidence/access_activity_log",schemaPath:"#/properties/evidence/properties/access_activity_log/type",keyword:"type",params:{type: schema91.properties.evidence.properties.access_activity_log.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs5){
-if(typeof data1 === "string"){
-if(func1(data1) > 20000){
-validate88.errors = [{instancePath:instancePath+"/evidence/access_activity_log",schemaPath:"#/properties/evidence/properties/access_activity_log/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.billing_address !== undefined){
-let data2 = data0.billing_address;
-const _errs7 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate88.errors = [{instancePath:instancePath+"/evidence/billing_address",schemaPath:"#/properties/evidence/properties/billing_address/type",keyword:"type",params:{type: schema91.properties.evidence.properties.billing_address.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs7){
-if(typeof data2 === "string"){
-if(func1(data2) > 1000){
-validate88.errors = [{instancePath:instancePath+"/evidence/billing_address",schemaPath:"#/properties/evidence/properties/billing_address/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs7 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.cancellation_policy_disclosure !== undefined){
-let data3 = data0.cancellation_policy_disclosure;
-const _errs9 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-validate88.errors = [{instancePath:instancePath+"/evidence/cancellation_policy_disclosure",schemaPath:"#/properties/evidence/properties/cancellation_policy_disclosure/type",keyword:"type",params:{type: schema91.properties.evidence.properties.cancellation_policy_disclosure.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs9){
-if(typeof data3 === "string"){
-if(func1(data3) > 20000){
-validate88.errors = [{instancePath:instancePath+"/evidence/cancellation_policy_disclosure",schemaPath:"#/properties/evidence/properties/cancellation_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs9 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.customer_email_address !== undefined){
-let data4 = data0.customer_email_address;
-const _errs11 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-validate88.errors = [{instancePath:instancePath+"/evidence/customer_email_address",schemaPath:"#/properties/evidence/properties/customer_email_address/type",keyword:"type",params:{type: schema91.properties.evidence.properties.customer_email_address.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs11){
-if(typeof data4 === "string"){
-if(func1(data4) > 320){
-validate88.errors = [{instancePath:instancePath+"/evidence/customer_email_address",schemaPath:"#/properties/evidence/properties/customer_email_address/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.customer_name !== undefined){
-let data5 = data0.customer_name;
-const _errs13 = errors;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate88.errors = [{instancePath:instancePath+"/evidence/customer_name",schemaPath:"#/properties/evidence/properties/customer_name/type",keyword:"type",params:{type: schema91.properties.evidence.properties.customer_name.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs13){
-if(typeof data5 === "string"){
-if(func1(data5) > 500){
-validate88.errors = [{instancePath:instancePath+"/evidence/customer_name",schemaPath:"#/properties/evidence/properties/customer_name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.notes !== undefined){
-let data6 = data0.notes;
-const _errs15 = errors;
-if((typeof data6 !== "string") && (data6 !== null)){
-validate88.errors = [{instancePath:instancePath+"/evidence/notes",schemaPath:"#/properties/evidence/properties/notes/type",keyword:"type",params:{type: schema91.properties.evidence.properties.notes.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs15){
-if(typeof data6 === "string"){
-if(func1(data6) > 20000){
-validate88.errors = [{instancePath:instancePath+"/evidence/notes",schemaPath:"#/properties/evidence/properties/notes/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs15 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.product_description !== undefined){
-let data7 = data0.product_description;
-const _errs17 = errors;
-if((typeof data7 !== "string") && (data7 !== null)){
-validate88.errors = [{instancePath:instancePath+"/evidence/product_description",schemaPath:"#/properties/evidence/properties/product_description/type",keyword:"type",params:{type: schema91.properties.evidence.properties.product_description.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func1(data7) > 20000){
-validate88.errors = [{instancePath:instancePath+"/evidence/product_description",schemaPath:"#/properties/evidence/properties/product_description/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.refund_policy_disclosure !== undefined){
-let data8 = data0.refund_policy_disclosure;
-const _errs19 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-validate88.errors = [{instancePath:instancePath+"/evidence/refund_policy_disclosure",schemaPath:"#/properties/evidence/properties/refund_policy_disclosure/type",keyword:"type",params:{type: schema91.properties.evidence.properties.refund_policy_disclosure.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs19){
-if(typeof data8 === "string"){
-if(func1(data8) > 20000){
-validate88.errors = [{instancePath:instancePath+"/evidence/refund_policy_disclosure",schemaPath:"#/properties/evidence/properties/refund_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.refund_refusal_explanation !== undefined){
-let data9 = data0.refund_refusal_explanation;
-const _errs21 = errors;
-if((typeof data9 !== "string") && (data9 !== null)){
-validate88.errors = [{instancePath:instancePath+"/evidence/refund_refusal_explanation",schemaPath:"#/properties/evidence/properties/refund_refusal_explanation/type",keyword:"type",params:{type: schema91.properties.evidence.properties.refund_refusal_explanation.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func1(data9) > 20000){
-validate88.errors = [{instancePath:instancePath+"/evidence/refund_refusal_explanation",schemaPath:"#/properties/evidence/properties/refund_refusal_explanation/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.service_date !== undefined){
-let data10 = data0.service_date;
-const _errs23 = errors;
-if((typeof data10 !== "string") && (data10 !== null)){
-validate88.errors = [{instancePath:instancePath+"/evidence/service_date",schemaPath:"#/properties/evidence/properties/service_date/type",keyword:"type",params:{type: schema91.properties.evidence.properties.service_date.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs23){
-if(typeof data10 === "string"){
-if(func1(data10) > 100){
-validate88.errors = [{instancePath:instancePath+"/evidence/service_date",schemaPath:"#/properties/evidence/properties/service_date/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs23 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
 }
 }
 else {
-validate88.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate88.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
 }
 }
 }
@@ -15470,8 +15811,10 @@ return errors === 0;
 }
 validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_bbb26981029d = validate89;
-const schema92 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
+export const body_b716649cb232 = validate89;
+const schema92 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"tracking_number":{"type":"string","pattern":"^[A-Za-z0-9]{4,40}$"},"carrier":{"type":"string","enum":["usps","ups","fedex","dhl_express","royal_mail","canada_post","australia_post","ontrac","dpd","post_nl"]},"order_id":{"type":"string","pattern":"^[A-Za-z0-9_.:#-]{1,64}$"}},"additionalProperties":false,"required":["account_id","payment_id","tracking_number"]};
+const pattern158 = new RegExp("^[A-Za-z0-9]{4,40}$", "u");
+const pattern159 = new RegExp("^[A-Za-z0-9_.:#-]{1,64}$", "u");
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15486,14 +15829,14 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.payment_id === undefined) && (missing0 = "payment_id"))) || ((data.tracking_number === undefined) && (missing0 = "tracking_number"))){
 validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields"))){
+if(!(((((key0 === "account_id") || (key0 === "payment_id")) || (key0 === "tracking_number")) || (key0 === "carrier")) || (key0 === "order_id"))){
 validate89.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15527,24 +15870,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
+if(data.payment_id !== undefined){
+let data1 = data.payment_id;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 64){
-validate89.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate89.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern31.test(data1)){
-validate89.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern86.test(data1)){
+validate89.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15554,18 +15897,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.supported_payout_method_id !== undefined){
-let data2 = data.supported_payout_method_id;
+if(data.tracking_number !== undefined){
+let data2 = data.tracking_number;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern59.test(data2)){
-validate89.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
+if(!pattern158.test(data2)){
+validate89.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{4,40}$"},message:"must match pattern \""+"^[A-Za-z0-9]{4,40}$"+"\""}];
 return false;
 }
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15575,26 +15918,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nickname !== undefined){
-let data3 = data.nickname;
+if(data.carrier !== undefined){
+let data3 = data.carrier;
 const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 60){
-validate89.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
+if(typeof data3 !== "string"){
+validate89.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-else {
-if(func1(data3) < 1){
-validate89.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!((((((((((data3 === "usps") || (data3 === "ups")) || (data3 === "fedex")) || (data3 === "dhl_express")) || (data3 === "royal_mail")) || (data3 === "canada_post")) || (data3 === "australia_post")) || (data3 === "ontrac")) || (data3 === "dpd")) || (data3 === "post_nl"))){
+validate89.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/enum",keyword:"enum",params:{allowedValues: schema92.properties.carrier.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
-else {
-validate89.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs8 === errors;
 }
@@ -15602,18 +15935,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.destination_currency !== undefined){
-let data4 = data.destination_currency;
+if(data.order_id !== undefined){
+let data4 = data.order_id;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern6.test(data4)){
-validate89.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(!pattern159.test(data4)){
+validate89.errors = [{instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:#-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:#-]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/order_id",schemaPath:"#/properties/order_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15621,124 +15954,6 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.is_default !== undefined){
-const _errs12 = errors;
-if(typeof data.is_default !== "boolean"){
-validate89.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.fields !== undefined){
-let data6 = data.fields;
-const _errs14 = errors;
-if(errors === _errs14){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-let missing1;
-if((data6.account_number === undefined) && (missing1 = "account_number")){
-validate89.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs16 = errors;
-for(const key1 in data6){
-if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
-validate89.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs16 === errors){
-if(data6.account_number !== undefined){
-let data7 = data6.account_number;
-const _errs17 = errors;
-if(errors === _errs17){
-if(typeof data7 === "string"){
-if(func1(data7) > 80){
-validate89.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
-return false;
-}
-else {
-if(func1(data7) < 4){
-validate89.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
-return false;
-}
-}
-}
-else {
-validate89.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs17 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.routing_number !== undefined){
-let data8 = data6.routing_number;
-const _errs19 = errors;
-if(errors === _errs19){
-if(typeof data8 === "string"){
-if(!pattern61.test(data8)){
-validate89.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
-return false;
-}
-}
-else {
-validate89.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs19 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data6.institution_name !== undefined){
-let data9 = data6.institution_name;
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data9 === "string"){
-if(func1(data9) > 100){
-validate89.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate89.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs21 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate89.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -15757,8 +15972,8 @@ return errors === 0;
 }
 validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c30a58af9292 = validate90;
-const schema93 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"resource":{"type":"string","enum":["payments","memberships","members","refunds","disputes"]}},"additionalProperties":false,"required":["account_id","resource"]};
+export const body_b7f0387e6e9d = validate90;
+const schema93 = {"type":"object","properties":{"evidence":{"type":"object","properties":{"access_activity_log":{"type":["string","null"],"maxLength":20000},"billing_address":{"type":["string","null"],"maxLength":1000},"cancellation_policy_disclosure":{"type":["string","null"],"maxLength":20000},"customer_email_address":{"type":["string","null"],"maxLength":320},"customer_name":{"type":["string","null"],"maxLength":500},"notes":{"type":["string","null"],"maxLength":20000},"product_description":{"type":["string","null"],"maxLength":20000},"refund_policy_disclosure":{"type":["string","null"],"maxLength":20000},"refund_refusal_explanation":{"type":["string","null"],"maxLength":20000},"service_date":{"type":["string","null"],"maxLength":100}},"additionalProperties":false}},"additionalProperties":false,"required":["evidence"]};
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15773,62 +15988,258 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.resource === undefined) && (missing0 = "resource"))){
+if((data.evidence === undefined) && (missing0 = "evidence")){
 validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "account_id") || (key0 === "resource"))){
+if(!(key0 === "evidence")){
 validate90.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.evidence !== undefined){
+let data0 = data.evidence;
 const _errs2 = errors;
 if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate90.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate90.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate90.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.resource !== undefined){
-let data1 = data.resource;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate90.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+for(const key1 in data0){
+if(!(func5.call(schema93.properties.evidence.properties, key1))){
+validate90.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs4 === errors){
+if(data0.access_activity_log !== undefined){
+let data1 = data0.access_activity_log;
+const _errs5 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate90.errors = [{instancePath:instancePath+"/evidence/access_activity_log",schemaPath:"#/properties/evidence/properties/access_activity_log/type",keyword:"type",params:{type: schema93.properties.evidence.properties.access_activity_log.type},message:"must be string,null"}];
 return false;
 }
-if(!(((((data1 === "payments") || (data1 === "memberships")) || (data1 === "members")) || (data1 === "refunds")) || (data1 === "disputes"))){
-validate90.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema93.properties.resource.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(func1(data1) > 20000){
+validate90.errors = [{instancePath:instancePath+"/evidence/access_activity_log",schemaPath:"#/properties/evidence/properties/access_activity_log/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
 return false;
 }
-var valid0 = _errs4 === errors;
+}
+}
+var valid1 = _errs5 === errors;
 }
 else {
-var valid0 = true;
+var valid1 = true;
+}
+if(valid1){
+if(data0.billing_address !== undefined){
+let data2 = data0.billing_address;
+const _errs7 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate90.errors = [{instancePath:instancePath+"/evidence/billing_address",schemaPath:"#/properties/evidence/properties/billing_address/type",keyword:"type",params:{type: schema93.properties.evidence.properties.billing_address.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs7){
+if(typeof data2 === "string"){
+if(func1(data2) > 1000){
+validate90.errors = [{instancePath:instancePath+"/evidence/billing_address",schemaPath:"#/properties/evidence/properties/billing_address/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.cancellation_policy_disclosure !== undefined){
+let data3 = data0.cancellation_policy_disclosure;
+const _errs9 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate90.errors = [{instancePath:instancePath+"/evidence/cancellation_policy_disclosure",schemaPath:"#/properties/evidence/properties/cancellation_policy_disclosure/type",keyword:"type",params:{type: schema93.properties.evidence.properties.cancellation_policy_disclosure.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs9){
+if(typeof data3 === "string"){
+if(func1(data3) > 20000){
+validate90.errors = [{instancePath:instancePath+"/evidence/cancellation_policy_disclosure",schemaPath:"#/properties/evidence/properties/cancellation_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.customer_email_address !== undefined){
+let data4 = data0.customer_email_address;
+const _errs11 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate90.errors = [{instancePath:instancePath+"/evidence/customer_email_address",schemaPath:"#/properties/evidence/properties/customer_email_address/type",keyword:"type",params:{type: schema93.properties.evidence.properties.customer_email_address.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func1(data4) > 320){
+validate90.errors = [{instancePath:instancePath+"/evidence/customer_email_address",schemaPath:"#/properties/evidence/properties/customer_email_address/maxLength",keyword:"maxLength",params:{limit: 320},message:"must NOT have more than 320 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.customer_name !== undefined){
+let data5 = data0.customer_name;
+const _errs13 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate90.errors = [{instancePath:instancePath+"/evidence/customer_name",schemaPath:"#/properties/evidence/properties/customer_name/type",keyword:"type",params:{type: schema93.properties.evidence.properties.customer_name.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(func1(data5) > 500){
+validate90.errors = [{instancePath:instancePath+"/evidence/customer_name",schemaPath:"#/properties/evidence/properties/customer_name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.notes !== undefined){
+let data6 = data0.notes;
+const _errs15 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate90.errors = [{instancePath:instancePath+"/evidence/notes",schemaPath:"#/properties/evidence/properties/notes/type",keyword:"type",params:{type: schema93.properties.evidence.properties.notes.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs15){
+if(typeof data6 === "string"){
+if(func1(data6) > 20000){
+validate90.errors = [{instancePath:instancePath+"/evidence/notes",schemaPath:"#/properties/evidence/properties/notes/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.product_description !== undefined){
+let data7 = data0.product_description;
+const _errs17 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate90.errors = [{instancePath:instancePath+"/evidence/product_description",schemaPath:"#/properties/evidence/properties/product_description/type",keyword:"type",params:{type: schema93.properties.evidence.properties.product_description.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func1(data7) > 20000){
+validate90.errors = [{instancePath:instancePath+"/evidence/product_description",schemaPath:"#/properties/evidence/properties/product_description/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.refund_policy_disclosure !== undefined){
+let data8 = data0.refund_policy_disclosure;
+const _errs19 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate90.errors = [{instancePath:instancePath+"/evidence/refund_policy_disclosure",schemaPath:"#/properties/evidence/properties/refund_policy_disclosure/type",keyword:"type",params:{type: schema93.properties.evidence.properties.refund_policy_disclosure.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(func1(data8) > 20000){
+validate90.errors = [{instancePath:instancePath+"/evidence/refund_policy_disclosure",schemaPath:"#/properties/evidence/properties/refund_policy_disclosure/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.refund_refusal_explanation !== undefined){
+let data9 = data0.refund_refusal_explanation;
+const _errs21 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate90.errors = [{instancePath:instancePath+"/evidence/refund_refusal_explanation",schemaPath:"#/properties/evidence/properties/refund_refusal_explanation/type",keyword:"type",params:{type: schema93.properties.evidence.properties.refund_refusal_explanation.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func1(data9) > 20000){
+validate90.errors = [{instancePath:instancePath+"/evidence/refund_refusal_explanation",schemaPath:"#/properties/evidence/properties/refund_refusal_explanation/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.service_date !== undefined){
+let data10 = data0.service_date;
+const _errs23 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate90.errors = [{instancePath:instancePath+"/evidence/service_date",schemaPath:"#/properties/evidence/properties/service_date/type",keyword:"type",params:{type: schema93.properties.evidence.properties.service_date.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs23){
+if(typeof data10 === "string"){
+if(func1(data10) > 100){
+validate90.errors = [{instancePath:instancePath+"/evidence/service_date",schemaPath:"#/properties/evidence/properties/service_date/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs23 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate90.errors = [{instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 }
 }
@@ -15844,8 +16255,8 @@ return errors === 0;
 }
 validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c36e25c99025 = validate91;
-const schema94 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
+export const body_bbb26981029d = validate91;
+const schema94 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
 
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15860,14 +16271,14 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
+if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
 validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "confirmation_token")) || (key0 === "payment_method_id")) || (key0 === "member_id")) || (key0 === "user_id")) || (key0 === "return_url")) || (key0 === "checkout_configuration_id"))){
+if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields"))){
 validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15901,98 +16312,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.confirmation_token !== undefined){
-let data1 = data.confirmation_token;
+if(data.user_id !== undefined){
+let data1 = data.user_id;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 64){
-validate91.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern37.test(data1)){
-validate91.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.payment_method_id !== undefined){
-let data2 = data.payment_method_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 64){
-validate91.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern40.test(data2)){
-validate91.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.member_id !== undefined){
-let data3 = data.member_id;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 64){
-validate91.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern39.test(data3)){
-validate91.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data4 = data.user_id;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
 validate91.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern31.test(data4)){
+if(!pattern32.test(data1)){
 validate91.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
@@ -16003,34 +16333,86 @@ validate91.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/propert
 return false;
 }
 }
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.supported_payout_method_id !== undefined){
+let data2 = data.supported_payout_method_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern58.test(data2)){
+validate91.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nickname !== undefined){
+let data3 = data.nickname;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 60){
+validate91.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
+return false;
+}
+else {
+if(func1(data3) < 1){
+validate91.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.destination_currency !== undefined){
+let data4 = data.destination_currency;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern6.test(data4)){
+validate91.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.return_url !== undefined){
-let data5 = data.return_url;
+if(data.is_default !== undefined){
 const _errs12 = errors;
-if(errors === _errs12){
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 2048){
-validate91.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+if(typeof data.is_default !== "boolean"){
+validate91.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-else {
-if(!(formats4(data5))){
-validate91.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -16038,24 +16420,101 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.checkout_configuration_id !== undefined){
-let data6 = data.checkout_configuration_id;
+if(data.fields !== undefined){
+let data6 = data.fields;
 const _errs14 = errors;
 if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate91.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+let missing1;
+if((data6.account_number === undefined) && (missing1 = "account_number")){
+validate91.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(!pattern126.test(data6)){
-validate91.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
+const _errs16 = errors;
+for(const key1 in data6){
+if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
+validate91.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs16 === errors){
+if(data6.account_number !== undefined){
+let data7 = data6.account_number;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data7 === "string"){
+if(func1(data7) > 80){
+validate91.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+return false;
+}
+else {
+if(func1(data7) < 4){
+validate91.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
 return false;
 }
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.routing_number !== undefined){
+let data8 = data6.routing_number;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(!pattern60.test(data8)){
+validate91.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data6.institution_name !== undefined){
+let data9 = data6.institution_name;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data9 === "string"){
+if(func1(data9) > 100){
+validate91.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16083,8 +16542,8 @@ return errors === 0;
 }
 validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c411d27c57ab = validate92;
-const schema95 = {"type":"object","properties":{"destination":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,2})?$"}},"additionalProperties":false,"required":["destination"]};
+export const body_c30a58af9292 = validate92;
+const schema95 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"resource":{"type":"string","enum":["payments","memberships","members","refunds","disputes"]}},"additionalProperties":false,"required":["account_id","resource"]};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16099,32 +16558,38 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.destination === undefined) && (missing0 = "destination")){
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.resource === undefined) && (missing0 = "resource"))){
 validate92.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "destination") || (key0 === "amount"))){
+if(!((key0 === "account_id") || (key0 === "resource"))){
 validate92.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.destination !== undefined){
-let data0 = data.destination;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern100.test(data0)){
-validate92.errors = [{instancePath:instancePath+"/destination",schemaPath:"#/properties/destination/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+if(func1(data0) > 64){
+validate92.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate92.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
+}
 else {
-validate92.errors = [{instancePath:instancePath+"/destination",schemaPath:"#/properties/destination/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate92.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16134,20 +16599,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.amount !== undefined){
-let data1 = data.amount;
+if(data.resource !== undefined){
+let data1 = data.resource;
 const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!pattern78.test(data1)){
-validate92.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,2})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,2})?$"+"\""}];
+if(typeof data1 !== "string"){
+validate92.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-else {
-validate92.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(((((data1 === "payments") || (data1 === "memberships")) || (data1 === "members")) || (data1 === "refunds")) || (data1 === "disputes"))){
+validate92.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema95.properties.resource.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
 }
 var valid0 = _errs4 === errors;
 }
@@ -16168,8 +16629,8 @@ return errors === 0;
 }
 validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c5559d99c21c = validate93;
-const schema96 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":["string","null"],"format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false};
+export const body_c36e25c99025 = validate93;
+const schema96 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"confirmation_token":{"type":"string","maxLength":64,"pattern":"^ctok_[A-Za-z0-9]+$"},"payment_method_id":{"type":"string","maxLength":64,"pattern":"^payt_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"return_url":{"type":"string","format":"uri","maxLength":2048},"checkout_configuration_id":{"type":"string","maxLength":64,"pattern":"^chcfg_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["account_id"]};
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16183,10 +16644,334 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "account_id") || (key0 === "confirmation_token")) || (key0 === "payment_method_id")) || (key0 === "member_id")) || (key0 === "user_id")) || (key0 === "return_url")) || (key0 === "checkout_configuration_id"))){
+validate93.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate93.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate93.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.confirmation_token !== undefined){
+let data1 = data.confirmation_token;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate93.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern36.test(data1)){
+validate93.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/pattern",keyword:"pattern",params:{pattern: "^ctok_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ctok_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/confirmation_token",schemaPath:"#/properties/confirmation_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.payment_method_id !== undefined){
+let data2 = data.payment_method_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 64){
+validate93.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern39.test(data2)){
+validate93.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/pattern",keyword:"pattern",params:{pattern: "^payt_[A-Za-z0-9]+$"},message:"must match pattern \""+"^payt_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/payment_method_id",schemaPath:"#/properties/payment_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.member_id !== undefined){
+let data3 = data.member_id;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 64){
+validate93.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern38.test(data3)){
+validate93.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data4 = data.user_id;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate93.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern32.test(data4)){
+validate93.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.return_url !== undefined){
+let data5 = data.return_url;
+const _errs12 = errors;
+if(errors === _errs12){
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 2048){
+validate93.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+return false;
+}
+else {
+if(!(formats4(data5))){
+validate93.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/return_url",schemaPath:"#/properties/return_url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.checkout_configuration_id !== undefined){
+let data6 = data.checkout_configuration_id;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate93.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern140.test(data6)){
+validate93.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/pattern",keyword:"pattern",params:{pattern: "^chcfg_[A-Za-z0-9]+$"},message:"must match pattern \""+"^chcfg_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/checkout_configuration_id",schemaPath:"#/properties/checkout_configuration_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate93.errors = vErrors;
+return errors === 0;
+}
+validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_c411d27c57ab = validate94;
+const schema97 = {"type":"object","properties":{"destination":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,2})?$"}},"additionalProperties":false,"required":["destination"]};
+
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate94.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.destination === undefined) && (missing0 = "destination")){
+validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "destination") || (key0 === "amount"))){
+validate94.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.destination !== undefined){
+let data0 = data.destination;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern112.test(data0)){
+validate94.errors = [{instancePath:instancePath+"/destination",schemaPath:"#/properties/destination/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/destination",schemaPath:"#/properties/destination/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data1 = data.amount;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern77.test(data1)){
+validate94.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,2})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,2})?$"+"\""}];
+return false;
+}
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate94.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate94.errors = vErrors;
+return errors === 0;
+}
+validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_c5559d99c21c = validate95;
+const schema98 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"ip_allowlist":{"type":"array","items":{"type":"string","maxLength":64},"maxItems":50},"expires_at":{"type":["string","null"],"format":"date-time"},"api_version_date":{"type":"string","maxLength":20}},"additionalProperties":false};
+
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate95.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "name") || (key0 === "ip_allowlist")) || (key0 === "expires_at")) || (key0 === "api_version_date"))){
-validate93.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate95.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16198,18 +16983,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 100){
-validate93.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate95.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate93.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate95.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16225,7 +17010,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 50){
-validate93.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
+validate95.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"}];
 return false;
 }
 else {
@@ -16237,12 +17022,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 64){
-validate93.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate95.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [{instancePath:instancePath+"/ip_allowlist/" + i0,schemaPath:"#/properties/ip_allowlist/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16254,7 +17039,7 @@ break;
 }
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate95.errors = [{instancePath:instancePath+"/ip_allowlist",schemaPath:"#/properties/ip_allowlist/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16268,14 +17053,14 @@ if(data.expires_at !== undefined){
 let data3 = data.expires_at;
 const _errs8 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate93.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema96.properties.expires_at.type},message:"must be string,null"}];
+validate95.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: schema98.properties.expires_at.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!(formats0(data3))){
-validate93.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate95.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -16293,12 +17078,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 20){
-validate93.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate95.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [{instancePath:instancePath+"/api_version_date",schemaPath:"#/properties/api_version_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16313,22 +17098,22 @@ var valid0 = true;
 }
 }
 else {
-validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate93.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_c5a3e5d9474b = validate94;
-const schema97 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_c5a3e5d9474b = validate96;
+const schema99 = {"type":"object","properties":{"title":{"type":["string","null"],"maxLength":200},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"]},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":["string","null"],"pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
+const evaluated0 = validate96.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16339,8 +17124,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func5.call(schema97.properties, key0))){
-validate94.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func5.call(schema99.properties, key0))){
+validate96.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -16350,13 +17135,13 @@ if(data.title !== undefined){
 let data0 = data.title;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate94.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema97.properties.title.type},message:"must be string,null"}];
+validate96.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema99.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 200){
-validate94.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate96.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -16371,18 +17156,18 @@ if(data.billing_period !== undefined){
 let data1 = data.billing_period;
 const _errs4 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate94.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate96.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 3650 || isNaN(data1)){
-validate94.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate96.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data1 < 1 || isNaN(data1)){
-validate94.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate96.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -16398,18 +17183,18 @@ if(data.trial_period_days !== undefined){
 let data2 = data.trial_period_days;
 const _errs6 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-validate94.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema97.properties.trial_period_days.type},message:"must be integer,null"}];
+validate96.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema99.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 730 || isNaN(data2)){
-validate94.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+validate96.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
 if(data2 < 0 || isNaN(data2)){
-validate94.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate96.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16425,18 +17210,18 @@ if(data.initial_price !== undefined){
 let data3 = data.initial_price;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate94.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate96.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 100000000000 || isNaN(data3)){
-validate94.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate96.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate94.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate96.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16452,18 +17237,18 @@ if(data.renewal_price !== undefined){
 let data4 = data.renewal_price;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate94.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate96.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 100000000000 || isNaN(data4)){
-validate94.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate96.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data4 < 0 || isNaN(data4)){
-validate94.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate96.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16479,11 +17264,11 @@ if(data.visibility !== undefined){
 let data5 = data.visibility;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
-validate94.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data5 === "visible") || (data5 === "hidden")) || (data5 === "quick_link")) || (data5 === "archived"))){
-validate94.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema97.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate96.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema99.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -16496,18 +17281,18 @@ if(data.stock !== undefined){
 let data6 = data.stock;
 const _errs14 = errors;
 if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-validate94.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema97.properties.stock.type},message:"must be integer,null"}];
+validate96.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema99.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs14){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 2147483647 || isNaN(data6)){
-validate94.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate96.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data6 < 0 || isNaN(data6)){
-validate94.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate96.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -16523,13 +17308,13 @@ if(data.short_link !== undefined){
 let data7 = data.short_link;
 const _errs16 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate94.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema97.properties.short_link.type},message:"must be string,null"}];
+validate96.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: schema99.properties.short_link.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern29.test(data7)){
-validate94.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+if(!pattern30.test(data7)){
+validate96.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
 }
@@ -16544,11 +17329,11 @@ if(data.three_d_secure_policy !== undefined){
 let data8 = data.three_d_secure_policy;
 const _errs18 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate94.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema97.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate96.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema99.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
 if(!(((data8 === "mandate_challenge") || (data8 === "mandate_if_required")) || (data8 === null))){
-validate94.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema97.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+validate96.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema99.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -16563,7 +17348,7 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(Object.keys(data9).length > 50){
-validate94.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate96.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -16591,7 +17376,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate94.errors = vErrors;
+validate96.errors = vErrors;
 return false;
 break;
 }
@@ -16601,7 +17386,7 @@ for(const key2 in data9){
 let data10 = data9[key2];
 const _errs24 = errors;
 if((((typeof data10 !== "string") && (!((typeof data10 == "number") && (isFinite(data10))))) && (typeof data10 !== "boolean")) && (data10 !== null)){
-validate94.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema97.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate96.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema99.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs24 === errors;
@@ -16613,7 +17398,7 @@ break;
 }
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate96.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16626,555 +17411,6 @@ var valid0 = true;
 }
 }
 }
-}
-}
-}
-}
-}
-}
-}
-else {
-validate94.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate94.errors = vErrors;
-return errors === 0;
-}
-validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_c6e2fd2b9b04 = validate95;
-const schema98 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
-
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate95.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-data.currency = "usd";
-}
-if(data.visibility === undefined){
-data.visibility = "visible";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
-validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func5.call(schema98.properties, key0))){
-validate95.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate95.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate95.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate95.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.product_id !== undefined){
-let data1 = data.product_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate95.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data1)){
-validate95.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate95.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.title !== undefined){
-let data2 = data.title;
-const _errs6 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate95.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema98.properties.title.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 200){
-validate95.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_type !== undefined){
-let data3 = data.plan_type;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate95.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data3 === "renewal") || (data3 === "one_time"))){
-validate95.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema98.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.billing_period !== undefined){
-let data4 = data.billing_period;
-const _errs10 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate95.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs10){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 3650 || isNaN(data4)){
-validate95.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
-return false;
-}
-else {
-if(data4 < 1 || isNaN(data4)){
-validate95.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.trial_period_days !== undefined){
-let data5 = data.trial_period_days;
-const _errs12 = errors;
-if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-validate95.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema98.properties.trial_period_days.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs12){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 730 || isNaN(data5)){
-validate95.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
-return false;
-}
-else {
-if(data5 < 0 || isNaN(data5)){
-validate95.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data6 = data.currency;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!pattern6.test(data6)){
-validate95.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate95.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-if(valid0){
-if(data.initial_price !== undefined){
-let data7 = data.initial_price;
-const _errs16 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate95.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs16){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 100000000000 || isNaN(data7)){
-validate95.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data7 < 0 || isNaN(data7)){
-validate95.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.renewal_price !== undefined){
-let data8 = data.renewal_price;
-const _errs18 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate95.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs18){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 100000000000 || isNaN(data8)){
-validate95.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
-return false;
-}
-else {
-if(data8 < 0 || isNaN(data8)){
-validate95.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.visibility;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-validate95.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
-validate95.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema98.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-if(valid0){
-if(data.stock !== undefined){
-let data10 = data.stock;
-const _errs22 = errors;
-if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-validate95.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema98.properties.stock.type},message:"must be integer,null"}];
-return false;
-}
-if(errors === _errs22){
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 2147483647 || isNaN(data10)){
-validate95.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
-return false;
-}
-else {
-if(data10 < 0 || isNaN(data10)){
-validate95.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.short_link !== undefined){
-let data11 = data.short_link;
-const _errs24 = errors;
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!pattern29.test(data11)){
-validate95.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate95.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.three_d_secure_policy !== undefined){
-let data12 = data.three_d_secure_policy;
-const _errs26 = errors;
-if((typeof data12 !== "string") && (data12 !== null)){
-validate95.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema98.properties.three_d_secure_policy.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === null))){
-validate95.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema98.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.metadata !== undefined){
-let data13 = data.metadata;
-const _errs28 = errors;
-if(errors === _errs28){
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(Object.keys(data13).length > 50){
-validate95.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
-return false;
-}
-else {
-for(const key1 in data13){
-const _errs30 = errors;
-if(typeof key1 === "string"){
-if(func1(key1) > 40){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid1 = _errs30 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate95.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid1){
-for(const key2 in data13){
-let data14 = data13[key2];
-const _errs32 = errors;
-if((((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (typeof data14 !== "boolean")) && (data14 !== null)){
-validate95.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema98.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
-return false;
-}
-var valid2 = _errs32 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-else {
-validate95.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate95.errors = vErrors;
-return errors === 0;
-}
-validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_c8e32754ac10 = validate96;
-const schema99 = {"type":"object","properties":{"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"from_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"to_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false,"required":["from_token","to_token"]};
-
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate96.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.from_token === undefined) && (missing0 = "from_token")) || ((data.to_token === undefined) && (missing0 = "to_token"))){
-validate96.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "account_id") || (key0 === "from_token")) || (key0 === "to_token")) || (key0 === "amount"))){
-validate96.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(!pattern100.test(data0)){
-validate96.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate96.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.from_token !== undefined){
-let data1 = data.from_token;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!pattern8.test(data1)){
-validate96.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
-return false;
-}
-}
-else {
-validate96.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to_token !== undefined){
-let data2 = data.to_token;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern8.test(data2)){
-validate96.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
-return false;
-}
-}
-else {
-validate96.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.amount !== undefined){
-let data3 = data.amount;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern10.test(data3)){
-validate96.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
-return false;
-}
-}
-else {
-validate96.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -17192,8 +17428,8 @@ return errors === 0;
 }
 validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_cc910b5d4865 = validate97;
-const schema100 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"username":{"type":"string","minLength":1,"maxLength":30},"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["account_id","role"]};
+export const body_c6e2fd2b9b04 = validate97;
+const schema100 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17207,15 +17443,21 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+data.currency = "usd";
+}
+if(data.visibility === undefined){
+data.visibility = "visible";
+}
 let missing0;
-if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.role === undefined) && (missing0 = "role"))){
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
 validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "username")) || (key0 === "role")) || (key0 === "permissions"))){
+if(!(func5.call(schema100.properties, key0))){
 validate97.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17249,723 +17491,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate97.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern31.test(data1)){
-validate97.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.username !== undefined){
-let data2 = data.username;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 30){
-validate97.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/maxLength",keyword:"maxLength",params:{limit: 30},message:"must NOT have more than 30 characters"}];
-return false;
-}
-else {
-if(func1(data2) < 1){
-validate97.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.role !== undefined){
-let data3 = data.role;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate97.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((data3 === "admin") || (data3 === "moderator")) || (data3 === "sales_manager")) || (data3 === "viewer")) || (data3 === "custom"))){
-validate97.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema100.properties.role.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.permissions !== undefined){
-let data4 = data.permissions;
-const _errs10 = errors;
-if(errors === _errs10){
-if(Array.isArray(data4)){
-if(data4.length > 100){
-validate97.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-const _errs12 = errors;
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 100){
-validate97.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
-return false;
-}
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs12 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate97.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate97.errors = vErrors;
-return errors === 0;
-}
-validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_d2641751230b = validate98;
-const schema101 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"number","minimum":0.01,"maximum":999999999999.99},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"},"idempotency_key":{"type":"string","minLength":1,"maxLength":255}},"additionalProperties":false,"required":["payout_method_id","amount"]};
-const pattern173 = new RegExp("^potk_[A-Za-z0-9]{1,40}$", "u");
-
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate98.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.speed === undefined){
-data.speed = "standard";
-}
-let missing0;
-if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed")) || (key0 === "idempotency_key"))){
-validate98.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate98.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate98.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate98.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate98.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern31.test(data1)){
-validate98.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate98.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.payout_method_id !== undefined){
-let data2 = data.payout_method_id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern173.test(data2)){
-validate98.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
-return false;
-}
-}
-else {
-validate98.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.amount !== undefined){
-let data3 = data.amount;
-const _errs8 = errors;
-if(errors === _errs8){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 999999999999.99 || isNaN(data3)){
-validate98.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999999.99},message:"must be <= 999999999999.99"}];
-return false;
-}
-else {
-if(data3 < 0.01 || isNaN(data3)){
-validate98.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
-return false;
-}
-}
-}
-else {
-validate98.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data4 = data.currency;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern6.test(data4)){
-validate98.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate98.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data5 = data.speed;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-validate98.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data5 === "standard") || (data5 === "instant"))){
-validate98.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema101.properties.speed.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-if(valid0){
-if(data.idempotency_key !== undefined){
-let data6 = data.idempotency_key;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 255){
-validate98.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
-return false;
-}
-else {
-if(func1(data6) < 1){
-validate98.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate98.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate98.errors = vErrors;
-return errors === 0;
-}
-validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_d64f14bbcfa1 = validate99;
-const schema102 = {"type":"object","properties":{"cancellation_mode":{"type":["string","null"],"enum":["at_period_end","immediate",null]}},"additionalProperties":false};
-
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate99.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "cancellation_mode")){
-validate99.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.cancellation_mode !== undefined){
-let data0 = data.cancellation_mode;
-if((typeof data0 !== "string") && (data0 !== null)){
-validate99.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/type",keyword:"type",params:{type: schema102.properties.cancellation_mode.type},message:"must be string,null"}];
-return false;
-}
-if(!(((data0 === "at_period_end") || (data0 === "immediate")) || (data0 === null))){
-validate99.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/enum",keyword:"enum",params:{allowedValues: schema102.properties.cancellation_mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-}
-}
-}
-else {
-validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate99.errors = vErrors;
-return errors === 0;
-}
-validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_d6a5329228dd = validate100;
-const schema103 = {"type":"object","properties":{"cancel_at_period_end":{"type":"boolean","default":false}},"additionalProperties":false};
-
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate100.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cancel_at_period_end === undefined){
-data.cancel_at_period_end = false;
-}
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "cancel_at_period_end")){
-validate100.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(typeof data.cancel_at_period_end !== "boolean"){
-validate100.errors = [{instancePath:instancePath+"/cancel_at_period_end",schemaPath:"#/properties/cancel_at_period_end/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-}
-else {
-validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate100.errors = vErrors;
-return errors === 0;
-}
-validate100.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_d8dad3353a89 = validate101;
-const schema104 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"tracking_code":{"type":"string","pattern":"^[A-Za-z0-9]{4,40}$"}},"additionalProperties":false,"required":["company_id","payment_id","tracking_code"]};
-
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate101.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.payment_id === undefined) && (missing0 = "payment_id"))) || ((data.tracking_code === undefined) && (missing0 = "tracking_code"))){
-validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((key0 === "company_id") || (key0 === "payment_id")) || (key0 === "tracking_code"))){
-validate101.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.company_id !== undefined){
-let data0 = data.company_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate101.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate101.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate101.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.payment_id !== undefined){
-let data1 = data.payment_id;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate101.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern143.test(data1)){
-validate101.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate101.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tracking_code !== undefined){
-let data2 = data.tracking_code;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern144.test(data2)){
-validate101.errors = [{instancePath:instancePath+"/tracking_code",schemaPath:"#/properties/tracking_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{4,40}$"},message:"must match pattern \""+"^[A-Za-z0-9]{4,40}$"+"\""}];
-return false;
-}
-}
-else {
-validate101.errors = [{instancePath:instancePath+"/tracking_code",schemaPath:"#/properties/tracking_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate101.errors = vErrors;
-return errors === 0;
-}
-validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_d9525f1c7c7f = validate102;
-const schema105 = {"type":"object","properties":{"tracking_number":{"type":"string","pattern":"^[A-Za-z0-9]{4,40}$"},"carrier":{"type":"string","enum":["usps","ups","fedex","dhl_express","royal_mail","canada_post","australia_post","ontrac","dpd","post_nl"]}},"additionalProperties":false,"required":["tracking_number"]};
-
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate102.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.tracking_number === undefined) && (missing0 = "tracking_number")){
-validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "tracking_number") || (key0 === "carrier"))){
-validate102.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.tracking_number !== undefined){
-let data0 = data.tracking_number;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(!pattern144.test(data0)){
-validate102.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{4,40}$"},message:"must match pattern \""+"^[A-Za-z0-9]{4,40}$"+"\""}];
-return false;
-}
-}
-else {
-validate102.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.carrier !== undefined){
-let data1 = data.carrier;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate102.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((((((((data1 === "usps") || (data1 === "ups")) || (data1 === "fedex")) || (data1 === "dhl_express")) || (data1 === "royal_mail")) || (data1 === "canada_post")) || (data1 === "australia_post")) || (data1 === "ontrac")) || (data1 === "dpd")) || (data1 === "post_nl"))){
-validate102.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/enum",keyword:"enum",params:{allowedValues: schema105.properties.carrier.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate102.errors = vErrors;
-return errors === 0;
-}
-validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_e42f0b36d4ac = validate103;
-const schema106 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
-
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate103.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.currency === undefined){
-data.currency = "usd";
-}
-if(data.visibility === undefined){
-data.visibility = "visible";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
-validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(func5.call(schema106.properties, key0))){
-validate103.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate103.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate103.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate103.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
 if(data.product_id !== undefined){
 let data1 = data.product_id;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 64){
-validate103.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate97.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern5.test(data1)){
-validate103.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+validate97.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17979,13 +17522,13 @@ if(data.title !== undefined){
 let data2 = data.title;
 const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate103.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema106.properties.title.type},message:"must be string,null"}];
+validate97.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema100.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(func1(data2) > 200){
-validate103.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate97.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 }
@@ -18000,11 +17543,11 @@ if(data.plan_type !== undefined){
 let data3 = data.plan_type;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate103.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "renewal") || (data3 === "one_time"))){
-validate103.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema106.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+validate97.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema100.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -18017,18 +17560,18 @@ if(data.billing_period !== undefined){
 let data4 = data.billing_period;
 const _errs10 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate103.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate97.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 > 3650 || isNaN(data4)){
-validate103.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+validate97.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
 return false;
 }
 else {
 if(data4 < 1 || isNaN(data4)){
-validate103.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate97.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -18044,18 +17587,18 @@ if(data.trial_period_days !== undefined){
 let data5 = data.trial_period_days;
 const _errs12 = errors;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-validate103.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema106.properties.trial_period_days.type},message:"must be integer,null"}];
+validate97.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema100.properties.trial_period_days.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs12){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 > 730 || isNaN(data5)){
-validate103.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+validate97.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
 return false;
 }
 else {
 if(data5 < 0 || isNaN(data5)){
-validate103.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate97.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -18072,12 +17615,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern6.test(data6)){
-validate103.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate97.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18087,18 +17630,18 @@ if(data.initial_price !== undefined){
 let data7 = data.initial_price;
 const _errs16 = errors;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-validate103.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate97.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 100000000000 || isNaN(data7)){
-validate103.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate97.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data7 < 0 || isNaN(data7)){
-validate103.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate97.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -18114,18 +17657,18 @@ if(data.renewal_price !== undefined){
 let data8 = data.renewal_price;
 const _errs18 = errors;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate103.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate97.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 100000000000 || isNaN(data8)){
-validate103.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate97.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data8 < 0 || isNaN(data8)){
-validate103.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate97.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -18140,11 +17683,11 @@ if(valid0){
 let data9 = data.visibility;
 const _errs20 = errors;
 if(typeof data9 !== "string"){
-validate103.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
-validate103.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema106.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate97.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema100.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -18153,18 +17696,18 @@ if(data.stock !== undefined){
 let data10 = data.stock;
 const _errs22 = errors;
 if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-validate103.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema106.properties.stock.type},message:"must be integer,null"}];
+validate97.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema100.properties.stock.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs22){
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 > 2147483647 || isNaN(data10)){
-validate103.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate97.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data10 < 0 || isNaN(data10)){
-validate103.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate97.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -18181,13 +17724,13 @@ let data11 = data.short_link;
 const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data11 === "string"){
-if(!pattern29.test(data11)){
-validate103.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+if(!pattern30.test(data11)){
+validate97.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18201,11 +17744,11 @@ if(data.three_d_secure_policy !== undefined){
 let data12 = data.three_d_secure_policy;
 const _errs26 = errors;
 if((typeof data12 !== "string") && (data12 !== null)){
-validate103.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema106.properties.three_d_secure_policy.type},message:"must be string,null"}];
+validate97.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema100.properties.three_d_secure_policy.type},message:"must be string,null"}];
 return false;
 }
-if(!((((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === "frictionless_if_required")) || (data12 === null))){
-validate103.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema106.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+if(!(((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === null))){
+validate97.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema100.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -18220,7 +17763,7 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(Object.keys(data13).length > 50){
-validate103.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate97.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -18248,7 +17791,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate103.errors = vErrors;
+validate97.errors = vErrors;
 return false;
 break;
 }
@@ -18258,7 +17801,7 @@ for(const key2 in data13){
 let data14 = data13[key2];
 const _errs32 = errors;
 if((((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (typeof data14 !== "boolean")) && (data14 !== null)){
-validate103.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema106.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate97.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema100.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs32 === errors;
@@ -18270,7 +17813,7 @@ break;
 }
 }
 else {
-validate103.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate97.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18296,22 +17839,22 @@ var valid0 = true;
 }
 }
 else {
-validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate103.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_e4903ad39057 = validate104;
-const schema107 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]},"recipient":{"type":"object","properties":{"first_name":{"type":"string","minLength":1,"maxLength":100},"last_name":{"type":"string","minLength":1,"maxLength":100},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["first_name","last_name","country"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
+export const body_c8e32754ac10 = validate98;
+const schema101 = {"type":"object","properties":{"account_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,64}$"},"from_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"to_token":{"type":"string","pattern":"^[A-Za-z]{3,6}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"}},"additionalProperties":false,"required":["from_token","to_token"]};
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
+const evaluated0 = validate98.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18321,15 +17864,144 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
-validate104.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(((data.from_token === undefined) && (missing0 = "from_token")) || ((data.to_token === undefined) && (missing0 = "to_token"))){
+validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields")) || (key0 === "recipient"))){
-validate104.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!((((key0 === "account_id") || (key0 === "from_token")) || (key0 === "to_token")) || (key0 === "amount"))){
+validate98.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern112.test(data0)){
+validate98.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate98.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from_token !== undefined){
+let data1 = data.from_token;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!pattern8.test(data1)){
+validate98.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+return false;
+}
+}
+else {
+validate98.errors = [{instancePath:instancePath+"/from_token",schemaPath:"#/properties/from_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to_token !== undefined){
+let data2 = data.to_token;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern8.test(data2)){
+validate98.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z]{3,6}$"},message:"must match pattern \""+"^[A-Za-z]{3,6}$"+"\""}];
+return false;
+}
+}
+else {
+validate98.errors = [{instancePath:instancePath+"/to_token",schemaPath:"#/properties/to_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data3 = data.amount;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern10.test(data3)){
+validate98.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+return false;
+}
+}
+else {
+validate98.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate98.errors = vErrors;
+return errors === 0;
+}
+validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_cc910b5d4865 = validate99;
+const schema102 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"username":{"type":"string","minLength":1,"maxLength":30},"role":{"type":"string","enum":["admin","moderator","sales_manager","viewer","custom"]},"permissions":{"type":"array","items":{"type":"string","maxLength":100},"maxItems":100}},"additionalProperties":false,"required":["account_id","role"]};
+
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate99.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.account_id === undefined) && (missing0 = "account_id")) || ((data.role === undefined) && (missing0 = "role"))){
+validate99.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "username")) || (key0 === "role")) || (key0 === "permissions"))){
+validate99.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18341,18 +18013,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate104.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate99.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data0)){
-validate104.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate99.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18368,18 +18040,1131 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 64){
-validate104.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate99.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern31.test(data1)){
-validate104.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!pattern32.test(data1)){
+validate99.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.username !== undefined){
+let data2 = data.username;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 30){
+validate99.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/maxLength",keyword:"maxLength",params:{limit: 30},message:"must NOT have more than 30 characters"}];
+return false;
+}
+else {
+if(func1(data2) < 1){
+validate99.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate99.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+let data3 = data.role;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate99.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((data3 === "admin") || (data3 === "moderator")) || (data3 === "sales_manager")) || (data3 === "viewer")) || (data3 === "custom"))){
+validate99.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema102.properties.role.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.permissions !== undefined){
+let data4 = data.permissions;
+const _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data4)){
+if(data4.length > 100){
+validate99.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 100){
+validate99.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate99.errors = [{instancePath:instancePath+"/permissions/" + i0,schemaPath:"#/properties/permissions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate99.errors = [{instancePath:instancePath+"/permissions",schemaPath:"#/properties/permissions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate99.errors = vErrors;
+return errors === 0;
+}
+validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_d2641751230b = validate100;
+const schema103 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"number","minimum":0.01,"maximum":999999999999.99},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"},"idempotency_key":{"type":"string","minLength":1,"maxLength":255}},"additionalProperties":false,"required":["payout_method_id","amount"]};
+const pattern187 = new RegExp("^potk_[A-Za-z0-9]{1,40}$", "u");
+
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate100.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.speed === undefined){
+data.speed = "standard";
+}
+let missing0;
+if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
+validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed")) || (key0 === "idempotency_key"))){
+validate100.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate100.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate100.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data1 = data.user_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate100.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern32.test(data1)){
+validate100.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.payout_method_id !== undefined){
+let data2 = data.payout_method_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern187.test(data2)){
+validate100.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
+return false;
+}
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data3 = data.amount;
+const _errs8 = errors;
+if(errors === _errs8){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 999999999999.99 || isNaN(data3)){
+validate100.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999999999999.99},message:"must be <= 999999999999.99"}];
+return false;
+}
+else {
+if(data3 < 0.01 || isNaN(data3)){
+validate100.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.01},message:"must be >= 0.01"}];
+return false;
+}
+}
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data4 = data.currency;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern6.test(data4)){
+validate100.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data5 = data.speed;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+validate100.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data5 === "standard") || (data5 === "instant"))){
+validate100.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema103.properties.speed.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+if(valid0){
+if(data.idempotency_key !== undefined){
+let data6 = data.idempotency_key;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 255){
+validate100.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+return false;
+}
+else {
+if(func1(data6) < 1){
+validate100.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/idempotency_key",schemaPath:"#/properties/idempotency_key/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate100.errors = vErrors;
+return errors === 0;
+}
+validate100.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_d64f14bbcfa1 = validate101;
+const schema104 = {"type":"object","properties":{"cancellation_mode":{"type":["string","null"],"enum":["at_period_end","immediate",null]}},"additionalProperties":false};
+
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate101.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "cancellation_mode")){
+validate101.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.cancellation_mode !== undefined){
+let data0 = data.cancellation_mode;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate101.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/type",keyword:"type",params:{type: schema104.properties.cancellation_mode.type},message:"must be string,null"}];
+return false;
+}
+if(!(((data0 === "at_period_end") || (data0 === "immediate")) || (data0 === null))){
+validate101.errors = [{instancePath:instancePath+"/cancellation_mode",schemaPath:"#/properties/cancellation_mode/enum",keyword:"enum",params:{allowedValues: schema104.properties.cancellation_mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+}
+else {
+validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate101.errors = vErrors;
+return errors === 0;
+}
+validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_d6a5329228dd = validate102;
+const schema105 = {"type":"object","properties":{"cancel_at_period_end":{"type":"boolean","default":false}},"additionalProperties":false};
+
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate102.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cancel_at_period_end === undefined){
+data.cancel_at_period_end = false;
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "cancel_at_period_end")){
+validate102.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(typeof data.cancel_at_period_end !== "boolean"){
+validate102.errors = [{instancePath:instancePath+"/cancel_at_period_end",schemaPath:"#/properties/cancel_at_period_end/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+}
+else {
+validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate102.errors = vErrors;
+return errors === 0;
+}
+validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_d8dad3353a89 = validate103;
+const schema106 = {"type":"object","properties":{"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"tracking_code":{"type":"string","pattern":"^[A-Za-z0-9]{4,40}$"}},"additionalProperties":false,"required":["company_id","payment_id","tracking_code"]};
+
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate103.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.company_id === undefined) && (missing0 = "company_id")) || ((data.payment_id === undefined) && (missing0 = "payment_id"))) || ((data.tracking_code === undefined) && (missing0 = "tracking_code"))){
+validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "company_id") || (key0 === "payment_id")) || (key0 === "tracking_code"))){
+validate103.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.company_id !== undefined){
+let data0 = data.company_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate103.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate103.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate103.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.payment_id !== undefined){
+let data1 = data.payment_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate103.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern86.test(data1)){
+validate103.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate103.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tracking_code !== undefined){
+let data2 = data.tracking_code;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern158.test(data2)){
+validate103.errors = [{instancePath:instancePath+"/tracking_code",schemaPath:"#/properties/tracking_code/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{4,40}$"},message:"must match pattern \""+"^[A-Za-z0-9]{4,40}$"+"\""}];
+return false;
+}
+}
+else {
+validate103.errors = [{instancePath:instancePath+"/tracking_code",schemaPath:"#/properties/tracking_code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate103.errors = vErrors;
+return errors === 0;
+}
+validate103.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_d9525f1c7c7f = validate104;
+const schema107 = {"type":"object","properties":{"tracking_number":{"type":"string","pattern":"^[A-Za-z0-9]{4,40}$"},"carrier":{"type":"string","enum":["usps","ups","fedex","dhl_express","royal_mail","canada_post","australia_post","ontrac","dpd","post_nl"]}},"additionalProperties":false,"required":["tracking_number"]};
+
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate104.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.tracking_number === undefined) && (missing0 = "tracking_number")){
+validate104.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "tracking_number") || (key0 === "carrier"))){
+validate104.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.tracking_number !== undefined){
+let data0 = data.tracking_number;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern158.test(data0)){
+validate104.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9]{4,40}$"},message:"must match pattern \""+"^[A-Za-z0-9]{4,40}$"+"\""}];
+return false;
+}
+}
+else {
+validate104.errors = [{instancePath:instancePath+"/tracking_number",schemaPath:"#/properties/tracking_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.carrier !== undefined){
+let data1 = data.carrier;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate104.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((((((data1 === "usps") || (data1 === "ups")) || (data1 === "fedex")) || (data1 === "dhl_express")) || (data1 === "royal_mail")) || (data1 === "canada_post")) || (data1 === "australia_post")) || (data1 === "ontrac")) || (data1 === "dpd")) || (data1 === "post_nl"))){
+validate104.errors = [{instancePath:instancePath+"/carrier",schemaPath:"#/properties/carrier/enum",keyword:"enum",params:{allowedValues: schema107.properties.carrier.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate104.errors = vErrors;
+return errors === 0;
+}
+validate104.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_e42f0b36d4ac = validate105;
+const schema108 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"title":{"type":["string","null"],"maxLength":200},"plan_type":{"type":"string","enum":["renewal","one_time"]},"billing_period":{"type":"integer","minimum":1,"maximum":3650},"trial_period_days":{"type":["integer","null"],"minimum":0,"maximum":730},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"initial_price":{"type":"integer","minimum":0,"maximum":100000000000},"renewal_price":{"type":"integer","minimum":0,"maximum":100000000000},"visibility":{"type":"string","enum":["visible","hidden","quick_link","archived"],"default":"visible"},"stock":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"short_link":{"type":"string","pattern":"^[A-Za-z0-9_-]{3,64}$"},"three_d_secure_policy":{"type":["string","null"],"enum":["mandate_challenge","mandate_if_required","frictionless_if_required",null]},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false,"required":["account_id","product_id","plan_type"]};
+
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate105.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.currency === undefined){
+data.currency = "usd";
+}
+if(data.visibility === undefined){
+data.visibility = "visible";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.product_id === undefined) && (missing0 = "product_id"))) || ((data.plan_type === undefined) && (missing0 = "plan_type"))){
+validate105.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func5.call(schema108.properties, key0))){
+validate105.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate105.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate105.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data1 = data.product_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate105.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data1)){
+validate105.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data2 = data.title;
+const _errs6 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate105.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema108.properties.title.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 200){
+validate105.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_type !== undefined){
+let data3 = data.plan_type;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+validate105.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data3 === "renewal") || (data3 === "one_time"))){
+validate105.errors = [{instancePath:instancePath+"/plan_type",schemaPath:"#/properties/plan_type/enum",keyword:"enum",params:{allowedValues: schema108.properties.plan_type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.billing_period !== undefined){
+let data4 = data.billing_period;
+const _errs10 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate105.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs10){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 3650 || isNaN(data4)){
+validate105.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3650},message:"must be <= 3650"}];
+return false;
+}
+else {
+if(data4 < 1 || isNaN(data4)){
+validate105.errors = [{instancePath:instancePath+"/billing_period",schemaPath:"#/properties/billing_period/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.trial_period_days !== undefined){
+let data5 = data.trial_period_days;
+const _errs12 = errors;
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+validate105.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/type",keyword:"type",params:{type: schema108.properties.trial_period_days.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs12){
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 730 || isNaN(data5)){
+validate105.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/maximum",keyword:"maximum",params:{comparison: "<=", limit: 730},message:"must be <= 730"}];
+return false;
+}
+else {
+if(data5 < 0 || isNaN(data5)){
+validate105.errors = [{instancePath:instancePath+"/trial_period_days",schemaPath:"#/properties/trial_period_days/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data6 = data.currency;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!pattern6.test(data6)){
+validate105.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+if(valid0){
+if(data.initial_price !== undefined){
+let data7 = data.initial_price;
+const _errs16 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+validate105.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs16){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 100000000000 || isNaN(data7)){
+validate105.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data7 < 0 || isNaN(data7)){
+validate105.errors = [{instancePath:instancePath+"/initial_price",schemaPath:"#/properties/initial_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.renewal_price !== undefined){
+let data8 = data.renewal_price;
+const _errs18 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+validate105.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs18){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 100000000000 || isNaN(data8)){
+validate105.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+return false;
+}
+else {
+if(data8 < 0 || isNaN(data8)){
+validate105.errors = [{instancePath:instancePath+"/renewal_price",schemaPath:"#/properties/renewal_price/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.visibility;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+validate105.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((data9 === "visible") || (data9 === "hidden")) || (data9 === "quick_link")) || (data9 === "archived"))){
+validate105.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema108.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+if(data.stock !== undefined){
+let data10 = data.stock;
+const _errs22 = errors;
+if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
+validate105.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/type",keyword:"type",params:{type: schema108.properties.stock.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs22){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 2147483647 || isNaN(data10)){
+validate105.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+return false;
+}
+else {
+if(data10 < 0 || isNaN(data10)){
+validate105.errors = [{instancePath:instancePath+"/stock",schemaPath:"#/properties/stock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.short_link !== undefined){
+let data11 = data.short_link;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!pattern30.test(data11)){
+validate105.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{3,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{3,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/short_link",schemaPath:"#/properties/short_link/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.three_d_secure_policy !== undefined){
+let data12 = data.three_d_secure_policy;
+const _errs26 = errors;
+if((typeof data12 !== "string") && (data12 !== null)){
+validate105.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/type",keyword:"type",params:{type: schema108.properties.three_d_secure_policy.type},message:"must be string,null"}];
+return false;
+}
+if(!((((data12 === "mandate_challenge") || (data12 === "mandate_if_required")) || (data12 === "frictionless_if_required")) || (data12 === null))){
+validate105.errors = [{instancePath:instancePath+"/three_d_secure_policy",schemaPath:"#/properties/three_d_secure_policy/enum",keyword:"enum",params:{allowedValues: schema108.properties.three_d_secure_policy.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.metadata !== undefined){
+let data13 = data.metadata;
+const _errs28 = errors;
+if(errors === _errs28){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(Object.keys(data13).length > 50){
+validate105.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+return false;
+}
+else {
+for(const key1 in data13){
+const _errs30 = errors;
+if(typeof key1 === "string"){
+if(func1(key1) > 40){
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters",propertyName:key1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid1 = _errs30 === errors;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate105.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid1){
+for(const key2 in data13){
+let data14 = data13[key2];
+const _errs32 = errors;
+if((((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (typeof data14 !== "boolean")) && (data14 !== null)){
+validate105.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema108.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+return false;
+}
+var valid2 = _errs32 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate105.errors = vErrors;
+return errors === 0;
+}
+validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_e4903ad39057 = validate106;
+const schema109 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"supported_payout_method_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"},"nickname":{"type":"string","minLength":1,"maxLength":60},"destination_currency":{"type":"string","pattern":"^[a-z]{3}$"},"is_default":{"type":"boolean"},"fields":{"type":"object","properties":{"account_number":{"type":"string","minLength":4,"maxLength":80},"routing_number":{"type":"string","pattern":"^[0-9]{9}$"},"institution_name":{"type":"string","maxLength":100}},"additionalProperties":false,"required":["account_number"]},"recipient":{"type":"object","properties":{"first_name":{"type":"string","minLength":1,"maxLength":100},"last_name":{"type":"string","minLength":1,"maxLength":100},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false,"required":["first_name","last_name","country"]}},"additionalProperties":false,"required":["supported_payout_method_id","nickname","fields"]};
+
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate106.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.supported_payout_method_id === undefined) && (missing0 = "supported_payout_method_id")) || ((data.nickname === undefined) && (missing0 = "nickname"))) || ((data.fields === undefined) && (missing0 = "fields"))){
+validate106.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "supported_payout_method_id")) || (key0 === "nickname")) || (key0 === "destination_currency")) || (key0 === "is_default")) || (key0 === "fields")) || (key0 === "recipient"))){
+validate106.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate106.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate106.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate106.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data1 = data.user_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate106.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern32.test(data1)){
+validate106.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate106.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18394,13 +19179,13 @@ let data2 = data.supported_payout_method_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern59.test(data2)){
-validate104.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
+if(!pattern58.test(data2)){
+validate106.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
 return false;
 }
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/supported_payout_method_id",schemaPath:"#/properties/supported_payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18416,18 +19201,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 60){
-validate104.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
+validate106.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/maxLength",keyword:"maxLength",params:{limit: 60},message:"must NOT have more than 60 characters"}];
 return false;
 }
 else {
 if(func1(data3) < 1){
-validate104.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate106.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/nickname",schemaPath:"#/properties/nickname/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18443,12 +19228,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
-validate104.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate106.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/destination_currency",schemaPath:"#/properties/destination_currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18461,7 +19246,7 @@ if(valid0){
 if(data.is_default !== undefined){
 const _errs12 = errors;
 if(typeof data.is_default !== "boolean"){
-validate104.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate106.errors = [{instancePath:instancePath+"/is_default",schemaPath:"#/properties/is_default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -18477,14 +19262,14 @@ if(errors === _errs14){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing1;
 if((data6.account_number === undefined) && (missing1 = "account_number")){
-validate104.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate106.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs16 = errors;
 for(const key1 in data6){
 if(!(((key1 === "account_number") || (key1 === "routing_number")) || (key1 === "institution_name"))){
-validate104.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate106.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18496,18 +19281,18 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data7 === "string"){
 if(func1(data7) > 80){
-validate104.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+validate106.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
 return false;
 }
 else {
 if(func1(data7) < 4){
-validate104.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
+validate106.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/minLength",keyword:"minLength",params:{limit: 4},message:"must NOT have fewer than 4 characters"}];
 return false;
 }
 }
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/fields/account_number",schemaPath:"#/properties/fields/properties/account_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18522,13 +19307,13 @@ let data8 = data6.routing_number;
 const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data8 === "string"){
-if(!pattern61.test(data8)){
-validate104.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
+if(!pattern60.test(data8)){
+validate106.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{9}$"},message:"must match pattern \""+"^[0-9]{9}$"+"\""}];
 return false;
 }
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/fields/routing_number",schemaPath:"#/properties/fields/properties/routing_number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18544,12 +19329,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data9 === "string"){
 if(func1(data9) > 100){
-validate104.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate106.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/fields/institution_name",schemaPath:"#/properties/fields/properties/institution_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18564,7 +19349,7 @@ var valid1 = true;
 }
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate106.errors = [{instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18581,14 +19366,14 @@ if(errors === _errs23){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing2;
 if((((data10.first_name === undefined) && (missing2 = "first_name")) || ((data10.last_name === undefined) && (missing2 = "last_name"))) || ((data10.country === undefined) && (missing2 = "country"))){
-validate104.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate106.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs25 = errors;
 for(const key2 in data10){
 if(!(((key2 === "first_name") || (key2 === "last_name")) || (key2 === "country"))){
-validate104.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate106.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -18600,18 +19385,18 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data11 === "string"){
 if(func1(data11) > 100){
-validate104.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate106.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data11) < 1){
-validate104.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate106.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/recipient/first_name",schemaPath:"#/properties/recipient/properties/first_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18627,18 +19412,18 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data12 === "string"){
 if(func1(data12) > 100){
-validate104.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate106.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data12) < 1){
-validate104.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate106.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/recipient/last_name",schemaPath:"#/properties/recipient/properties/last_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18654,12 +19439,12 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data13 === "string"){
 if(!pattern11.test(data13)){
-validate104.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate106.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/recipient/country",schemaPath:"#/properties/recipient/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18674,7 +19459,7 @@ var valid2 = true;
 }
 }
 else {
-validate104.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate106.errors = [{instancePath:instancePath+"/recipient",schemaPath:"#/properties/recipient/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18694,121 +19479,6 @@ var valid0 = true;
 }
 }
 else {
-validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate104.errors = vErrors;
-return errors === 0;
-}
-validate104.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_e5de94e2a255 = validate105;
-const schema108 = {"type":"object","properties":{"enabled":{"type":"boolean"}},"additionalProperties":false,"required":["enabled"]};
-
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate105.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.enabled === undefined) && (missing0 = "enabled")){
-validate105.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "enabled")){
-validate105.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.enabled !== undefined){
-if(typeof data.enabled !== "boolean"){
-validate105.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-}
-}
-}
-else {
-validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate105.errors = vErrors;
-return errors === 0;
-}
-validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_e8948ec0683d = validate106;
-const schema109 = {"type":"object","properties":{"bounty_id":{"type":"string","maxLength":64,"pattern":"^bnty_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["bounty_id"]};
-const pattern189 = new RegExp("^bnty_[A-Za-z0-9]+$", "u");
-
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate106.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.bounty_id === undefined) && (missing0 = "bounty_id")){
-validate106.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "bounty_id")){
-validate106.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.bounty_id !== undefined){
-let data0 = data.bounty_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate106.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern189.test(data0)){
-validate106.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/pattern",keyword:"pattern",params:{pattern: "^bnty_[A-Za-z0-9]+$"},message:"must match pattern \""+"^bnty_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate106.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
-}
-}
-else {
 validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -18818,8 +19488,8 @@ return errors === 0;
 }
 validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_ebe2439a8149 = validate107;
-const schema110 = {"type":"object","properties":{"subject_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,128}$"}},"additionalProperties":false,"required":["subject_id"]};
+export const body_e5de94e2a255 = validate107;
+const schema110 = {"type":"object","properties":{"enabled":{"type":"boolean"}},"additionalProperties":false,"required":["enabled"]};
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18834,34 +19504,24 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.subject_id === undefined) && (missing0 = "subject_id")){
+if((data.enabled === undefined) && (missing0 = "enabled")){
 validate107.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "subject_id")){
+if(!(key0 === "enabled")){
 validate107.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.subject_id !== undefined){
-let data0 = data.subject_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(!pattern75.test(data0)){
-validate107.errors = [{instancePath:instancePath+"/subject_id",schemaPath:"#/properties/subject_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,128}$"+"\""}];
+if(data.enabled !== undefined){
+if(typeof data.enabled !== "boolean"){
+validate107.errors = [{instancePath:instancePath+"/enabled",schemaPath:"#/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
-}
-}
-else {
-validate107.errors = [{instancePath:instancePath+"/subject_id",schemaPath:"#/properties/subject_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 }
 }
@@ -18877,8 +19537,9 @@ return errors === 0;
 }
 validate107.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_ecd882ec2573 = validate108;
-const schema111 = {"type":"object","properties":{"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"message":{"type":"string","minLength":1,"maxLength":5000},"attachments":{"type":"array","items":{"type":"string","pattern":"^file_[A-Za-z0-9]{1,60}$"},"maxItems":10}},"additionalProperties":false,"required":["payment_id","reason","message"]};
+export const body_e8948ec0683d = validate108;
+const schema111 = {"type":"object","properties":{"bounty_id":{"type":"string","maxLength":64,"pattern":"^bnty_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["bounty_id"]};
+const pattern203 = new RegExp("^bnty_[A-Za-z0-9]+$", "u");
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18893,135 +19554,39 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.payment_id === undefined) && (missing0 = "payment_id")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.message === undefined) && (missing0 = "message"))){
+if((data.bounty_id === undefined) && (missing0 = "bounty_id")){
 validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "payment_id") || (key0 === "reason")) || (key0 === "message")) || (key0 === "attachments"))){
+if(!(key0 === "bounty_id")){
 validate108.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.payment_id !== undefined){
-let data0 = data.payment_id;
+if(data.bounty_id !== undefined){
+let data0 = data.bounty_id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 64){
-validate108.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate108.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern143.test(data0)){
-validate108.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate108.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.reason !== undefined){
-let data1 = data.reason;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate108.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((((data1 === "forgot_to_cancel") || (data1 === "item_not_received")) || (data1 === "significantly_not_as_described")) || (data1 === "unauthorized_transaction")) || (data1 === "product_unacceptable"))){
-validate108.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema111.properties.reason.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.message !== undefined){
-let data2 = data.message;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 5000){
-validate108.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
-return false;
-}
-else {
-if(func1(data2) < 1){
-validate108.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern203.test(data0)){
+validate108.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/pattern",keyword:"pattern",params:{pattern: "^bnty_[A-Za-z0-9]+$"},message:"must match pattern \""+"^bnty_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
 else {
-validate108.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate108.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.attachments !== undefined){
-let data3 = data.attachments;
-const _errs8 = errors;
-if(errors === _errs8){
-if(Array.isArray(data3)){
-if(data3.length > 10){
-validate108.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern127.test(data4)){
-validate108.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/pattern",keyword:"pattern",params:{pattern: "^file_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^file_[A-Za-z0-9]{1,60}$"+"\""}];
-return false;
-}
-}
-else {
-validate108.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs10 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate108.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -19038,8 +19603,8 @@ return errors === 0;
 }
 validate108.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_ed51d1f7f0ca = validate109;
-const schema112 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","minLength":1,"maxLength":10000}},"additionalProperties":false};
+export const body_ebe2439a8149 = validate109;
+const schema112 = {"type":"object","properties":{"subject_id":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,128}$"}},"additionalProperties":false,"required":["subject_id"]};
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19053,10 +19618,230 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.subject_id === undefined) && (missing0 = "subject_id")){
+validate109.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "subject_id")){
+validate109.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.subject_id !== undefined){
+let data0 = data.subject_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern74.test(data0)){
+validate109.errors = [{instancePath:instancePath+"/subject_id",schemaPath:"#/properties/subject_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,128}$"+"\""}];
+return false;
+}
+}
+else {
+validate109.errors = [{instancePath:instancePath+"/subject_id",schemaPath:"#/properties/subject_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate109.errors = vErrors;
+return errors === 0;
+}
+validate109.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_ecd882ec2573 = validate110;
+const schema113 = {"type":"object","properties":{"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"message":{"type":"string","minLength":1,"maxLength":5000},"attachments":{"type":"array","items":{"type":"string","pattern":"^file_[A-Za-z0-9]{1,60}$"},"maxItems":10}},"additionalProperties":false,"required":["payment_id","reason","message"]};
+
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate110.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.payment_id === undefined) && (missing0 = "payment_id")) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.message === undefined) && (missing0 = "message"))){
+validate110.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "payment_id") || (key0 === "reason")) || (key0 === "message")) || (key0 === "attachments"))){
+validate110.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.payment_id !== undefined){
+let data0 = data.payment_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate110.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern86.test(data0)){
+validate110.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate110.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reason !== undefined){
+let data1 = data.reason;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+validate110.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((data1 === "forgot_to_cancel") || (data1 === "item_not_received")) || (data1 === "significantly_not_as_described")) || (data1 === "unauthorized_transaction")) || (data1 === "product_unacceptable"))){
+validate110.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema113.properties.reason.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.message !== undefined){
+let data2 = data.message;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 5000){
+validate110.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+return false;
+}
+else {
+if(func1(data2) < 1){
+validate110.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate110.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.attachments !== undefined){
+let data3 = data.attachments;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data3)){
+if(data3.length > 10){
+validate110.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern141.test(data4)){
+validate110.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/pattern",keyword:"pattern",params:{pattern: "^file_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^file_[A-Za-z0-9]{1,60}$"+"\""}];
+return false;
+}
+}
+else {
+validate110.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs10 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate110.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate110.errors = vErrors;
+return errors === 0;
+}
+validate110.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_ed51d1f7f0ca = validate111;
+const schema114 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":"string","minLength":1,"maxLength":10000}},"additionalProperties":false};
+
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate111.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "title") || (key0 === "description"))){
-validate109.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate111.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19068,18 +19853,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 200){
-validate109.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate111.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate109.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate111.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate109.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate111.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19095,18 +19880,18 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 10000){
-validate109.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}];
+validate111.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}];
 return false;
 }
 else {
 if(func1(data1) < 1){
-validate109.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate111.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate109.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate111.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19119,22 +19904,22 @@ var valid0 = true;
 }
 }
 else {
-validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate109.errors = vErrors;
+validate111.errors = vErrors;
 return errors === 0;
 }
-validate109.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate111.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f024972fd026 = validate110;
-const schema113 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"includes_license":{"type":"boolean"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
+export const body_f024972fd026 = validate112;
+const schema115 = {"type":"object","properties":{"title":{"type":"string","minLength":1,"maxLength":200},"description":{"type":["string","null"],"maxLength":5000},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"includes_license":{"type":"boolean"},"metadata":{"type":"object","maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}}},"additionalProperties":false};
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate110.evaluated;
+const evaluated0 = validate112.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19146,7 +19931,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "title") || (key0 === "description")) || (key0 === "visibility")) || (key0 === "includes_license")) || (key0 === "metadata"))){
-validate110.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate112.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19158,18 +19943,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 200){
-validate110.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate112.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate110.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate112.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate110.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate112.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19183,13 +19968,13 @@ if(data.description !== undefined){
 let data1 = data.description;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate110.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema113.properties.description.type},message:"must be string,null"}];
+validate112.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema115.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 5000){
-validate110.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
+validate112.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 5000},message:"must NOT have more than 5000 characters"}];
 return false;
 }
 }
@@ -19204,11 +19989,11 @@ if(data.visibility !== undefined){
 let data2 = data.visibility;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate110.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate112.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "visible") || (data2 === "hidden")) || (data2 === "archived"))){
-validate110.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema113.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+validate112.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema115.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -19220,7 +20005,7 @@ if(valid0){
 if(data.includes_license !== undefined){
 const _errs8 = errors;
 if(typeof data.includes_license !== "boolean"){
-validate110.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate112.errors = [{instancePath:instancePath+"/includes_license",schemaPath:"#/properties/includes_license/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -19235,7 +20020,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 50){
-validate110.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate112.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -19263,7 +20048,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate110.errors = vErrors;
+validate112.errors = vErrors;
 return false;
 break;
 }
@@ -19273,7 +20058,7 @@ for(const key2 in data4){
 let data5 = data4[key2];
 const _errs14 = errors;
 if((((typeof data5 !== "string") && (!((typeof data5 == "number") && (isFinite(data5))))) && (typeof data5 !== "boolean")) && (data5 !== null)){
-validate110.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema113.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate112.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema115.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -19285,7 +20070,7 @@ break;
 }
 }
 else {
-validate110.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate112.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -19301,22 +20086,22 @@ var valid0 = true;
 }
 }
 else {
-validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate110.errors = vErrors;
+validate112.errors = vErrors;
 return errors === 0;
 }
-validate110.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate112.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f10d5e8a880d = validate111;
-const schema114 = {"type":"object","properties":{"type":{"type":"string","enum":["balance","claim_link"]},"origin_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"destination_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"expires_at":{"type":"string","format":"date-time"},"redeemable_count":{"type":"integer","minimum":1,"maximum":100},"notes":{"type":["string","null"],"maxLength":500},"metadata":{"type":["object","null"],"maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"idempotence_key":{"type":["string","null"],"minLength":1,"maxLength":255}},"additionalProperties":false,"required":["type","origin_id","amount"]};
+export const body_f10d5e8a880d = validate113;
+const schema116 = {"type":"object","properties":{"type":{"type":"string","enum":["balance","claim_link"]},"origin_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"destination_id":{"type":"string","pattern":"^(biz|user)_[A-Za-z0-9]{1,60}$"},"amount":{"type":"integer","minimum":1,"maximum":100000000000},"currency":{"type":"string","pattern":"^[a-z]{3}$","default":"usd"},"expires_at":{"type":"string","format":"date-time"},"redeemable_count":{"type":"integer","minimum":1,"maximum":100},"notes":{"type":["string","null"],"maxLength":500},"metadata":{"type":["object","null"],"maxProperties":50,"propertyNames":{"maxLength":40},"additionalProperties":{"type":["string","number","boolean","null"]}},"idempotence_key":{"type":["string","null"],"minLength":1,"maxLength":255}},"additionalProperties":false,"required":["type","origin_id","amount"]};
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
+const evaluated0 = validate113.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19330,14 +20115,14 @@ data.currency = "usd";
 }
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.origin_id === undefined) && (missing0 = "origin_id"))) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate111.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate113.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func5.call(schema114.properties, key0))){
-validate111.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func5.call(schema116.properties, key0))){
+validate113.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19347,11 +20132,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate111.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "balance") || (data0 === "claim_link"))){
-validate111.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema114.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate113.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema116.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -19365,13 +20150,13 @@ let data1 = data.origin_id;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern111.test(data1)){
-validate111.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+if(!pattern123.test(data1)){
+validate113.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
 return false;
 }
 }
 else {
-validate111.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/origin_id",schemaPath:"#/properties/origin_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19386,13 +20171,13 @@ let data2 = data.destination_id;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern111.test(data2)){
-validate111.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
+if(!pattern123.test(data2)){
+validate113.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^(biz|user)_[A-Za-z0-9]{1,60}$"},message:"must match pattern \""+"^(biz|user)_[A-Za-z0-9]{1,60}$"+"\""}];
 return false;
 }
 }
 else {
-validate111.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19406,18 +20191,18 @@ if(data.amount !== undefined){
 let data3 = data.amount;
 const _errs8 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate111.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate113.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 100000000000 || isNaN(data3)){
-validate111.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
+validate113.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000000},message:"must be <= 100000000000"}];
 return false;
 }
 else {
 if(data3 < 1 || isNaN(data3)){
-validate111.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate113.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -19434,12 +20219,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
-validate111.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+validate113.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate111.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19452,12 +20237,12 @@ if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!(formats0(data5))){
-validate111.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate113.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 else {
-validate111.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19472,18 +20257,18 @@ if(data.redeemable_count !== undefined){
 let data6 = data.redeemable_count;
 const _errs14 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate111.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate113.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 100 || isNaN(data6)){
-validate111.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate113.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data6 < 1 || isNaN(data6)){
-validate111.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate113.errors = [{instancePath:instancePath+"/redeemable_count",schemaPath:"#/properties/redeemable_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -19499,13 +20284,13 @@ if(data.notes !== undefined){
 let data7 = data.notes;
 const _errs16 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate111.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema114.properties.notes.type},message:"must be string,null"}];
+validate113.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: schema116.properties.notes.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(func1(data7) > 500){
-validate111.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate113.errors = [{instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -19520,13 +20305,13 @@ if(data.metadata !== undefined){
 let data8 = data.metadata;
 const _errs18 = errors;
 if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-validate111.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema114.properties.metadata.type},message:"must be object,null"}];
+validate113.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema116.properties.metadata.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs18){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(Object.keys(data8).length > 50){
-validate111.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
+validate113.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/maxProperties",keyword:"maxProperties",params:{limit: 50},message:"must NOT have more than 50 properties"}];
 return false;
 }
 else {
@@ -19554,7 +20339,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate111.errors = vErrors;
+validate113.errors = vErrors;
 return false;
 break;
 }
@@ -19564,7 +20349,7 @@ for(const key2 in data8){
 let data9 = data8[key2];
 const _errs22 = errors;
 if((((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (typeof data9 !== "boolean")) && (data9 !== null)){
-validate111.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema114.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
+validate113.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/additionalProperties/type",keyword:"type",params:{type: schema116.properties.metadata.additionalProperties.type},message:"must be string,number,boolean,null"}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -19586,18 +20371,18 @@ if(data.idempotence_key !== undefined){
 let data10 = data.idempotence_key;
 const _errs24 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate111.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/type",keyword:"type",params:{type: schema114.properties.idempotence_key.type},message:"must be string,null"}];
+validate113.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/type",keyword:"type",params:{type: schema116.properties.idempotence_key.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data10 === "string"){
 if(func1(data10) > 255){
-validate111.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+validate113.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
 return false;
 }
 else {
 if(func1(data10) < 1){
-validate111.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate113.errors = [{instancePath:instancePath+"/idempotence_key",schemaPath:"#/properties/idempotence_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
@@ -19621,24 +20406,24 @@ var valid0 = true;
 }
 }
 else {
-validate111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate111.errors = vErrors;
+validate113.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate113.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_f32088b2539e = validate112;
-const schema115 = {"type":"object","properties":{"card":{"type":"object","properties":{"number":{"type":"string","pattern":"^[0-9]{12,19}$"},"exp_month":{"type":"integer","minimum":1,"maximum":12},"exp_year":{"type":"integer","minimum":2000,"maximum":2100},"cvc":{"type":"string","pattern":"^[0-9]{3,4}$"}},"additionalProperties":false,"required":["number","exp_month","exp_year","cvc"]}},"additionalProperties":false,"required":["card"]};
-const pattern196 = new RegExp("^[0-9]{12,19}$", "u");
-const pattern197 = new RegExp("^[0-9]{3,4}$", "u");
+export const body_f32088b2539e = validate114;
+const schema117 = {"type":"object","properties":{"card":{"type":"object","properties":{"number":{"type":"string","pattern":"^[0-9]{12,19}$"},"exp_month":{"type":"integer","minimum":1,"maximum":12},"exp_year":{"type":"integer","minimum":2000,"maximum":2100},"cvc":{"type":"string","pattern":"^[0-9]{3,4}$"}},"additionalProperties":false,"required":["number","exp_month","exp_year","cvc"]}},"additionalProperties":false,"required":["card"]};
+const pattern210 = new RegExp("^[0-9]{12,19}$", "u");
+const pattern211 = new RegExp("^[0-9]{3,4}$", "u");
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
+const evaluated0 = validate114.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19649,14 +20434,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.card === undefined) && (missing0 = "card")){
-validate112.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "card")){
-validate112.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate114.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19669,14 +20454,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if(((((data0.number === undefined) && (missing1 = "number")) || ((data0.exp_month === undefined) && (missing1 = "exp_month"))) || ((data0.exp_year === undefined) && (missing1 = "exp_year"))) || ((data0.cvc === undefined) && (missing1 = "cvc"))){
-validate112.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate114.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((((key1 === "number") || (key1 === "exp_month")) || (key1 === "exp_year")) || (key1 === "cvc"))){
-validate112.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate114.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -19687,13 +20472,13 @@ let data1 = data0.number;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
-if(!pattern196.test(data1)){
-validate112.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""}];
+if(!pattern210.test(data1)){
+validate114.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/pattern",keyword:"pattern",params:{pattern: "^[0-9]{12,19}$"},message:"must match pattern \""+"^[0-9]{12,19}$"+"\""}];
 return false;
 }
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [{instancePath:instancePath+"/card/number",schemaPath:"#/properties/card/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19707,18 +20492,18 @@ if(data0.exp_month !== undefined){
 let data2 = data0.exp_month;
 const _errs7 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-validate112.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate114.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs7){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 12 || isNaN(data2)){
-validate112.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/maximum",keyword:"maximum",params:{comparison: "<=", limit: 12},message:"must be <= 12"}];
+validate114.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/maximum",keyword:"maximum",params:{comparison: "<=", limit: 12},message:"must be <= 12"}];
 return false;
 }
 else {
 if(data2 < 1 || isNaN(data2)){
-validate112.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate114.errors = [{instancePath:instancePath+"/card/exp_month",schemaPath:"#/properties/card/properties/exp_month/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -19734,18 +20519,18 @@ if(data0.exp_year !== undefined){
 let data3 = data0.exp_year;
 const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate112.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate114.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs9){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 2100 || isNaN(data3)){
-validate112.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2100},message:"must be <= 2100"}];
+validate114.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2100},message:"must be <= 2100"}];
 return false;
 }
 else {
 if(data3 < 2000 || isNaN(data3)){
-validate112.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"}];
+validate114.errors = [{instancePath:instancePath+"/card/exp_year",schemaPath:"#/properties/card/properties/exp_year/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"}];
 return false;
 }
 }
@@ -19762,13 +20547,13 @@ let data4 = data0.cvc;
 const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
-if(!pattern197.test(data4)){
-validate112.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3,4}$"},message:"must match pattern \""+"^[0-9]{3,4}$"+"\""}];
+if(!pattern211.test(data4)){
+validate114.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3,4}$"},message:"must match pattern \""+"^[0-9]{3,4}$"+"\""}];
 return false;
 }
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [{instancePath:instancePath+"/card/cvc",schemaPath:"#/properties/card/properties/cvc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19784,224 +20569,9 @@ var valid1 = true;
 }
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate114.errors = [{instancePath:instancePath+"/card",schemaPath:"#/properties/card/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-}
-}
-}
-}
-else {
-validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate112.errors = vErrors;
-return errors === 0;
-}
-validate112.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_f4c45a7f42c6 = validate113;
-const schema116 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"type":{"type":"string","enum":["image","video"]},"prompt":{"type":"string","minLength":1,"maxLength":1000},"resolution":{"type":"string","enum":["low","standard","high"]},"duration_seconds":{"type":"integer","minimum":1,"maximum":10}},"additionalProperties":false,"required":["account_id","type","prompt"]};
-
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate113.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.prompt === undefined) && (missing0 = "prompt"))){
-validate113.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((key0 === "account_id") || (key0 === "type")) || (key0 === "prompt")) || (key0 === "resolution")) || (key0 === "duration_seconds"))){
-validate113.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate113.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate113.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-else {
-validate113.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.type !== undefined){
-let data1 = data.type;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-validate113.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data1 === "image") || (data1 === "video"))){
-validate113.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema116.properties.type.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.prompt !== undefined){
-let data2 = data.prompt;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 1000){
-validate113.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
-return false;
-}
-else {
-if(func1(data2) < 1){
-validate113.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate113.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.resolution !== undefined){
-let data3 = data.resolution;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-validate113.errors = [{instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data3 === "low") || (data3 === "standard")) || (data3 === "high"))){
-validate113.errors = [{instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema116.properties.resolution.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.duration_seconds !== undefined){
-let data4 = data.duration_seconds;
-const _errs10 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate113.errors = [{instancePath:instancePath+"/duration_seconds",schemaPath:"#/properties/duration_seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs10){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 10 || isNaN(data4)){
-validate113.errors = [{instancePath:instancePath+"/duration_seconds",schemaPath:"#/properties/duration_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"}];
-return false;
-}
-else {
-if(data4 < 1 || isNaN(data4)){
-validate113.errors = [{instancePath:instancePath+"/duration_seconds",schemaPath:"#/properties/duration_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate113.errors = vErrors;
-return errors === 0;
-}
-validate113.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const body_f6cef3aebbb9 = validate114;
-const schema117 = {"type":"object","properties":{"outcome":{"type":"string","enum":["succeed","fail"]}},"additionalProperties":false,"required":["outcome"]};
-
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate114.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.outcome === undefined) && (missing0 = "outcome")){
-validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "outcome")){
-validate114.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.outcome !== undefined){
-let data0 = data.outcome;
-if(typeof data0 !== "string"){
-validate114.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data0 === "succeed") || (data0 === "fail"))){
-validate114.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema117.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
-return false;
 }
 }
 }
@@ -20017,8 +20587,8 @@ return errors === 0;
 }
 validate114.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_fc0fbf9a0928 = validate115;
-const schema118 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"}},"additionalProperties":false,"required":["payout_method_id","amount"]};
+export const body_f4c45a7f42c6 = validate115;
+const schema118 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"type":{"type":"string","enum":["image","video"]},"prompt":{"type":"string","minLength":1,"maxLength":1000},"resolution":{"type":"string","enum":["low","standard","high"]},"duration_seconds":{"type":"integer","minimum":1,"maximum":10}},"additionalProperties":false,"required":["account_id","type","prompt"]};
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20032,18 +20602,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.speed === undefined){
-data.speed = "standard";
-}
 let missing0;
-if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.prompt === undefined) && (missing0 = "prompt"))){
 validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed"))){
+if(!(((((key0 === "account_id") || (key0 === "type")) || (key0 === "prompt")) || (key0 === "resolution")) || (key0 === "duration_seconds"))){
 validate115.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -20077,26 +20644,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data1 = data.user_id;
+if(data.type !== undefined){
+let data1 = data.type;
 const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 64){
-validate115.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(typeof data1 !== "string"){
+validate115.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-else {
-if(!pattern31.test(data1)){
-validate115.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+if(!((data1 === "image") || (data1 === "video"))){
+validate115.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema118.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
-else {
-validate115.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs4 === errors;
 }
@@ -20104,18 +20661,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payout_method_id !== undefined){
-let data2 = data.payout_method_id;
+if(data.prompt !== undefined){
+let data2 = data.prompt;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern173.test(data2)){
-validate115.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
+if(func1(data2) > 1000){
+validate115.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
+return false;
+}
+else {
+if(func1(data2) < 1){
+validate115.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
+}
 else {
-validate115.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -20125,20 +20688,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.amount !== undefined){
-let data3 = data.amount;
+if(data.resolution !== undefined){
+let data3 = data.resolution;
 const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern10.test(data3)){
-validate115.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+if(typeof data3 !== "string"){
+validate115.errors = [{instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-}
-else {
-validate115.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(((data3 === "low") || (data3 === "standard")) || (data3 === "high"))){
+validate115.errors = [{instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema118.properties.resolution.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
 }
 var valid0 = _errs8 === errors;
 }
@@ -20146,38 +20705,31 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data4 = data.currency;
+if(data.duration_seconds !== undefined){
+let data4 = data.duration_seconds;
 const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(!pattern6.test(data4)){
-validate115.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+validate115.errors = [{instancePath:instancePath+"/duration_seconds",schemaPath:"#/properties/duration_seconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
+if(errors === _errs10){
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 10 || isNaN(data4)){
+validate115.errors = [{instancePath:instancePath+"/duration_seconds",schemaPath:"#/properties/duration_seconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"}];
+return false;
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data4 < 1 || isNaN(data4)){
+validate115.errors = [{instancePath:instancePath+"/duration_seconds",schemaPath:"#/properties/duration_seconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
+}
+}
 }
 }
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-let data5 = data.speed;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-validate115.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data5 === "standard") || (data5 === "instant"))){
-validate115.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema118.properties.speed.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs12 === errors;
 }
 }
 }
@@ -20196,9 +20748,8 @@ return errors === 0;
 }
 validate115.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const body_ffc2772e4dd4 = validate116;
-const schema119 = {"type":"object","properties":{"name":{"type":["string","null"],"minLength":1,"maxLength":100},"bio":{"type":["string","null"],"maxLength":500},"username":{"type":"string","pattern":"^[a-z0-9_]{3,30}$"},"profile_picture_url":{"type":["string","null"],"format":"uri","maxLength":2048},"city":{"type":["string","null"],"maxLength":100},"country":{"type":["string","null"],"pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
-const pattern204 = new RegExp("^[a-z0-9_]{3,30}$", "u");
+export const body_f6cef3aebbb9 = validate116;
+const schema119 = {"type":"object","properties":{"outcome":{"type":"string","enum":["succeed","fail"]}},"additionalProperties":false,"required":["outcome"]};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20212,10 +20763,244 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.outcome === undefined) && (missing0 = "outcome")){
+validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "outcome")){
+validate116.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.outcome !== undefined){
+let data0 = data.outcome;
+if(typeof data0 !== "string"){
+validate116.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data0 === "succeed") || (data0 === "fail"))){
+validate116.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema119.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate116.errors = vErrors;
+return errors === 0;
+}
+validate116.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_fc0fbf9a0928 = validate117;
+const schema120 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"payout_method_id":{"type":"string","pattern":"^potk_[A-Za-z0-9]{1,40}$"},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"speed":{"type":"string","enum":["standard","instant"],"default":"standard"}},"additionalProperties":false,"required":["payout_method_id","amount"]};
+
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate117.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.speed === undefined){
+data.speed = "standard";
+}
+let missing0;
+if(((data.payout_method_id === undefined) && (missing0 = "payout_method_id")) || ((data.amount === undefined) && (missing0 = "amount"))){
+validate117.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "account_id") || (key0 === "user_id")) || (key0 === "payout_method_id")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "speed"))){
+validate117.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate117.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate117.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate117.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data1 = data.user_id;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 64){
+validate117.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern32.test(data1)){
+validate117.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate117.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.payout_method_id !== undefined){
+let data2 = data.payout_method_id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern187.test(data2)){
+validate117.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/pattern",keyword:"pattern",params:{pattern: "^potk_[A-Za-z0-9]{1,40}$"},message:"must match pattern \""+"^potk_[A-Za-z0-9]{1,40}$"+"\""}];
+return false;
+}
+}
+else {
+validate117.errors = [{instancePath:instancePath+"/payout_method_id",schemaPath:"#/properties/payout_method_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data3 = data.amount;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern10.test(data3)){
+validate117.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+return false;
+}
+}
+else {
+validate117.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data4 = data.currency;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern6.test(data4)){
+validate117.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate117.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data5 = data.speed;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+validate117.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data5 === "standard") || (data5 === "instant"))){
+validate117.errors = [{instancePath:instancePath+"/speed",schemaPath:"#/properties/speed/enum",keyword:"enum",params:{allowedValues: schema120.properties.speed.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate117.errors = vErrors;
+return errors === 0;
+}
+validate117.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const body_ffc2772e4dd4 = validate118;
+const schema121 = {"type":"object","properties":{"name":{"type":["string","null"],"minLength":1,"maxLength":100},"bio":{"type":["string","null"],"maxLength":500},"username":{"type":"string","pattern":"^[a-z0-9_]{3,30}$"},"profile_picture_url":{"type":["string","null"],"format":"uri","maxLength":2048},"city":{"type":["string","null"],"maxLength":100},"country":{"type":["string","null"],"pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
+const pattern218 = new RegExp("^[a-z0-9_]{3,30}$", "u");
+
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate118.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "name") || (key0 === "bio")) || (key0 === "username")) || (key0 === "profile_picture_url")) || (key0 === "city")) || (key0 === "country"))){
-validate116.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate118.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -20225,18 +21010,18 @@ if(data.name !== undefined){
 let data0 = data.name;
 const _errs2 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate116.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema119.properties.name.type},message:"must be string,null"}];
+validate118.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema121.properties.name.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func1(data0) > 100){
-validate116.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate118.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate116.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate118.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
@@ -20252,13 +21037,13 @@ if(data.bio !== undefined){
 let data1 = data.bio;
 const _errs4 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate116.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/type",keyword:"type",params:{type: schema119.properties.bio.type},message:"must be string,null"}];
+validate118.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/type",keyword:"type",params:{type: schema121.properties.bio.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func1(data1) > 500){
-validate116.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate118.errors = [{instancePath:instancePath+"/bio",schemaPath:"#/properties/bio/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -20274,13 +21059,13 @@ let data2 = data.username;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
-if(!pattern204.test(data2)){
-validate116.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{3,30}$"},message:"must match pattern \""+"^[a-z0-9_]{3,30}$"+"\""}];
+if(!pattern218.test(data2)){
+validate118.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_]{3,30}$"},message:"must match pattern \""+"^[a-z0-9_]{3,30}$"+"\""}];
 return false;
 }
 }
 else {
-validate116.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate118.errors = [{instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -20294,19 +21079,19 @@ if(data.profile_picture_url !== undefined){
 let data3 = data.profile_picture_url;
 const _errs8 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate116.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/type",keyword:"type",params:{type: schema119.properties.profile_picture_url.type},message:"must be string,null"}];
+validate118.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/type",keyword:"type",params:{type: schema121.properties.profile_picture_url.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs8){
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(func1(data3) > 2048){
-validate116.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate118.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
 if(!(formats4(data3))){
-validate116.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate118.errors = [{instancePath:instancePath+"/profile_picture_url",schemaPath:"#/properties/profile_picture_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
@@ -20323,13 +21108,13 @@ if(data.city !== undefined){
 let data4 = data.city;
 const _errs10 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate116.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema119.properties.city.type},message:"must be string,null"}];
+validate118.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: schema121.properties.city.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 100){
-validate116.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate118.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
@@ -20344,13 +21129,13 @@ if(data.country !== undefined){
 let data5 = data.country;
 const _errs12 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate116.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: schema119.properties.country.type},message:"must be string,null"}];
+validate118.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: schema121.properties.country.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!pattern11.test(data5)){
-validate116.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate118.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
@@ -20368,12 +21153,12 @@ var valid0 = true;
 }
 }
 else {
-validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate116.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate118.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 

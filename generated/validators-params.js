@@ -13823,8 +13823,9 @@ return errors === 0;
 }
 validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_828cad0f8eb3 = validate57;
-const schema60 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_8171b0aa5db2 = validate57;
+const schema60 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"event_name":{"type":"string","pattern":"^[A-Za-z0-9_.:-]{1,100}$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
+const pattern55 = new RegExp("^[A-Za-z0-9_.:-]{1,100}$", "u");
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13838,54 +13839,62 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
+validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
+if(!(((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "event_name")) || (key0 === "currency"))){
 validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
+if(data.account_id !== undefined){
+let data0 = data.account_id;
 const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+if(typeof data0 !== "string"){
 let dataType0 = typeof data0;
 let coerced0 = undefined;
 if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
 data0 = data0[0];
 dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+if(typeof data0 === "string"){
 coerced0 = data0;
 }
 }
 if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced0 !== undefined){
 data0 = coerced0;
 if(data !== undefined){
-data["first"] = coerced0;
+data["account_id"] = coerced0;
 }
 }
 }
 if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(data0 < 1 || isNaN(data0)){
-validate57.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(!pattern2.test(data0)){
+validate57.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -13897,8 +13906,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
+if(data.from !== undefined){
+let data1 = data.from;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
 let dataType1 = typeof data1;
@@ -13918,22 +13927,24 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced1 !== undefined){
 data1 = coerced1;
 if(data !== undefined){
-data["after"] = coerced1;
+data["from"] = coerced1;
 }
 }
 }
 if(errors === _errs4){
+if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate57.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+if(!(formats0(data1))){
+validate57.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
 }
 }
 }
@@ -13943,45 +13954,43 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
+if(data.to !== undefined){
+let data2 = data.to;
 const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+if(typeof data2 !== "string"){
 let dataType2 = typeof data2;
 let coerced2 = undefined;
 if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
 data2 = data2[0];
 dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+if(typeof data2 === "string"){
 coerced2 = data2;
 }
 }
 if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate57.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced2 !== undefined){
 data2 = coerced2;
 if(data !== undefined){
-data["last"] = coerced2;
+data["to"] = coerced2;
 }
 }
 }
 if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate57.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!(formats0(data2))){
+validate57.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -13993,8 +14002,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
+if(data.event_name !== undefined){
+let data3 = data.event_name;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
 let dataType3 = typeof data3;
@@ -14014,21 +14023,21 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/event_name",schemaPath:"#/properties/event_name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced3 !== undefined){
 data3 = coerced3;
 if(data !== undefined){
-data["before"] = coerced3;
+data["event_name"] = coerced3;
 }
 }
 }
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate57.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+if(!pattern55.test(data3)){
+validate57.errors = [{instancePath:instancePath+"/event_name",schemaPath:"#/properties/event_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]{1,100}$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]{1,100}$"+"\""}];
 return false;
 }
 }
@@ -14039,8 +14048,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.currency !== undefined){
+let data4 = data.currency;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -14060,28 +14069,22 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate57.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["currency"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate57.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!pattern3.test(data4)){
+validate57.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate57.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -14089,111 +14092,6 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate57.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["payment_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate57.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern10.test(data5)){
-validate57.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data6 = data.user_id;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate57.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["user_id"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate57.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data6)){
-validate57.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -14212,8 +14110,8 @@ return errors === 0;
 }
 validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_8622e1031beb = validate58;
-const schema61 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"}},"additionalProperties":false,"required":["account_id","from","to"]};
+export const query_828cad0f8eb3 = validate58;
+const schema61 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14227,18 +14125,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "asc";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
-validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema61.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
 validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -14277,8 +14166,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 366 || isNaN(data0)){
-validate58.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data0 > 100 || isNaN(data0)){
+validate58.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -14373,8 +14262,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 366 || isNaN(data2)){
-validate58.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data2 > 100 || isNaN(data2)){
+validate58.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -14437,8 +14326,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -14458,26 +14347,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate58.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate58.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate58.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -14489,8 +14378,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.from !== undefined){
-let data5 = data.from;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -14510,22 +14399,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["from"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!(formats0(data5))){
-validate58.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(func1(data5) > 64){
+validate58.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern10.test(data5)){
+validate58.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -14537,8 +14430,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.to !== undefined){
-let data6 = data.to;
+if(data.user_id !== undefined){
+let data6 = data.user_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -14558,22 +14451,26 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate58.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["to"] = coerced6;
+data["user_id"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate58.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(func1(data6) > 64){
+validate58.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data6)){
+validate58.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -14583,92 +14480,6 @@ var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data7 = data.currency;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["currency"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!pattern3.test(data7)){
-validate58.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data8 = data.direction;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["direction"] = coerced8;
-}
-}
-}
-if(!((data8 === "asc") || (data8 === "desc"))){
-validate58.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema61.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-}
 }
 }
 }
@@ -14688,8 +14499,8 @@ return errors === 0;
 }
 validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_8762596ffcf8 = validate59;
-const schema62 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_8622e1031beb = validate59;
+const schema62 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"}},"additionalProperties":false,"required":["account_id","from","to"]};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14703,9 +14514,18 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "asc";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
+validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id"))){
+if(!(func3.call(schema62.properties, key0))){
 validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -14744,8 +14564,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate59.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 366 || isNaN(data0)){
+validate59.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -14840,8 +14660,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate59.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 366 || isNaN(data2)){
+validate59.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -14904,8 +14724,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -14925,26 +14745,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate59.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate59.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate59.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate59.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate59.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -14954,6 +14774,190 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+let data5 = data.from;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["from"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!(formats0(data5))){
+validate59.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data6 = data.to;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["to"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate59.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data7 = data.currency;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["currency"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern3.test(data7)){
+validate59.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data8 = data.direction;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["direction"] = coerced8;
+}
+}
+}
+if(!((data8 === "asc") || (data8 === "desc"))){
+validate59.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema62.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+}
+}
+}
 }
 }
 }
@@ -14971,8 +14975,8 @@ return errors === 0;
 }
 validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_87f5388a2086 = validate60;
-const schema63 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"},"statuses":{"type":"array","items":{"type":"string","enum":["joined","left"]},"maxItems":10}},"additionalProperties":false};
+export const query_8762596ffcf8 = validate60;
+const schema63 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14988,7 +14992,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema63.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id"))){
 validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15238,390 +15242,6 @@ var valid0 = _errs10 === errors;
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.user_ids !== undefined){
-let data5 = data.user_ids;
-const _errs12 = errors;
-if(!(Array.isArray(data5))){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(Array.isArray(data5)){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["user_ids"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate60.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate60.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data6)){
-validate60.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.query !== undefined){
-let data7 = data.query;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["query"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 200){
-validate60.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func1(data7) < 1){
-validate60.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.access_level !== undefined){
-let data8 = data.access_level;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["access_level"] = coerced8;
-}
-}
-}
-if(!(((data8 === "customer") || (data8 === "admin")) || (data8 === "no_access"))){
-validate60.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/enum",keyword:"enum",params:{allowedValues: schema63.properties.access_level.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.joined_after !== undefined){
-let data9 = data.joined_after;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["joined_after"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate60.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.joined_before !== undefined){
-let data10 = data.joined_before;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["joined_before"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate60.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.statuses !== undefined){
-let data11 = data.statuses;
-const _errs24 = errors;
-if(!(Array.isArray(data11))){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(Array.isArray(data11)){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 === "string" || dataType11 === "number"
-              || dataType11 === "boolean" || data11 === null){
-coerced11 = [data11];
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["statuses"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(Array.isArray(data11)){
-if(data11.length > 10){
-validate60.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
-return false;
-}
-else {
-var valid2 = true;
-const len1 = data11.length;
-for(let i1=0; i1<len1; i1++){
-let data12 = data11[i1];
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate60.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data11 !== undefined){
-data11[i1] = coerced12;
-}
-}
-}
-if(!((data12 === "joined") || (data12 === "left"))){
-validate60.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema63.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid2 = _errs26 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -15638,8 +15258,8 @@ return errors === 0;
 }
 validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_91d96e859c29 = validate61;
-const schema64 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["running","ended"]}},"additionalProperties":false};
+export const query_87f5388a2086 = validate61;
+const schema64 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"},"statuses":{"type":"array","items":{"type":"string","enum":["joined","left"]},"maxItems":10}},"additionalProperties":false};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15655,7 +15275,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(func3.call(schema64.properties, key0))){
 validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -15854,8 +15474,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -15875,26 +15495,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate61.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate61.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate61.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -15906,46 +15526,387 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.user_ids !== undefined){
+let data5 = data.user_ids;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate61.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["user_ids"] = coerced5;
 }
 }
 }
-if(!((data5 === "running") || (data5 === "ended"))){
-validate61.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema64.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate61.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
+}
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate61.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data6)){
+validate61.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.query !== undefined){
+let data7 = data.query;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["query"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func1(data7) > 200){
+validate61.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func1(data7) < 1){
+validate61.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.access_level !== undefined){
+let data8 = data.access_level;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["access_level"] = coerced8;
+}
+}
+}
+if(!(((data8 === "customer") || (data8 === "admin")) || (data8 === "no_access"))){
+validate61.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/enum",keyword:"enum",params:{allowedValues: schema64.properties.access_level.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.joined_after !== undefined){
+let data9 = data.joined_after;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["joined_after"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate61.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.joined_before !== undefined){
+let data10 = data.joined_before;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["joined_before"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate61.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.statuses !== undefined){
+let data11 = data.statuses;
+const _errs24 = errors;
+if(!(Array.isArray(data11))){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(Array.isArray(data11)){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 === "string" || dataType11 === "number"
+              || dataType11 === "boolean" || data11 === null){
+coerced11 = [data11];
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["statuses"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(Array.isArray(data11)){
+if(data11.length > 10){
+validate61.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data11 !== undefined){
+data11[i1] = coerced12;
+}
+}
+}
+if(!((data12 === "joined") || (data12 === "left"))){
+validate61.errors = [{instancePath:instancePath+"/statuses/" + i1,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema64.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid2 = _errs26 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -15964,8 +15925,8 @@ return errors === 0;
 }
 validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_9ecf46657ab7 = validate62;
-const schema65 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"status":{"type":"string","enum":["joined","left"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_91d96e859c29 = validate62;
+const schema65 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["running","ended"]}},"additionalProperties":false};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15981,7 +15942,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema65.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -16232,340 +16193,46 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_ids !== undefined){
-let data5 = data.user_ids;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
-if(!(Array.isArray(data5))){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(Array.isArray(data5)){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
 }
-else {
-validate62.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["user_ids"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate62.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate62.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data6)){
-validate62.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.query !== undefined){
-let data7 = data.query;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["query"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 200){
-validate62.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func1(data7) < 1){
-validate62.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.access_level !== undefined){
-let data8 = data.access_level;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["access_level"] = coerced8;
-}
-}
-}
-if(!(((data8 === "customer") || (data8 === "admin")) || (data8 === "no_access"))){
-validate62.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/enum",keyword:"enum",params:{allowedValues: schema65.properties.access_level.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data9 = data.status;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
+else if(data5 === null){
+coerced5 = "";
 }
 else {
 validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-if(coerced9 !== undefined){
-data9 = coerced9;
+if(coerced5 !== undefined){
+data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced9;
+data["status"] = coerced5;
 }
 }
 }
-if(!((data9 === "joined") || (data9 === "left"))){
+if(!((data5 === "running") || (data5 === "ended"))){
 validate62.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema65.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs20 === errors;
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.joined_after !== undefined){
-let data10 = data.joined_after;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["joined_after"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate62.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.joined_before !== undefined){
-let data11 = data.joined_before;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate62.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["joined_before"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!(formats0(data11))){
-validate62.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
 }
 }
 }
@@ -16584,8 +16251,8 @@ return errors === 0;
 }
 validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_9f6c82246bfe = validate63;
-const schema66 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"created_before":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_9ce4e10f4264 = validate63;
+const schema66 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16604,7 +16271,7 @@ data.direction = "desc";
 }
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema66.properties, key0))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "from")) || (key0 === "to")) || (key0 === "direction"))){
 validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -16855,8 +16522,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_id !== undefined){
-let data5 = data.plan_id;
+if(data.from !== undefined){
+let data5 = data.from;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -16876,26 +16543,22 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["plan_id"] = coerced5;
+data["from"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
+if(errors === _errs12){
 if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate63.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data5)){
-validate63.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+if(!(formats0(data5))){
+validate63.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -16907,8 +16570,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mode !== undefined){
-let data6 = data.mode;
+if(data.to !== undefined){
+let data6 = data.to;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -16928,20 +16591,26 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["mode"] = coerced6;
+data["to"] = coerced6;
 }
 }
 }
-if(!((data6 === "payment") || (data6 === "setup"))){
-validate63.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema66.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate63.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
@@ -16949,344 +16618,42 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
+let data7 = data.direction;
 const _errs16 = errors;
-const _errs17 = errors;
-let valid1 = false;
-const _errs18 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
 let coerced7 = undefined;
 if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
 data7 = data7[0];
 dataType7 = typeof data7;
-if(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7))){
+if(typeof data7 === "string"){
 coerced7 = data7;
 }
 }
 if(!(coerced7 !== undefined)){
-if(dataType7 === "boolean" || data7 === null
-              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
-coerced7 = +data7;
-}
-else {
-const err0 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["created_after"] = coerced7;
-}
-}
-}
-if(errors === _errs18){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 253402300799 || isNaN(data7)){
-const err1 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-else {
-if(data7 < 0 || isNaN(data7)){
-const err2 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs18 === errors;
-valid1 = valid1 || _valid0;
-const _errs20 = errors;
-if(typeof data7 !== "string"){
-let dataType8 = typeof data7;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType8 = typeof data7;
-if(typeof data7 === "string"){
-coerced8 = data7;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data7;
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
 }
 else if(data7 === null){
-coerced8 = "";
-}
-else {
-const err3 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(coerced8 !== undefined){
-data7 = coerced8;
-if(data !== undefined){
-data["created_after"] = coerced8;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-const err4 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs20 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err5 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-validate63.errors = vErrors;
-return false;
-}
-else {
-errors = _errs17;
-if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
-const _errs22 = errors;
-const _errs23 = errors;
-let valid2 = false;
-const _errs24 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-let dataType9 = typeof data8;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType9 = typeof data8;
-if(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8))){
-coerced9 = data8;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 === "boolean" || data8 === null
-              || (dataType9 === "string" && data8 && data8 == +data8 && !(data8 % 1))){
-coerced9 = +data8;
-}
-else {
-const err6 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(coerced9 !== undefined){
-data8 = coerced9;
-if(data !== undefined){
-data["created_before"] = coerced9;
-}
-}
-}
-if(errors === _errs24){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 253402300799 || isNaN(data8)){
-const err7 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-if(data8 < 0 || isNaN(data8)){
-const err8 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs24 === errors;
-valid2 = valid2 || _valid1;
-const _errs26 = errors;
-if(typeof data8 !== "string"){
-let dataType10 = typeof data8;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType10 = typeof data8;
-if(typeof data8 === "string"){
-coerced10 = data8;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data8;
-}
-else if(data8 === null){
-coerced10 = "";
-}
-else {
-const err9 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(coerced10 !== undefined){
-data8 = coerced10;
-if(data !== undefined){
-data["created_before"] = coerced10;
-}
-}
-}
-if(errors === _errs26){
-if(errors === _errs26){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-const err10 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs26 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err11 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-validate63.errors = vErrors;
-return false;
-}
-else {
-errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.direction;
-const _errs28 = errors;
-if(typeof data9 !== "string"){
-let dataType11 = typeof data9;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType11 = typeof data9;
-if(typeof data9 === "string"){
-coerced11 = data9;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data9;
-}
-else if(data9 === null){
-coerced11 = "";
+coerced7 = "";
 }
 else {
 validate63.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-if(coerced11 !== undefined){
-data9 = coerced11;
+if(coerced7 !== undefined){
+data7 = coerced7;
 if(data !== undefined){
-data["direction"] = coerced11;
+data["direction"] = coerced7;
 }
 }
 }
-if(!((data9 === "asc") || (data9 === "desc"))){
+if(!((data7 === "asc") || (data7 === "desc"))){
 validate63.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema66.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs28 === errors;
-}
-}
+var valid0 = _errs16 === errors;
 }
 }
 }
@@ -17306,8 +16673,8 @@ return errors === 0;
 }
 validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a253a5dcf674 = validate64;
-const schema67 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_9ecf46657ab7 = validate64;
+const schema67 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100},"query":{"type":"string","minLength":1,"maxLength":200},"access_level":{"type":"string","enum":["customer","admin","no_access"]},"status":{"type":"string","enum":["joined","left"]},"joined_after":{"type":"string","format":"date-time"},"joined_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17321,12 +16688,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "visibility")) || (key0 === "direction"))){
+if(!(func3.call(schema67.properties, key0))){
 validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17525,8 +16889,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -17546,26 +16910,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate64.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate64.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate64.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate64.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -17577,49 +16941,47 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.visibility !== undefined){
-let data5 = data.visibility;
+if(data.user_ids !== undefined){
+let data5 = data.user_ids;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate64.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["visibility"] = coerced5;
+data["user_ids"] = coerced5;
 }
 }
 }
-if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
-validate64.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema67.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate64.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
-var valid0 = _errs12 === errors;
-}
 else {
-var valid0 = true;
-}
-if(valid0){
-let data6 = data.direction;
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -17639,22 +17001,280 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate64.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data !== undefined){
-data["direction"] = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
 }
 }
 }
-if(!((data6 === "asc") || (data6 === "desc"))){
-validate64.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema67.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate64.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
-var valid0 = _errs14 === errors;
+else {
+if(!pattern18.test(data6)){
+validate64.errors = [{instancePath:instancePath+"/user_ids/" + i0,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.query !== undefined){
+let data7 = data.query;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["query"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func1(data7) > 200){
+validate64.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func1(data7) < 1){
+validate64.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.access_level !== undefined){
+let data8 = data.access_level;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["access_level"] = coerced8;
+}
+}
+}
+if(!(((data8 === "customer") || (data8 === "admin")) || (data8 === "no_access"))){
+validate64.errors = [{instancePath:instancePath+"/access_level",schemaPath:"#/properties/access_level/enum",keyword:"enum",params:{allowedValues: schema67.properties.access_level.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data9 = data.status;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["status"] = coerced9;
+}
+}
+}
+if(!((data9 === "joined") || (data9 === "left"))){
+validate64.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema67.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.joined_after !== undefined){
+let data10 = data.joined_after;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["joined_after"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate64.errors = [{instancePath:instancePath+"/joined_after",schemaPath:"#/properties/joined_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.joined_before !== undefined){
+let data11 = data.joined_before;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["joined_before"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!(formats0(data11))){
+validate64.errors = [{instancePath:instancePath+"/joined_before",schemaPath:"#/properties/joined_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
 }
 }
 }
@@ -17673,8 +17293,8 @@ return errors === 0;
 }
 validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a26033bd3c5e = validate65;
-const schema68 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","revoked","expired"]}},"additionalProperties":false,"required":["account_id"]};
+export const query_9f6c82246bfe = validate65;
+const schema68 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"created_before":{"anyOf":[{"type":"integer","minimum":0,"maximum":253402300799},{"type":"string","format":"date-time"}]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -17688,15 +17308,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
+if(data.direction === undefined){
+data.direction = "desc";
 }
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(func3.call(schema68.properties, key0))){
 validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -17947,8 +17564,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.plan_id !== undefined){
+let data5 = data.plan_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -17968,25 +17585,417 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate65.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["plan_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "active") || (data5 === "revoked")) || (data5 === "expired"))){
-validate65.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema68.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate65.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate65.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.mode !== undefined){
+let data6 = data.mode;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate65.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["mode"] = coerced6;
+}
+}
+}
+if(!((data6 === "payment") || (data6 === "setup"))){
+validate65.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema68.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data7 = data.created_after;
+const _errs16 = errors;
+const _errs17 = errors;
+let valid1 = false;
+const _errs18 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7))){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 === "boolean" || data7 === null
+              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
+coerced7 = +data7;
+}
+else {
+const err0 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_after"] = coerced7;
+}
+}
+}
+if(errors === _errs18){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 253402300799 || isNaN(data7)){
+const err1 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(data7 < 0 || isNaN(data7)){
+const err2 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs18 === errors;
+valid1 = valid1 || _valid0;
+const _errs20 = errors;
+if(typeof data7 !== "string"){
+let dataType8 = typeof data7;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType8 = typeof data7;
+if(typeof data7 === "string"){
+coerced8 = data7;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data7;
+}
+else if(data7 === null){
+coerced8 = "";
+}
+else {
+const err3 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(coerced8 !== undefined){
+data7 = coerced8;
+if(data !== undefined){
+data["created_after"] = coerced8;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+const err4 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs20 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err5 = {instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+validate65.errors = vErrors;
+return false;
+}
+else {
+errors = _errs17;
+if(vErrors !== null){
+if(_errs17){
+vErrors.length = _errs17;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data8 = data.created_before;
+const _errs22 = errors;
+const _errs23 = errors;
+let valid2 = false;
+const _errs24 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+let dataType9 = typeof data8;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType9 = typeof data8;
+if(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8))){
+coerced9 = data8;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 === "boolean" || data8 === null
+              || (dataType9 === "string" && data8 && data8 == +data8 && !(data8 % 1))){
+coerced9 = +data8;
+}
+else {
+const err6 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(coerced9 !== undefined){
+data8 = coerced9;
+if(data !== undefined){
+data["created_before"] = coerced9;
+}
+}
+}
+if(errors === _errs24){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 253402300799 || isNaN(data8)){
+const err7 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 253402300799},message:"must be <= 253402300799"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+if(data8 < 0 || isNaN(data8)){
+const err8 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs24 === errors;
+valid2 = valid2 || _valid1;
+const _errs26 = errors;
+if(typeof data8 !== "string"){
+let dataType10 = typeof data8;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType10 = typeof data8;
+if(typeof data8 === "string"){
+coerced10 = data8;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data8;
+}
+else if(data8 === null){
+coerced10 = "";
+}
+else {
+const err9 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(coerced10 !== undefined){
+data8 = coerced10;
+if(data !== undefined){
+data["created_before"] = coerced10;
+}
+}
+}
+if(errors === _errs26){
+if(errors === _errs26){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+const err10 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf/1/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs26 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const err11 = {instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+validate65.errors = vErrors;
+return false;
+}
+else {
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data9 = data.direction;
+const _errs28 = errors;
+if(typeof data9 !== "string"){
+let dataType11 = typeof data9;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType11 = typeof data9;
+if(typeof data9 === "string"){
+coerced11 = data9;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data9;
+}
+else if(data9 === null){
+coerced11 = "";
+}
+else {
+validate65.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data9 = coerced11;
+if(data !== undefined){
+data["direction"] = coerced11;
+}
+}
+}
+if(!((data9 === "asc") || (data9 === "desc"))){
+validate65.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema68.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs28 === errors;
+}
+}
 }
 }
 }
@@ -18006,9 +18015,8 @@ return errors === 0;
 }
 validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a70412612590 = validate66;
-const schema69 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
-const pattern69 = new RegExp("^[A-Z]{2}$", "u");
+export const query_a253a5dcf674 = validate66;
+const schema69 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18022,9 +18030,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "country"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "visibility")) || (key0 === "direction"))){
 validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -18223,8 +18234,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.country !== undefined){
-let data4 = data.country;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -18244,22 +18255,28 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["country"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(!pattern69.test(data4)){
-validate66.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if(func1(data4) > 64){
+validate66.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate66.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -18267,6 +18284,87 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.visibility !== undefined){
+let data5 = data.visibility;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["visibility"] = coerced5;
+}
+}
+}
+if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
+validate66.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema69.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data6 = data.direction;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["direction"] = coerced6;
+}
+}
+}
+if(!((data6 === "asc") || (data6 === "desc"))){
+validate66.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema69.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
 }
 }
 }
@@ -18284,8 +18382,8 @@ return errors === 0;
 }
 validate66.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a8f0079dd517 = validate67;
-const schema70 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+export const query_a26033bd3c5e = validate67;
+const schema70 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","revoked","expired"]}},"additionalProperties":false,"required":["account_id"]};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18299,12 +18397,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
 }
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema70.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -18555,8 +18656,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_id !== undefined){
-let data5 = data.plan_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -18576,213 +18677,25 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate67.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["plan_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate67.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data5 === "active") || (data5 === "revoked")) || (data5 === "expired"))){
+validate67.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema70.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern4.test(data5)){
-validate67.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.mode !== undefined){
-let data6 = data.mode;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["mode"] = coerced6;
-}
-}
-}
-if(!((data6 === "payment") || (data6 === "setup"))){
-validate67.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema70.properties.mode.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data7 = data.created_after;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["created_after"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate67.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data8 = data.created_before;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["created_before"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats0(data8))){
-validate67.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data9 = data.direction;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate67.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["direction"] = coerced9;
-}
-}
-}
-if(!((data9 === "asc") || (data9 === "desc"))){
-validate67.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema70.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs20 === errors;
-}
-}
 }
 }
 }
@@ -18802,8 +18715,9 @@ return errors === 0;
 }
 validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_a98c78e96bfe = validate68;
-const schema71 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false,"required":["company_id"]};
+export const query_a70412612590 = validate68;
+const schema71 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"country":{"type":"string","pattern":"^[A-Z]{2}$"}},"additionalProperties":false};
+const pattern73 = new RegExp("^[A-Z]{2}$", "u");
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18817,21 +18731,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
-let missing0;
-if((data.company_id === undefined) && (missing0 = "company_id")){
-validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema71.properties, key0))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "country"))){
 validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -19030,8 +18932,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.country !== undefined){
+let data4 = data.country;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -19051,26 +18953,306 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["country"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(!pattern73.test(data4)){
+validate68.errors = [{instancePath:instancePath+"/country",schemaPath:"#/properties/country/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate68.errors = vErrors;
+return errors === 0;
+}
+validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_a8f0079dd517 = validate69;
+const schema72 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"mode":{"type":"string","enum":["payment","setup"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate69.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func3.call(schema72.properties, key0))){
+validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate69.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate69.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate69.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate69.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate69.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate69.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.account_id !== undefined){
+let data4 = data.account_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate68.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate69.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate68.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate69.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -19082,8 +19264,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.plan_id !== undefined){
+let data5 = data.plan_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -19103,20 +19285,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["plan_id"] = coerced5;
 }
 }
 }
-if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
-validate68.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema71.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate69.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern4.test(data5)){
+validate69.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -19124,8 +19316,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data6 = data.created_after;
+if(data.mode !== undefined){
+let data6 = data.mode;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -19145,26 +19337,20 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["created_after"] = coerced6;
+data["mode"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate68.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!((data6 === "payment") || (data6 === "setup"))){
+validate69.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema72.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
@@ -19172,8 +19358,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data7 = data.created_before;
+if(data.created_after !== undefined){
+let data7 = data.created_after;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -19193,14 +19379,14 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_before"] = coerced7;
+data["created_after"] = coerced7;
 }
 }
 }
@@ -19208,7 +19394,7 @@ if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!(formats0(data7))){
-validate68.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate69.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -19220,7 +19406,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data8 = data.order;
+if(data.created_before !== undefined){
+let data8 = data.created_before;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -19240,22 +19427,32 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["order"] = coerced8;
+data["created_before"] = coerced8;
 }
 }
 }
-if(!(((data8 === "created_at") || (data8 === "code")) || (data8 === "redemptions"))){
-validate68.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema71.properties.order.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs18){
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(!(formats0(data8))){
+validate69.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
+}
+}
+}
 var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
 let data9 = data.direction;
 const _errs20 = errors;
@@ -19277,7 +19474,7 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate68.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -19289,454 +19486,14 @@ data["direction"] = coerced9;
 }
 }
 if(!((data9 === "asc") || (data9 === "desc"))){
-validate68.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema71.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate69.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema72.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs20 === errors;
-if(valid0){
-if(data.product_ids !== undefined){
-let data10 = data.product_ids;
-const _errs22 = errors;
-if(!(Array.isArray(data10))){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(Array.isArray(data10)){
-coerced10 = data10;
 }
 }
-if(!(coerced10 !== undefined)){
-if(dataType10 === "string" || dataType10 === "number"
-              || dataType10 === "boolean" || data10 === null){
-coerced10 = [data10];
 }
-else {
-validate68.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
 }
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["product_ids"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(Array.isArray(data10)){
-if(data10.length > 100){
-validate68.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
-let data11 = data10[i0];
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data10 !== undefined){
-data10[i0] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(func1(data11) > 64){
-validate68.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data11)){
-validate68.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs24 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_ids !== undefined){
-let data12 = data.plan_ids;
-const _errs26 = errors;
-if(!(Array.isArray(data12))){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(Array.isArray(data12)){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 === "string" || dataType12 === "number"
-              || dataType12 === "boolean" || data12 === null){
-coerced12 = [data12];
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data !== undefined){
-data["plan_ids"] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(Array.isArray(data12)){
-if(data12.length > 100){
-validate68.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid2 = true;
-const len1 = data12.length;
-for(let i1=0; i1<len1; i1++){
-let data13 = data12[i1];
-const _errs28 = errors;
-if(typeof data13 !== "string"){
-let dataType13 = typeof data13;
-let coerced13 = undefined;
-if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
-data13 = data13[0];
-dataType13 = typeof data13;
-if(typeof data13 === "string"){
-coerced13 = data13;
-}
-}
-if(!(coerced13 !== undefined)){
-if(dataType13 == "number" || dataType13 == "boolean"){
-coerced13 = "" + data13;
-}
-else if(data13 === null){
-coerced13 = "";
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced13 !== undefined){
-data13 = coerced13;
-if(data12 !== undefined){
-data12[i1] = coerced13;
-}
-}
-}
-if(errors === _errs28){
-if(typeof data13 === "string"){
-if(func1(data13) > 64){
-validate68.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data13)){
-validate68.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs28 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate68.errors = vErrors;
-return errors === 0;
-}
-validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_b2342941e359 = validate69;
-const schema72 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
-
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate69.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
-validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "currency"))){
-validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(typeof data0 === "string"){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["account_id"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate69.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate69.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.from !== undefined){
-let data1 = data.from;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["from"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(!(formats0(data1))){
-validate69.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to !== undefined){
-let data2 = data.to;
-const _errs6 = errors;
-if(typeof data2 !== "string"){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(typeof data2 === "string"){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 == "number" || dataType2 == "boolean"){
-coerced2 = "" + data2;
-}
-else if(data2 === null){
-coerced2 = "";
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["to"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!(formats0(data2))){
-validate69.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data3 = data.currency;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["currency"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(!pattern3.test(data3)){
-validate69.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -19754,8 +19511,8 @@ return errors === 0;
 }
 validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_b31046d82382 = validate70;
-const schema73 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["awaiting_settlement","pending","completed","canceled","reversed"]}},"additionalProperties":false};
+export const query_a98c78e96bfe = validate70;
+const schema73 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","inactive","archived"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"order":{"type":"string","enum":["created_at","code","redemptions"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false,"required":["company_id"]};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19769,9 +19526,21 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
+let missing0;
+if((data.company_id === undefined) && (missing0 = "company_id")){
+validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status"))){
+if(!(func3.call(schema73.properties, key0))){
 validate70.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -19970,8 +19739,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data4 = data.status;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -19991,300 +19760,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["status"] = coerced4;
-}
-}
-}
-if(!(((((data4 === "awaiting_settlement") || (data4 === "pending")) || (data4 === "completed")) || (data4 === "canceled")) || (data4 === "reversed"))){
-validate70.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema73.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate70.errors = vErrors;
-return errors === 0;
-}
-validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_b83ac1c73a44 = validate71;
-const schema74 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"bounty_id":{"type":"string","maxLength":64,"pattern":"^bnty_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["in_progress","submitted","approved","denied"]}},"additionalProperties":false};
-const pattern78 = new RegExp("^bnty_[A-Za-z0-9]+$", "u");
-
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate71.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "bounty_id")) || (key0 === "status"))){
-validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate71.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate71.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate71.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate71.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate71.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate71.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate70.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate70.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -20296,8 +19791,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.bounty_id !== undefined){
-let data5 = data.bounty_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -20317,30 +19812,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["bounty_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate71.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data5 === "active") || (data5 === "inactive")) || (data5 === "archived"))){
+validate70.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema73.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern78.test(data5)){
-validate71.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/pattern",keyword:"pattern",params:{pattern: "^bnty_[A-Za-z0-9]+$"},message:"must match pattern \""+"^bnty_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -20348,8 +19833,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+if(data.created_after !== undefined){
+let data6 = data.created_after;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -20369,27 +19854,598 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["status"] = coerced6;
+data["created_after"] = coerced6;
 }
 }
 }
-if(!((((data6 === "in_progress") || (data6 === "submitted")) || (data6 === "approved")) || (data6 === "denied"))){
-validate71.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema74.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate70.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.created_before !== undefined){
+let data7 = data.created_before;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
 }
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_before"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate70.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data8 = data.order;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["order"] = coerced8;
+}
+}
+}
+if(!(((data8 === "created_at") || (data8 === "code")) || (data8 === "redemptions"))){
+validate70.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema73.properties.order.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+if(valid0){
+let data9 = data.direction;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["direction"] = coerced9;
+}
+}
+}
+if(!((data9 === "asc") || (data9 === "desc"))){
+validate70.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema73.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+if(data.product_ids !== undefined){
+let data10 = data.product_ids;
+const _errs22 = errors;
+if(!(Array.isArray(data10))){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(Array.isArray(data10)){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 === "string" || dataType10 === "number"
+              || dataType10 === "boolean" || data10 === null){
+coerced10 = [data10];
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["product_ids"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(Array.isArray(data10)){
+if(data10.length > 100){
+validate70.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data10.length;
+for(let i0=0; i0<len0; i0++){
+let data11 = data10[i0];
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data10 !== undefined){
+data10[i0] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(func1(data11) > 64){
+validate70.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data11)){
+validate70.errors = [{instancePath:instancePath+"/product_ids/" + i0,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs24 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_ids !== undefined){
+let data12 = data.plan_ids;
+const _errs26 = errors;
+if(!(Array.isArray(data12))){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(Array.isArray(data12)){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 === "string" || dataType12 === "number"
+              || dataType12 === "boolean" || data12 === null){
+coerced12 = [data12];
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data !== undefined){
+data["plan_ids"] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(Array.isArray(data12)){
+if(data12.length > 100){
+validate70.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data12.length;
+for(let i1=0; i1<len1; i1++){
+let data13 = data12[i1];
+const _errs28 = errors;
+if(typeof data13 !== "string"){
+let dataType13 = typeof data13;
+let coerced13 = undefined;
+if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
+data13 = data13[0];
+dataType13 = typeof data13;
+if(typeof data13 === "string"){
+coerced13 = data13;
+}
+}
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data13;
+}
+else if(data13 === null){
+coerced13 = "";
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced13 !== undefined){
+data13 = coerced13;
+if(data12 !== undefined){
+data12[i1] = coerced13;
+}
+}
+}
+if(errors === _errs28){
+if(typeof data13 === "string"){
+if(func1(data13) > 64){
+validate70.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data13)){
+validate70.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs28 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate70.errors = vErrors;
+return errors === 0;
+}
+validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_b2342941e359 = validate71;
+const schema74 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
+
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate71.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
+validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "currency"))){
+validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(typeof data0 === "string"){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["account_id"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate71.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+let data1 = data.from;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["from"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!(formats0(data1))){
+validate71.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data2 = data.to;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(typeof data2 === "string"){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["to"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!(formats0(data2))){
+validate71.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data3 = data.currency;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["currency"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(!pattern3.test(data3)){
+validate71.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -20407,8 +20463,8 @@ return errors === 0;
 }
 validate71.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_bb22ee0b4286 = validate72;
-const schema75 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_b31046d82382 = validate72;
+const schema75 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["awaiting_settlement","pending","completed","canceled","reversed"]}},"additionalProperties":false};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20424,7 +20480,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status"))){
 validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -20623,8 +20679,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.status !== undefined){
+let data4 = data.status;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -20644,141 +20700,25 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["status"] = coerced4;
 }
 }
 }
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((((data4 === "awaiting_settlement") || (data4 === "pending")) || (data4 === "completed")) || (data4 === "canceled")) || (data4 === "reversed"))){
+validate72.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema75.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate72.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate72.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["payment_id"] = coerced5;
-}
-}
-}
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate72.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern10.test(data5)){
-validate72.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data6 = data.user_id;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate72.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["user_id"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate72.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data6)){
-validate72.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -20796,8 +20736,9 @@ return errors === 0;
 }
 validate72.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_bb2ae1316efb = validate73;
-const schema76 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_b83ac1c73a44 = validate73;
+const schema76 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"bounty_id":{"type":"string","maxLength":64,"pattern":"^bnty_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["in_progress","submitted","approved","denied"]}},"additionalProperties":false};
+const pattern82 = new RegExp("^bnty_[A-Za-z0-9]+$", "u");
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20813,7 +20754,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema76.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "bounty_id")) || (key0 === "status"))){
 validate73.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -21064,47 +21005,60 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.transaction_ids !== undefined){
-let data5 = data.transaction_ids;
+if(data.bounty_id !== undefined){
+let data5 = data.bounty_id;
 const _errs12 = errors;
-if(!(Array.isArray(data5))){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(Array.isArray(data5)){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate73.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["transaction_ids"] = coerced5;
+data["bounty_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 100){
-validate73.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate73.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
+if(!pattern82.test(data5)){
+validate73.errors = [{instancePath:instancePath+"/bounty_id",schemaPath:"#/properties/bounty_id/pattern",keyword:"pattern",params:{pattern: "^bnty_[A-Za-z0-9]+$"},message:"must match pattern \""+"^bnty_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -21124,289 +21078,25 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate73.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate73.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern36.test(data6)){
-validate73.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.card_id !== undefined){
-let data7 = data.card_id;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate73.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
 if(data !== undefined){
-data["card_id"] = coerced7;
+data["status"] = coerced6;
 }
 }
 }
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(func1(data7) > 64){
-validate73.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern37.test(data7)){
-validate73.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cardholder_id !== undefined){
-let data8 = data.cardholder_id;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate73.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["cardholder_id"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate73.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern38.test(data8)){
-validate73.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data9 = data.status;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate73.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["status"] = coerced9;
-}
-}
-}
-if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
+if(!((((data6 === "in_progress") || (data6 === "submitted")) || (data6 === "approved")) || (data6 === "denied"))){
 validate73.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema76.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs20 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data10 = data.created_after;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate73.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["created_after"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate73.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data11 = data.created_before;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate73.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["created_before"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(!(formats0(data11))){
-validate73.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
 }
 }
 }
@@ -21426,8 +21116,8 @@ return errors === 0;
 }
 validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_bcdc29e49bc7 = validate74;
-const schema77 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
+export const query_bb22ee0b4286 = validate74;
+const schema77 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21441,18 +21131,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "asc";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
-validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema77.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id")) || (key0 === "user_id"))){
 validate74.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -21491,8 +21172,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 366 || isNaN(data0)){
-validate74.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data0 > 100 || isNaN(data0)){
+validate74.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -21587,8 +21268,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 366 || isNaN(data2)){
-validate74.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
+if(data2 > 100 || isNaN(data2)){
+validate74.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -21703,8 +21384,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data5 = data.currency;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -21724,22 +21405,28 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["currency"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(!pattern3.test(data5)){
-validate74.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(func1(data5) > 64){
+validate74.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern10.test(data5)){
+validate74.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -21749,7 +21436,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data6 = data.direction;
+if(data.user_id !== undefined){
+let data6 = data.user_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -21769,120 +21457,35 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate74.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["direction"] = coerced6;
+data["user_id"] = coerced6;
 }
 }
 }
-if(!((data6 === "asc") || (data6 === "desc"))){
-validate74.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema77.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 64){
+validate74.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern18.test(data6)){
+validate74.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs14 === errors;
-if(valid0){
-if(data.from_date !== undefined){
-let data7 = data.from_date;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate74.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["from_date"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats36.validate(data7))){
-validate74.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.to_date !== undefined){
-let data8 = data.to_date;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate74.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["to_date"] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(!(formats36.validate(data8))){
-validate74.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -21902,8 +21505,8 @@ return errors === 0;
 }
 validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_c2057b30c605 = validate75;
-const schema78 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"status":{"type":"string","enum":["requested","in_review","processing","completed","reversed","canceled","failed","denied"]}},"additionalProperties":false};
+export const query_bb2ae1316efb = validate75;
+const schema78 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"transaction_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^citx_[A-Za-z0-9]+$"},"maxItems":100},"card_id":{"type":"string","maxLength":64,"pattern":"^icrd_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","settled","reversed","declined"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21919,7 +21522,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "user_id")) || (key0 === "currency")) || (key0 === "status"))){
+if(!(func3.call(schema78.properties, key0))){
 validate75.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -22170,60 +21773,47 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data5 = data.user_id;
+if(data.transaction_ids !== undefined){
+let data5 = data.transaction_ids;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["user_id"] = coerced5;
+data["transaction_ids"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate75.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(Array.isArray(data5)){
+if(data5.length > 100){
+validate75.errors = [{instancePath:instancePath+"/transaction_ids",schemaPath:"#/properties/transaction_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
-if(!pattern18.test(data5)){
-validate75.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-let data6 = data.currency;
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -22243,33 +21833,47 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data !== undefined){
-data["currency"] = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
 }
 }
 }
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(!pattern3.test(data6)){
-validate75.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(func1(data6) > 64){
+validate75.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern36.test(data6)){
+validate75.errors = [{instancePath:instancePath+"/transaction_ids/" + i0,schemaPath:"#/properties/transaction_ids/items/pattern",keyword:"pattern",params:{pattern: "^citx_[A-Za-z0-9]+$"},message:"must match pattern \""+"^citx_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
 }
-var valid0 = _errs14 === errors;
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data7 = data.status;
+if(data.card_id !== undefined){
+let data7 = data.card_id;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -22289,25 +21893,228 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["status"] = coerced7;
+data["card_id"] = coerced7;
 }
 }
 }
-if(!((((((((data7 === "requested") || (data7 === "in_review")) || (data7 === "processing")) || (data7 === "completed")) || (data7 === "reversed")) || (data7 === "canceled")) || (data7 === "failed")) || (data7 === "denied"))){
-validate75.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema78.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(func1(data7) > 64){
+validate75.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern37.test(data7)){
+validate75.errors = [{instancePath:instancePath+"/card_id",schemaPath:"#/properties/card_id/pattern",keyword:"pattern",params:{pattern: "^icrd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^icrd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.cardholder_id !== undefined){
+let data8 = data.cardholder_id;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["cardholder_id"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 64){
+validate75.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern38.test(data8)){
+validate75.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data9 = data.status;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["status"] = coerced9;
+}
+}
+}
+if(!((((data9 === "pending") || (data9 === "settled")) || (data9 === "reversed")) || (data9 === "declined"))){
+validate75.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema78.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data10 = data.created_after;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["created_after"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate75.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data11 = data.created_before;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["created_before"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(!(formats0(data11))){
+validate75.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -22328,10 +22135,8 @@ return errors === 0;
 }
 validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_c899d352eccc = validate76;
-const schema79 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["requires_action","processing","authorized","succeeded","failed","canceled","refunded","partially_refunded"]},"billing_reason":{"type":"string","enum":["one_time","subscription_create","subscription_cycle","subscription_update","manual"]},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"membership_id":{"type":"string","maxLength":64,"pattern":"^mem_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"query":{"type":"string","maxLength":200},"created_before":{"type":"string","format":"date-time"},"created_after":{"type":"string","format":"date-time"}},"additionalProperties":false};
-const pattern95 = new RegExp("^mem_[A-Za-z0-9]+$", "u");
-const pattern96 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
+export const query_bcdc29e49bc7 = validate76;
+const schema79 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":366},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":366},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"direction":{"type":"string","enum":["asc","desc"],"default":"asc"},"from_date":{"type":"string","format":"date"},"to_date":{"type":"string","format":"date"}},"additionalProperties":false,"required":["account_id","from_date","to_date"]};
 
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22345,6 +22150,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "asc";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from_date === undefined) && (missing0 = "from_date"))) || ((data.to_date === undefined) && (missing0 = "to_date"))){
+validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func3.call(schema79.properties, key0))){
@@ -22386,8 +22200,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate76.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 366 || isNaN(data0)){
+validate76.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -22482,8 +22296,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate76.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 366 || isNaN(data2)){
+validate76.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 366},message:"must be <= 366"}];
 return false;
 }
 else {
@@ -22598,8 +22412,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.currency !== undefined){
+let data5 = data.currency;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -22619,20 +22433,24 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate76.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["currency"] = coerced5;
 }
 }
 }
-if(!((((((((data5 === "requires_action") || (data5 === "processing")) || (data5 === "authorized")) || (data5 === "succeeded")) || (data5 === "failed")) || (data5 === "canceled")) || (data5 === "refunded")) || (data5 === "partially_refunded"))){
-validate76.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema79.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!pattern3.test(data5)){
+validate76.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
 return false;
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -22640,8 +22458,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.billing_reason !== undefined){
-let data6 = data.billing_reason;
+let data6 = data.direction;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -22661,29 +22478,25 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate76.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["billing_reason"] = coerced6;
+data["direction"] = coerced6;
 }
 }
 }
-if(!(((((data6 === "one_time") || (data6 === "subscription_create")) || (data6 === "subscription_cycle")) || (data6 === "subscription_update")) || (data6 === "manual"))){
-validate76.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/enum",keyword:"enum",params:{allowedValues: schema79.properties.billing_reason.enum},message:"must be equal to one of the allowed values"}];
+if(!((data6 === "asc") || (data6 === "desc"))){
+validate76.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema79.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
 if(valid0){
-if(data.currency !== undefined){
-let data7 = data.currency;
+if(data.from_date !== undefined){
+let data7 = data.from_date;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -22703,22 +22516,24 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate76.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["currency"] = coerced7;
+data["from_date"] = coerced7;
 }
 }
 }
 if(errors === _errs16){
+if(errors === _errs16){
 if(typeof data7 === "string"){
-if(!pattern3.test(data7)){
-validate76.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(!(formats36.validate(data7))){
+validate76.errors = [{instancePath:instancePath+"/from_date",schemaPath:"#/properties/from_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
+}
 }
 }
 }
@@ -22728,8 +22543,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan_id !== undefined){
-let data8 = data.plan_id;
+if(data.to_date !== undefined){
+let data8 = data.to_date;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -22749,26 +22564,22 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate76.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["plan_id"] = coerced8;
+data["to_date"] = coerced8;
 }
 }
 }
 if(errors === _errs18){
+if(errors === _errs18){
 if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate76.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data8)){
-validate76.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+if(!(formats36.validate(data8))){
+validate76.errors = [{instancePath:instancePath+"/to_date",schemaPath:"#/properties/to_date/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
@@ -22778,362 +22589,6 @@ var valid0 = _errs18 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.product_id !== undefined){
-let data9 = data.product_id;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["product_id"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(func1(data9) > 64){
-validate76.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data9)){
-validate76.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.membership_id !== undefined){
-let data10 = data.membership_id;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["membership_id"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(func1(data10) > 64){
-validate76.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern95.test(data10)){
-validate76.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/pattern",keyword:"pattern",params:{pattern: "^mem_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mem_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.member_id !== undefined){
-let data11 = data.member_id;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["member_id"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(func1(data11) > 64){
-validate76.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern96.test(data11)){
-validate76.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_id !== undefined){
-let data12 = data.user_id;
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data !== undefined){
-data["user_id"] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(func1(data12) > 64){
-validate76.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data12)){
-validate76.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.query !== undefined){
-let data13 = data.query;
-const _errs28 = errors;
-if(typeof data13 !== "string"){
-let dataType13 = typeof data13;
-let coerced13 = undefined;
-if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
-data13 = data13[0];
-dataType13 = typeof data13;
-if(typeof data13 === "string"){
-coerced13 = data13;
-}
-}
-if(!(coerced13 !== undefined)){
-if(dataType13 == "number" || dataType13 == "boolean"){
-coerced13 = "" + data13;
-}
-else if(data13 === null){
-coerced13 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced13 !== undefined){
-data13 = coerced13;
-if(data !== undefined){
-data["query"] = coerced13;
-}
-}
-}
-if(errors === _errs28){
-if(typeof data13 === "string"){
-if(func1(data13) > 200){
-validate76.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs28 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data14 = data.created_before;
-const _errs30 = errors;
-if(typeof data14 !== "string"){
-let dataType14 = typeof data14;
-let coerced14 = undefined;
-if(dataType14 == 'object' && Array.isArray(data14) && data14.length == 1){
-data14 = data14[0];
-dataType14 = typeof data14;
-if(typeof data14 === "string"){
-coerced14 = data14;
-}
-}
-if(!(coerced14 !== undefined)){
-if(dataType14 == "number" || dataType14 == "boolean"){
-coerced14 = "" + data14;
-}
-else if(data14 === null){
-coerced14 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced14 !== undefined){
-data14 = coerced14;
-if(data !== undefined){
-data["created_before"] = coerced14;
-}
-}
-}
-if(errors === _errs30){
-if(errors === _errs30){
-if(typeof data14 === "string"){
-if(!(formats0(data14))){
-validate76.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs30 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data15 = data.created_after;
-const _errs32 = errors;
-if(typeof data15 !== "string"){
-let dataType15 = typeof data15;
-let coerced15 = undefined;
-if(dataType15 == 'object' && Array.isArray(data15) && data15.length == 1){
-data15 = data15[0];
-dataType15 = typeof data15;
-if(typeof data15 === "string"){
-coerced15 = data15;
-}
-}
-if(!(coerced15 !== undefined)){
-if(dataType15 == "number" || dataType15 == "boolean"){
-coerced15 = "" + data15;
-}
-else if(data15 === null){
-coerced15 = "";
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced15 !== undefined){
-data15 = coerced15;
-if(data !== undefined){
-data["created_after"] = coerced15;
-}
-}
-}
-if(errors === _errs32){
-if(errors === _errs32){
-if(typeof data15 === "string"){
-if(!(formats0(data15))){
-validate76.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs32 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -23156,8 +22611,8 @@ return errors === 0;
 }
 validate76.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_cc7fde631499 = validate77;
-const schema80 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_c2057b30c605 = validate77;
+const schema80 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"status":{"type":"string","enum":["requested","in_review","processing","completed","reversed","canceled","failed","denied"]}},"additionalProperties":false};
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23173,7 +22628,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id"))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "user_id")) || (key0 === "currency")) || (key0 === "status"))){
 validate77.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -23372,8 +22827,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -23393,26 +22848,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate77.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate77.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate77.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate77.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -23424,8 +22879,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.user_id !== undefined){
+let data5 = data.user_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -23445,26 +22900,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["user_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate77.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate77.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern10.test(data5)){
-validate77.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+if(!pattern18.test(data5)){
+validate77.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -23474,6 +22929,96 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data6 = data.currency;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["currency"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!pattern3.test(data6)){
+validate77.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data7 = data.status;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["status"] = coerced7;
+}
+}
+}
+if(!((((((((data7 === "requested") || (data7 === "in_review")) || (data7 === "processing")) || (data7 === "completed")) || (data7 === "reversed")) || (data7 === "canceled")) || (data7 === "failed")) || (data7 === "denied"))){
+validate77.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema80.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -23492,8 +23037,9 @@ return errors === 0;
 }
 validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_cfcc1817ddc4 = validate78;
-const schema81 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_c80091eece40 = validate78;
+const schema81 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"identifier":{"type":"string","maxLength":254,"pattern":"^\\S+$"},"from":{"type":"string","format":"date-time"},"to":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern96 = new RegExp("^\\S+$", "u");
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23509,7 +23055,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id"))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "identifier")) || (key0 === "from")) || (key0 === "to"))){
 validate78.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -23760,8 +23306,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.identifier !== undefined){
+let data5 = data.identifier;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -23781,26 +23327,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["identifier"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate78.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data5) > 254){
+validate78.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/maxLength",keyword:"maxLength",params:{limit: 254},message:"must NOT have more than 254 characters"}];
 return false;
 }
 else {
-if(!pattern10.test(data5)){
-validate78.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+if(!pattern96.test(data5)){
+validate78.errors = [{instancePath:instancePath+"/identifier",schemaPath:"#/properties/identifier/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""}];
 return false;
 }
 }
@@ -23810,6 +23356,104 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+let data6 = data.from;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["from"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate78.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data7 = data.to;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["to"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate78.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -23828,8 +23472,10 @@ return errors === 0;
 }
 validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_d2649631c609 = validate79;
-const schema82 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["pending","sending","succeeded","failed"]},"event_type":{"type":"string","maxLength":100}},"additionalProperties":false};
+export const query_c899d352eccc = validate79;
+const schema82 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["requires_action","processing","authorized","succeeded","failed","canceled","refunded","partially_refunded"]},"billing_reason":{"type":"string","enum":["one_time","subscription_create","subscription_cycle","subscription_update","manual"]},"currency":{"type":"string","pattern":"^[a-z]{3}$"},"plan_id":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"product_id":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"membership_id":{"type":"string","maxLength":64,"pattern":"^mem_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"query":{"type":"string","maxLength":200},"created_before":{"type":"string","format":"date-time"},"created_after":{"type":"string","format":"date-time"}},"additionalProperties":false};
+const pattern101 = new RegExp("^mem_[A-Za-z0-9]+$", "u");
+const pattern102 = new RegExp("^mber_[A-Za-z0-9]+$", "u");
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -23845,7 +23491,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status")) || (key0 === "event_type"))){
+if(!(func3.call(schema82.properties, key0))){
 validate79.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -24044,8 +23690,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data4 = data.status;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -24065,20 +23711,30 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["status"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
-if(!((((data4 === "pending") || (data4 === "sending")) || (data4 === "succeeded")) || (data4 === "failed"))){
-validate79.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema82.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate79.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate79.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs10 === errors;
 }
@@ -24086,8 +23742,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.event_type !== undefined){
-let data5 = data.event_type;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -24107,29 +23763,525 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["event_type"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 100){
-validate79.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(!((((((((data5 === "requires_action") || (data5 === "processing")) || (data5 === "authorized")) || (data5 === "succeeded")) || (data5 === "failed")) || (data5 === "canceled")) || (data5 === "refunded")) || (data5 === "partially_refunded"))){
+validate79.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema82.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.billing_reason !== undefined){
+let data6 = data.billing_reason;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["billing_reason"] = coerced6;
+}
+}
+}
+if(!(((((data6 === "one_time") || (data6 === "subscription_create")) || (data6 === "subscription_cycle")) || (data6 === "subscription_update")) || (data6 === "manual"))){
+validate79.errors = [{instancePath:instancePath+"/billing_reason",schemaPath:"#/properties/billing_reason/enum",keyword:"enum",params:{allowedValues: schema82.properties.billing_reason.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data7 = data.currency;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["currency"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!pattern3.test(data7)){
+validate79.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.plan_id !== undefined){
+let data8 = data.plan_id;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["plan_id"] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 64){
+validate79.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data8)){
+validate79.errors = [{instancePath:instancePath+"/plan_id",schemaPath:"#/properties/plan_id/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_id !== undefined){
+let data9 = data.product_id;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["product_id"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(func1(data9) > 64){
+validate79.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data9)){
+validate79.errors = [{instancePath:instancePath+"/product_id",schemaPath:"#/properties/product_id/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.membership_id !== undefined){
+let data10 = data.membership_id;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["membership_id"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(func1(data10) > 64){
+validate79.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern101.test(data10)){
+validate79.errors = [{instancePath:instancePath+"/membership_id",schemaPath:"#/properties/membership_id/pattern",keyword:"pattern",params:{pattern: "^mem_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mem_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.member_id !== undefined){
+let data11 = data.member_id;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["member_id"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(func1(data11) > 64){
+validate79.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern102.test(data11)){
+validate79.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_id !== undefined){
+let data12 = data.user_id;
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data !== undefined){
+data["user_id"] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate79.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data12)){
+validate79.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.query !== undefined){
+let data13 = data.query;
+const _errs28 = errors;
+if(typeof data13 !== "string"){
+let dataType13 = typeof data13;
+let coerced13 = undefined;
+if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
+data13 = data13[0];
+dataType13 = typeof data13;
+if(typeof data13 === "string"){
+coerced13 = data13;
+}
+}
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data13;
+}
+else if(data13 === null){
+coerced13 = "";
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced13 !== undefined){
+data13 = coerced13;
+if(data !== undefined){
+data["query"] = coerced13;
+}
+}
+}
+if(errors === _errs28){
+if(typeof data13 === "string"){
+if(func1(data13) > 200){
+validate79.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data14 = data.created_before;
+const _errs30 = errors;
+if(typeof data14 !== "string"){
+let dataType14 = typeof data14;
+let coerced14 = undefined;
+if(dataType14 == 'object' && Array.isArray(data14) && data14.length == 1){
+data14 = data14[0];
+dataType14 = typeof data14;
+if(typeof data14 === "string"){
+coerced14 = data14;
+}
+}
+if(!(coerced14 !== undefined)){
+if(dataType14 == "number" || dataType14 == "boolean"){
+coerced14 = "" + data14;
+}
+else if(data14 === null){
+coerced14 = "";
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced14 !== undefined){
+data14 = coerced14;
+if(data !== undefined){
+data["created_before"] = coerced14;
+}
+}
+}
+if(errors === _errs30){
+if(errors === _errs30){
+if(typeof data14 === "string"){
+if(!(formats0(data14))){
+validate79.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data15 = data.created_after;
+const _errs32 = errors;
+if(typeof data15 !== "string"){
+let dataType15 = typeof data15;
+let coerced15 = undefined;
+if(dataType15 == 'object' && Array.isArray(data15) && data15.length == 1){
+data15 = data15[0];
+dataType15 = typeof data15;
+if(typeof data15 === "string"){
+coerced15 = data15;
+}
+}
+if(!(coerced15 !== undefined)){
+if(dataType15 == "number" || dataType15 == "boolean"){
+coerced15 = "" + data15;
+}
+else if(data15 === null){
+coerced15 = "";
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced15 !== undefined){
+data15 = coerced15;
+if(data !== undefined){
+data["created_after"] = coerced15;
+}
+}
+}
+if(errors === _errs32){
+if(errors === _errs32){
+if(typeof data15 === "string"){
+if(!(formats0(data15))){
+validate79.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -24148,8 +24300,8 @@ return errors === 0;
 }
 validate79.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_d576b216ce77 = validate80;
-const schema83 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["action_required","processing","approved","rejected"]},"purpose":{"type":"string","enum":["identity","ads_agreement"]},"order":{"type":"string","enum":["created_at","updated_at"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
+export const query_cc7fde631499 = validate80;
+const schema83 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -24163,21 +24315,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.order === undefined){
-data.order = "created_at";
-}
-if(data.direction === undefined){
-data.direction = "desc";
-}
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema83.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "payment_id"))){
 validate80.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -24376,8 +24516,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -24397,26 +24537,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate80.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate80.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate80.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate80.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -24428,8 +24568,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -24449,145 +24589,35 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
-if(!((((data5 === "action_required") || (data5 === "processing")) || (data5 === "approved")) || (data5 === "rejected"))){
-validate80.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema83.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate80.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern10.test(data5)){
+validate80.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.purpose !== undefined){
-let data6 = data.purpose;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["purpose"] = coerced6;
-}
-}
-}
-if(!((data6 === "identity") || (data6 === "ads_agreement"))){
-validate80.errors = [{instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/enum",keyword:"enum",params:{allowedValues: schema83.properties.purpose.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data7 = data.order;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["order"] = coerced7;
-}
-}
-}
-if(!((data7 === "created_at") || (data7 === "updated_at"))){
-validate80.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema83.properties.order.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-if(valid0){
-let data8 = data.direction;
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["direction"] = coerced8;
-}
-}
-}
-if(!((data8 === "asc") || (data8 === "desc"))){
-validate80.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema83.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs18 === errors;
-}
-}
-}
 }
 }
 }
@@ -24606,8 +24636,8 @@ return errors === 0;
 }
 validate80.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_d863c2bb616e = validate81;
-const schema84 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_cfcc1817ddc4 = validate81;
+const schema84 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -24623,7 +24653,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "payment_id"))){
 validate81.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -24874,8 +24904,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -24895,123 +24925,35 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate81.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
-if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
-validate81.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema84.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate81.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern10.test(data5)){
+validate81.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data6 = data.created_after;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate81.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["created_after"] = coerced6;
-}
-}
-}
-if(errors === _errs14){
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate81.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data7 = data.created_before;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate81.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["created_before"] = coerced7;
-}
-}
-}
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate81.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -25030,9 +24972,8 @@ return errors === 0;
 }
 validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_dab66cd9c71e = validate82;
-const schema85 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"api_key_id":{"type":"string","maxLength":64,"pattern":"^apik_[A-Za-z0-9]+$"},"operation":{"type":"string","maxLength":100},"status":{"type":"integer","minimum":100,"maximum":599},"outcome":{"type":"string","enum":["success","client_error","server_error"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
-const pattern105 = new RegExp("^apik_[A-Za-z0-9]+$", "u");
+export const query_d2649631c609 = validate82;
+const schema85 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["pending","sending","succeeded","failed"]},"event_type":{"type":"string","maxLength":100}},"additionalProperties":false};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -25046,12 +24987,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema85.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status")) || (key0 === "event_type"))){
 validate82.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -25250,6 +25188,338 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.status !== undefined){
+let data4 = data.status;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate82.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["status"] = coerced4;
+}
+}
+}
+if(!((((data4 === "pending") || (data4 === "sending")) || (data4 === "succeeded")) || (data4 === "failed"))){
+validate82.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema85.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.event_type !== undefined){
+let data5 = data.event_type;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate82.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["event_type"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 100){
+validate82.errors = [{instancePath:instancePath+"/event_type",schemaPath:"#/properties/event_type/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate82.errors = vErrors;
+return errors === 0;
+}
+validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_d576b216ce77 = validate83;
+const schema86 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["action_required","processing","approved","rejected"]},"purpose":{"type":"string","enum":["identity","ads_agreement"]},"order":{"type":"string","enum":["created_at","updated_at"],"default":"created_at"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false,"required":["account_id"]};
+
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate83.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.order === undefined){
+data.order = "created_at";
+}
+if(data.direction === undefined){
+data.direction = "desc";
+}
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func3.call(schema86.properties, key0))){
+validate83.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate83.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate83.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate83.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate83.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate83.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate83.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate83.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate83.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate83.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate83.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.account_id !== undefined){
 let data4 = data.account_id;
 const _errs10 = errors;
@@ -25271,7 +25541,7 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -25285,12 +25555,12 @@ data["account_id"] = coerced4;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate82.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate82.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -25302,8 +25572,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.api_key_id !== undefined){
-let data5 = data.api_key_id;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -25323,30 +25593,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/properties/api_key_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["api_key_id"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate82.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/properties/api_key_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((((data5 === "action_required") || (data5 === "processing")) || (data5 === "approved")) || (data5 === "rejected"))){
+validate83.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema86.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern105.test(data5)){
-validate82.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/properties/api_key_id/pattern",keyword:"pattern",params:{pattern: "^apik_[A-Za-z0-9]+$"},message:"must match pattern \""+"^apik_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -25354,8 +25614,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.operation !== undefined){
-let data6 = data.operation;
+if(data.purpose !== undefined){
+let data6 = data.purpose;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -25375,24 +25635,20 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [{instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["operation"] = coerced6;
+data["purpose"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 100){
-validate82.errors = [{instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(!((data6 === "identity") || (data6 === "ads_agreement"))){
+validate83.errors = [{instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/enum",keyword:"enum",params:{allowedValues: schema86.properties.purpose.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
 }
 var valid0 = _errs14 === errors;
 }
@@ -25400,58 +25656,44 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data7 = data.status;
+let data7 = data.order;
 const _errs16 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
 let coerced7 = undefined;
 if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
 data7 = data7[0];
 dataType7 = typeof data7;
-if(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7))){
+if(typeof data7 === "string"){
 coerced7 = data7;
 }
 }
 if(!(coerced7 !== undefined)){
-if(dataType7 === "boolean" || data7 === null
-              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
-coerced7 = +data7;
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate83.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["status"] = coerced7;
+data["order"] = coerced7;
 }
 }
 }
-if(errors === _errs16){
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 599 || isNaN(data7)){
-validate82.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"}];
+if(!((data7 === "created_at") || (data7 === "updated_at"))){
+validate83.errors = [{instancePath:instancePath+"/order",schemaPath:"#/properties/order/enum",keyword:"enum",params:{allowedValues: schema86.properties.order.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(data7 < 100 || isNaN(data7)){
-validate82.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
 if(valid0){
-if(data.outcome !== undefined){
-let data8 = data.outcome;
+let data8 = data.direction;
 const _errs18 = errors;
 if(typeof data8 !== "string"){
 let dataType8 = typeof data8;
@@ -25471,248 +25713,26 @@ else if(data8 === null){
 coerced8 = "";
 }
 else {
-validate82.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate83.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced8 !== undefined){
 data8 = coerced8;
 if(data !== undefined){
-data["outcome"] = coerced8;
+data["direction"] = coerced8;
 }
 }
 }
-if(!(((data8 === "success") || (data8 === "client_error")) || (data8 === "server_error"))){
-validate82.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema85.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
+if(!((data8 === "asc") || (data8 === "desc"))){
+validate83.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema86.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
 }
-else {
-var valid0 = true;
 }
-if(valid0){
-if(data.created_after !== undefined){
-let data9 = data.created_after;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
 }
 }
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate82.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["created_after"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate82.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data10 = data.created_before;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate82.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["created_before"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate82.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data11 = data.direction;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate82.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["direction"] = coerced11;
-}
-}
-}
-if(!((data11 === "asc") || (data11 === "desc"))){
-validate82.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema85.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate82.errors = vErrors;
-return errors === 0;
-}
-validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_de0c88b9f1df = validate83;
-const schema86 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
-
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate83.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "account_id")){
-validate83.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(typeof data0 === "string"){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
-}
-else {
-validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["account_id"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data0)){
-validate83.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
 }
 }
 }
@@ -25730,8 +25750,8 @@ return errors === 0;
 }
 validate83.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_df89ddf33f61 = validate84;
-const schema87 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"type":{"type":"string","enum":["image","video"]},"status":{"type":"string","enum":["pending","completed","failed"]}},"additionalProperties":false,"required":["account_id"]};
+export const query_d863c2bb616e = validate84;
+const schema87 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -25745,15 +25765,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "type")) || (key0 === "status"))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
 validate84.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -26004,8 +26018,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
-let data5 = data.type;
+if(data.status !== undefined){
+let data5 = data.status;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -26025,19 +26039,19 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["type"] = coerced5;
+data["status"] = coerced5;
 }
 }
 }
-if(!((data5 === "image") || (data5 === "video"))){
-validate84.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema87.properties.type.enum},message:"must be equal to one of the allowed values"}];
+if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
+validate84.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema87.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -26046,8 +26060,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
+if(data.created_after !== undefined){
+let data6 = data.created_after;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -26067,22 +26081,76 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate84.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate84.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["status"] = coerced6;
+data["created_after"] = coerced6;
 }
 }
 }
-if(!(((data6 === "pending") || (data6 === "completed")) || (data6 === "failed"))){
-validate84.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema87.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate84.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
+}
+}
+}
 var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data7 = data.created_before;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_before"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate84.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
@@ -26106,8 +26174,9 @@ return errors === 0;
 }
 validate84.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_e735d1f11715 = validate85;
-const schema88 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"}},"additionalProperties":false};
+export const query_dab66cd9c71e = validate85;
+const schema88 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"api_key_id":{"type":"string","maxLength":64,"pattern":"^apik_[A-Za-z0-9]+$"},"operation":{"type":"string","maxLength":100},"status":{"type":"integer","minimum":100,"maximum":599},"outcome":{"type":"string","enum":["success","client_error","server_error"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
+const pattern111 = new RegExp("^apik_[A-Za-z0-9]+$", "u");
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26121,9 +26190,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "member_id"))){
+if(!(func3.call(schema88.properties, key0))){
 validate85.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -26374,8 +26446,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.member_id !== undefined){
-let data5 = data.member_id;
+if(data.api_key_id !== undefined){
+let data5 = data.api_key_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -26395,26 +26467,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate85.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/properties/api_key_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["member_id"] = coerced5;
+data["api_key_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate85.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate85.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/properties/api_key_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern96.test(data5)){
-validate85.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+if(!pattern111.test(data5)){
+validate85.errors = [{instancePath:instancePath+"/api_key_id",schemaPath:"#/properties/api_key_id/pattern",keyword:"pattern",params:{pattern: "^apik_[A-Za-z0-9]+$"},message:"must match pattern \""+"^apik_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -26425,337 +26497,9 @@ var valid0 = _errs12 === errors;
 else {
 var valid0 = true;
 }
-}
-}
-}
-}
-}
-}
-}
-else {
-validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate85.errors = vErrors;
-return errors === 0;
-}
-validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const query_e7734557b636 = validate86;
-const schema89 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
-
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate86.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
-}
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "visibility")) || (key0 === "direction"))){
-validate86.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.first !== undefined){
-let data0 = data.first;
-const _errs2 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-let dataType0 = typeof data0;
-let coerced0 = undefined;
-if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
-data0 = data0[0];
-dataType0 = typeof data0;
-if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
-coerced0 = data0;
-}
-}
-if(!(coerced0 !== undefined)){
-if(dataType0 === "boolean" || data0 === null
-              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
-coerced0 = +data0;
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced0 !== undefined){
-data0 = coerced0;
-if(data !== undefined){
-data["first"] = coerced0;
-}
-}
-}
-if(errors === _errs2){
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate86.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data0 < 1 || isNaN(data0)){
-validate86.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
 if(valid0){
-if(data.after !== undefined){
-let data1 = data.after;
-const _errs4 = errors;
-if(typeof data1 !== "string"){
-let dataType1 = typeof data1;
-let coerced1 = undefined;
-if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
-data1 = data1[0];
-dataType1 = typeof data1;
-if(typeof data1 === "string"){
-coerced1 = data1;
-}
-}
-if(!(coerced1 !== undefined)){
-if(dataType1 == "number" || dataType1 == "boolean"){
-coerced1 = "" + data1;
-}
-else if(data1 === null){
-coerced1 = "";
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced1 !== undefined){
-data1 = coerced1;
-if(data !== undefined){
-data["after"] = coerced1;
-}
-}
-}
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func1(data1) > 512){
-validate86.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.last !== undefined){
-let data2 = data.last;
-const _errs6 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-let dataType2 = typeof data2;
-let coerced2 = undefined;
-if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
-data2 = data2[0];
-dataType2 = typeof data2;
-if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
-coerced2 = data2;
-}
-}
-if(!(coerced2 !== undefined)){
-if(dataType2 === "boolean" || data2 === null
-              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
-coerced2 = +data2;
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-}
-if(coerced2 !== undefined){
-data2 = coerced2;
-if(data !== undefined){
-data["last"] = coerced2;
-}
-}
-}
-if(errors === _errs6){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate86.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
-return false;
-}
-else {
-if(data2 < 1 || isNaN(data2)){
-validate86.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.before !== undefined){
-let data3 = data.before;
-const _errs8 = errors;
-if(typeof data3 !== "string"){
-let dataType3 = typeof data3;
-let coerced3 = undefined;
-if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
-data3 = data3[0];
-dataType3 = typeof data3;
-if(typeof data3 === "string"){
-coerced3 = data3;
-}
-}
-if(!(coerced3 !== undefined)){
-if(dataType3 == "number" || dataType3 == "boolean"){
-coerced3 = "" + data3;
-}
-else if(data3 === null){
-coerced3 = "";
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced3 !== undefined){
-data3 = coerced3;
-if(data !== undefined){
-data["before"] = coerced3;
-}
-}
-}
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func1(data3) > 512){
-validate86.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
-return false;
-}
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
-const _errs10 = errors;
-if(typeof data4 !== "string"){
-let dataType4 = typeof data4;
-let coerced4 = undefined;
-if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
-data4 = data4[0];
-dataType4 = typeof data4;
-if(typeof data4 === "string"){
-coerced4 = data4;
-}
-}
-if(!(coerced4 !== undefined)){
-if(dataType4 == "number" || dataType4 == "boolean"){
-coerced4 = "" + data4;
-}
-else if(data4 === null){
-coerced4 = "";
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced4 !== undefined){
-data4 = coerced4;
-if(data !== undefined){
-data["account_id"] = coerced4;
-}
-}
-}
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern2.test(data4)){
-validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.visibility !== undefined){
-let data5 = data.visibility;
-const _errs12 = errors;
-if(typeof data5 !== "string"){
-let dataType5 = typeof data5;
-let coerced5 = undefined;
-if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
-data5 = data5[0];
-dataType5 = typeof data5;
-if(typeof data5 === "string"){
-coerced5 = data5;
-}
-}
-if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
-}
-else {
-validate86.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced5 !== undefined){
-data5 = coerced5;
-if(data !== undefined){
-data["visibility"] = coerced5;
-}
-}
-}
-if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
-validate86.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema89.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data6 = data.direction;
+if(data.operation !== undefined){
+let data6 = data.operation;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -26775,23 +26519,344 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate86.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [{instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["direction"] = coerced6;
+data["operation"] = coerced6;
 }
 }
 }
-if(!((data6 === "asc") || (data6 === "desc"))){
-validate86.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema89.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(func1(data6) > 100){
+validate85.errors = [{instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
+}
+}
 }
 var valid0 = _errs14 === errors;
 }
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data7 = data.status;
+const _errs16 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7))){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 === "boolean" || data7 === null
+              || (dataType7 === "string" && data7 && data7 == +data7 && !(data7 % 1))){
+coerced7 = +data7;
+}
+else {
+validate85.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["status"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 599 || isNaN(data7)){
+validate85.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599"}];
+return false;
+}
+else {
+if(data7 < 100 || isNaN(data7)){
+validate85.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.outcome !== undefined){
+let data8 = data.outcome;
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate85.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["outcome"] = coerced8;
+}
+}
+}
+if(!(((data8 === "success") || (data8 === "client_error")) || (data8 === "server_error"))){
+validate85.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema88.properties.outcome.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data9 = data.created_after;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate85.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["created_after"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate85.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data10 = data.created_before;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate85.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["created_before"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate85.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data11 = data.direction;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate85.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["direction"] = coerced11;
+}
+}
+}
+if(!((data11 === "asc") || (data11 === "desc"))){
+validate85.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema88.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate85.errors = vErrors;
+return errors === 0;
+}
+validate85.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_de0c88b9f1df = validate86;
+const schema89 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false};
+
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate86.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "account_id")){
+validate86.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(typeof data0 === "string"){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["account_id"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate86.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
 }
 }
 }
@@ -26809,8 +26874,8 @@ return errors === 0;
 }
 validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_ee09689bd96c = validate87;
-const schema90 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"query":{"type":"string","minLength":1,"maxLength":100},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["query"]};
+export const query_df89ddf33f61 = validate87;
+const schema90 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"type":{"type":"string","enum":["image","video"]},"status":{"type":"string","enum":["pending","completed","failed"]}},"additionalProperties":false,"required":["account_id"]};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -26825,14 +26890,14 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.query === undefined) && (missing0 = "query")){
+if((data.account_id === undefined) && (missing0 = "account_id")){
 validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "query")) || (key0 === "company_id"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "type")) || (key0 === "status"))){
 validate87.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -26871,8 +26936,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 50 || isNaN(data0)){
-validate87.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data0 > 100 || isNaN(data0)){
+validate87.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -26967,8 +27032,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 50 || isNaN(data2)){
-validate87.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
+if(data2 > 100 || isNaN(data2)){
+validate87.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
@@ -27031,8 +27096,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.query !== undefined){
-let data4 = data.query;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -27052,26 +27117,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate87.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["query"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 100){
-validate87.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+if(func1(data4) > 64){
+validate87.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(func1(data4) < 1){
-validate87.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern2.test(data4)){
+validate87.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -27083,8 +27148,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data5 = data.company_id;
+if(data.type !== undefined){
+let data5 = data.type;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -27104,35 +27169,68 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate87.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate87.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["company_id"] = coerced5;
+data["type"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate87.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((data5 === "image") || (data5 === "video"))){
+validate87.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema90.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern2.test(data5)){
-validate87.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!(((data6 === "pending") || (data6 === "completed")) || (data6 === "failed"))){
+validate87.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema90.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -27152,8 +27250,8 @@ return errors === 0;
 }
 validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_eef1fe7a3145 = validate88;
-const schema91 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"resource":{"type":"string","enum":["payments","memberships","members","refunds","disputes"]},"status":{"type":"string","enum":["pending","processing","completed","expired"]}},"additionalProperties":false,"required":["account_id"]};
+export const query_e735d1f11715 = validate88;
+const schema91 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"member_id":{"type":"string","maxLength":64,"pattern":"^mber_[A-Za-z0-9]+$"}},"additionalProperties":false};
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27167,15 +27265,9 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.account_id === undefined) && (missing0 = "account_id")){
-validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "resource")) || (key0 === "status"))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "member_id"))){
 validate88.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -27426,8 +27518,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined){
-let data5 = data.resource;
+if(data.member_id !== undefined){
+let data5 = data.member_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -27447,69 +27539,35 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate88.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["resource"] = coerced5;
+data["member_id"] = coerced5;
 }
 }
 }
-if(!(((((data5 === "payments") || (data5 === "memberships")) || (data5 === "members")) || (data5 === "refunds")) || (data5 === "disputes"))){
-validate88.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema91.properties.resource.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate88.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern102.test(data5)){
+validate88.errors = [{instancePath:instancePath+"/member_id",schemaPath:"#/properties/member_id/pattern",keyword:"pattern",params:{pattern: "^mber_[A-Za-z0-9]+$"},message:"must match pattern \""+"^mber_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate88.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((((data6 === "pending") || (data6 === "processing")) || (data6 === "completed")) || (data6 === "expired"))){
-validate88.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema91.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -27528,8 +27586,8 @@ return errors === 0;
 }
 validate88.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f20a06e467b8 = validate89;
-const schema92 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","frozen","canceled"]}},"additionalProperties":false};
+export const query_e7734557b636 = validate89;
+const schema92 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"visibility":{"type":"string","enum":["visible","hidden","archived"]},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"}},"additionalProperties":false};
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27543,9 +27601,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "cardholder_id")) || (key0 === "user_id")) || (key0 === "status"))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "visibility")) || (key0 === "direction"))){
 validate89.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -27796,8 +27857,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cardholder_id !== undefined){
-let data5 = data.cardholder_id;
+if(data.visibility !== undefined){
+let data5 = data.visibility;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -27817,30 +27878,20 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["cardholder_id"] = coerced5;
+data["visibility"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-validate89.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!(((data5 === "visible") || (data5 === "hidden")) || (data5 === "archived"))){
+validate89.errors = [{instancePath:instancePath+"/visibility",schemaPath:"#/properties/visibility/enum",keyword:"enum",params:{allowedValues: schema92.properties.visibility.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern38.test(data5)){
-validate89.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs12 === errors;
 }
@@ -27848,8 +27899,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.user_id !== undefined){
-let data6 = data.user_id;
+let data6 = data.direction;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -27869,79 +27919,22 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate89.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["user_id"] = coerced6;
+data["direction"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
-if(typeof data6 === "string"){
-if(func1(data6) > 64){
-validate89.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(!((data6 === "asc") || (data6 === "desc"))){
+validate89.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema92.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-else {
-if(!pattern18.test(data6)){
-validate89.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data7 = data.status;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate89.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["status"] = coerced7;
-}
-}
-}
-if(!(((data7 === "active") || (data7 === "frozen")) || (data7 === "canceled"))){
-validate89.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema92.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -27960,8 +27953,8 @@ return errors === 0;
 }
 validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f30e1a5d1979 = validate90;
-const schema93 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["awaiting_merchant","awaiting_customer","awaiting_platform","closed"]},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"escalated":{"type":"boolean"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"statuses":{"type":"array","items":{"type":"string","enum":["merchant_response_needed","customer_response_needed","merchant_info_needed","customer_info_needed","under_platform_review","customer_won","merchant_won","customer_withdrew"]},"maxItems":8}},"additionalProperties":false};
+export const query_ee09689bd96c = validate90;
+const schema93 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":50},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":50},"before":{"type":"string","maxLength":512},"query":{"type":"string","minLength":1,"maxLength":100},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"}},"additionalProperties":false,"required":["query"]};
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -27975,12 +27968,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.direction === undefined){
-data.direction = "desc";
+let missing0;
+if((data.query === undefined) && (missing0 = "query")){
+validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
 }
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema93.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "query")) || (key0 === "company_id"))){
 validate90.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -28019,8 +28015,8 @@ data["first"] = coerced0;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 100 || isNaN(data0)){
-validate90.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data0 > 50 || isNaN(data0)){
+validate90.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -28115,8 +28111,8 @@ data["last"] = coerced2;
 }
 if(errors === _errs6){
 if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 100 || isNaN(data2)){
-validate90.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+if(data2 > 50 || isNaN(data2)){
+validate90.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"}];
 return false;
 }
 else {
@@ -28179,8 +28175,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.query !== undefined){
+let data4 = data.query;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -28200,26 +28196,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate90.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["query"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func1(data4) > 64){
-validate90.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if(func1(data4) > 100){
+validate90.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 else {
-if(!pattern2.test(data4)){
-validate90.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(func1(data4) < 1){
+validate90.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
@@ -28231,8 +28227,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.payment_id !== undefined){
-let data5 = data.payment_id;
+if(data.company_id !== undefined){
+let data5 = data.company_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -28252,26 +28248,26 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate90.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["payment_id"] = coerced5;
+data["company_id"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate90.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate90.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
-if(!pattern10.test(data5)){
-validate90.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+if(!pattern2.test(data5)){
+validate90.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -28281,356 +28277,6 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined){
-let data6 = data.status;
-const _errs14 = errors;
-if(typeof data6 !== "string"){
-let dataType6 = typeof data6;
-let coerced6 = undefined;
-if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
-data6 = data6[0];
-dataType6 = typeof data6;
-if(typeof data6 === "string"){
-coerced6 = data6;
-}
-}
-if(!(coerced6 !== undefined)){
-if(dataType6 == "number" || dataType6 == "boolean"){
-coerced6 = "" + data6;
-}
-else if(data6 === null){
-coerced6 = "";
-}
-else {
-validate90.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced6 !== undefined){
-data6 = coerced6;
-if(data !== undefined){
-data["status"] = coerced6;
-}
-}
-}
-if(!((((data6 === "awaiting_merchant") || (data6 === "awaiting_customer")) || (data6 === "awaiting_platform")) || (data6 === "closed"))){
-validate90.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema93.properties.status.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.reason !== undefined){
-let data7 = data.reason;
-const _errs16 = errors;
-if(typeof data7 !== "string"){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(typeof data7 === "string"){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 == "number" || dataType7 == "boolean"){
-coerced7 = "" + data7;
-}
-else if(data7 === null){
-coerced7 = "";
-}
-else {
-validate90.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
-if(data !== undefined){
-data["reason"] = coerced7;
-}
-}
-}
-if(!(((((data7 === "forgot_to_cancel") || (data7 === "item_not_received")) || (data7 === "significantly_not_as_described")) || (data7 === "unauthorized_transaction")) || (data7 === "product_unacceptable"))){
-validate90.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema93.properties.reason.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.escalated !== undefined){
-let data8 = data.escalated;
-const _errs18 = errors;
-if(typeof data8 !== "boolean"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "boolean"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(data8 === "false" || data8 === 0 || data8 === null){
-coerced8 = false;
-}
-else if(data8 === "true" || data8 === 1){
-coerced8 = true;
-}
-else {
-validate90.errors = [{instancePath:instancePath+"/escalated",schemaPath:"#/properties/escalated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data !== undefined){
-data["escalated"] = coerced8;
-}
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_after !== undefined){
-let data9 = data.created_after;
-const _errs20 = errors;
-if(typeof data9 !== "string"){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(typeof data9 === "string"){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 == "number" || dataType9 == "boolean"){
-coerced9 = "" + data9;
-}
-else if(data9 === null){
-coerced9 = "";
-}
-else {
-validate90.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["created_after"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(errors === _errs20){
-if(typeof data9 === "string"){
-if(!(formats0(data9))){
-validate90.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.created_before !== undefined){
-let data10 = data.created_before;
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate90.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data !== undefined){
-data["created_before"] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(!(formats0(data10))){
-validate90.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-let data11 = data.direction;
-const _errs24 = errors;
-if(typeof data11 !== "string"){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(typeof data11 === "string"){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 == "number" || dataType11 == "boolean"){
-coerced11 = "" + data11;
-}
-else if(data11 === null){
-coerced11 = "";
-}
-else {
-validate90.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["direction"] = coerced11;
-}
-}
-}
-if(!((data11 === "asc") || (data11 === "desc"))){
-validate90.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema93.properties.direction.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-if(valid0){
-if(data.statuses !== undefined){
-let data12 = data.statuses;
-const _errs26 = errors;
-if(!(Array.isArray(data12))){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(Array.isArray(data12)){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 === "string" || dataType12 === "number"
-              || dataType12 === "boolean" || data12 === null){
-coerced12 = [data12];
-}
-else {
-validate90.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data !== undefined){
-data["statuses"] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(Array.isArray(data12)){
-if(data12.length > 8){
-validate90.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data12.length;
-for(let i0=0; i0<len0; i0++){
-let data13 = data12[i0];
-const _errs28 = errors;
-if(typeof data13 !== "string"){
-let dataType13 = typeof data13;
-let coerced13 = undefined;
-if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
-data13 = data13[0];
-dataType13 = typeof data13;
-if(typeof data13 === "string"){
-coerced13 = data13;
-}
-}
-if(!(coerced13 !== undefined)){
-if(dataType13 == "number" || dataType13 == "boolean"){
-coerced13 = "" + data13;
-}
-else if(data13 === null){
-coerced13 = "";
-}
-else {
-validate90.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced13 !== undefined){
-data13 = coerced13;
-if(data12 !== undefined){
-data12[i0] = coerced13;
-}
-}
-}
-if(!((((((((data13 === "merchant_response_needed") || (data13 === "customer_response_needed")) || (data13 === "merchant_info_needed")) || (data13 === "customer_info_needed")) || (data13 === "under_platform_review")) || (data13 === "customer_won")) || (data13 === "merchant_won")) || (data13 === "customer_withdrew"))){
-validate90.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema93.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs28 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
 }
 }
 }
@@ -28650,8 +28296,8 @@ return errors === 0;
 }
 validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f5838cc44e8d = validate91;
-const schema94 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"statuses":{"type":"array","items":{"type":"string","enum":["trialing","active","past_due","paused","canceled","expired","completed"]},"maxItems":20},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false};
+export const query_eef1fe7a3145 = validate91;
+const schema94 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"resource":{"type":"string","enum":["payments","memberships","members","refunds","disputes"]},"status":{"type":"string","enum":["pending","processing","completed","expired"]}},"additionalProperties":false,"required":["account_id"]};
 
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -28665,9 +28311,15 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.account_id === undefined) && (missing0 = "account_id")){
+validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema94.properties, key0))){
+if(!(((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "resource")) || (key0 === "status"))){
 validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -28866,8 +28518,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -28887,26 +28539,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate91.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate91.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate91.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate91.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -28918,47 +28570,50 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statuses !== undefined){
-let data5 = data.statuses;
+if(data.resource !== undefined){
+let data5 = data.resource;
 const _errs12 = errors;
-if(!(Array.isArray(data5))){
+if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(Array.isArray(data5)){
+if(typeof data5 === "string"){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 === "string" || dataType5 === "number"
-              || dataType5 === "boolean" || data5 === null){
-coerced5 = [data5];
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate91.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["statuses"] = coerced5;
+data["resource"] = coerced5;
 }
 }
 }
-if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 20){
-validate91.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
+if(!(((((data5 === "payments") || (data5 === "memberships")) || (data5 === "members")) || (data5 === "refunds")) || (data5 === "disputes"))){
+validate91.errors = [{instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/enum",keyword:"enum",params:{allowedValues: schema94.properties.resource.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
+var valid0 = _errs12 === errors;
+}
 else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -28978,331 +28633,25 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate91.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
-if(data5 !== undefined){
-data5[i0] = coerced6;
-}
-}
-}
-if(!(((((((data6 === "trialing") || (data6 === "active")) || (data6 === "past_due")) || (data6 === "paused")) || (data6 === "canceled")) || (data6 === "expired")) || (data6 === "completed"))){
-validate91.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema94.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.plan_ids !== undefined){
-let data7 = data.plan_ids;
-const _errs16 = errors;
-if(!(Array.isArray(data7))){
-let dataType7 = typeof data7;
-let coerced7 = undefined;
-if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
-data7 = data7[0];
-dataType7 = typeof data7;
-if(Array.isArray(data7)){
-coerced7 = data7;
-}
-}
-if(!(coerced7 !== undefined)){
-if(dataType7 === "string" || dataType7 === "number"
-              || dataType7 === "boolean" || data7 === null){
-coerced7 = [data7];
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced7 !== undefined){
-data7 = coerced7;
 if(data !== undefined){
-data["plan_ids"] = coerced7;
+data["status"] = coerced6;
 }
 }
 }
-if(errors === _errs16){
-if(Array.isArray(data7)){
-if(data7.length > 100){
-validate91.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+if(!((((data6 === "pending") || (data6 === "processing")) || (data6 === "completed")) || (data6 === "expired"))){
+validate91.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema94.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-else {
-var valid2 = true;
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-const _errs18 = errors;
-if(typeof data8 !== "string"){
-let dataType8 = typeof data8;
-let coerced8 = undefined;
-if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
-data8 = data8[0];
-dataType8 = typeof data8;
-if(typeof data8 === "string"){
-coerced8 = data8;
-}
-}
-if(!(coerced8 !== undefined)){
-if(dataType8 == "number" || dataType8 == "boolean"){
-coerced8 = "" + data8;
-}
-else if(data8 === null){
-coerced8 = "";
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced8 !== undefined){
-data8 = coerced8;
-if(data7 !== undefined){
-data7[i1] = coerced8;
-}
-}
-}
-if(errors === _errs18){
-if(typeof data8 === "string"){
-if(func1(data8) > 64){
-validate91.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern4.test(data8)){
-validate91.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs18 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
+var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.product_ids !== undefined){
-let data9 = data.product_ids;
-const _errs20 = errors;
-if(!(Array.isArray(data9))){
-let dataType9 = typeof data9;
-let coerced9 = undefined;
-if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
-data9 = data9[0];
-dataType9 = typeof data9;
-if(Array.isArray(data9)){
-coerced9 = data9;
-}
-}
-if(!(coerced9 !== undefined)){
-if(dataType9 === "string" || dataType9 === "number"
-              || dataType9 === "boolean" || data9 === null){
-coerced9 = [data9];
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced9 !== undefined){
-data9 = coerced9;
-if(data !== undefined){
-data["product_ids"] = coerced9;
-}
-}
-}
-if(errors === _errs20){
-if(Array.isArray(data9)){
-if(data9.length > 100){
-validate91.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid3 = true;
-const len2 = data9.length;
-for(let i2=0; i2<len2; i2++){
-let data10 = data9[i2];
-const _errs22 = errors;
-if(typeof data10 !== "string"){
-let dataType10 = typeof data10;
-let coerced10 = undefined;
-if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
-data10 = data10[0];
-dataType10 = typeof data10;
-if(typeof data10 === "string"){
-coerced10 = data10;
-}
-}
-if(!(coerced10 !== undefined)){
-if(dataType10 == "number" || dataType10 == "boolean"){
-coerced10 = "" + data10;
-}
-else if(data10 === null){
-coerced10 = "";
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced10 !== undefined){
-data10 = coerced10;
-if(data9 !== undefined){
-data9[i2] = coerced10;
-}
-}
-}
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(func1(data10) > 64){
-validate91.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data10)){
-validate91.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid3 = _errs22 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.user_ids !== undefined){
-let data11 = data.user_ids;
-const _errs24 = errors;
-if(!(Array.isArray(data11))){
-let dataType11 = typeof data11;
-let coerced11 = undefined;
-if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
-data11 = data11[0];
-dataType11 = typeof data11;
-if(Array.isArray(data11)){
-coerced11 = data11;
-}
-}
-if(!(coerced11 !== undefined)){
-if(dataType11 === "string" || dataType11 === "number"
-              || dataType11 === "boolean" || data11 === null){
-coerced11 = [data11];
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-if(coerced11 !== undefined){
-data11 = coerced11;
-if(data !== undefined){
-data["user_ids"] = coerced11;
-}
-}
-}
-if(errors === _errs24){
-if(Array.isArray(data11)){
-if(data11.length > 100){
-validate91.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
-return false;
-}
-else {
-var valid4 = true;
-const len3 = data11.length;
-for(let i3=0; i3<len3; i3++){
-let data12 = data11[i3];
-const _errs26 = errors;
-if(typeof data12 !== "string"){
-let dataType12 = typeof data12;
-let coerced12 = undefined;
-if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
-data12 = data12[0];
-dataType12 = typeof data12;
-if(typeof data12 === "string"){
-coerced12 = data12;
-}
-}
-if(!(coerced12 !== undefined)){
-if(dataType12 == "number" || dataType12 == "boolean"){
-coerced12 = "" + data12;
-}
-else if(data12 === null){
-coerced12 = "";
-}
-else {
-validate91.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-if(coerced12 !== undefined){
-data12 = coerced12;
-if(data11 !== undefined){
-data11[i3] = coerced12;
-}
-}
-}
-if(errors === _errs26){
-if(typeof data12 === "string"){
-if(func1(data12) > 64){
-validate91.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
-return false;
-}
-else {
-if(!pattern18.test(data12)){
-validate91.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-var valid4 = _errs26 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -29323,8 +28672,8 @@ return errors === 0;
 }
 validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f58ae0836e43 = validate92;
-const schema95 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
+export const query_f20a06e467b8 = validate92;
+const schema95 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"cardholder_id":{"type":"string","maxLength":64,"pattern":"^ichd_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["active","frozen","canceled"]}},"additionalProperties":false};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -29340,7 +28689,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "cardholder_id")) || (key0 === "user_id")) || (key0 === "status"))){
 validate92.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -29539,8 +28888,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.company_id !== undefined){
-let data4 = data.company_id;
+if(data.account_id !== undefined){
+let data4 = data.account_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -29560,26 +28909,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate92.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["company_id"] = coerced4;
+data["account_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate92.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate92.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate92.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate92.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -29591,8 +28940,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.cardholder_id !== undefined){
+let data5 = data.cardholder_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -29612,20 +28961,30 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate92.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["cardholder_id"] = coerced5;
 }
 }
 }
-if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
-validate92.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema95.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate92.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern38.test(data5)){
+validate92.errors = [{instancePath:instancePath+"/cardholder_id",schemaPath:"#/properties/cardholder_id/pattern",keyword:"pattern",params:{pattern: "^ichd_[A-Za-z0-9]+$"},message:"must match pattern \""+"^ichd_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
@@ -29633,8 +28992,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_after !== undefined){
-let data6 = data.created_after;
+if(data.user_id !== undefined){
+let data6 = data.user_id;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
 let dataType6 = typeof data6;
@@ -29654,22 +29013,26 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate92.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced6 !== undefined){
 data6 = coerced6;
 if(data !== undefined){
-data["created_after"] = coerced6;
+data["user_id"] = coerced6;
 }
 }
 }
-if(errors === _errs14){
 if(errors === _errs14){
 if(typeof data6 === "string"){
-if(!(formats0(data6))){
-validate92.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(func1(data6) > 64){
+validate92.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data6)){
+validate92.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -29681,8 +29044,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.created_before !== undefined){
-let data7 = data.created_before;
+if(data.status !== undefined){
+let data7 = data.status;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
 let dataType7 = typeof data7;
@@ -29702,26 +29065,20 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate92.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced7 !== undefined){
 data7 = coerced7;
 if(data !== undefined){
-data["created_before"] = coerced7;
+data["status"] = coerced7;
 }
 }
 }
-if(errors === _errs16){
-if(errors === _errs16){
-if(typeof data7 === "string"){
-if(!(formats0(data7))){
-validate92.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+if(!(((data7 === "active") || (data7 === "frozen")) || (data7 === "canceled"))){
+validate92.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema95.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
-}
-}
-}
 }
 var valid0 = _errs16 === errors;
 }
@@ -29747,8 +29104,8 @@ return errors === 0;
 }
 validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_f83a0e5fe339 = validate93;
-const schema96 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","verified"]}},"additionalProperties":false};
+export const query_f30e1a5d1979 = validate93;
+const schema96 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"payment_id":{"type":"string","maxLength":64,"pattern":"^pay_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["awaiting_merchant","awaiting_customer","awaiting_platform","closed"]},"reason":{"type":"string","enum":["forgot_to_cancel","item_not_received","significantly_not_as_described","unauthorized_transaction","product_unacceptable"]},"escalated":{"type":"boolean"},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"},"direction":{"type":"string","enum":["asc","desc"],"default":"desc"},"statuses":{"type":"array","items":{"type":"string","enum":["merchant_response_needed","customer_response_needed","merchant_info_needed","customer_info_needed","under_platform_review","customer_won","merchant_won","customer_withdrew"]},"maxItems":8}},"additionalProperties":false};
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -29762,9 +29119,12 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.direction === undefined){
+data.direction = "desc";
+}
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
+if(!(func3.call(schema96.properties, key0))){
 validate93.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -29963,8 +29323,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.account_id !== undefined){
-let data4 = data.account_id;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -29984,26 +29344,26 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["account_id"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate93.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate93.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern2.test(data4)){
-validate93.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+validate93.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -30015,8 +29375,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data5 = data.status;
+if(data.payment_id !== undefined){
+let data5 = data.payment_id;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
 let dataType5 = typeof data5;
@@ -30036,25 +29396,386 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate93.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["status"] = coerced5;
+data["payment_id"] = coerced5;
 }
 }
 }
-if(!((data5 === "pending") || (data5 === "verified"))){
-validate93.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema96.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+validate93.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern10.test(data5)){
+validate93.errors = [{instancePath:instancePath+"/payment_id",schemaPath:"#/properties/payment_id/pattern",keyword:"pattern",params:{pattern: "^pay_[A-Za-z0-9]+$"},message:"must match pattern \""+"^pay_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data6 = data.status;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["status"] = coerced6;
+}
+}
+}
+if(!((((data6 === "awaiting_merchant") || (data6 === "awaiting_customer")) || (data6 === "awaiting_platform")) || (data6 === "closed"))){
+validate93.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema96.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reason !== undefined){
+let data7 = data.reason;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["reason"] = coerced7;
+}
+}
+}
+if(!(((((data7 === "forgot_to_cancel") || (data7 === "item_not_received")) || (data7 === "significantly_not_as_described")) || (data7 === "unauthorized_transaction")) || (data7 === "product_unacceptable"))){
+validate93.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema96.properties.reason.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.escalated !== undefined){
+let data8 = data.escalated;
+const _errs18 = errors;
+if(typeof data8 !== "boolean"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "boolean"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(data8 === "false" || data8 === 0 || data8 === null){
+coerced8 = false;
+}
+else if(data8 === "true" || data8 === 1){
+coerced8 = true;
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/escalated",schemaPath:"#/properties/escalated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data !== undefined){
+data["escalated"] = coerced8;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data9 = data.created_after;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(typeof data9 === "string"){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 == "number" || dataType9 == "boolean"){
+coerced9 = "" + data9;
+}
+else if(data9 === null){
+coerced9 = "";
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["created_after"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(errors === _errs20){
+if(typeof data9 === "string"){
+if(!(formats0(data9))){
+validate93.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data10 = data.created_before;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data !== undefined){
+data["created_before"] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!(formats0(data10))){
+validate93.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data11 = data.direction;
+const _errs24 = errors;
+if(typeof data11 !== "string"){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(typeof data11 === "string"){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 == "number" || dataType11 == "boolean"){
+coerced11 = "" + data11;
+}
+else if(data11 === null){
+coerced11 = "";
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["direction"] = coerced11;
+}
+}
+}
+if(!((data11 === "asc") || (data11 === "desc"))){
+validate93.errors = [{instancePath:instancePath+"/direction",schemaPath:"#/properties/direction/enum",keyword:"enum",params:{allowedValues: schema96.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+if(valid0){
+if(data.statuses !== undefined){
+let data12 = data.statuses;
+const _errs26 = errors;
+if(!(Array.isArray(data12))){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(Array.isArray(data12)){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 === "string" || dataType12 === "number"
+              || dataType12 === "boolean" || data12 === null){
+coerced12 = [data12];
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data !== undefined){
+data["statuses"] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(Array.isArray(data12)){
+if(data12.length > 8){
+validate93.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+const _errs28 = errors;
+if(typeof data13 !== "string"){
+let dataType13 = typeof data13;
+let coerced13 = undefined;
+if(dataType13 == 'object' && Array.isArray(data13) && data13.length == 1){
+data13 = data13[0];
+dataType13 = typeof data13;
+if(typeof data13 === "string"){
+coerced13 = data13;
+}
+}
+if(!(coerced13 !== undefined)){
+if(dataType13 == "number" || dataType13 == "boolean"){
+coerced13 = "" + data13;
+}
+else if(data13 === null){
+coerced13 = "";
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced13 !== undefined){
+data13 = coerced13;
+if(data12 !== undefined){
+data12[i0] = coerced13;
+}
+}
+}
+if(!((((((((data13 === "merchant_response_needed") || (data13 === "customer_response_needed")) || (data13 === "merchant_info_needed")) || (data13 === "customer_info_needed")) || (data13 === "under_platform_review")) || (data13 === "customer_won")) || (data13 === "merchant_won")) || (data13 === "customer_withdrew"))){
+validate93.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema96.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs28 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -30073,9 +29794,8 @@ return errors === 0;
 }
 validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_fa7d3bdeed51 = validate94;
-const schema97 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"to":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"interval":{"type":"string","enum":["hour","day","week","month","year"],"default":"day"},"time_zone":{"type":"string","maxLength":64},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
-const pattern125 = new RegExp("^\\d{4}-\\d{2}-\\d{2}(T.+)?$", "u");
+export const query_f5838cc44e8d = validate94;
+const schema97 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"statuses":{"type":"array","items":{"type":"string","enum":["trialing","active","past_due","paused","canceled","expired","completed"]},"maxItems":20},"plan_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^plan_[A-Za-z0-9]+$"},"maxItems":100},"product_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^prod_[A-Za-z0-9]+$"},"maxItems":100},"user_ids":{"type":"array","items":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"maxItems":100}},"additionalProperties":false};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -30089,65 +29809,54 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.interval === undefined){
-data.interval = "day";
-}
-let missing0;
-if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
-validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "interval")) || (key0 === "time_zone")) || (key0 === "currency"))){
+if(!(func3.call(schema97.properties, key0))){
 validate94.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.account_id !== undefined){
-let data0 = data.account_id;
+if(data.first !== undefined){
+let data0 = data.first;
 const _errs2 = errors;
-if(typeof data0 !== "string"){
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 let dataType0 = typeof data0;
 let coerced0 = undefined;
 if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
 data0 = data0[0];
 dataType0 = typeof data0;
-if(typeof data0 === "string"){
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
 coerced0 = data0;
 }
 }
 if(!(coerced0 !== undefined)){
-if(dataType0 == "number" || dataType0 == "boolean"){
-coerced0 = "" + data0;
-}
-else if(data0 === null){
-coerced0 = "";
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
 if(coerced0 !== undefined){
 data0 = coerced0;
 if(data !== undefined){
-data["account_id"] = coerced0;
+data["first"] = coerced0;
 }
 }
 }
 if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func1(data0) > 64){
-validate94.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate94.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
-if(!pattern2.test(data0)){
-validate94.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+if(data0 < 1 || isNaN(data0)){
+validate94.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -30159,8 +29868,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.from !== undefined){
-let data1 = data.from;
+if(data.after !== undefined){
+let data1 = data.after;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
 let dataType1 = typeof data1;
@@ -30180,28 +29889,22 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced1 !== undefined){
 data1 = coerced1;
 if(data !== undefined){
-data["from"] = coerced1;
+data["after"] = coerced1;
 }
 }
 }
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func1(data1) > 40){
-validate94.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+if(func1(data1) > 512){
+validate94.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
-}
-else {
-if(!pattern125.test(data1)){
-validate94.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
-return false;
-}
 }
 }
 }
@@ -30211,47 +29914,45 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.to !== undefined){
-let data2 = data.to;
+if(data.last !== undefined){
+let data2 = data.last;
 const _errs6 = errors;
-if(typeof data2 !== "string"){
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 let dataType2 = typeof data2;
 let coerced2 = undefined;
 if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
 data2 = data2[0];
 dataType2 = typeof data2;
-if(typeof data2 === "string"){
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
 coerced2 = data2;
 }
 }
 if(!(coerced2 !== undefined)){
-if(dataType2 == "number" || dataType2 == "boolean"){
-coerced2 = "" + data2;
-}
-else if(data2 === null){
-coerced2 = "";
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
 if(coerced2 !== undefined){
 data2 = coerced2;
 if(data !== undefined){
-data["to"] = coerced2;
+data["last"] = coerced2;
 }
 }
 }
 if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func1(data2) > 40){
-validate94.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate94.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
-if(!pattern125.test(data2)){
-validate94.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
+if(data2 < 1 || isNaN(data2)){
+validate94.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -30263,7 +29964,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-let data3 = data.interval;
+if(data.before !== undefined){
+let data3 = data.before;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
 let dataType3 = typeof data3;
@@ -30283,25 +29985,33 @@ else if(data3 === null){
 coerced3 = "";
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced3 !== undefined){
 data3 = coerced3;
 if(data !== undefined){
-data["interval"] = coerced3;
+data["before"] = coerced3;
 }
 }
 }
-if(!(((((data3 === "hour") || (data3 === "day")) || (data3 === "week")) || (data3 === "month")) || (data3 === "year"))){
-validate94.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/enum",keyword:"enum",params:{allowedValues: schema97.properties.interval.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate94.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
+}
+}
 var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
 if(valid0){
-if(data.time_zone !== undefined){
-let data4 = data.time_zone;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -30321,22 +30031,28 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/time_zone",schemaPath:"#/properties/time_zone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["time_zone"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func1(data4) > 64){
-validate94.errors = [{instancePath:instancePath+"/time_zone",schemaPath:"#/properties/time_zone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate94.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate94.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
 }
 }
 }
@@ -30346,43 +30062,86 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.currency !== undefined){
-let data5 = data.currency;
+if(data.statuses !== undefined){
+let data5 = data.statuses;
 const _errs12 = errors;
-if(typeof data5 !== "string"){
+if(!(Array.isArray(data5))){
 let dataType5 = typeof data5;
 let coerced5 = undefined;
 if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
 data5 = data5[0];
 dataType5 = typeof data5;
-if(typeof data5 === "string"){
+if(Array.isArray(data5)){
 coerced5 = data5;
 }
 }
 if(!(coerced5 !== undefined)){
-if(dataType5 == "number" || dataType5 == "boolean"){
-coerced5 = "" + data5;
-}
-else if(data5 === null){
-coerced5 = "";
+if(dataType5 === "string" || dataType5 === "number"
+              || dataType5 === "boolean" || data5 === null){
+coerced5 = [data5];
 }
 else {
-validate94.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 if(coerced5 !== undefined){
 data5 = coerced5;
 if(data !== undefined){
-data["currency"] = coerced5;
+data["statuses"] = coerced5;
 }
 }
 }
 if(errors === _errs12){
-if(typeof data5 === "string"){
-if(!pattern3.test(data5)){
-validate94.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+if(Array.isArray(data5)){
+if(data5.length > 20){
+validate94.errors = [{instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
 return false;
+}
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data5 !== undefined){
+data5[i0] = coerced6;
+}
+}
+}
+if(!(((((((data6 === "trialing") || (data6 === "active")) || (data6 === "past_due")) || (data6 === "paused")) || (data6 === "canceled")) || (data6 === "expired")) || (data6 === "completed"))){
+validate94.errors = [{instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema97.properties.statuses.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
 }
 }
 }
@@ -30390,6 +30149,305 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.plan_ids !== undefined){
+let data7 = data.plan_ids;
+const _errs16 = errors;
+if(!(Array.isArray(data7))){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(Array.isArray(data7)){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 === "string" || dataType7 === "number"
+              || dataType7 === "boolean" || data7 === null){
+coerced7 = [data7];
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["plan_ids"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(Array.isArray(data7)){
+if(data7.length > 100){
+validate94.errors = [{instancePath:instancePath+"/plan_ids",schemaPath:"#/properties/plan_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+const _errs18 = errors;
+if(typeof data8 !== "string"){
+let dataType8 = typeof data8;
+let coerced8 = undefined;
+if(dataType8 == 'object' && Array.isArray(data8) && data8.length == 1){
+data8 = data8[0];
+dataType8 = typeof data8;
+if(typeof data8 === "string"){
+coerced8 = data8;
+}
+}
+if(!(coerced8 !== undefined)){
+if(dataType8 == "number" || dataType8 == "boolean"){
+coerced8 = "" + data8;
+}
+else if(data8 === null){
+coerced8 = "";
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced8 !== undefined){
+data8 = coerced8;
+if(data7 !== undefined){
+data7[i1] = coerced8;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data8 === "string"){
+if(func1(data8) > 64){
+validate94.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern4.test(data8)){
+validate94.errors = [{instancePath:instancePath+"/plan_ids/" + i1,schemaPath:"#/properties/plan_ids/items/pattern",keyword:"pattern",params:{pattern: "^plan_[A-Za-z0-9]+$"},message:"must match pattern \""+"^plan_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs18 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.product_ids !== undefined){
+let data9 = data.product_ids;
+const _errs20 = errors;
+if(!(Array.isArray(data9))){
+let dataType9 = typeof data9;
+let coerced9 = undefined;
+if(dataType9 == 'object' && Array.isArray(data9) && data9.length == 1){
+data9 = data9[0];
+dataType9 = typeof data9;
+if(Array.isArray(data9)){
+coerced9 = data9;
+}
+}
+if(!(coerced9 !== undefined)){
+if(dataType9 === "string" || dataType9 === "number"
+              || dataType9 === "boolean" || data9 === null){
+coerced9 = [data9];
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced9 !== undefined){
+data9 = coerced9;
+if(data !== undefined){
+data["product_ids"] = coerced9;
+}
+}
+}
+if(errors === _errs20){
+if(Array.isArray(data9)){
+if(data9.length > 100){
+validate94.errors = [{instancePath:instancePath+"/product_ids",schemaPath:"#/properties/product_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid3 = true;
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+let data10 = data9[i2];
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+let dataType10 = typeof data10;
+let coerced10 = undefined;
+if(dataType10 == 'object' && Array.isArray(data10) && data10.length == 1){
+data10 = data10[0];
+dataType10 = typeof data10;
+if(typeof data10 === "string"){
+coerced10 = data10;
+}
+}
+if(!(coerced10 !== undefined)){
+if(dataType10 == "number" || dataType10 == "boolean"){
+coerced10 = "" + data10;
+}
+else if(data10 === null){
+coerced10 = "";
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced10 !== undefined){
+data10 = coerced10;
+if(data9 !== undefined){
+data9[i2] = coerced10;
+}
+}
+}
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(func1(data10) > 64){
+validate94.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data10)){
+validate94.errors = [{instancePath:instancePath+"/product_ids/" + i2,schemaPath:"#/properties/product_ids/items/pattern",keyword:"pattern",params:{pattern: "^prod_[A-Za-z0-9]+$"},message:"must match pattern \""+"^prod_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid3 = _errs22 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.user_ids !== undefined){
+let data11 = data.user_ids;
+const _errs24 = errors;
+if(!(Array.isArray(data11))){
+let dataType11 = typeof data11;
+let coerced11 = undefined;
+if(dataType11 == 'object' && Array.isArray(data11) && data11.length == 1){
+data11 = data11[0];
+dataType11 = typeof data11;
+if(Array.isArray(data11)){
+coerced11 = data11;
+}
+}
+if(!(coerced11 !== undefined)){
+if(dataType11 === "string" || dataType11 === "number"
+              || dataType11 === "boolean" || data11 === null){
+coerced11 = [data11];
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+if(coerced11 !== undefined){
+data11 = coerced11;
+if(data !== undefined){
+data["user_ids"] = coerced11;
+}
+}
+}
+if(errors === _errs24){
+if(Array.isArray(data11)){
+if(data11.length > 100){
+validate94.errors = [{instancePath:instancePath+"/user_ids",schemaPath:"#/properties/user_ids/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len3 = data11.length;
+for(let i3=0; i3<len3; i3++){
+let data12 = data11[i3];
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+let dataType12 = typeof data12;
+let coerced12 = undefined;
+if(dataType12 == 'object' && Array.isArray(data12) && data12.length == 1){
+data12 = data12[0];
+dataType12 = typeof data12;
+if(typeof data12 === "string"){
+coerced12 = data12;
+}
+}
+if(!(coerced12 !== undefined)){
+if(dataType12 == "number" || dataType12 == "boolean"){
+coerced12 = "" + data12;
+}
+else if(data12 === null){
+coerced12 = "";
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced12 !== undefined){
+data12 = coerced12;
+if(data11 !== undefined){
+data11[i3] = coerced12;
+}
+}
+}
+if(errors === _errs26){
+if(typeof data12 === "string"){
+if(func1(data12) > 64){
+validate94.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern18.test(data12)){
+validate94.errors = [{instancePath:instancePath+"/user_ids/" + i3,schemaPath:"#/properties/user_ids/items/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs26 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -30409,8 +30467,8 @@ return errors === 0;
 }
 validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_fb4b9ee9ac01 = validate95;
-const schema98 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["active","removed"]}},"additionalProperties":false};
+export const query_f58ae0836e43 = validate95;
+const schema98 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"company_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["processing","requires_action","succeeded","canceled"]},"created_after":{"type":"string","format":"date-time"},"created_before":{"type":"string","format":"date-time"}},"additionalProperties":false};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -30426,7 +30484,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status"))){
+if(!((((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "company_id")) || (key0 === "status")) || (key0 === "created_after")) || (key0 === "created_before"))){
 validate95.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -30625,8 +30683,8 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data4 = data.status;
+if(data.company_id !== undefined){
+let data4 = data.company_id;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
 let dataType4 = typeof data4;
@@ -30646,25 +30704,176 @@ else if(data4 === null){
 coerced4 = "";
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 if(coerced4 !== undefined){
 data4 = coerced4;
 if(data !== undefined){
-data["status"] = coerced4;
+data["company_id"] = coerced4;
 }
 }
 }
-if(!((data4 === "active") || (data4 === "removed"))){
-validate95.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema98.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate95.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate95.errors = [{instancePath:instancePath+"/company_id",schemaPath:"#/properties/company_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
 }
 var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data5 = data.status;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!((((data5 === "processing") || (data5 === "requires_action")) || (data5 === "succeeded")) || (data5 === "canceled"))){
+validate95.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema98.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_after !== undefined){
+let data6 = data.created_after;
+const _errs14 = errors;
+if(typeof data6 !== "string"){
+let dataType6 = typeof data6;
+let coerced6 = undefined;
+if(dataType6 == 'object' && Array.isArray(data6) && data6.length == 1){
+data6 = data6[0];
+dataType6 = typeof data6;
+if(typeof data6 === "string"){
+coerced6 = data6;
+}
+}
+if(!(coerced6 !== undefined)){
+if(dataType6 == "number" || dataType6 == "boolean"){
+coerced6 = "" + data6;
+}
+else if(data6 === null){
+coerced6 = "";
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced6 !== undefined){
+data6 = coerced6;
+if(data !== undefined){
+data["created_after"] = coerced6;
+}
+}
+}
+if(errors === _errs14){
+if(errors === _errs14){
+if(typeof data6 === "string"){
+if(!(formats0(data6))){
+validate95.errors = [{instancePath:instancePath+"/created_after",schemaPath:"#/properties/created_after/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.created_before !== undefined){
+let data7 = data.created_before;
+const _errs16 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(dataType7 == 'object' && Array.isArray(data7) && data7.length == 1){
+data7 = data7[0];
+dataType7 = typeof data7;
+if(typeof data7 === "string"){
+coerced7 = data7;
+}
+}
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["created_before"] = coerced7;
+}
+}
+}
+if(errors === _errs16){
+if(errors === _errs16){
+if(typeof data7 === "string"){
+if(!(formats0(data7))){
+validate95.errors = [{instancePath:instancePath+"/created_before",schemaPath:"#/properties/created_before/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -30682,9 +30891,8 @@ return errors === 0;
 }
 validate95.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const query_fe1888405cd9 = validate96;
-const schema99 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["created","active","broken"]},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"include_available":{"type":"boolean"},"destination_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"}},"additionalProperties":false};
-const pattern131 = new RegExp("^podst_[a-z_]{1,40}$", "u");
+export const query_f83a0e5fe339 = validate96;
+const schema99 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["pending","verified"]}},"additionalProperties":false};
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -30700,7 +30908,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func3.call(schema99.properties, key0))){
+if(!((((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "account_id")) || (key0 === "status"))){
 validate96.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -30951,6 +31159,942 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.status !== undefined){
+let data5 = data.status;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate96.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["status"] = coerced5;
+}
+}
+}
+if(!((data5 === "pending") || (data5 === "verified"))){
+validate96.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate96.errors = vErrors;
+return errors === 0;
+}
+validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_fa7d3bdeed51 = validate97;
+const schema100 = {"type":"object","properties":{"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"from":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"to":{"type":"string","maxLength":40,"pattern":"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},"interval":{"type":"string","enum":["hour","day","week","month","year"],"default":"day"},"time_zone":{"type":"string","maxLength":64},"currency":{"type":"string","pattern":"^[a-z]{3}$"}},"additionalProperties":false,"required":["account_id","from","to"]};
+const pattern131 = new RegExp("^\\d{4}-\\d{2}-\\d{2}(T.+)?$", "u");
+
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate97.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.interval === undefined){
+data.interval = "day";
+}
+let missing0;
+if((((data.account_id === undefined) && (missing0 = "account_id")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))){
+validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "account_id") || (key0 === "from")) || (key0 === "to")) || (key0 === "interval")) || (key0 === "time_zone")) || (key0 === "currency"))){
+validate97.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.account_id !== undefined){
+let data0 = data.account_id;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(typeof data0 === "string"){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate97.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["account_id"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) > 64){
+validate97.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data0)){
+validate97.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+let data1 = data.from;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate97.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["from"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 40){
+validate97.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(!pattern131.test(data1)){
+validate97.errors = [{instancePath:instancePath+"/from",schemaPath:"#/properties/from/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data2 = data.to;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(typeof data2 === "string"){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 == "number" || dataType2 == "boolean"){
+coerced2 = "" + data2;
+}
+else if(data2 === null){
+coerced2 = "";
+}
+else {
+validate97.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["to"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func1(data2) > 40){
+validate97.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/maxLength",keyword:"maxLength",params:{limit: 40},message:"must NOT have more than 40 characters"}];
+return false;
+}
+else {
+if(!pattern131.test(data2)){
+validate97.errors = [{instancePath:instancePath+"/to",schemaPath:"#/properties/to/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}(T.+)?$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}(T.+)?$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+let data3 = data.interval;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate97.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["interval"] = coerced3;
+}
+}
+}
+if(!(((((data3 === "hour") || (data3 === "day")) || (data3 === "week")) || (data3 === "month")) || (data3 === "year"))){
+validate97.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/enum",keyword:"enum",params:{allowedValues: schema100.properties.interval.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+if(valid0){
+if(data.time_zone !== undefined){
+let data4 = data.time_zone;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate97.errors = [{instancePath:instancePath+"/time_zone",schemaPath:"#/properties/time_zone/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["time_zone"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate97.errors = [{instancePath:instancePath+"/time_zone",schemaPath:"#/properties/time_zone/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+let data5 = data.currency;
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+let dataType5 = typeof data5;
+let coerced5 = undefined;
+if(dataType5 == 'object' && Array.isArray(data5) && data5.length == 1){
+data5 = data5[0];
+dataType5 = typeof data5;
+if(typeof data5 === "string"){
+coerced5 = data5;
+}
+}
+if(!(coerced5 !== undefined)){
+if(dataType5 == "number" || dataType5 == "boolean"){
+coerced5 = "" + data5;
+}
+else if(data5 === null){
+coerced5 = "";
+}
+else {
+validate97.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced5 !== undefined){
+data5 = coerced5;
+if(data !== undefined){
+data["currency"] = coerced5;
+}
+}
+}
+if(errors === _errs12){
+if(typeof data5 === "string"){
+if(!pattern3.test(data5)){
+validate97.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[a-z]{3}$"},message:"must match pattern \""+"^[a-z]{3}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate97.errors = vErrors;
+return errors === 0;
+}
+validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_fb4b9ee9ac01 = validate98;
+const schema101 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"status":{"type":"string","enum":["active","removed"]}},"additionalProperties":false};
+
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate98.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "first") || (key0 === "after")) || (key0 === "last")) || (key0 === "before")) || (key0 === "status"))){
+validate98.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate98.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate98.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate98.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate98.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate98.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate98.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate98.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate98.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate98.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate98.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data4 = data.status;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate98.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["status"] = coerced4;
+}
+}
+}
+if(!((data4 === "active") || (data4 === "removed"))){
+validate98.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema101.properties.status.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate98.errors = vErrors;
+return errors === 0;
+}
+validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const query_fe1888405cd9 = validate99;
+const schema102 = {"type":"object","properties":{"first":{"type":"integer","minimum":1,"maximum":100},"after":{"type":"string","maxLength":512},"last":{"type":"integer","minimum":1,"maximum":100},"before":{"type":"string","maxLength":512},"account_id":{"type":"string","maxLength":64,"pattern":"^biz_[A-Za-z0-9]+$"},"user_id":{"type":"string","maxLength":64,"pattern":"^user_[A-Za-z0-9]+$"},"status":{"type":"string","enum":["created","active","broken"]},"amount":{"type":"string","pattern":"^[0-9]{1,12}(\\.[0-9]{1,8})?$"},"include_available":{"type":"boolean"},"destination_id":{"type":"string","pattern":"^podst_[a-z_]{1,40}$"}},"additionalProperties":false};
+const pattern137 = new RegExp("^podst_[a-z_]{1,40}$", "u");
+
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate99.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func3.call(schema102.properties, key0))){
+validate99.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.first !== undefined){
+let data0 = data.first;
+const _errs2 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(dataType0 == 'object' && Array.isArray(data0) && data0.length == 1){
+data0 = data0[0];
+dataType0 = typeof data0;
+if(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))){
+coerced0 = data0;
+}
+}
+if(!(coerced0 !== undefined)){
+if(dataType0 === "boolean" || data0 === null
+              || (dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1))){
+coerced0 = +data0;
+}
+else {
+validate99.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["first"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 100 || isNaN(data0)){
+validate99.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data0 < 1 || isNaN(data0)){
+validate99.errors = [{instancePath:instancePath+"/first",schemaPath:"#/properties/first/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.after !== undefined){
+let data1 = data.after;
+const _errs4 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(dataType1 == 'object' && Array.isArray(data1) && data1.length == 1){
+data1 = data1[0];
+dataType1 = typeof data1;
+if(typeof data1 === "string"){
+coerced1 = data1;
+}
+}
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate99.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["after"] = coerced1;
+}
+}
+}
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func1(data1) > 512){
+validate99.errors = [{instancePath:instancePath+"/after",schemaPath:"#/properties/after/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.last !== undefined){
+let data2 = data.last;
+const _errs6 = errors;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+let dataType2 = typeof data2;
+let coerced2 = undefined;
+if(dataType2 == 'object' && Array.isArray(data2) && data2.length == 1){
+data2 = data2[0];
+dataType2 = typeof data2;
+if(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2))){
+coerced2 = data2;
+}
+}
+if(!(coerced2 !== undefined)){
+if(dataType2 === "boolean" || data2 === null
+              || (dataType2 === "string" && data2 && data2 == +data2 && !(data2 % 1))){
+coerced2 = +data2;
+}
+else {
+validate99.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+}
+if(coerced2 !== undefined){
+data2 = coerced2;
+if(data !== undefined){
+data["last"] = coerced2;
+}
+}
+}
+if(errors === _errs6){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 100 || isNaN(data2)){
+validate99.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data2 < 1 || isNaN(data2)){
+validate99.errors = [{instancePath:instancePath+"/last",schemaPath:"#/properties/last/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data3 = data.before;
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+let dataType3 = typeof data3;
+let coerced3 = undefined;
+if(dataType3 == 'object' && Array.isArray(data3) && data3.length == 1){
+data3 = data3[0];
+dataType3 = typeof data3;
+if(typeof data3 === "string"){
+coerced3 = data3;
+}
+}
+if(!(coerced3 !== undefined)){
+if(dataType3 == "number" || dataType3 == "boolean"){
+coerced3 = "" + data3;
+}
+else if(data3 === null){
+coerced3 = "";
+}
+else {
+validate99.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced3 !== undefined){
+data3 = coerced3;
+if(data !== undefined){
+data["before"] = coerced3;
+}
+}
+}
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func1(data3) > 512){
+validate99.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.account_id !== undefined){
+let data4 = data.account_id;
+const _errs10 = errors;
+if(typeof data4 !== "string"){
+let dataType4 = typeof data4;
+let coerced4 = undefined;
+if(dataType4 == 'object' && Array.isArray(data4) && data4.length == 1){
+data4 = data4[0];
+dataType4 = typeof data4;
+if(typeof data4 === "string"){
+coerced4 = data4;
+}
+}
+if(!(coerced4 !== undefined)){
+if(dataType4 == "number" || dataType4 == "boolean"){
+coerced4 = "" + data4;
+}
+else if(data4 === null){
+coerced4 = "";
+}
+else {
+validate99.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced4 !== undefined){
+data4 = coerced4;
+if(data !== undefined){
+data["account_id"] = coerced4;
+}
+}
+}
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func1(data4) > 64){
+validate99.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+return false;
+}
+else {
+if(!pattern2.test(data4)){
+validate99.errors = [{instancePath:instancePath+"/account_id",schemaPath:"#/properties/account_id/pattern",keyword:"pattern",params:{pattern: "^biz_[A-Za-z0-9]+$"},message:"must match pattern \""+"^biz_[A-Za-z0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.user_id !== undefined){
 let data5 = data.user_id;
 const _errs12 = errors;
@@ -30972,7 +32116,7 @@ else if(data5 === null){
 coerced5 = "";
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -30986,12 +32130,12 @@ data["user_id"] = coerced5;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-validate96.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
+validate99.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}];
 return false;
 }
 else {
 if(!pattern18.test(data5)){
-validate96.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
+validate99.errors = [{instancePath:instancePath+"/user_id",schemaPath:"#/properties/user_id/pattern",keyword:"pattern",params:{pattern: "^user_[A-Za-z0-9]+$"},message:"must match pattern \""+"^user_[A-Za-z0-9]+$"+"\""}];
 return false;
 }
 }
@@ -31024,7 +32168,7 @@ else if(data6 === null){
 coerced6 = "";
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -31036,7 +32180,7 @@ data["status"] = coerced6;
 }
 }
 if(!(((data6 === "created") || (data6 === "active")) || (data6 === "broken"))){
-validate96.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema99.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate99.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema102.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -31066,7 +32210,7 @@ else if(data7 === null){
 coerced7 = "";
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -31080,7 +32224,7 @@ data["amount"] = coerced7;
 if(errors === _errs16){
 if(typeof data7 === "string"){
 if(!pattern31.test(data7)){
-validate96.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
+validate99.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,12}(\\.[0-9]{1,8})?$"},message:"must match pattern \""+"^[0-9]{1,12}(\\.[0-9]{1,8})?$"+"\""}];
 return false;
 }
 }
@@ -31112,7 +32256,7 @@ else if(data8 === "true" || data8 === 1){
 coerced8 = true;
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/include_available",schemaPath:"#/properties/include_available/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate99.errors = [{instancePath:instancePath+"/include_available",schemaPath:"#/properties/include_available/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
@@ -31150,7 +32294,7 @@ else if(data9 === null){
 coerced9 = "";
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate99.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -31163,8 +32307,8 @@ data["destination_id"] = coerced9;
 }
 if(errors === _errs20){
 if(typeof data9 === "string"){
-if(!pattern131.test(data9)){
-validate96.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
+if(!pattern137.test(data9)){
+validate99.errors = [{instancePath:instancePath+"/destination_id",schemaPath:"#/properties/destination_id/pattern",keyword:"pattern",params:{pattern: "^podst_[a-z_]{1,40}$"},message:"must match pattern \""+"^podst_[a-z_]{1,40}$"+"\""}];
 return false;
 }
 }
@@ -31186,12 +32330,12 @@ var valid0 = true;
 }
 }
 else {
-validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate96.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate99.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
