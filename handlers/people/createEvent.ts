@@ -11,7 +11,7 @@ import { requireAccountsOwn } from './account-references.js';
 
 // The event and its person's running profile in one statement: the person is updated only when the event is new (a
 // repeated event_id inserts nothing, so nothing moves).
-const INSERT = `
+export const INSERT_EVENT = `
   with e as (
     insert into tracked_events (id, account_id, person_id, event_id, event_name, custom_name, event_time, action_source,
       url, referrer_url, title, value, currency, payment_id, product_id, plan_id, context)
@@ -39,7 +39,7 @@ export const createEvent: Handler<'createEvent'> = async ({ body }, ctx) => {
   await requireAccountsOwn(ctx.db, body.account_id, { payment_id: body.payment_id, product_id: body.product_id, plan_id: body.plan_id });
   const personId = await identify(ctx.db, body.account_id, body.user, eventTime);
   const id = newId('cevt_');
-  const [row] = await query(ctx.db, INSERT, [id, body.account_id, personId, body.event_id ?? null, body.event_name,
+  const [row] = await query(ctx.db, INSERT_EVENT, [id, body.account_id, personId, body.event_id ?? null, body.event_name,
     body.custom_name ?? null, eventTime, body.action_source ?? null, body.url ?? null, body.referrer_url ?? null,
     body.title ?? null, value, value === null ? null : currency, body.payment_id ?? null, body.product_id ?? null,
     body.plan_id ?? null, body.context === undefined ? null : JSON.stringify(body.context),

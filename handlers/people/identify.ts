@@ -17,12 +17,12 @@ export interface EventUser { anonymous_id?: string; user_id?: string; email?: st
 type Kind = 'anonymous_id' | 'user_id' | 'email';
 interface Held { kind: Kind; person_id: string; user_id: string | null }
 
-const LOCK = `select count(pg_advisory_xact_lock(h)) from (select hashtextextended(k, 400) as h from unnest($1::text[]) k order by 1) s`;
-const HELD = `select i.kind, i.person_id, p.user_id from person_identities i join people p on p.id = i.person_id
+export const LOCK = `select count(pg_advisory_xact_lock(h)) from (select hashtextextended(k, 400) as h from unnest($1::text[]) k order by 1) s`;
+export const HELD = `select i.kind, i.person_id, p.user_id from person_identities i join people p on p.id = i.person_id
   where i.account_id = $1 and (i.kind, i.value) in (select * from unnest($2::text[], $3::text[]))`;
-const ADD = `insert into person_identities (account_id, kind, value, person_id)
+export const ADD = `insert into person_identities (account_id, kind, value, person_id)
   select $1, k, v, $4 from unnest($2::text[], $3::text[]) as n(k, v) on conflict do nothing`;
-const CREATE = `insert into people (id, account_id, user_id, first_seen_at, last_seen_at)
+export const CREATE = `insert into people (id, account_id, user_id, first_seen_at, last_seen_at)
   values ($1, $2, $3, coalesce($4::timestamptz, date_trunc('milliseconds', now())), coalesce($4::timestamptz, date_trunc('milliseconds', now())))`;
 
 /** The identities an event's user names, in a stable order; emails compare case-insensitively. */
