@@ -6,8 +6,8 @@
 //     to this user's person;
 //   - otherwise the first of anonymous id, email that names a person names it; else a person is created.
 // Identities nobody holds are added to the person. The identities named are locked (transaction advisory locks, in
-// one sorted order) before they are read, so concurrent first events of one visitor make one person, and an event
-// never lands on a person a concurrent merge is removing.
+// one sorted order) before they are read, so concurrent first events of one visitor make one person; a merge also
+// holds the merged person's other identities, so an event never lands on a person a concurrent merge removes.
 import type { Knex } from 'knex';
 import { query } from '../../runtime/request-db.js';
 import { invalid } from '../../runtime/errors.js';
@@ -48,7 +48,7 @@ export async function identify(db: Knex, accountId: string, user: EventUser, eve
   let personId: string;
   if (user.user_id !== undefined && byUser) {
     personId = byUser.person_id;
-    if (anonymous && anonymous.person_id !== personId) await merge(db, anonymous.person_id, personId);
+    if (anonymous && anonymous.person_id !== personId) await merge(db, accountId, anonymous.person_id, personId);
   } else if (user.user_id !== undefined && anonymous) {
     personId = anonymous.person_id;
     await db('people').where({ id: personId }).update({ user_id: user.user_id });
@@ -63,9 +63,18 @@ export async function identify(db: Knex, accountId: string, user: EventUser, eve
   return personId;
 }
 
+/** The anonymous person's other identities, locked without waiting: an event holding one of them may be writing to
+ * the person, and waiting for it here (after this event's own locks) could deadlock. */
+const LOCK_OTHERS = `select coalesce(bool_and(pg_try_advisory_xact_lock(hashtextextended($1 || ':' || kind || ':' || value, 400))), true) as locked
+  from person_identities where person_id = $2`; // the ones this event holds already are granted again
+
 /** An anonymous person merged into an identified one: identities and events move, counts and seen times combine,
- * the profile keeps the identified person's values where it has them; the anonymous row goes. */
-async function merge(db: Knex, from: string, into: string): Promise<void> {
+ * the profile keeps the identified person's values where it has them; the anonymous row goes. When another event
+ * holds one of its other identities (an email) the merge waits for a later identification: the event still goes to
+ * the user's person. */
+async function merge(db: Knex, accountId: string, from: string, into: string): Promise<void> {
+  const [others] = await query<{ locked: boolean }>(db, LOCK_OTHERS, [accountId, from]);
+  if (!others!.locked) return;
   await db('person_identities').where({ person_id: from }).update({ person_id: into });
   await db('tracked_events').where({ person_id: from }).update({ person_id: into });
   await db.raw(`update people t set event_count = t.event_count + a.event_count, purchase_count = t.purchase_count + a.purchase_count,

@@ -87,6 +87,26 @@ t('an anonymous person with no user person yet becomes the user\'s; a device ide
   assert.equal((await events(o, { identifier: b.id })).body.data.map((e: any) => e.id), [asB.id]);
 });
 
+t('concurrent first events of one visitor make one person; concurrent identifications merge once', async () => {
+  const o = await makeOwner(app.db);
+  const buyer = await makeUser(app.db);
+  const first = await Promise.all(Array.from({ length: 8 }, () => track(o, { user: { anonymous_id: 'burst', email: 'burst@example.com' } })));
+  assert.ok(first.every((r) => r.status === 201), JSON.stringify(first.map((r) => r.body)));
+  assert.is(new Set(first.map((r) => r.body.person_id)).size, 1);
+  await tracked(o, { user: { user_id: buyer.id } });
+  const both = await Promise.all(Array.from({ length: 6 }, (_, i) => track(o, i % 2
+    ? { user: { anonymous_id: 'burst', user_id: buyer.id } } : { user: { email: 'burst@example.com' } })));
+  assert.ok(both.every((r) => r.status === 201), JSON.stringify(both.map((r) => r.body)));
+  // however the merge and the email events interleaved, every event is counted once on a person that exists
+  const people = await app.db('people').where({ account_id: o.accountId }).select('id', 'event_count');
+  assert.is(people.reduce((n, p) => n + p.event_count, 0), 15);
+  const events = await app.db('tracked_events').where({ account_id: o.accountId }).select('person_id');
+  assert.ok(events.every((e) => people.some((p) => p.id === e.person_id)));
+  // an identification after the burst leaves one person holding every identity
+  await tracked(o, { user: { anonymous_id: 'burst', user_id: buyer.id } });
+  assert.equal(await rows(o.accountId), { events: 16, people: 1, identities: 3 });
+});
+
 t('an event is attributed to one of the account\'s payments; the person counts the purchase', async () => {
   const seller = await makeSeller(app.db);
   const payment = await pay(app, seller, { amount: 2500, currency: 'usd' });
