@@ -4,12 +4,16 @@ import { resources } from './resources.js';
 import { plainDelete } from '../runtime/plain/remove.js';
 import { plainList } from '../runtime/plain/list.js';
 import { plainRetrieve } from '../runtime/plain/retrieve.js';
+import { plainSummary } from '../runtime/plain/summary.js';
 import { plainUpdate } from '../runtime/plain/update.js';
 import { listApiKeys as listApiKeysHook } from '../handlers/api_keys/listApiKeys.js';
 import { updateApiKey as updateApiKeyHook } from '../handlers/api_keys/updateApiKey.js';
+import { listExperiences as listExperiencesHook } from '../handlers/experiences/listExperiences.js';
+import { deleteExperience as deleteExperienceHook } from '../handlers/experiences/deleteExperience.js';
 import { listEvents as listEventsHook } from '../handlers/people/listEvents.js';
 import { deleteProduct as deleteProductHook } from '../handlers/products/deleteProduct.js';
 import { listResolutionCenterCases as listResolutionCenterCasesHook } from '../handlers/resolution_center_cases/listResolutionCenterCases.js';
+import { listReviews as listReviewsHook } from '../handlers/reviews/listReviews.js';
 import { updateWebhook as updateWebhookHook } from '../handlers/webhooks/updateWebhook.js';
 
 /** GET /api_keys: List an account's API keys */
@@ -217,6 +221,15 @@ export const listDisputes = plainList<'listDisputes'>(resources.Dispute, {
   idColumn: 'disputes.id',
 });
 
+/** GET /disputes/summary: Dispute totals by status and currency */
+export const disputeSummary = plainSummary<'disputeSummary'>({
+  scope: 'payment:dispute:read',
+  accountParam: 'account_id',
+  table: 'dispute_totals',
+  object: 'dispute_summary',
+  keys: [{ field: 'status', order: ['needs_response', 'under_review', 'won', 'lost', 'prevented', 'closed'] }],
+});
+
 /** GET /disputes/{id}: Retrieve a dispute */
 export const retrieveDispute = plainRetrieve<'retrieveDispute'>(resources.Dispute, {
   scopes: ['payment:dispute:read'],
@@ -242,6 +255,66 @@ export const listDisputeAlerts = plainList<'listDisputeAlerts'>(resources.Disput
 /** GET /dispute_alerts/{id}: Retrieve a dispute alert */
 export const retrieveDisputeAlert = plainRetrieve<'retrieveDisputeAlert'>(resources.DisputeAlert, {
   scopes: ['payment:dispute:read'],
+});
+
+/** GET /economic_intelligence: List Economic Intelligence recommendations */
+export const listEconomicIntelligenceRecommendations = plainList<'listEconomicIntelligenceRecommendations'>(resources.EconomicIntelligenceRecommendation, {
+  scope: 'economic_intelligence:read',
+  accountParam: 'account_id',
+  accountColumn: 'economic_intelligence_recommendations.account_id',
+  filters: [
+    { param: 'status', test: 'equal', sql: ['"economic_intelligence_recommendations"."status"'] },
+  ],
+  sorts: { created_at: { column: 'economic_intelligence_recommendations.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'economic_intelligence_recommendations.id',
+});
+
+/** GET /economic_intelligence/{id}: Retrieve an Economic Intelligence recommendation */
+export const retrieveEconomicIntelligenceRecommendation = plainRetrieve<'retrieveEconomicIntelligenceRecommendation'>(resources.EconomicIntelligenceRecommendation, {
+  scopes: ['economic_intelligence:read'],
+});
+
+/** GET /experiences: List experiences */
+export const listExperiences = plainList<'listExperiences'>(resources.Experience, {
+  scope: 'experience:read',
+  accountParam: 'account_id',
+  accountColumn: 'experiences.account_id',
+  filters: [
+    { param: 'created_after', test: 'after', sql: ['"experiences"."created_at"'] },
+    { param: 'created_before', test: 'before', sql: ['"experiences"."created_at"'] },
+  ],
+  sorts: { created_at: { column: 'experiences.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'experiences.id',
+  hook: listExperiencesHook,
+});
+
+/** GET /experiences/{id}: Retrieve an experience */
+export const retrieveExperience = plainRetrieve<'retrieveExperience'>(resources.Experience, {
+  scopes: ['experience:read'],
+});
+
+/** PATCH /experiences/{id}: Update an experience */
+export const updateExperience = plainUpdate<'updateExperience'>(resources.Experience, {
+  scopes: ['experience:update'],
+  table: 'experiences',
+  fields: {
+    name: { column: 'name', merge: false },
+    is_public: { column: 'is_public', merge: false },
+    order: { column: 'order', merge: false },
+  },
+  emits: 'experience.updated',
+});
+
+/** DELETE /experiences/{id}: Delete an experience */
+export const deleteExperience = plainDelete<'deleteExperience'>(resources.Experience, {
+  scopes: ['experience:delete'],
+  statement: 'update "experiences" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
+  emits: 'experience.deleted',
+  hook: deleteExperienceHook,
 });
 
 /** GET /experiments: List experiments */
@@ -485,9 +558,40 @@ export const listResolutionCenterCases = plainList<'listResolutionCenterCases'>(
   hook: listResolutionCenterCasesHook,
 });
 
+/** GET /resolution_center_cases/summary: Resolution Center case totals */
+export const resolutionCenterCaseSummary = plainSummary<'resolutionCenterCaseSummary'>({
+  scope: 'payment:dispute:read',
+  accountParam: 'account_id',
+  table: 'resolution_center_case_totals',
+  object: 'resolution_center_case_summary',
+  keys: [{ field: 'status', order: ['awaiting_merchant', 'awaiting_customer', 'awaiting_platform', 'closed'] }, { field: 'outcome', order: [null, 'refunded', 'merchant_won', 'disputed', 'withdrawn', 'closed'] }],
+});
+
 /** GET /resolution_center_cases/{id}: Retrieve a Resolution Center case */
 export const retrieveResolutionCenterCase = plainRetrieve<'retrieveResolutionCenterCase'>(resources.ResolutionCenterCase, {
   scopes: ['payment:dispute:read'],
+});
+
+/** GET /reviews: List a product's reviews */
+export const listReviews = plainList<'listReviews'>(resources.Review, {
+  scope: 'review:read',
+  accountParam: null,
+  accountColumn: 'reviews.account_id',
+  filters: [
+    { param: 'product_id', test: 'equal', sql: ['"reviews"."product_id"'] },
+    { param: 'created_after', test: 'after', sql: ['"reviews"."created_at"'] },
+    { param: 'created_before', test: 'before', sql: ['"reviews"."created_at"'] },
+  ],
+  sorts: { created_at: { column: 'reviews.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'reviews.id',
+  hook: listReviewsHook,
+});
+
+/** GET /reviews/{id}: Retrieve a review */
+export const retrieveReview = plainRetrieve<'retrieveReview'>(resources.Review, {
+  scopes: ['review:read'],
 });
 
 /** GET /shipments: List shipments */

@@ -3,7 +3,7 @@ import type { OperationDefinition } from "../runtime/operation.js";
 import * as params from "./validators-params.js";
 import * as body from "./validators-body.js";
 import * as transformers from "./transformers.js";
-import { deleteCheckoutConfiguration, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteVariant, deleteWebhook, listApiKeys, listApiLogs, listBounties, listBountySubmissions, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listDisputeAlerts, listDisputes, listEvents, listExperiments, listMedia, listMembers, listPaymentMethodDomains, listPaymentMethods, listPeople, listPlans, listProducts, listPromoCodes, listRefunds, listResolutionCenterCases, listShipments, listTeamMembers, listVariants, listVerifications, listWebhooks, retrieveApiKey, retrieveBounty, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveDispute, retrieveDisputeAlert, retrieveExperiment, retrieveMedia, retrieveMember, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveResolutionCenterCase, retrieveVariant, retrieveVerification, retrieveWebhook, updateApiKey, updateBounty, updateProduct, updateWebhook } from "./plain-operations.js";
+import { deleteCheckoutConfiguration, deleteExperience, deletePaymentMethodDomain, deletePlan, deleteProduct, deleteVariant, deleteWebhook, disputeSummary, listApiKeys, listApiLogs, listBounties, listBountySubmissions, listCardTransactions, listCardholders, listCards, listCheckoutConfigurations, listDisputeAlerts, listDisputes, listEconomicIntelligenceRecommendations, listEvents, listExperiences, listExperiments, listMedia, listMembers, listPaymentMethodDomains, listPaymentMethods, listPeople, listPlans, listProducts, listPromoCodes, listRefunds, listResolutionCenterCases, listReviews, listShipments, listTeamMembers, listVariants, listVerifications, listWebhooks, resolutionCenterCaseSummary, retrieveApiKey, retrieveBounty, retrieveCard, retrieveCardTransaction, retrieveCardholder, retrieveCheckoutConfiguration, retrieveDispute, retrieveDisputeAlert, retrieveEconomicIntelligenceRecommendation, retrieveExperience, retrieveExperiment, retrieveMedia, retrieveMember, retrievePaymentMethodDomain, retrievePlan, retrieveProduct, retrievePromoCode, retrieveRefund, retrieveResolutionCenterCase, retrieveReview, retrieveVariant, retrieveVerification, retrieveWebhook, updateApiKey, updateBounty, updateExperience, updateProduct, updateWebhook } from "./plain-operations.js";
 import { retrieveAccountPreferences } from "../handlers/account_preferences/retrieveAccountPreferences.js";
 import { retryAdsPayment } from "../handlers/account_preferences/retryAdsPayment.js";
 import { updateAccountPreferences } from "../handlers/account_preferences/updateAccountPreferences.js";
@@ -33,10 +33,13 @@ import { createDeposit } from "../handlers/deposits/createDeposit.js";
 import { createSandboxCryptoTransfer } from "../handlers/deposits/createSandboxCryptoTransfer.js";
 import { listCryptoDeposits } from "../handlers/deposits/listCryptoDeposits.js";
 import { retrieveCryptoDeposit } from "../handlers/deposits/retrieveCryptoDeposit.js";
-import { disputeSummary } from "../handlers/disputes/disputeSummary.js";
 import { submitDispute } from "../handlers/disputes/submitDispute.js";
 import { updateDispute } from "../handlers/disputes/updateDispute.js";
 import { updateDisputeEvidence } from "../handlers/disputes/updateDisputeEvidence.js";
+import { updateEconomicIntelligenceRecommendation } from "../handlers/economic_intelligence/updateEconomicIntelligenceRecommendation.js";
+import { attachExperience } from "../handlers/experiences/attachExperience.js";
+import { createExperience } from "../handlers/experiences/createExperience.js";
+import { detachExperience } from "../handlers/experiences/detachExperience.js";
 import { createExperiment } from "../handlers/experiments/createExperiment.js";
 import { endExperiment } from "../handlers/experiments/endExperiment.js";
 import { evaluateExperiment } from "../handlers/experiments/evaluateExperiment.js";
@@ -111,9 +114,9 @@ import { listResolutionCenterCaseEvents } from "../handlers/resolution_center_ca
 import { openSandboxResolutionCenterCase } from "../handlers/resolution_center_cases/openSandboxResolutionCenterCase.js";
 import { refundResolutionCenterCase } from "../handlers/resolution_center_cases/refundResolutionCenterCase.js";
 import { replySandboxResolutionCenterCase } from "../handlers/resolution_center_cases/replySandboxResolutionCenterCase.js";
-import { resolutionCenterCaseSummary } from "../handlers/resolution_center_cases/resolutionCenterCaseSummary.js";
 import { respondToResolutionCenterCase } from "../handlers/resolution_center_cases/respondToResolutionCenterCase.js";
 import { withdrawSandboxResolutionCenterCase } from "../handlers/resolution_center_cases/withdrawSandboxResolutionCenterCase.js";
+import { createReview } from "../handlers/reviews/createReview.js";
 import { confirmSetupIntentAction } from "../handlers/setup_intents/confirmSetupIntentAction.js";
 import { createSetupIntent } from "../handlers/setup_intents/createSetupIntent.js";
 import { listSetupIntents } from "../handlers/setup_intents/listSetupIntents.js";
@@ -1011,6 +1014,51 @@ export const operations: OperationDefinition[] = [
     handler: updateDisputeEvidence,
   },
   {
+    id: "listEconomicIntelligenceRecommendations",
+    method: "GET",
+    path: "/economic_intelligence",
+    auth: ["api_key", "user_token"],
+    scopes: ["economic_intelligence:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_51fd2498732b, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_51fd2498732b, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_51fd2498732b, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_bc793e893acf, body: null, upgrade: transformers.up_listEconomicIntelligenceRecommendations_2026_08_25, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_EconomicIntelligenceRecommendation_2026_08_25) }) }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_bc793e893acf, body: null, upgrade: transformers.up_listEconomicIntelligenceRecommendations_2026_08_21, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_EconomicIntelligenceRecommendation_2026_08_21) }) }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_bc793e893acf, body: null, upgrade: transformers.up_listEconomicIntelligenceRecommendations_2026_08_14, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_EconomicIntelligenceRecommendation_2026_08_14) }) }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_bc793e893acf, body: null, upgrade: transformers.up_listEconomicIntelligenceRecommendations_2026_08_07, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_EconomicIntelligenceRecommendation_2026_08_07) }) }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_bc793e893acf, body: null, upgrade: transformers.up_listEconomicIntelligenceRecommendations_2026_07_30, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_EconomicIntelligenceRecommendation_2026_07_30) }) }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_bc793e893acf, body: null, upgrade: transformers.up_listEconomicIntelligenceRecommendations_2026_07_23, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_EconomicIntelligenceRecommendation_2026_07_23) }) }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_bc793e893acf, body: null, upgrade: transformers.up_listEconomicIntelligenceRecommendations_2026_07_22, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_EconomicIntelligenceRecommendation_2026_07_22) }) }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_bc793e893acf, body: null, upgrade: transformers.up_listEconomicIntelligenceRecommendations_2026_07_20, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_EconomicIntelligenceRecommendation_2026_07_20) }) }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_bc793e893acf, body: null, upgrade: transformers.up_listEconomicIntelligenceRecommendations_2025_01_01, downgrade: (page: any) => ({ ...page, data: page.data.map(transformers.down_EconomicIntelligenceRecommendation_2025_01_01) }) } },
+    handler: listEconomicIntelligenceRecommendations,
+  },
+  {
+    id: "retrieveEconomicIntelligenceRecommendation",
+    method: "GET",
+    path: "/economic_intelligence/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["economic_intelligence:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_08_25 }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_08_21 }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_08_14 }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_EconomicIntelligenceRecommendation_2025_01_01 } },
+    handler: retrieveEconomicIntelligenceRecommendation,
+  },
+  {
+    id: "updateEconomicIntelligenceRecommendation",
+    method: "PATCH",
+    path: "/economic_intelligence/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["economic_intelligence:update"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_98d6c9f76209, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_98d6c9f76209, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_98d6c9f76209, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6221501f2fd4, upgrade: transformers.up_updateEconomicIntelligenceRecommendation_2026_08_25, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_08_25 }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6221501f2fd4, upgrade: transformers.up_updateEconomicIntelligenceRecommendation_2026_08_21, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_08_21 }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6221501f2fd4, upgrade: transformers.up_updateEconomicIntelligenceRecommendation_2026_08_14, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_08_14 }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6221501f2fd4, upgrade: transformers.up_updateEconomicIntelligenceRecommendation_2026_08_07, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_08_07 }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6221501f2fd4, upgrade: transformers.up_updateEconomicIntelligenceRecommendation_2026_07_30, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_07_30 }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6221501f2fd4, upgrade: transformers.up_updateEconomicIntelligenceRecommendation_2026_07_23, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_07_23 }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6221501f2fd4, upgrade: transformers.up_updateEconomicIntelligenceRecommendation_2026_07_22, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_07_22 }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6221501f2fd4, upgrade: transformers.up_updateEconomicIntelligenceRecommendation_2026_07_20, downgrade: transformers.down_EconomicIntelligenceRecommendation_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_6221501f2fd4, upgrade: transformers.up_updateEconomicIntelligenceRecommendation_2025_01_01, downgrade: transformers.down_EconomicIntelligenceRecommendation_2025_01_01 } },
+    handler: updateEconomicIntelligenceRecommendation,
+  },
+  {
     id: "listEvents",
     method: "GET",
     path: "/events",
@@ -1039,6 +1087,111 @@ export const operations: OperationDefinition[] = [
     gone: null,
     versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_7004895e48cd, upgrade: null, downgrade: null } },
     handler: createEvent,
+  },
+  {
+    id: "listExperiences",
+    method: "GET",
+    path: "/experiences",
+    auth: ["api_key", "user_token"],
+    scopes: ["experience:read"],
+    account: { from: "query", name: "account_id" },
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_291d2511bbf0, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_291d2511bbf0, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_291d2511bbf0, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_291d2511bbf0, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_291d2511bbf0, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_291d2511bbf0, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_291d2511bbf0, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_291d2511bbf0, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_291d2511bbf0, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_291d2511bbf0, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_291d2511bbf0, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_291d2511bbf0, body: null, upgrade: null, downgrade: null } },
+    handler: listExperiences,
+  },
+  {
+    id: "createExperience",
+    method: "POST",
+    path: "/experiences",
+    auth: ["api_key", "user_token"],
+    scopes: ["experience:create"],
+    account: { from: "body", name: "account_id" },
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6835ed83deaa, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6835ed83deaa, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6835ed83deaa, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6835ed83deaa, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6835ed83deaa, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6835ed83deaa, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6835ed83deaa, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6835ed83deaa, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6835ed83deaa, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6835ed83deaa, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6835ed83deaa, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_6835ed83deaa, upgrade: null, downgrade: null } },
+    handler: createExperience,
+  },
+  {
+    id: "deleteExperience",
+    method: "DELETE",
+    path: "/experiences/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["experience:delete"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Deleted_2026_07_20 }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: transformers.down_Deleted_2025_01_01 } },
+    handler: deleteExperience,
+  },
+  {
+    id: "retrieveExperience",
+    method: "GET",
+    path: "/experiences/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["experience:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveExperience,
+  },
+  {
+    id: "updateExperience",
+    method: "PATCH",
+    path: "/experiences/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["experience:update"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_107e7447d64b, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_107e7447d64b, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_107e7447d64b, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_107e7447d64b, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_107e7447d64b, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_107e7447d64b, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_107e7447d64b, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_107e7447d64b, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_107e7447d64b, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_107e7447d64b, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_107e7447d64b, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_107e7447d64b, upgrade: null, downgrade: null } },
+    handler: updateExperience,
+  },
+  {
+    id: "attachExperience",
+    method: "POST",
+    path: "/experiences/:id/attach",
+    auth: ["api_key", "user_token"],
+    scopes: ["experience:update"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null } },
+    handler: attachExperience,
+  },
+  {
+    id: "detachExperience",
+    method: "POST",
+    path: "/experiences/:id/detach",
+    auth: ["api_key", "user_token"],
+    scopes: ["experience:update"],
+    account: null,
+    idempotent: true,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_ee9205085e46, upgrade: null, downgrade: null } },
+    handler: detachExperience,
   },
   {
     id: "listExperiments",
@@ -2481,6 +2634,51 @@ export const operations: OperationDefinition[] = [
     handler: respondToResolutionCenterCase,
   },
   {
+    id: "listReviews",
+    method: "GET",
+    path: "/reviews",
+    auth: ["api_key", "user_token"],
+    scopes: ["review:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: { defaultPageSize: 10, maxPageSize: 100 },
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_29840cd3654d, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_29840cd3654d, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_29840cd3654d, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_29840cd3654d, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_29840cd3654d, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_29840cd3654d, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_29840cd3654d, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_29840cd3654d, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_29840cd3654d, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_29840cd3654d, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_29840cd3654d, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_29840cd3654d, body: null, upgrade: null, downgrade: null } },
+    handler: listReviews,
+  },
+  {
+    id: "createReview",
+    method: "POST",
+    path: "/reviews",
+    auth: ["user_token"],
+    scopes: [],
+    account: null,
+    idempotent: true,
+    status: 201,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0ecf1e74ad14, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0ecf1e74ad14, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0ecf1e74ad14, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0ecf1e74ad14, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0ecf1e74ad14, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0ecf1e74ad14, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0ecf1e74ad14, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0ecf1e74ad14, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0ecf1e74ad14, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0ecf1e74ad14, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0ecf1e74ad14, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_0ecf1e74ad14, upgrade: null, downgrade: null } },
+    handler: createReview,
+  },
+  {
+    id: "retrieveReview",
+    method: "GET",
+    path: "/reviews/:id",
+    auth: ["api_key", "user_token"],
+    scopes: ["review:read"],
+    account: null,
+    idempotent: false,
+    status: 200,
+    list: null,
+    deprecated: null,
+    gone: null,
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: null, upgrade: null, downgrade: null } },
+    handler: retrieveReview,
+  },
+  {
     id: "authorizeCardPurchase",
     method: "POST",
     path: "/sandbox/card_network/authorizations",
@@ -3242,7 +3440,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1b5023bf3158, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1b5023bf3158, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1b5023bf3158, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1b5023bf3158, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1b5023bf3158, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_1b5023bf3158, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9a66f1874847, upgrade: transformers.up_createWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9ae5383ae668, upgrade: transformers.up_createWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9ae5383ae668, upgrade: transformers.up_createWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9ae5383ae668, upgrade: transformers.up_createWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9ae5383ae668, upgrade: transformers.up_createWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_9ae5383ae668, upgrade: transformers.up_createWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } } },
+    versions: { "2026-09-06": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_af4ef5f06776, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_af4ef5f06776, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_af4ef5f06776, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_af4ef5f06776, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_af4ef5f06776, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_af4ef5f06776, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_2f314a7bb958, upgrade: transformers.up_createWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_95b26536e93e, upgrade: transformers.up_createWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_95b26536e93e, upgrade: transformers.up_createWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_95b26536e93e, upgrade: transformers.up_createWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_95b26536e93e, upgrade: transformers.up_createWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_32062bdb9024, query: params.query_32062bdb9024, body: body.body_95b26536e93e, upgrade: transformers.up_createWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "account_id": "resource_id", "include_connected_accounts": "child_resource_events" } } },
     handler: createWebhook,
   },
   {
@@ -3287,7 +3485,7 @@ export const operations: OperationDefinition[] = [
     list: null,
     deprecated: null,
     gone: null,
-    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_66726ed70da9, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_66726ed70da9, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_66726ed70da9, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_66726ed70da9, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_66726ed70da9, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_66726ed70da9, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_9e0236d73edc, upgrade: transformers.up_updateWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_42244b642600, upgrade: transformers.up_updateWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_42244b642600, upgrade: transformers.up_updateWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_42244b642600, upgrade: transformers.up_updateWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_42244b642600, upgrade: transformers.up_updateWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_42244b642600, upgrade: transformers.up_updateWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "include_connected_accounts": "child_resource_events" } } },
+    versions: { "2026-09-06": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b6884857ec6, upgrade: null, downgrade: null }, "2026-09-02": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b6884857ec6, upgrade: null, downgrade: null }, "2026-08-28": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b6884857ec6, upgrade: null, downgrade: null }, "2026-08-25": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b6884857ec6, upgrade: null, downgrade: null }, "2026-08-21": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b6884857ec6, upgrade: null, downgrade: null }, "2026-08-14": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1b6884857ec6, upgrade: null, downgrade: null }, "2026-08-07": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_1a1de12c289f, upgrade: transformers.up_updateWebhook_2026_08_07, downgrade: transformers.down_Webhook_2026_08_07, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-30": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_68009ae4c61b, upgrade: transformers.up_updateWebhook_2026_07_30, downgrade: transformers.down_Webhook_2026_07_30, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-23": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_68009ae4c61b, upgrade: transformers.up_updateWebhook_2026_07_23, downgrade: transformers.down_Webhook_2026_07_23, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-22": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_68009ae4c61b, upgrade: transformers.up_updateWebhook_2026_07_22, downgrade: transformers.down_Webhook_2026_07_22, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2026-07-20": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_68009ae4c61b, upgrade: transformers.up_updateWebhook_2026_07_20, downgrade: transformers.down_Webhook_2026_07_20, olderNames: { "include_connected_accounts": "child_resource_events" } }, "2025-01-01": { path: params.path_4f66362544f2, query: params.query_32062bdb9024, body: body.body_68009ae4c61b, upgrade: transformers.up_updateWebhook_2025_01_01, downgrade: transformers.down_Webhook_2025_01_01, olderNames: { "include_connected_accounts": "child_resource_events" } } },
     handler: updateWebhook,
   },
   {

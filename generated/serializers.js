@@ -216,6 +216,18 @@ function c_EconomicIntelligenceOffer_89fd568f5ac5(v) {
   return o_9a078b281572(v);
 }
 
+function c_EconomicIntelligenceRecommendation_1fbdc3b94278(v) {
+  return o_3aab26007dbb(v);
+}
+
+function c_EconomicIntelligenceRecommendation_9ff53824f8c8(v) {
+  return o_8b32d1344bf6(v);
+}
+
+function c_EconomicIntelligenceToolCall_e92ce57e2b24(v) {
+  return o_c5e77951adcc(v);
+}
+
 function c_EventContext_688024b7b42c(v) {
   return o_565056de63ba(v);
 }
@@ -230,6 +242,14 @@ function c_EventStatsRow_5f008f271528(v) {
 
 function c_EventStats_f18901db2b3e(v) {
   return o_d06bd967bd62(v);
+}
+
+function c_ExperienceProduct_d4a569fe6cd7(v) {
+  return o_d2d33482cce4(v);
+}
+
+function c_Experience_f6f125d24d0f(v) {
+  return o_af215c1296ce(v);
 }
 
 function c_ExperimentEvaluation_4712033ed2e5(v) {
@@ -248,7 +268,7 @@ function c_Experiment_adb8a09443c8(v) {
   return o_4670d94cea29(v);
 }
 
-function c_Export_7bf6fcf010b4(v) {
+function c_Export_a224820d6770(v) {
   return o_f170d2ae2361(v);
 }
 
@@ -296,7 +316,7 @@ function c_LedgerAccount_e3c0bd3dd0f6(v) {
   return o_c369db3e4a3e(v);
 }
 
-function c_MediaAsset_27d39660abe9(v) {
+function c_MediaAsset_ba4bd71dfad4(v) {
   return o_c27d2320e111(v);
 }
 
@@ -538,6 +558,10 @@ function c_ResolutionCenterCase_2582ac3c5c91(v) {
 
 function c_ResolutionCenterCase_c61e6c69a44d(v) {
   return o_48656e2e0900(v);
+}
+
+function c_Review_7bf28000f949(v) {
+  return o_ced98a647a9c(v);
 }
 
 function c_RewardMilestone_2f56c3681ce1(v) {
@@ -1582,16 +1606,6 @@ function o_2202cf83f86a(v) {
   return out + '}';
 }
 
-function o_237674ab0646(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Export_7bf6fcf010b4(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
 function o_240f2b34e048(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -1795,6 +1809,16 @@ function o_2b03097fea65(v) {
   if (x !== undefined) { out += sep + "\"fee_bps\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   x = v["estimated_duration_seconds"];
   if (x !== undefined) { out += sep + "\"estimated_duration_seconds\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_2b177140a004(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_EconomicIntelligenceRecommendation_9ff53824f8c8(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2179,6 +2203,40 @@ function o_39bdf28fa856(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payment_f36c6537d8a6(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_3aab26007dbb(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["summary"];
+  if (x !== undefined) { out += sep + "\"summary\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["expected_tool_calls"];
+  if (x !== undefined) { out += sep + "\"expected_tool_calls\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["run_started_at"];
+  if (x !== undefined) { out += sep + "\"run_started_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["run_ended_at"];
+  if (x !== undefined) { out += sep + "\"run_ended_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["run_by_user_id"];
+  if (x !== undefined) { out += sep + "\"run_by_user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["result_url"];
+  if (x !== undefined) { out += sep + "\"result_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["acknowledged_at"];
+  if (x !== undefined) { out += sep + "\"acknowledged_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4220,6 +4278,16 @@ function o_81d3758f3dce(v) {
   return out + '}';
 }
 
+function o_827b8460c9a2(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Review_7bf28000f949(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_833af7a98eca(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4452,6 +4520,40 @@ function o_8ad9b4955348(v) {
   return out + '}';
 }
 
+function o_8b32d1344bf6(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["kind"];
+  if (x !== undefined) { out += sep + "\"kind\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["summary"];
+  if (x !== undefined) { out += sep + "\"summary\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["expected_tool_calls"];
+  if (x !== undefined) { out += sep + "\"expected_tool_calls\":" + array(x, (x) => c_EconomicIntelligenceToolCall_e92ce57e2b24(x)); sep = ','; }
+  x = v["run_started_at"];
+  if (x !== undefined) { out += sep + "\"run_started_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["run_ended_at"];
+  if (x !== undefined) { out += sep + "\"run_ended_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["run_by_user_id"];
+  if (x !== undefined) { out += sep + "\"run_by_user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["result_url"];
+  if (x !== undefined) { out += sep + "\"result_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["acknowledged_at"];
+  if (x !== undefined) { out += sep + "\"acknowledged_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_8d25cee71a80(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4610,11 +4712,11 @@ function o_97418834fcff(v) {
   return out + '}';
 }
 
-function o_990cf23cdf6f(v) {
+function o_9991bd730aad(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_MediaAsset_27d39660abe9(x)); sep = ','; }
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_MediaAsset_ba4bd71dfad4(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -4992,6 +5094,28 @@ function o_ae6d04e611b9(v) {
   return out + '}';
 }
 
+function o_af215c1296ce(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["is_public"];
+  if (x !== undefined) { out += sep + "\"is_public\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["order"];
+  if (x !== undefined) { out += sep + "\"order\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["products"];
+  if (x !== undefined) { out += sep + "\"products\":" + array(x, (x) => c_ExperienceProduct_d4a569fe6cd7(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_af5d21626c8f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5063,6 +5187,16 @@ function o_b18838dc0900(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_b2950fd72690(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Experience_f6f125d24d0f(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5410,6 +5544,16 @@ function o_c570bcf0b01a(v) {
   return out + '}';
 }
 
+function o_c5e77951adcc(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["tool_name"];
+  if (x !== undefined) { out += sep + "\"tool_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_c6b90cf9046f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5522,6 +5666,16 @@ function o_cd11eb285300(v) {
   return out + '}';
 }
 
+function o_ce4fee0a439b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Export_a224820d6770(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_cecb83f5a069(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5529,6 +5683,38 @@ function o_cecb83f5a069(v) {
   if (x !== undefined) { out += sep + "\"standard\":" + (x === null ? 'null' : c_FeeStructure_003f1e769422(x)); sep = ','; }
   x = v["instant"];
   if (x !== undefined) { out += sep + "\"instant\":" + (x === null ? 'null' : c_FeeStructure_003f1e769422(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_ced98a647a9c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["product"];
+  if (x !== undefined) { out += sep + "\"product\":" + o_d2d33482cce4(x); sep = ','; }
+  x = v["user"];
+  if (x !== undefined) { out += sep + "\"user\":" + o_2ef28ea912dc(x); sep = ','; }
+  x = v["stars"];
+  if (x !== undefined) { out += sep + "\"stars\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["paid_for_product"];
+  if (x !== undefined) { out += sep + "\"paid_for_product\":" + (x === true ? 'true' : x === false ? 'false' : any(x)); sep = ','; }
+  x = v["joined_at"];
+  if (x !== undefined) { out += sep + "\"joined_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["published_at"];
+  if (x !== undefined) { out += sep + "\"published_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -5955,6 +6141,16 @@ function o_e93cc5cb2a78(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_User_e07cd541d116(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_eb02605abaa3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_EconomicIntelligenceRecommendation_1fbdc3b94278(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -6400,6 +6596,10 @@ function r_0ccd56979db3(v) {
   return o_de5d21b18dab(v);
 }
 
+function r_0e820c61f461(v) {
+  return c_Export_a224820d6770(v);
+}
+
 function r_0f087472e1b9(v) {
   return c_Deposit_56447d9aebff(v);
 }
@@ -6444,6 +6644,10 @@ function r_2028e41d69ad(v) {
   return c_Dispute_2f48653b7eed(v);
 }
 
+function r_21db8de3c774(v) {
+  return c_Review_7bf28000f949(v);
+}
+
 function r_242ed05cbc27(v) {
   return o_31968c8fe3fb(v);
 }
@@ -6462,6 +6666,10 @@ function r_29c9e0b7fc06(v) {
 
 function r_29cbf6643b8c(v) {
   return o_7a78f5e55653(v);
+}
+
+function r_2a4cc3abe681(v) {
+  return o_ce4fee0a439b(v);
 }
 
 function r_2d3bb78040bd(v) {
@@ -6490,6 +6698,10 @@ function r_36eeb3a259b5(v) {
 
 function r_37a500c789ac(v) {
   return c_User_b4f93805de63(v);
+}
+
+function r_389510c2bb4f(v) {
+  return o_b2950fd72690(v);
 }
 
 function r_38a2fbe95bc8(v) {
@@ -6548,10 +6760,6 @@ function r_44893e3ef8dd(v) {
   return o_d3bd12b80fd0(v);
 }
 
-function r_467af1315c5e(v) {
-  return o_237674ab0646(v);
-}
-
 function r_46b71031309e(v) {
   return c_PaymentMethodDomain_8076607d2287(v);
 }
@@ -6594,10 +6802,6 @@ function r_514be3da6bb1(v) {
 
 function r_53b79eaa35df(v) {
   return c_CardTransaction_f627bb25df7d(v);
-}
-
-function r_5779ffef7e52(v) {
-  return c_Export_7bf6fcf010b4(v);
 }
 
 function r_598035228c5f(v) {
@@ -6654,10 +6858,6 @@ function r_6687ce4840a7(v) {
 
 function r_6791086daee3(v) {
   return c_Payout_39bca3629e3a(v);
-}
-
-function r_684d04317a75(v) {
-  return o_990cf23cdf6f(v);
 }
 
 function r_6aef256aaf02(v) {
@@ -6724,6 +6924,10 @@ function r_7cd1ea121265(v) {
   return o_056bdeb22851(v);
 }
 
+function r_7d17c25ea40d(v) {
+  return c_Experience_f6f125d24d0f(v);
+}
+
 function r_8310f395ee65(v) {
   return c_PayoutMethod_28e30d0a41ac(v);
 }
@@ -6736,8 +6940,16 @@ function r_838fe44b7a50(v) {
   return o_6985f96c5ec6(v);
 }
 
+function r_83cd4b777bc4(v) {
+  return o_eb02605abaa3(v);
+}
+
 function r_84ac94fbe8f4(v) {
   return c_BountySubmission_8c018d4277c5(v);
+}
+
+function r_84c8838baa75(v) {
+  return o_9991bd730aad(v);
 }
 
 function r_84d255761298(v) {
@@ -6796,8 +7008,8 @@ function r_905d3da1bce2(v) {
   return c_ConfirmationToken_d13a96a4a8cf(v);
 }
 
-function r_9360399ba98e(v) {
-  return c_MediaAsset_27d39660abe9(v);
+function r_916712b0b5f5(v) {
+  return c_MediaAsset_ba4bd71dfad4(v);
 }
 
 function r_965b67a1819a(v) {
@@ -6854,6 +7066,10 @@ function r_a48128c9ab76(v) {
 
 function r_a619e331e513(v) {
   return c_PaymentReceipt_671021d1263a(v);
+}
+
+function r_a6e9ee190915(v) {
+  return o_2b177140a004(v);
 }
 
 function r_a75a3137590b(v) {
@@ -6938,6 +7154,10 @@ function r_bde081132a3f(v) {
 
 function r_bf208dd6e948(v) {
   return o_0cef7af70fe6(v);
+}
+
+function r_bf9718661140(v) {
+  return c_EconomicIntelligenceRecommendation_9ff53824f8c8(v);
 }
 
 function r_bfb778fba60f(v) {
@@ -7064,6 +7284,10 @@ function r_dfbf9804988d(v) {
   return c_SetupIntent_db767ad8ef86(v);
 }
 
+function r_e2a6d1dd1aaa(v) {
+  return o_827b8460c9a2(v);
+}
+
 function r_e2c5cc2c8e38(v) {
   return c_Deleted_d24ef5be4d13(v);
 }
@@ -7128,6 +7352,10 @@ function r_f05f4424b4aa(v) {
   return c_Variant_17009bf965ca(v);
 }
 
+function r_f065b7709680(v) {
+  return c_EconomicIntelligenceRecommendation_1fbdc3b94278(v);
+}
+
 function r_f1341b21c892(v) {
   return c_User_345daa32a90b(v);
 }
@@ -7165,6 +7393,7 @@ export const serializers = {
   "activatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
   "addTeamMember": { "2026-09-06": r_102ee49ab033, "2026-09-02": r_102ee49ab033, "2026-08-28": r_102ee49ab033, "2026-08-25": r_102ee49ab033, "2026-08-21": r_102ee49ab033, "2026-08-14": r_102ee49ab033, "2026-08-07": r_102ee49ab033, "2026-07-30": r_102ee49ab033, "2026-07-23": r_102ee49ab033, "2026-07-22": r_102ee49ab033, "2026-07-20": r_102ee49ab033, "2025-01-01": r_102ee49ab033 },
   "archivePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
+  "attachExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "authorizeCardPurchase": { "2026-09-06": r_53b79eaa35df, "2026-09-02": r_53b79eaa35df, "2026-08-28": r_53b79eaa35df, "2026-08-25": r_53b79eaa35df, "2026-08-21": r_53b79eaa35df, "2026-08-14": r_53b79eaa35df, "2026-08-07": r_53b79eaa35df, "2026-07-30": r_53b79eaa35df, "2026-07-23": r_489579f16a45, "2026-07-22": r_489579f16a45, "2026-07-20": r_489579f16a45, "2025-01-01": r_489579f16a45 },
   "calculatePlanTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
   "calculateVariantTax": { "2026-09-06": r_aeb02dc320ab, "2026-09-02": r_aeb02dc320ab, "2026-08-28": r_aeb02dc320ab, "2026-08-25": r_aeb02dc320ab, "2026-08-21": r_aeb02dc320ab, "2026-08-14": r_aeb02dc320ab, "2026-08-07": r_aeb02dc320ab, "2026-07-30": r_aeb02dc320ab, "2026-07-23": r_aeb02dc320ab, "2026-07-22": r_aeb02dc320ab, "2026-07-20": r_aeb02dc320ab, "2025-01-01": r_aeb02dc320ab },
@@ -7189,8 +7418,9 @@ export const serializers = {
   "createConfirmationToken": { "2026-09-06": r_905d3da1bce2, "2026-09-02": r_905d3da1bce2, "2026-08-28": r_905d3da1bce2, "2026-08-25": r_905d3da1bce2, "2026-08-21": r_905d3da1bce2, "2026-08-14": r_905d3da1bce2, "2026-08-07": r_905d3da1bce2, "2026-07-30": r_905d3da1bce2, "2026-07-23": r_905d3da1bce2, "2026-07-22": r_905d3da1bce2, "2026-07-20": r_905d3da1bce2, "2025-01-01": r_905d3da1bce2 },
   "createDeposit": { "2026-09-06": r_0f087472e1b9, "2026-09-02": r_0f087472e1b9, "2026-08-28": r_0f087472e1b9, "2026-08-25": r_0f087472e1b9, "2026-08-21": r_0f087472e1b9, "2026-08-14": r_ca49b9ee915f, "2026-08-07": r_ca49b9ee915f, "2026-07-30": r_ca49b9ee915f, "2026-07-23": r_ca49b9ee915f, "2026-07-22": r_ca49b9ee915f, "2026-07-20": r_ca49b9ee915f, "2025-01-01": r_ca49b9ee915f },
   "createEvent": { "2026-09-06": r_bde081132a3f, "2026-09-02": r_bde081132a3f, "2026-08-28": r_bde081132a3f, "2026-08-25": r_bde081132a3f, "2026-08-21": r_bde081132a3f, "2026-08-14": r_bde081132a3f, "2026-08-07": r_bde081132a3f, "2026-07-30": r_bde081132a3f, "2026-07-23": r_bde081132a3f, "2026-07-22": r_bde081132a3f, "2026-07-20": r_bde081132a3f, "2025-01-01": r_bde081132a3f },
+  "createExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "createExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
-  "createExport": { "2026-09-06": r_5779ffef7e52, "2026-09-02": r_5779ffef7e52, "2026-08-28": r_5779ffef7e52, "2026-08-25": r_5779ffef7e52, "2026-08-21": r_5779ffef7e52, "2026-08-14": r_5779ffef7e52, "2026-08-07": r_5779ffef7e52, "2026-07-30": r_5779ffef7e52, "2026-07-23": r_5779ffef7e52, "2026-07-22": r_5779ffef7e52, "2026-07-20": r_5779ffef7e52, "2025-01-01": r_5779ffef7e52 },
+  "createExport": { "2026-09-06": r_0e820c61f461, "2026-09-02": r_0e820c61f461, "2026-08-28": r_0e820c61f461, "2026-08-25": r_0e820c61f461, "2026-08-21": r_0e820c61f461, "2026-08-14": r_0e820c61f461, "2026-08-07": r_0e820c61f461, "2026-07-30": r_0e820c61f461, "2026-07-23": r_0e820c61f461, "2026-07-22": r_0e820c61f461, "2026-07-20": r_0e820c61f461, "2025-01-01": r_0e820c61f461 },
   "createFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "createNotification": { "2026-09-06": r_edd2cfbd6006, "2026-09-02": r_edd2cfbd6006, "2026-08-28": r_edd2cfbd6006, "2026-08-25": r_edd2cfbd6006, "2026-08-21": r_edd2cfbd6006, "2026-08-14": r_edd2cfbd6006, "2026-08-07": r_edd2cfbd6006, "2026-07-30": r_edd2cfbd6006, "2026-07-23": r_edd2cfbd6006, "2026-07-22": r_edd2cfbd6006, "2026-07-20": r_edd2cfbd6006, "2025-01-01": r_edd2cfbd6006 },
   "createPartnerReferralRequest": { "2026-09-06": r_17383ea6da9c, "2026-09-02": r_17383ea6da9c, "2026-08-28": r_17383ea6da9c, "2026-08-25": r_17383ea6da9c, "2026-08-21": r_500c38e9870d, "2026-08-14": r_500c38e9870d, "2026-08-07": r_500c38e9870d, "2026-07-30": r_500c38e9870d, "2026-07-23": r_500c38e9870d, "2026-07-22": r_500c38e9870d, "2026-07-20": r_500c38e9870d, "2025-01-01": r_500c38e9870d },
@@ -7202,6 +7432,7 @@ export const serializers = {
   "createPlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "createProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "createPromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
+  "createReview": { "2026-09-06": r_21db8de3c774, "2026-09-02": r_21db8de3c774, "2026-08-28": r_21db8de3c774, "2026-08-25": r_21db8de3c774, "2026-08-21": r_21db8de3c774, "2026-08-14": r_21db8de3c774, "2026-08-07": r_21db8de3c774, "2026-07-30": r_21db8de3c774, "2026-07-23": r_21db8de3c774, "2026-07-22": r_21db8de3c774, "2026-07-20": r_21db8de3c774, "2025-01-01": r_21db8de3c774 },
   "createSandboxCryptoTransfer": { "2026-09-06": r_d10c073d25bb, "2026-09-02": r_d10c073d25bb, "2026-08-28": r_d10c073d25bb, "2026-08-25": r_d10c073d25bb, "2026-08-21": r_d10c073d25bb, "2026-08-14": r_d10c073d25bb, "2026-08-07": r_d10c073d25bb, "2026-07-30": r_d10c073d25bb, "2026-07-23": r_d10c073d25bb, "2026-07-22": r_d10c073d25bb, "2026-07-20": r_d10c073d25bb, "2025-01-01": r_d10c073d25bb },
   "createSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1, "2026-07-23": r_29c9e0b7fc06, "2026-07-22": r_29c9e0b7fc06, "2026-07-20": r_29c9e0b7fc06, "2025-01-01": r_29c9e0b7fc06 },
@@ -7214,18 +7445,20 @@ export const serializers = {
   "deactivatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
   "deleteBountySubmission": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteCheckoutConfiguration": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "deleteExperience": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deletePaymentMethodDomain": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deletePlan": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteProduct": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteVariant": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteWebhook": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "detachExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "disputeSummary": { "2026-09-06": r_504782f94805, "2026-09-02": r_504782f94805, "2026-08-28": r_504782f94805, "2026-08-25": r_504782f94805, "2026-08-21": r_504782f94805, "2026-08-14": r_504782f94805, "2026-08-07": r_504782f94805, "2026-07-30": r_504782f94805 },
   "endExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "escalateResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "evaluateExperiment": { "2026-09-06": r_43d082d7a24e, "2026-09-02": r_43d082d7a24e, "2026-08-28": r_43d082d7a24e, "2026-08-25": r_43d082d7a24e, "2026-08-21": r_43d082d7a24e, "2026-08-14": r_43d082d7a24e, "2026-08-07": r_43d082d7a24e, "2026-07-30": r_43d082d7a24e, "2026-07-23": r_43d082d7a24e, "2026-07-22": r_43d082d7a24e, "2026-07-20": r_43d082d7a24e, "2025-01-01": r_43d082d7a24e },
   "executeAccountRecommendedAction": { "2026-09-06": r_46bef177a225, "2026-09-02": r_46bef177a225, "2026-08-28": r_46bef177a225, "2026-08-25": r_46bef177a225, "2026-08-21": r_46bef177a225, "2026-08-14": r_46bef177a225, "2026-08-07": r_46bef177a225, "2026-07-30": r_46bef177a225, "2026-07-23": r_46bef177a225, "2026-07-22": r_46bef177a225, "2026-07-20": r_46bef177a225, "2025-01-01": r_46bef177a225 },
   "extendMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
-  "generateMedia": { "2026-09-06": r_9360399ba98e, "2026-09-02": r_9360399ba98e, "2026-08-28": r_9360399ba98e, "2026-08-25": r_9360399ba98e, "2026-08-21": r_9360399ba98e, "2026-08-14": r_9360399ba98e, "2026-08-07": r_9360399ba98e, "2026-07-30": r_9360399ba98e, "2026-07-23": r_9360399ba98e, "2026-07-22": r_9360399ba98e, "2026-07-20": r_9360399ba98e, "2025-01-01": r_9360399ba98e },
+  "generateMedia": { "2026-09-06": r_916712b0b5f5, "2026-09-02": r_916712b0b5f5, "2026-08-28": r_916712b0b5f5, "2026-08-25": r_916712b0b5f5, "2026-08-21": r_916712b0b5f5, "2026-08-14": r_916712b0b5f5, "2026-08-07": r_916712b0b5f5, "2026-07-30": r_916712b0b5f5, "2026-07-23": r_916712b0b5f5, "2026-07-22": r_916712b0b5f5, "2026-07-20": r_916712b0b5f5, "2025-01-01": r_916712b0b5f5 },
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
   "listAccountRecommendedActions": { "2026-09-06": r_d72cb97338ef, "2026-09-02": r_d72cb97338ef, "2026-08-28": r_d72cb97338ef, "2026-08-25": r_d72cb97338ef, "2026-08-21": r_d72cb97338ef, "2026-08-14": r_d72cb97338ef, "2026-08-07": r_d72cb97338ef, "2026-07-30": r_d72cb97338ef, "2026-07-23": r_d72cb97338ef, "2026-07-22": r_d72cb97338ef, "2026-07-20": r_d72cb97338ef, "2025-01-01": r_d72cb97338ef },
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
@@ -7240,11 +7473,13 @@ export const serializers = {
   "listCryptoDeposits": { "2026-09-06": r_c00d535f49a4, "2026-09-02": r_c00d535f49a4, "2026-08-28": r_c00d535f49a4, "2026-08-25": r_c00d535f49a4, "2026-08-21": r_c00d535f49a4, "2026-08-14": r_c00d535f49a4, "2026-08-07": r_c00d535f49a4, "2026-07-30": r_c00d535f49a4, "2026-07-23": r_c00d535f49a4, "2026-07-22": r_c00d535f49a4, "2026-07-20": r_c00d535f49a4, "2025-01-01": r_c00d535f49a4 },
   "listDisputeAlerts": { "2026-09-06": r_63c6a5bfa18c, "2026-09-02": r_63c6a5bfa18c, "2026-08-28": r_63c6a5bfa18c, "2026-08-25": r_63c6a5bfa18c, "2026-08-21": r_63c6a5bfa18c, "2026-08-14": r_63c6a5bfa18c, "2026-08-07": r_63c6a5bfa18c, "2026-07-30": r_63c6a5bfa18c, "2026-07-23": r_e52bad058cba, "2026-07-22": r_e52bad058cba, "2026-07-20": r_e52bad058cba, "2025-01-01": r_e52bad058cba },
   "listDisputes": { "2026-09-06": r_d9499a97cfd1, "2026-09-02": r_d9499a97cfd1, "2026-08-28": r_d9499a97cfd1, "2026-08-25": r_392bd8053312, "2026-08-21": r_392bd8053312, "2026-08-14": r_392bd8053312, "2026-08-07": r_392bd8053312, "2026-07-30": r_392bd8053312, "2026-07-23": r_f460ae4405ce, "2026-07-22": r_f460ae4405ce, "2026-07-20": r_f460ae4405ce, "2025-01-01": r_f460ae4405ce },
+  "listEconomicIntelligenceRecommendations": { "2026-09-06": r_a6e9ee190915, "2026-09-02": r_a6e9ee190915, "2026-08-28": r_a6e9ee190915, "2026-08-25": r_83cd4b777bc4, "2026-08-21": r_83cd4b777bc4, "2026-08-14": r_83cd4b777bc4, "2026-08-07": r_83cd4b777bc4, "2026-07-30": r_83cd4b777bc4, "2026-07-23": r_83cd4b777bc4, "2026-07-22": r_83cd4b777bc4, "2026-07-20": r_83cd4b777bc4, "2025-01-01": r_83cd4b777bc4 },
   "listEvents": { "2026-09-06": r_cc963767b5c4, "2026-09-02": r_cc963767b5c4, "2026-08-28": r_cc963767b5c4, "2026-08-25": r_cc963767b5c4, "2026-08-21": r_cc963767b5c4, "2026-08-14": r_cc963767b5c4, "2026-08-07": r_cc963767b5c4, "2026-07-30": r_cc963767b5c4, "2026-07-23": r_cc963767b5c4, "2026-07-22": r_cc963767b5c4, "2026-07-20": r_cc963767b5c4, "2025-01-01": r_cc963767b5c4 },
+  "listExperiences": { "2026-09-06": r_389510c2bb4f, "2026-09-02": r_389510c2bb4f, "2026-08-28": r_389510c2bb4f, "2026-08-25": r_389510c2bb4f, "2026-08-21": r_389510c2bb4f, "2026-08-14": r_389510c2bb4f, "2026-08-07": r_389510c2bb4f, "2026-07-30": r_389510c2bb4f, "2026-07-23": r_389510c2bb4f, "2026-07-22": r_389510c2bb4f, "2026-07-20": r_389510c2bb4f, "2025-01-01": r_389510c2bb4f },
   "listExperiments": { "2026-09-06": r_d85e727d61a9, "2026-09-02": r_d85e727d61a9, "2026-08-28": r_d85e727d61a9, "2026-08-25": r_d85e727d61a9, "2026-08-21": r_242ed05cbc27, "2026-08-14": r_242ed05cbc27, "2026-08-07": r_242ed05cbc27, "2026-07-30": r_242ed05cbc27, "2026-07-23": r_242ed05cbc27, "2026-07-22": r_242ed05cbc27, "2026-07-20": r_242ed05cbc27, "2025-01-01": r_242ed05cbc27 },
-  "listExports": { "2026-09-06": r_467af1315c5e, "2026-09-02": r_467af1315c5e, "2026-08-28": r_467af1315c5e, "2026-08-25": r_467af1315c5e, "2026-08-21": r_467af1315c5e, "2026-08-14": r_467af1315c5e, "2026-08-07": r_467af1315c5e, "2026-07-30": r_467af1315c5e, "2026-07-23": r_467af1315c5e, "2026-07-22": r_467af1315c5e, "2026-07-20": r_467af1315c5e, "2025-01-01": r_467af1315c5e },
+  "listExports": { "2026-09-06": r_2a4cc3abe681, "2026-09-02": r_2a4cc3abe681, "2026-08-28": r_2a4cc3abe681, "2026-08-25": r_2a4cc3abe681, "2026-08-21": r_2a4cc3abe681, "2026-08-14": r_2a4cc3abe681, "2026-08-07": r_2a4cc3abe681, "2026-07-30": r_2a4cc3abe681, "2026-07-23": r_2a4cc3abe681, "2026-07-22": r_2a4cc3abe681, "2026-07-20": r_2a4cc3abe681, "2025-01-01": r_2a4cc3abe681 },
   "listFinancialReportBreakdown": { "2026-09-06": r_9040b2ad5bd8, "2026-09-02": r_9040b2ad5bd8, "2026-08-28": r_9040b2ad5bd8, "2026-08-25": r_9040b2ad5bd8, "2026-08-21": r_9040b2ad5bd8, "2026-08-14": r_9040b2ad5bd8, "2026-08-07": r_9040b2ad5bd8, "2026-07-30": r_9040b2ad5bd8, "2026-07-23": r_9040b2ad5bd8, "2026-07-22": r_9040b2ad5bd8, "2026-07-20": r_9040b2ad5bd8, "2025-01-01": r_9040b2ad5bd8 },
-  "listMedia": { "2026-09-06": r_684d04317a75, "2026-09-02": r_684d04317a75, "2026-08-28": r_684d04317a75, "2026-08-25": r_684d04317a75, "2026-08-21": r_684d04317a75, "2026-08-14": r_684d04317a75, "2026-08-07": r_684d04317a75, "2026-07-30": r_684d04317a75, "2026-07-23": r_684d04317a75, "2026-07-22": r_684d04317a75, "2026-07-20": r_684d04317a75, "2025-01-01": r_684d04317a75 },
+  "listMedia": { "2026-09-06": r_84c8838baa75, "2026-09-02": r_84c8838baa75, "2026-08-28": r_84c8838baa75, "2026-08-25": r_84c8838baa75, "2026-08-21": r_84c8838baa75, "2026-08-14": r_84c8838baa75, "2026-08-07": r_84c8838baa75, "2026-07-30": r_84c8838baa75, "2026-07-23": r_84c8838baa75, "2026-07-22": r_84c8838baa75, "2026-07-20": r_84c8838baa75, "2025-01-01": r_84c8838baa75 },
   "listMembers": { "2026-09-06": r_fec72c6ee977, "2026-09-02": r_fec72c6ee977, "2026-08-28": r_fec72c6ee977, "2026-08-25": r_fec72c6ee977, "2026-08-21": r_fec72c6ee977, "2026-08-14": r_fec72c6ee977, "2026-08-07": r_fec72c6ee977, "2026-07-30": r_fec72c6ee977, "2026-07-23": r_fec72c6ee977, "2026-07-22": r_bfb778fba60f, "2026-07-20": r_bfb778fba60f, "2025-01-01": r_bfb778fba60f },
   "listMemberships": { "2026-09-06": r_6ee67b7b3241, "2026-09-02": r_6ee67b7b3241, "2026-08-28": r_6ee67b7b3241, "2026-08-25": r_6ee67b7b3241, "2026-08-21": r_6ee67b7b3241, "2026-08-14": r_6ee67b7b3241, "2026-08-07": r_6ee67b7b3241, "2026-07-30": r_6ee67b7b3241, "2026-07-23": r_6ee67b7b3241, "2026-07-22": r_1d0ba1500547, "2026-07-20": r_1d0ba1500547, "2025-01-01": r_1d0ba1500547 },
   "listNotificationPreferences": { "2026-09-06": r_08bd46470aea, "2026-09-02": r_08bd46470aea, "2026-08-28": r_08bd46470aea, "2026-08-25": r_08bd46470aea, "2026-08-21": r_08bd46470aea, "2026-08-14": r_08bd46470aea, "2026-08-07": r_08bd46470aea, "2026-07-30": r_08bd46470aea, "2026-07-23": r_08bd46470aea, "2026-07-22": r_08bd46470aea, "2026-07-20": r_08bd46470aea, "2025-01-01": r_08bd46470aea },
@@ -7266,6 +7501,7 @@ export const serializers = {
   "listRefunds": { "2026-09-06": r_d887b4e86e2a, "2026-09-02": r_d887b4e86e2a, "2026-08-28": r_d887b4e86e2a, "2026-08-25": r_d887b4e86e2a, "2026-08-21": r_d887b4e86e2a, "2026-08-14": r_78398bcb8bea, "2026-08-07": r_78398bcb8bea, "2026-07-30": r_78398bcb8bea, "2026-07-23": r_78398bcb8bea, "2026-07-22": r_78398bcb8bea, "2026-07-20": r_78398bcb8bea, "2025-01-01": r_78398bcb8bea },
   "listResolutionCenterCaseEvents": { "2026-09-06": r_6541a3db5905, "2026-09-02": r_6541a3db5905, "2026-08-28": r_6541a3db5905, "2026-08-25": r_6541a3db5905, "2026-08-21": r_6541a3db5905, "2026-08-14": r_6541a3db5905, "2026-08-07": r_6541a3db5905, "2026-07-30": r_6541a3db5905 },
   "listResolutionCenterCases": { "2026-09-06": r_3a07a58559ca, "2026-09-02": r_3a07a58559ca, "2026-08-28": r_3a07a58559ca, "2026-08-25": r_3a07a58559ca, "2026-08-21": r_3a07a58559ca, "2026-08-14": r_3a07a58559ca, "2026-08-07": r_3a07a58559ca, "2026-07-30": r_3a07a58559ca, "2026-07-23": r_6f8182387041, "2026-07-22": r_6f8182387041, "2026-07-20": r_6f8182387041, "2025-01-01": r_6f8182387041 },
+  "listReviews": { "2026-09-06": r_e2a6d1dd1aaa, "2026-09-02": r_e2a6d1dd1aaa, "2026-08-28": r_e2a6d1dd1aaa, "2026-08-25": r_e2a6d1dd1aaa, "2026-08-21": r_e2a6d1dd1aaa, "2026-08-14": r_e2a6d1dd1aaa, "2026-08-07": r_e2a6d1dd1aaa, "2026-07-30": r_e2a6d1dd1aaa, "2026-07-23": r_e2a6d1dd1aaa, "2026-07-22": r_e2a6d1dd1aaa, "2026-07-20": r_e2a6d1dd1aaa, "2025-01-01": r_e2a6d1dd1aaa },
   "listSetupIntents": { "2026-09-06": r_838fe44b7a50, "2026-09-02": r_838fe44b7a50, "2026-08-28": r_838fe44b7a50, "2026-08-25": r_838fe44b7a50, "2026-08-21": r_aa4cb6aadd43, "2026-08-14": r_aa4cb6aadd43, "2026-08-07": r_aa4cb6aadd43, "2026-07-30": r_aa4cb6aadd43, "2026-07-23": r_aa4cb6aadd43, "2026-07-22": r_aa4cb6aadd43, "2026-07-20": r_aa4cb6aadd43, "2025-01-01": r_aa4cb6aadd43 },
   "listShipments": { "2026-09-06": r_051c513acdac, "2026-09-02": r_051c513acdac, "2026-08-28": r_051c513acdac, "2026-08-25": r_051c513acdac, "2026-08-21": r_051c513acdac, "2026-08-14": r_051c513acdac, "2026-08-07": r_051c513acdac, "2026-07-30": r_051c513acdac, "2026-07-23": r_9853dcf694a3, "2026-07-22": r_9853dcf694a3, "2026-07-20": r_9853dcf694a3, "2025-01-01": r_9853dcf694a3 },
   "listStats": { "2026-09-06": r_4123f56b5c2d, "2026-09-02": r_4123f56b5c2d, "2026-08-28": r_4123f56b5c2d, "2026-08-25": r_4123f56b5c2d, "2026-08-21": r_4123f56b5c2d, "2026-08-14": r_4123f56b5c2d, "2026-08-07": r_4123f56b5c2d, "2026-07-30": r_4123f56b5c2d, "2026-07-23": r_4123f56b5c2d, "2026-07-22": r_4123f56b5c2d, "2026-07-20": r_4123f56b5c2d, "2025-01-01": r_4123f56b5c2d },
@@ -7302,13 +7538,15 @@ export const serializers = {
   "retrieveCurrentAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "retrieveDisputeAlert": { "2026-09-06": r_acd847362e45, "2026-09-02": r_acd847362e45, "2026-08-28": r_acd847362e45, "2026-08-25": r_acd847362e45, "2026-08-21": r_acd847362e45, "2026-08-14": r_acd847362e45, "2026-08-07": r_acd847362e45, "2026-07-30": r_acd847362e45, "2026-07-23": r_43c611e928dd, "2026-07-22": r_43c611e928dd, "2026-07-20": r_43c611e928dd, "2025-01-01": r_43c611e928dd },
+  "retrieveEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
   "retrieveEventStats": { "2026-09-06": r_d059f7d4abf9, "2026-09-02": r_d059f7d4abf9, "2026-08-28": r_d059f7d4abf9, "2026-08-25": r_d059f7d4abf9, "2026-08-21": r_d059f7d4abf9, "2026-08-14": r_d059f7d4abf9, "2026-08-07": r_d059f7d4abf9, "2026-07-30": r_d059f7d4abf9, "2026-07-23": r_d059f7d4abf9, "2026-07-22": r_d059f7d4abf9, "2026-07-20": r_d059f7d4abf9, "2025-01-01": r_d059f7d4abf9 },
+  "retrieveExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "retrieveExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
-  "retrieveExport": { "2026-09-06": r_5779ffef7e52, "2026-09-02": r_5779ffef7e52, "2026-08-28": r_5779ffef7e52, "2026-08-25": r_5779ffef7e52, "2026-08-21": r_5779ffef7e52, "2026-08-14": r_5779ffef7e52, "2026-08-07": r_5779ffef7e52, "2026-07-30": r_5779ffef7e52, "2026-07-23": r_5779ffef7e52, "2026-07-22": r_5779ffef7e52, "2026-07-20": r_5779ffef7e52, "2025-01-01": r_5779ffef7e52 },
+  "retrieveExport": { "2026-09-06": r_0e820c61f461, "2026-09-02": r_0e820c61f461, "2026-08-28": r_0e820c61f461, "2026-08-25": r_0e820c61f461, "2026-08-21": r_0e820c61f461, "2026-08-14": r_0e820c61f461, "2026-08-07": r_0e820c61f461, "2026-07-30": r_0e820c61f461, "2026-07-23": r_0e820c61f461, "2026-07-22": r_0e820c61f461, "2026-07-20": r_0e820c61f461, "2025-01-01": r_0e820c61f461 },
   "retrieveFile": { "2026-09-06": r_7be28d91aded, "2026-09-02": r_7be28d91aded, "2026-08-28": r_7be28d91aded, "2026-08-25": r_7be28d91aded, "2026-08-21": r_7be28d91aded, "2026-08-14": r_8ee7eb35ac6c, "2026-08-07": r_8ee7eb35ac6c, "2026-07-30": r_8ee7eb35ac6c, "2026-07-23": r_8ee7eb35ac6c, "2026-07-22": r_8ee7eb35ac6c, "2026-07-20": r_8ee7eb35ac6c, "2025-01-01": r_8ee7eb35ac6c },
   "retrieveFinancialReport": { "2026-09-06": r_b12f95478b40, "2026-09-02": r_b12f95478b40, "2026-08-28": r_b12f95478b40, "2026-08-25": r_b12f95478b40, "2026-08-21": r_b12f95478b40, "2026-08-14": r_08b378036bd4, "2026-08-07": r_08b378036bd4, "2026-07-30": r_08b378036bd4, "2026-07-23": r_08b378036bd4, "2026-07-22": r_08b378036bd4, "2026-07-20": r_08b378036bd4, "2025-01-01": r_08b378036bd4 },
   "retrieveLedgerAccount": { "2026-09-06": r_6f3242aab502, "2026-09-02": r_6f3242aab502, "2026-08-28": r_6f3242aab502, "2026-08-25": r_6f3242aab502, "2026-08-21": r_6f3242aab502, "2026-08-14": r_6f3242aab502, "2026-08-07": r_6f3242aab502, "2026-07-30": r_0017db29319c, "2026-07-23": r_0017db29319c, "2026-07-22": r_0017db29319c, "2026-07-20": r_0017db29319c, "2025-01-01": r_0017db29319c },
-  "retrieveMedia": { "2026-09-06": r_9360399ba98e, "2026-09-02": r_9360399ba98e, "2026-08-28": r_9360399ba98e, "2026-08-25": r_9360399ba98e, "2026-08-21": r_9360399ba98e, "2026-08-14": r_9360399ba98e, "2026-08-07": r_9360399ba98e, "2026-07-30": r_9360399ba98e, "2026-07-23": r_9360399ba98e, "2026-07-22": r_9360399ba98e, "2026-07-20": r_9360399ba98e, "2025-01-01": r_9360399ba98e },
+  "retrieveMedia": { "2026-09-06": r_916712b0b5f5, "2026-09-02": r_916712b0b5f5, "2026-08-28": r_916712b0b5f5, "2026-08-25": r_916712b0b5f5, "2026-08-21": r_916712b0b5f5, "2026-08-14": r_916712b0b5f5, "2026-08-07": r_916712b0b5f5, "2026-07-30": r_916712b0b5f5, "2026-07-23": r_916712b0b5f5, "2026-07-22": r_916712b0b5f5, "2026-07-20": r_916712b0b5f5, "2025-01-01": r_916712b0b5f5 },
   "retrieveMember": { "2026-09-06": r_996221a6aec1, "2026-09-02": r_996221a6aec1, "2026-08-28": r_996221a6aec1, "2026-08-25": r_996221a6aec1, "2026-08-21": r_996221a6aec1, "2026-08-14": r_996221a6aec1, "2026-08-07": r_996221a6aec1, "2026-07-30": r_996221a6aec1, "2026-07-23": r_996221a6aec1, "2026-07-22": r_14a4426f8c4b, "2026-07-20": r_14a4426f8c4b, "2025-01-01": r_14a4426f8c4b },
   "retrieveMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "retrieveNotificationBadge": { "2026-09-06": r_c8d03486e334, "2026-09-02": r_c8d03486e334, "2026-08-28": r_c8d03486e334, "2026-08-25": r_c8d03486e334, "2026-08-21": r_c8d03486e334, "2026-08-14": r_c8d03486e334, "2026-08-07": r_c8d03486e334, "2026-07-30": r_c8d03486e334, "2026-07-23": r_c8d03486e334, "2026-07-22": r_c8d03486e334, "2026-07-20": r_c8d03486e334, "2025-01-01": r_c8d03486e334 },
@@ -7323,6 +7561,7 @@ export const serializers = {
   "retrievePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },
   "retrieveRefund": { "2026-09-06": r_acf73439b40d, "2026-09-02": r_acf73439b40d, "2026-08-28": r_acf73439b40d, "2026-08-25": r_acf73439b40d, "2026-08-21": r_acf73439b40d, "2026-08-14": r_d04d4ac1ca33, "2026-08-07": r_d04d4ac1ca33, "2026-07-30": r_d04d4ac1ca33, "2026-07-23": r_d04d4ac1ca33, "2026-07-22": r_d04d4ac1ca33, "2026-07-20": r_d04d4ac1ca33, "2025-01-01": r_d04d4ac1ca33 },
   "retrieveResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_b7907dd3d48a, "2026-07-22": r_b7907dd3d48a, "2026-07-20": r_b7907dd3d48a, "2025-01-01": r_b7907dd3d48a },
+  "retrieveReview": { "2026-09-06": r_21db8de3c774, "2026-09-02": r_21db8de3c774, "2026-08-28": r_21db8de3c774, "2026-08-25": r_21db8de3c774, "2026-08-21": r_21db8de3c774, "2026-08-14": r_21db8de3c774, "2026-08-07": r_21db8de3c774, "2026-07-30": r_21db8de3c774, "2026-07-23": r_21db8de3c774, "2026-07-22": r_21db8de3c774, "2026-07-20": r_21db8de3c774, "2025-01-01": r_21db8de3c774 },
   "retrieveSetupIntent": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "retrieveSetupIntentStatus": { "2026-09-06": r_737160b51e39, "2026-09-02": r_737160b51e39, "2026-08-28": r_737160b51e39, "2026-08-25": r_737160b51e39, "2026-08-21": r_356973b8a56f, "2026-08-14": r_356973b8a56f, "2026-08-07": r_356973b8a56f, "2026-07-30": r_356973b8a56f, "2026-07-23": r_356973b8a56f, "2026-07-22": r_356973b8a56f, "2026-07-20": r_356973b8a56f, "2025-01-01": r_356973b8a56f },
   "retrieveShipment": { "2026-09-06": r_514be3da6bb1, "2026-09-02": r_514be3da6bb1, "2026-08-28": r_514be3da6bb1, "2026-08-25": r_514be3da6bb1, "2026-08-21": r_514be3da6bb1, "2026-08-14": r_514be3da6bb1, "2026-08-07": r_514be3da6bb1, "2026-07-30": r_514be3da6bb1, "2026-07-23": r_29c9e0b7fc06, "2026-07-22": r_29c9e0b7fc06, "2026-07-20": r_29c9e0b7fc06, "2025-01-01": r_29c9e0b7fc06 },
@@ -7353,6 +7592,8 @@ export const serializers = {
   "updateCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "updateDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc },
   "updateDisputeEvidence": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
+  "updateEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
+  "updateExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "updateMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "updateNotificationPreference": { "2026-09-06": r_e52ec481b21f, "2026-09-02": r_e52ec481b21f, "2026-08-28": r_e52ec481b21f, "2026-08-25": r_e52ec481b21f, "2026-08-21": r_e52ec481b21f, "2026-08-14": r_e52ec481b21f, "2026-08-07": r_e52ec481b21f, "2026-07-30": r_e52ec481b21f, "2026-07-23": r_e52ec481b21f, "2026-07-22": r_e52ec481b21f, "2026-07-20": r_e52ec481b21f, "2025-01-01": r_e52ec481b21f },
   "updatePayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },

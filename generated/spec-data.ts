@@ -19,6 +19,7 @@ export const specData = {
     "economic_intelligence_offers_pickable_only": "2026-09-02",
     "saved_method_charge_buyer_present": "2026-09-02",
     "setup_intents_saved_in_background": "2026-08-28",
+    "economic_intelligence_run_statuses": "2026-08-28",
     "dispute_prevented_status": "2026-08-28",
     "payouts_status_v2": "2026-08-21",
     "webhook_envelope_account_id": "2026-08-14"
@@ -85,7 +86,14 @@ export const specData = {
     "people:read",
     "event:create",
     "event:read",
-    "notification:send"
+    "notification:send",
+    "economic_intelligence:read",
+    "economic_intelligence:update",
+    "experience:read",
+    "experience:create",
+    "experience:update",
+    "experience:delete",
+    "review:read"
   ],
   "roles": {
     "owner": [
@@ -173,8 +181,10 @@ export const specData = {
     "CryptoDeposit": "cdep_",
     "Dispute": "dspt_",
     "DisputeAlert": "dspa_",
+    "EconomicIntelligenceRecommendation": "eirec_",
+    "Experience": "exp_",
     "Experiment": "expt_",
-    "Export": "exp_",
+    "Export": "exprt_",
     "File": "file_",
     "LedgerAccount": "ldgr_",
     "MediaAsset": "media_",
@@ -198,6 +208,7 @@ export const specData = {
     "Refund": "rfnd_",
     "ResolutionCenterCase": "rcc_",
     "ResolutionCenterCaseEvent": "rcce_",
+    "Review": "rev_",
     "SetupIntent": "seti_",
     "Shipment": "ship_",
     "Swap": "swap_",
@@ -245,6 +256,11 @@ export const specData = {
     "dispute.closed": "Dispute",
     "dispute_alert.created": "DisputeAlert",
     "dispute_alert.updated": "DisputeAlert",
+    "economic_intelligence_recommendation.created": "EconomicIntelligenceRecommendation",
+    "economic_intelligence_recommendation.updated": "EconomicIntelligenceRecommendation",
+    "experience.created": "Experience",
+    "experience.updated": "Experience",
+    "experience.deleted": "Experience",
     "experiment.created": "Experiment",
     "experiment.ended": "Experiment",
     "export.completed": "Export",
@@ -281,6 +297,9 @@ export const specData = {
     "resolution_center_case.updated": "ResolutionCenterCase",
     "resolution_center_case.escalated": "ResolutionCenterCase",
     "resolution_center_case.closed": "ResolutionCenterCase",
+    "review.created": "Review",
+    "review.published": "Review",
+    "review.removed": "Review",
     "setup_intent.requires_action": "SetupIntent",
     "setup_intent.succeeded": "SetupIntent",
     "setup_intent.canceled": "SetupIntent",
@@ -438,6 +457,41 @@ export const specData = {
             "needs_response"
           ],
           "to": "closed"
+        }
+      }
+    },
+    "EconomicIntelligenceRecommendation": {
+      "field": "status",
+      "transitions": {
+        "run": {
+          "from": [
+            "ready"
+          ],
+          "to": "running"
+        },
+        "execute": {
+          "from": [
+            "running"
+          ],
+          "to": "executed"
+        },
+        "mark_incomplete": {
+          "from": [
+            "running"
+          ],
+          "to": "incomplete"
+        },
+        "acknowledge": {
+          "from": [
+            "executed"
+          ],
+          "to": "executed"
+        },
+        "supersede": {
+          "from": [
+            "ready"
+          ],
+          "to": "superseded"
         }
       }
     },
@@ -791,6 +845,23 @@ export const specData = {
             "awaiting_platform"
           ],
           "to": "closed"
+        }
+      }
+    },
+    "Review": {
+      "field": "status",
+      "transitions": {
+        "publish": {
+          "from": [
+            "pending"
+          ],
+          "to": "published"
+        },
+        "remove": {
+          "from": [
+            "pending"
+          ],
+          "to": "removed"
         }
       }
     },

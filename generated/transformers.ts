@@ -9,6 +9,7 @@ import * as disputeLegacyShape from '../handlers/versions/disputeLegacyShape.js'
 import * as disputeSummaryWithoutPrevented from '../handlers/versions/disputeSummaryWithoutPrevented.js';
 import * as eiOfferDurationDays from '../handlers/versions/eiOfferDurationDays.js';
 import * as eiOffersWithoutWeekly from '../handlers/versions/eiOffersWithoutWeekly.js';
+import * as eiToolCallsAsNames from '../handlers/versions/eiToolCallsAsNames.js';
 import * as experimentFindingsPlaceholder from '../handlers/versions/experimentFindingsPlaceholder.js';
 import * as experimentLegacySubject from '../handlers/versions/experimentLegacySubject.js';
 import * as fileLegacyShape from '../handlers/versions/fileLegacyShape.js';
@@ -95,6 +96,12 @@ function down_EconomicIntelligenceOffer_step_2026_08_28(o: any): any {
   delete o.key;
   delete o.duration;
   delete o.duration_unit;
+  return o;
+}
+
+function down_EconomicIntelligenceRecommendation_step_2026_08_28(o: any): any {
+  { const p = o; const m: Record<string, string> = {"running":"ready","incomplete":"superseded"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
+  o = eiToolCallsAsNames.down(o);
   return o;
 }
 
@@ -474,6 +481,11 @@ export function down_EconomicIntelligenceOffer_2026_08_25(o: any): any {
   return o;
 }
 
+export function down_EconomicIntelligenceRecommendation_2026_08_25(o: any): any {
+  o = down_EconomicIntelligenceRecommendation_step_2026_08_28(o);
+  return o;
+}
+
 export function down_Payment_2026_08_25(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   return o;
@@ -513,6 +525,14 @@ export function up_listDisputes_2026_08_25(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
 }
 
+export function up_listEconomicIntelligenceRecommendations_2026_08_25(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"ready":["ready","running"],"superseded":["superseded","incomplete"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_updateEconomicIntelligenceRecommendation_2026_08_25(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
 export function up_createTransfer_2026_08_25(input: any): void {
   if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
   { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
@@ -550,6 +570,11 @@ export function down_DisputeSummary_2026_08_21(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_08_21(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_EconomicIntelligenceRecommendation_2026_08_21(o: any): any {
+  o = down_EconomicIntelligenceRecommendation_step_2026_08_28(o);
   return o;
 }
 
@@ -642,6 +667,14 @@ export function up_listDisputes_2026_08_21(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
 }
 
+export function up_listEconomicIntelligenceRecommendations_2026_08_21(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"ready":["ready","running"],"superseded":["superseded","incomplete"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_updateEconomicIntelligenceRecommendation_2026_08_21(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
 export function up_evaluateExperiment_2026_08_21(input: any): void {
   experimentLegacySubject.up(input);
 }
@@ -716,6 +749,11 @@ export function down_DisputeSummary_2026_08_14(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_08_14(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_EconomicIntelligenceRecommendation_2026_08_14(o: any): any {
+  o = down_EconomicIntelligenceRecommendation_step_2026_08_28(o);
   return o;
 }
 
@@ -835,6 +873,14 @@ export function up_listDisputes_2026_08_14(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
 }
 
+export function up_listEconomicIntelligenceRecommendations_2026_08_14(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"ready":["ready","running"],"superseded":["superseded","incomplete"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_updateEconomicIntelligenceRecommendation_2026_08_14(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
 export function up_evaluateExperiment_2026_08_14(input: any): void {
   experimentLegacySubject.up(input);
 }
@@ -944,6 +990,11 @@ export function down_DisputeSummary_2026_08_07(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_08_07(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_EconomicIntelligenceRecommendation_2026_08_07(o: any): any {
+  o = down_EconomicIntelligenceRecommendation_step_2026_08_28(o);
   return o;
 }
 
@@ -1066,6 +1117,14 @@ export function up_createDeposit_2026_08_07(input: any): void {
 
 export function up_listDisputes_2026_08_07(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_listEconomicIntelligenceRecommendations_2026_08_07(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"ready":["ready","running"],"superseded":["superseded","incomplete"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_updateEconomicIntelligenceRecommendation_2026_08_07(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
 }
 
 export function up_evaluateExperiment_2026_08_07(input: any): void {
@@ -1201,6 +1260,11 @@ export function down_DisputeSummary_2026_07_30(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_30(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_EconomicIntelligenceRecommendation_2026_07_30(o: any): any {
+  o = down_EconomicIntelligenceRecommendation_step_2026_08_28(o);
   return o;
 }
 
@@ -1345,6 +1409,14 @@ export function up_createDeposit_2026_07_30(input: any): void {
 
 export function up_listDisputes_2026_07_30(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_listEconomicIntelligenceRecommendations_2026_07_30(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"ready":["ready","running"],"superseded":["superseded","incomplete"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_updateEconomicIntelligenceRecommendation_2026_07_30(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
 }
 
 export function up_evaluateExperiment_2026_07_30(input: any): void {
@@ -1505,6 +1577,11 @@ export function down_DisputeSummary_2026_07_23(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_23(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_EconomicIntelligenceRecommendation_2026_07_23(o: any): any {
+  o = down_EconomicIntelligenceRecommendation_step_2026_08_28(o);
   return o;
 }
 
@@ -1682,6 +1759,14 @@ export function up_listDisputeAlerts_2026_07_23(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_listEconomicIntelligenceRecommendations_2026_07_23(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"ready":["ready","running"],"superseded":["superseded","incomplete"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_updateEconomicIntelligenceRecommendation_2026_07_23(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
 export function up_evaluateExperiment_2026_07_23(input: any): void {
   experimentLegacySubject.up(input);
 }
@@ -1857,6 +1942,11 @@ export function down_DisputeSummary_2026_07_22(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_22(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_EconomicIntelligenceRecommendation_2026_07_22(o: any): any {
+  o = down_EconomicIntelligenceRecommendation_step_2026_08_28(o);
   return o;
 }
 
@@ -2042,6 +2132,14 @@ export function up_listDisputes_2026_07_22(input: any): void {
 
 export function up_listDisputeAlerts_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listEconomicIntelligenceRecommendations_2026_07_22(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"ready":["ready","running"],"superseded":["superseded","incomplete"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_updateEconomicIntelligenceRecommendation_2026_07_22(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
 }
 
 export function up_evaluateExperiment_2026_07_22(input: any): void {
@@ -2241,6 +2339,11 @@ export function down_DisputeSummary_2026_07_20(o: any): any {
 export function down_EconomicIntelligenceOffer_2026_07_20(o: any): any {
   o = down_EconomicIntelligenceOffer_step_2026_09_02(o);
   o = down_EconomicIntelligenceOffer_step_2026_08_28(o);
+  return o;
+}
+
+export function down_EconomicIntelligenceRecommendation_2026_07_20(o: any): any {
+  o = down_EconomicIntelligenceRecommendation_step_2026_08_28(o);
   return o;
 }
 
@@ -2453,6 +2556,14 @@ export function up_listDisputes_2026_07_20(input: any): void {
 
 export function up_listDisputeAlerts_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
+}
+
+export function up_listEconomicIntelligenceRecommendations_2026_07_20(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"ready":["ready","running"],"superseded":["superseded","incomplete"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_updateEconomicIntelligenceRecommendation_2026_07_20(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
 }
 
 export function up_evaluateExperiment_2026_07_20(input: any): void {
@@ -2677,6 +2788,11 @@ export function down_EconomicIntelligenceOffer_2025_01_01(o: any): any {
   return o;
 }
 
+export function down_EconomicIntelligenceRecommendation_2025_01_01(o: any): any {
+  o = down_EconomicIntelligenceRecommendation_step_2026_08_28(o);
+  return o;
+}
+
 export function down_Experiment_2025_01_01(o: any): any {
   o = down_Experiment_step_2026_08_25(o);
   return o;
@@ -2888,6 +3004,14 @@ export function up_listDisputeAlerts_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
 
+export function up_listEconomicIntelligenceRecommendations_2025_01_01(input: any): void {
+  { const b = input.query; const m: Record<string, unknown> = {"ready":["ready","running"],"superseded":["superseded","incomplete"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
+export function up_updateEconomicIntelligenceRecommendation_2025_01_01(input: any): void {
+  { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
+}
+
 export function up_evaluateExperiment_2025_01_01(input: any): void {
   experimentLegacySubject.up(input);
 }
@@ -3056,6 +3180,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   DisputeAlert: { "2026-07-23": down_DisputeAlert_2026_07_23, "2026-07-22": down_DisputeAlert_2026_07_22, "2026-07-20": down_DisputeAlert_2026_07_20, "2025-01-01": down_DisputeAlert_2025_01_01 },
   DisputeSummary: { "2026-08-25": down_DisputeSummary_2026_08_25, "2026-08-21": down_DisputeSummary_2026_08_21, "2026-08-14": down_DisputeSummary_2026_08_14, "2026-08-07": down_DisputeSummary_2026_08_07, "2026-07-30": down_DisputeSummary_2026_07_30, "2026-07-23": down_DisputeSummary_2026_07_23, "2026-07-22": down_DisputeSummary_2026_07_22, "2026-07-20": down_DisputeSummary_2026_07_20, "2025-01-01": down_DisputeSummary_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-22": down_EconomicIntelligenceOffer_2026_07_22, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
+  EconomicIntelligenceRecommendation: { "2026-08-25": down_EconomicIntelligenceRecommendation_2026_08_25, "2026-08-21": down_EconomicIntelligenceRecommendation_2026_08_21, "2026-08-14": down_EconomicIntelligenceRecommendation_2026_08_14, "2026-08-07": down_EconomicIntelligenceRecommendation_2026_08_07, "2026-07-30": down_EconomicIntelligenceRecommendation_2026_07_30, "2026-07-23": down_EconomicIntelligenceRecommendation_2026_07_23, "2026-07-22": down_EconomicIntelligenceRecommendation_2026_07_22, "2026-07-20": down_EconomicIntelligenceRecommendation_2026_07_20, "2025-01-01": down_EconomicIntelligenceRecommendation_2025_01_01 },
   Experiment: { "2026-08-21": down_Experiment_2026_08_21, "2026-08-14": down_Experiment_2026_08_14, "2026-08-07": down_Experiment_2026_08_07, "2026-07-30": down_Experiment_2026_07_30, "2026-07-23": down_Experiment_2026_07_23, "2026-07-22": down_Experiment_2026_07_22, "2026-07-20": down_Experiment_2026_07_20, "2025-01-01": down_Experiment_2025_01_01 },
   File: { "2026-08-14": down_File_2026_08_14, "2026-08-07": down_File_2026_08_07, "2026-07-30": down_File_2026_07_30, "2026-07-23": down_File_2026_07_23, "2026-07-22": down_File_2026_07_22, "2026-07-20": down_File_2026_07_20, "2025-01-01": down_File_2025_01_01 },
   FinancialReport: { "2026-08-21": down_FinancialReport_2026_08_21, "2026-08-14": down_FinancialReport_2026_08_14, "2026-08-07": down_FinancialReport_2026_08_07, "2026-07-30": down_FinancialReport_2026_07_30, "2026-07-23": down_FinancialReport_2026_07_23, "2026-07-22": down_FinancialReport_2026_07_22, "2026-07-20": down_FinancialReport_2026_07_20, "2025-01-01": down_FinancialReport_2025_01_01 },
@@ -3116,6 +3241,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   listCheckoutConfigurations: { "2026-07-20": up_listCheckoutConfigurations_2026_07_20, "2025-01-01": up_listCheckoutConfigurations_2025_01_01 },
   listDisputeAlerts: { "2026-07-23": up_listDisputeAlerts_2026_07_23, "2026-07-22": up_listDisputeAlerts_2026_07_22, "2026-07-20": up_listDisputeAlerts_2026_07_20, "2025-01-01": up_listDisputeAlerts_2025_01_01 },
   listDisputes: { "2026-08-25": up_listDisputes_2026_08_25, "2026-08-21": up_listDisputes_2026_08_21, "2026-08-14": up_listDisputes_2026_08_14, "2026-08-07": up_listDisputes_2026_08_07, "2026-07-30": up_listDisputes_2026_07_30, "2026-07-23": up_listDisputes_2026_07_23, "2026-07-22": up_listDisputes_2026_07_22, "2026-07-20": up_listDisputes_2026_07_20, "2025-01-01": up_listDisputes_2025_01_01 },
+  listEconomicIntelligenceRecommendations: { "2026-08-25": up_listEconomicIntelligenceRecommendations_2026_08_25, "2026-08-21": up_listEconomicIntelligenceRecommendations_2026_08_21, "2026-08-14": up_listEconomicIntelligenceRecommendations_2026_08_14, "2026-08-07": up_listEconomicIntelligenceRecommendations_2026_08_07, "2026-07-30": up_listEconomicIntelligenceRecommendations_2026_07_30, "2026-07-23": up_listEconomicIntelligenceRecommendations_2026_07_23, "2026-07-22": up_listEconomicIntelligenceRecommendations_2026_07_22, "2026-07-20": up_listEconomicIntelligenceRecommendations_2026_07_20, "2025-01-01": up_listEconomicIntelligenceRecommendations_2025_01_01 },
   listFinancialReportBreakdown: { "2026-08-14": up_listFinancialReportBreakdown_2026_08_14, "2026-08-07": up_listFinancialReportBreakdown_2026_08_07, "2026-07-30": up_listFinancialReportBreakdown_2026_07_30, "2026-07-23": up_listFinancialReportBreakdown_2026_07_23, "2026-07-22": up_listFinancialReportBreakdown_2026_07_22, "2026-07-20": up_listFinancialReportBreakdown_2026_07_20, "2025-01-01": up_listFinancialReportBreakdown_2025_01_01 },
   listMembers: { "2026-07-22": up_listMembers_2026_07_22, "2026-07-20": up_listMembers_2026_07_20, "2025-01-01": up_listMembers_2025_01_01 },
   listMemberships: { "2026-07-22": up_listMemberships_2026_07_22, "2026-07-20": up_listMemberships_2026_07_20, "2025-01-01": up_listMemberships_2025_01_01 },
@@ -3134,6 +3260,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   searchUsers: { "2026-07-20": up_searchUsers_2026_07_20, "2025-01-01": up_searchUsers_2025_01_01 },
   updateAccount: { "2026-08-21": up_updateAccount_2026_08_21, "2026-08-14": up_updateAccount_2026_08_14, "2026-08-07": up_updateAccount_2026_08_07, "2026-07-30": up_updateAccount_2026_07_30, "2026-07-23": up_updateAccount_2026_07_23, "2026-07-22": up_updateAccount_2026_07_22, "2026-07-20": up_updateAccount_2026_07_20, "2025-01-01": up_updateAccount_2025_01_01 },
   updateAccountPreferences: { "2026-08-25": up_updateAccountPreferences_2026_08_25, "2026-08-21": up_updateAccountPreferences_2026_08_21, "2026-08-14": up_updateAccountPreferences_2026_08_14, "2026-08-07": up_updateAccountPreferences_2026_08_07, "2026-07-30": up_updateAccountPreferences_2026_07_30, "2026-07-23": up_updateAccountPreferences_2026_07_23, "2026-07-22": up_updateAccountPreferences_2026_07_22, "2026-07-20": up_updateAccountPreferences_2026_07_20, "2025-01-01": up_updateAccountPreferences_2025_01_01 },
+  updateEconomicIntelligenceRecommendation: { "2026-08-25": up_updateEconomicIntelligenceRecommendation_2026_08_25, "2026-08-21": up_updateEconomicIntelligenceRecommendation_2026_08_21, "2026-08-14": up_updateEconomicIntelligenceRecommendation_2026_08_14, "2026-08-07": up_updateEconomicIntelligenceRecommendation_2026_08_07, "2026-07-30": up_updateEconomicIntelligenceRecommendation_2026_07_30, "2026-07-23": up_updateEconomicIntelligenceRecommendation_2026_07_23, "2026-07-22": up_updateEconomicIntelligenceRecommendation_2026_07_22, "2026-07-20": up_updateEconomicIntelligenceRecommendation_2026_07_20, "2025-01-01": up_updateEconomicIntelligenceRecommendation_2025_01_01 },
   updatePlan: { "2026-08-21": up_updatePlan_2026_08_21, "2026-08-14": up_updatePlan_2026_08_14, "2026-08-07": up_updatePlan_2026_08_07, "2026-07-30": up_updatePlan_2026_07_30, "2026-07-23": up_updatePlan_2026_07_23, "2026-07-22": up_updatePlan_2026_07_22, "2026-07-20": up_updatePlan_2026_07_20, "2025-01-01": up_updatePlan_2025_01_01 },
   updateVariant: { "2026-08-21": up_updateVariant_2026_08_21, "2026-08-14": up_updateVariant_2026_08_14, "2026-08-07": up_updateVariant_2026_08_07, "2026-07-30": up_updateVariant_2026_07_30, "2026-07-23": up_updateVariant_2026_07_23, "2026-07-22": up_updateVariant_2026_07_22, "2026-07-20": up_updateVariant_2026_07_20, "2025-01-01": up_updateVariant_2025_01_01 },
   updateWebhook: { "2026-08-07": up_updateWebhook_2026_08_07, "2026-07-30": up_updateWebhook_2026_07_30, "2026-07-23": up_updateWebhook_2026_07_23, "2026-07-22": up_updateWebhook_2026_07_22, "2026-07-20": up_updateWebhook_2026_07_20, "2025-01-01": up_updateWebhook_2025_01_01 },

@@ -578,6 +578,53 @@ export interface DisputeAlert {
     created_at: string;
 }
 
+export interface EconomicIntelligenceToolCall {
+    /** The API operation to call (its operation id). */
+    tool_name: string;
+    /** What the call does for this recommendation; null on recommendations written before descriptions were kept. */
+    description: string | null;
+}
+
+export interface EconomicIntelligenceRecommendation {
+    id: string;
+    account_id: string;
+    /** The generator rule that wrote it. */
+    kind: "recover_past_due_memberships" | "respond_to_disputes" | "add_variant_to_product" | "launch_promo_code";
+    title: string;
+    /** Why, from the account's data when the generator wrote it. */
+    summary: string;
+    status: "ready" | "running" | "executed" | "incomplete" | "superseded";
+    /** In the order to call them. */
+    expected_tool_calls: EconomicIntelligenceToolCall[];
+    run_started_at: string | null;
+    run_ended_at: string | null;
+    /** The user whose token started the run; null when an API key did. */
+    run_by_user_id: string | null;
+    result_url: string | null;
+    acknowledged_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface ExperienceProduct {
+    id: string;
+    title: string;
+}
+
+export interface Experience {
+    id: string;
+    account_id: string;
+    name: string;
+    /** Reached by anyone, without a membership. */
+    is_public: boolean;
+    /** Its position among the account's experiences, for display. */
+    order: string | null;
+    /** The products it is attached to, in attach order. */
+    products: ExperienceProduct[];
+    created_at: string;
+    updated_at: string;
+}
+
 export interface ExperimentVariant {
     /** The variant's name, unique within the experiment. */
     key: string;
@@ -753,8 +800,8 @@ export interface MediaAsset {
     file_id: string | null;
     /** Downloads the generated file (public, permanent); null until completed. */
     url: string | null;
-    /** image/png (videos are animated PNG); null until completed. */
-    content_type: "image/png" | null;
+    /** The generated file's type: image/png for an image, video/mp4 (H.264) for a video; null until completed. */
+    content_type: "image/png" | "video/mp4" | null;
     failure_reason: "generator_refused" | null;
     completed_at: string | null;
     failed_at: string | null;
@@ -1432,6 +1479,25 @@ export interface ResolutionCenterCaseSummary {
     object: "resolution_center_case_summary";
     /** One entry per status, outcome and currency that has cases; by status, then outcome, then currency. */
     totals: ResolutionCenterCaseSummaryTotal[];
+}
+
+export interface Review {
+    id: string;
+    account_id: string;
+    product: { id: string; title: string };
+    /** The member who left it. */
+    user: { id: string; name: string | null; username: string };
+    /** 1 to 5. */
+    stars: number;
+    title: string | null;
+    description: string | null;
+    status: "pending" | "published" | "removed";
+    paid_for_product: boolean;
+    /** When the reviewer became a member of the account. */
+    joined_at: string | null;
+    published_at: string | null;
+    created_at: string;
+    updated_at: string;
 }
 
 export interface SetupIntent {
@@ -2313,6 +2379,96 @@ export interface RetrieveDisputeAlertInput {
 }
 
 export type RetrieveDisputeAlertOutput = DisputeAlert;
+
+/** GET /economic_intelligence: List Economic Intelligence recommendations */
+export interface ListEconomicIntelligenceRecommendationsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; status?: "ready" | "running" | "executed" | "incomplete" | "superseded" };
+    body: undefined;
+}
+
+export type ListEconomicIntelligenceRecommendationsOutput = Page<EconomicIntelligenceRecommendation>;
+
+/** GET /economic_intelligence/{id}: Retrieve an Economic Intelligence recommendation */
+export interface RetrieveEconomicIntelligenceRecommendationInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveEconomicIntelligenceRecommendationOutput = EconomicIntelligenceRecommendation;
+
+/** PATCH /economic_intelligence/{id}: Change an Economic Intelligence recommendation's status */
+export interface UpdateEconomicIntelligenceRecommendationInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { status: "running" | "executed" | "incomplete" | "acknowledged"; result_url?: string };
+}
+
+export type UpdateEconomicIntelligenceRecommendationOutput = EconomicIntelligenceRecommendation;
+
+/** GET /experiences: List experiences */
+export interface ListExperiencesInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; product_id?: string; created_after?: string; created_before?: string };
+    body: undefined;
+}
+
+export type ListExperiencesOutput = Page<Experience>;
+
+/** POST /experiences: Create an experience */
+export interface CreateExperienceInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; name?: string; is_public: boolean; order?: string; product_id?: string };
+}
+
+export type CreateExperienceOutput = Experience;
+
+/** GET /experiences/{id}: Retrieve an experience */
+export interface RetrieveExperienceInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveExperienceOutput = Experience;
+
+/** PATCH /experiences/{id}: Update an experience */
+export interface UpdateExperienceInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { name?: string; is_public?: boolean; order?: string | null };
+}
+
+export type UpdateExperienceOutput = Experience;
+
+/** DELETE /experiences/{id}: Delete an experience */
+export interface DeleteExperienceInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteExperienceOutput = Deleted;
+
+/** POST /experiences/{id}/attach: Attach an experience to a product */
+export interface AttachExperienceInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { product_id: string };
+}
+
+export type AttachExperienceOutput = Experience;
+
+/** POST /experiences/{id}/detach: Detach an experience from a product */
+export interface DetachExperienceInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { product_id: string };
+}
+
+export type DetachExperienceOutput = Experience;
 
 /** POST /experiments: Create an experiment */
 export interface CreateExperimentInput {
@@ -3205,6 +3361,33 @@ export interface WithdrawSandboxResolutionCenterCaseInput {
 
 export type WithdrawSandboxResolutionCenterCaseOutput = ResolutionCenterCase;
 
+/** GET /reviews: List a product's reviews */
+export interface ListReviewsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; product_id: string; min_stars?: number; max_stars?: number; created_after?: string; created_before?: string };
+    body: undefined;
+}
+
+export type ListReviewsOutput = Page<Review>;
+
+/** GET /reviews/{id}: Retrieve a review */
+export interface RetrieveReviewInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveReviewOutput = Review;
+
+/** POST /reviews: Leave a review (the member's own user token) */
+export interface CreateReviewInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { product_id: string; stars: number; title?: string; description?: string };
+}
+
+export type CreateReviewOutput = Review;
+
 /** POST /setup_intents: Save a payment method without charging it */
 export interface CreateSetupIntentInput {
     path: Record<string, never>;
@@ -3641,7 +3824,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -3668,7 +3851,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -3737,6 +3920,16 @@ export interface Operations {
     submitDispute: { input: SubmitDisputeInput; output: SubmitDisputeOutput };
     listDisputeAlerts: { input: ListDisputeAlertsInput; output: ListDisputeAlertsOutput };
     retrieveDisputeAlert: { input: RetrieveDisputeAlertInput; output: RetrieveDisputeAlertOutput };
+    listEconomicIntelligenceRecommendations: { input: ListEconomicIntelligenceRecommendationsInput; output: ListEconomicIntelligenceRecommendationsOutput };
+    retrieveEconomicIntelligenceRecommendation: { input: RetrieveEconomicIntelligenceRecommendationInput; output: RetrieveEconomicIntelligenceRecommendationOutput };
+    updateEconomicIntelligenceRecommendation: { input: UpdateEconomicIntelligenceRecommendationInput; output: UpdateEconomicIntelligenceRecommendationOutput };
+    listExperiences: { input: ListExperiencesInput; output: ListExperiencesOutput };
+    createExperience: { input: CreateExperienceInput; output: CreateExperienceOutput };
+    retrieveExperience: { input: RetrieveExperienceInput; output: RetrieveExperienceOutput };
+    updateExperience: { input: UpdateExperienceInput; output: UpdateExperienceOutput };
+    deleteExperience: { input: DeleteExperienceInput; output: DeleteExperienceOutput };
+    attachExperience: { input: AttachExperienceInput; output: AttachExperienceOutput };
+    detachExperience: { input: DetachExperienceInput; output: DetachExperienceOutput };
     createExperiment: { input: CreateExperimentInput; output: CreateExperimentOutput };
     listExperiments: { input: ListExperimentsInput; output: ListExperimentsOutput };
     retrieveExperiment: { input: RetrieveExperimentInput; output: RetrieveExperimentOutput };
@@ -3836,6 +4029,9 @@ export interface Operations {
     openSandboxResolutionCenterCase: { input: OpenSandboxResolutionCenterCaseInput; output: OpenSandboxResolutionCenterCaseOutput };
     replySandboxResolutionCenterCase: { input: ReplySandboxResolutionCenterCaseInput; output: ReplySandboxResolutionCenterCaseOutput };
     withdrawSandboxResolutionCenterCase: { input: WithdrawSandboxResolutionCenterCaseInput; output: WithdrawSandboxResolutionCenterCaseOutput };
+    listReviews: { input: ListReviewsInput; output: ListReviewsOutput };
+    retrieveReview: { input: RetrieveReviewInput; output: RetrieveReviewOutput };
+    createReview: { input: CreateReviewInput; output: CreateReviewOutput };
     createSetupIntent: { input: CreateSetupIntentInput; output: CreateSetupIntentOutput };
     listSetupIntents: { input: ListSetupIntentsInput; output: ListSetupIntentsOutput };
     retrieveSetupIntent: { input: RetrieveSetupIntentInput; output: RetrieveSetupIntentOutput };

@@ -4,11 +4,11 @@ import type { PlainModel } from './plain/plain-operations.js';
 
 export function emitPlainOperations(models: PlainModel[]): string {
   const factories = [...new Set(models.map((m) => m.factory))].sort();
-  const modules: Record<string, string> = { plainRetrieve: 'retrieve', plainList: 'list', plainDelete: 'remove', plainUpdate: 'update' };
+  const modules: Record<string, string> = { plainRetrieve: 'retrieve', plainList: 'list', plainDelete: 'remove', plainUpdate: 'update', plainSummary: 'summary' };
   // An operation declared exactly like an earlier one (a deprecated path's, through a YAML anchor) is that handler.
   const declared = new Map<string, string>();
   const entries = models.map((m) => {
-    const options = `${m.factory}<'\0'>(resources.${m.resource.name}, {\n${m.options.map(([k, v]) => `  ${k}: ${v},`).join('\n')}\n})`;
+    const options = `${m.factory}<'\0'>(${m.resource ? `resources.${m.resource.name}, ` : ''}{\n${m.options.map(([k, v]) => `  ${k}: ${v},`).join('\n')}\n})`;
     const summary = `/** ${m.op.method} ${m.op.path}: ${m.op.summary} */`;
     const same = m.hook ? undefined : declared.get(options);
     if (same) return `${summary}\nexport const ${m.op.id}: Handler<'${m.op.id}'> = (input, ctx) => ${same}(input, ctx);`;

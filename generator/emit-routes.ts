@@ -95,7 +95,7 @@ const HOOK_TYPE = { retrieve: 'RetrieveHook', list: 'ListHook', delete: 'DeleteH
 /** The file a plain operation with a hook starts from: the hook, typed for its kind. */
 export function hookScaffold(op: OperationSpec): string {
   const up = '../'.repeat(op.handler.split('/').length);
-  const type = HOOK_TYPE[op.plain!.kind];
+  const type = HOOK_TYPE[op.plain!.kind as keyof typeof HOOK_TYPE]; // a summary takes no hook (plain-operations.ts)
   return `import { ${SCAFFOLD_MARK} } from '${up}runtime/handler.js';
 import type { ${type} } from '${up}runtime/plain/hooks.js';
 

@@ -52,7 +52,8 @@ export const tableDefs = {
     additionalProperties: false,
     required: ['kind'],
     properties: {
-      kind: { enum: ['retrieve', 'list', 'delete', 'update'] },
+      kind: { enum: ['retrieve', 'list', 'delete', 'update', 'summary'] },
+      totals: identifier,
       filters: {
         type: 'object',
         propertyNames: identifier,

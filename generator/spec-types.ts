@@ -96,7 +96,9 @@ export interface ColumnForm {
 
 /** An operation the generator builds whole from its resource's table: no handler, at most one hook. */
 export interface PlainSpec {
-  kind: 'retrieve' | 'list' | 'delete' | 'update';
+  kind: 'retrieve' | 'list' | 'delete' | 'update' | 'summary';
+  /** summary: the totals table it reads (migrations/support/totals.ts) */
+  totals?: string;
   /** list: query parameter -> the test it applies */
   filters?: Record<string, FilterSpec>;
   /** list: the fields it may be sorted by, the default first; with several, the `order` parameter picks one */

@@ -2,10 +2,10 @@
 import type { Knex } from 'knex';
 import { newId } from './ids.js';
 import { addJobExpression, jobParams } from './jobs.js';
-import { query } from './request-db.js';
+import { writeAtCommit } from './request-db.js';
 import type { EventType } from '../generated/spec-data.js';
 
-// One statement: the event and the job that delivers it (fixed SQL on plain pg: every write that emits runs it).
+// One statement: the event and the job that delivers it (sent with the COMMIT in a request: runtime/request-db.ts writeAtCommit).
 const RECORD_EVENT = `with event as (insert into events (id, type, account_id, data) values ($1, $2, $3, $4::jsonb) returning id)
   select (${addJobExpression(5)}).id from event`;
 
@@ -13,7 +13,7 @@ const RECORD_EVENT = `with event as (insert into events (id, type, account_id, d
 export async function recordEvent(db: Knex, type: EventType, accountId: string | null, data: unknown): Promise<void> {
   const id = newId('evt_');
   // Delivery starts from a job committed with the event: no event is lost between the write and its fan-out.
-  await query(db, RECORD_EVENT, [id, type, accountId, JSON.stringify(data),
+  await writeAtCommit(db, RECORD_EVENT, [id, type, accountId, JSON.stringify(data),
     ...jobParams(DISPATCH_EVENT_TASK, { event_id: id }, { jobKey: `dispatch:${id}` })]);
 }
 

@@ -1,6 +1,6 @@
 // Background jobs on graphile-worker, added with SQL inside the request's own transaction.
 import type { Knex } from 'knex';
-import { query } from './request-db.js';
+import { writeAtCommit } from './request-db.js';
 
 export interface JobOptions {
   /** at most one pending job per key */
@@ -25,6 +25,6 @@ export const jobParams = (task: string, payload: unknown, options: JobOptions = 
 const ADD_JOB = `select ${addJobExpression(1)}`;
 
 export async function addJob(db: Knex, task: string, payload: unknown, options: JobOptions = {}): Promise<void> {
-  // Fixed SQL on plain pg (runtime/request-db.ts query): many writes add a job.
-  await query(db, ADD_JOB, jobParams(task, payload, options));
+  // Many writes add a job; in a request's transaction it travels with the COMMIT (runtime/request-db.ts).
+  await writeAtCommit(db, ADD_JOB, jobParams(task, payload, options));
 }

@@ -2,6 +2,7 @@
 // run on it. The pool is touched once per request instead of once per query, which is most of what knex costs
 // over plain pg on a read (measured by `npm run bench`).
 import type { Knex } from 'knex';
+import pg from 'pg';
 
 type Connection = {
   query(text: string, values: unknown[]): Promise<{ rows: any[] }>;
@@ -92,7 +93,8 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
   const begun = await conn.query(['BEGIN', ...opening].join('; '), []);
   // A multi-statement simple query answers with one result per statement.
   const opened = opening.length ? (begun as unknown as { rows: any[] }[]).slice(1).map((r) => r.rows) : [];
-  const pending = conn as Connection & { [AT_COMMIT]?: string[] };
+  const pending = conn as Connection & { [AT_COMMIT]?: string[]; [IN_TRANSACTION]?: true };
+  pending[IN_TRANSACTION] = true;
   try {
     const result = await work(db, opened);
     // A failing statement among these skips the COMMIT after it; the catch below rolls back.
@@ -108,10 +110,12 @@ export async function inTransaction<T>(db: Knex, work: (db: Knex, opened: any[][
     throw e;
   } finally {
     delete pending[AT_COMMIT];
+    delete pending[IN_TRANSACTION];
   }
 }
 
 const AT_COMMIT = Symbol('statements sent with COMMIT');
+const IN_TRANSACTION = Symbol('inside inTransaction');
 
 /**
  * A write whose result nobody reads, sent with the transaction's COMMIT in one round trip on the request's
@@ -129,7 +133,39 @@ export async function atCommit(db: Knex, statement: string): Promise<void> {
 
 /** Undoes the transaction's work since `SAVEPOINT name`, keeping what came before. */
 export async function rollbackToSavepoint(db: Knex, name: string): Promise<void> {
-  const conn = (db as unknown as Record<symbol, Connection | undefined>)[RAW_CLIENT];
-  if (conn) await conn.query(`ROLLBACK TO SAVEPOINT ${name}`, []);
-  else await db.raw(`ROLLBACK TO SAVEPOINT ${name}`);
+  const conn = (db as unknown as Record<symbol, (Connection & { [AT_COMMIT]?: string[] }) | undefined>)[RAW_CLIENT];
+  if (conn) {
+    // The writes deferred to the commit (events, jobs) belong to the work undone: the request's one savepoint is
+    // taken before its work, so none of them survives it.
+    delete conn[AT_COMMIT];
+    await conn.query(`ROLLBACK TO SAVEPOINT ${name}`, []);
+  } else await db.raw(`ROLLBACK TO SAVEPOINT ${name}`);
+}
+
+/**
+ * A write whose result nobody reads (an outbox event, a job), with parameters: inside a request's transaction it is
+ * sent with the COMMIT (its values inlined as literals: the COMMIT's round trip is a simple query, which admits no
+ * parameters), saving the write's own round trip; anywhere else it runs at once as a prepared statement.
+ */
+export async function writeAtCommit(db: Knex, text: string, values: unknown[]): Promise<void> {
+  const conn = (db as unknown as Record<symbol, (Connection & { [AT_COMMIT]?: string[]; [IN_TRANSACTION]?: true }) | undefined>)[RAW_CLIENT];
+  if (conn?.[IN_TRANSACTION]) (conn[AT_COMMIT] ??= []).push(inlineParameters(text, values));
+  else await query(db, text, values);
+}
+
+/** `text` with each $n replaced by values[n - 1] as a literal (strings quoted by pg's escapeLiteral). */
+export function inlineParameters(text: string, values: unknown[]): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
+}
+
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
+  if (typeof value === 'string') return pg.escapeLiteral(value);
+  throw new Error(`no literal for a ${typeof value}`);
 }

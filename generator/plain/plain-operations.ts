@@ -8,24 +8,27 @@ import { tsLines, tsLiteral as literal } from './ts-literal.js';
 
 export interface PlainModel {
   op: OperationSpec;
-  resource: StoredModel;
+  /** the stored resource it answers; none for a summary, which reads a totals table */
+  resource: StoredModel | null;
   /** the runtime/plain factory and its options (name -> TypeScript expression) */
-  factory: 'plainRetrieve' | 'plainList' | 'plainDelete' | 'plainUpdate';
+  factory: 'plainRetrieve' | 'plainList' | 'plainDelete' | 'plainUpdate' | 'plainSummary';
   options: [string, string][];
   /** whether handlers/<area>/<operationId>.ts exports the operation's hook */
   hook: boolean;
 }
 
-const FACTORY = { retrieve: 'plainRetrieve', list: 'plainList', delete: 'plainDelete', update: 'plainUpdate' } as const;
+const FACTORY = { retrieve: 'plainRetrieve', list: 'plainList', delete: 'plainDelete', update: 'plainUpdate', summary: 'plainSummary' } as const;
 /** What each kind answers: its method(s) and the response key naming its resource. */
 const SHAPE = {
   retrieve: { methods: ['GET'], response: 'type' },
   list: { methods: ['GET'], response: 'list' },
   delete: { methods: ['DELETE'], response: 'deleted' },
   update: { methods: ['PATCH', 'POST'], response: 'type' },
+  summary: { methods: ['GET'], response: 'type' },
 } as const;
 const ONLY: Record<string, PlainSpec['kind'][]> = {
-  filters: ['list'], sort: ['list'], held_nowhere: ['list'], fields: ['update'], emits: ['delete', 'update'],
+  filters: ['list'], sort: ['list'], held_nowhere: ['list'], fields: ['update'], emits: ['delete', 'update'], totals: ['summary'],
+  hook: ['retrieve', 'list', 'delete', 'update'],
 };
 const PAGE_PARAMS = ['first', 'after', 'last', 'before'];
 const SORT_KIND: Partial<Record<FieldSpec['type'], string>> = { timestamp: 'timestamp', integer: 'integer', string: 'text', enum: 'text', id: 'text' };
@@ -59,6 +62,7 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
     problem(['plain', 'kind'], `is ${plain.kind}, which answers with response.${shape.response === 'list' ? 'list.of' : shape.response} naming its resource`);
     return null;
   }
+  if (plain.kind === 'summary') return summaryModel(spec, op, plain, named, problem, count, problems);
   const resource = stored[named];
   if (!resource) {
     problem(['plain'], `needs the table ${named} is stored in; declare resources.${named}.table`, true);
@@ -85,6 +89,48 @@ function plainModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, stored: 
   if (plain.hook) options.push(['hook', `${op.id}Hook`]);
   if (problems.length > count) return null;
   return { op, resource, factory: FACTORY[plain.kind], options, hook: !!plain.hook };
+}
+
+/**
+ * A summary answers `{ object, totals: [Total] }`, where Total's enum fields are the totals table's key columns (listed
+ * in the order of their values, null first) and `count: integer` and `amount: money` its sums, by currency too.
+ */
+function summaryModel(spec: ApiSpec, op: OperationSpec, plain: PlainSpec, named: string, problem: Problem, count: number,
+  problems: string[]): PlainModel | null {
+  const fields = spec.resources[named]?.fields ?? {};
+  const object = fields.object?.type === 'enum' && fields.object.values?.length === 1 ? fields.object.values[0] : null;
+  const total = fields.totals?.type === 'array' && fields.totals.items?.type === 'ref' ? fields.totals.items.ref : null;
+  if (!object || !total || Object.keys(fields).length !== 2) {
+    problem(['response', 'type'], `names ${named}, which a plain summary answers as { object: <one enum value>, totals: [<a total>] } and nothing else`);
+    return null;
+  }
+  const keys: { field: string; order: (string | null)[] }[] = [];
+  for (const [field, f] of Object.entries(spec.resources[total]?.fields ?? {})) {
+    if (field === 'count' && f.type === 'integer') continue;
+    if (field === 'amount' && f.type === 'money') continue;
+    if (f.type !== 'enum' || !f.values) {
+      problem(['response', 'type'], `names ${named}, whose total ${total}.${field} is neither a key (an enum) nor count (integer) nor amount (money)`);
+      continue;
+    }
+    keys.push({ field, order: [...(f.nullable ? [null] : []), ...f.values] });
+  }
+  const totalFields = spec.resources[total]?.fields ?? {};
+  if (totalFields.count?.type !== 'integer' || totalFields.amount?.type !== 'money') {
+    problem(['response', 'type'], `names ${named}, whose total ${total} needs count (integer) and amount (money)`);
+  }
+  const accountParam = op.account?.startsWith('query.') ? op.account.slice('query.'.length) : null;
+  if (!accountParam) problem(['account'], 'must name a query parameter (query.account_id) for a plain summary');
+  for (const param of Object.keys(op.query)) {
+    if (param !== accountParam) problem(['query', param], 'is not taken by a plain summary: it totals by account only', true);
+  }
+  if (op.scopes.length !== 1) problem(['scopes'], 'must name one scope: a plain summary totals the accounts where it is held');
+  if (!plain.totals) problem(['plain'], 'is a plain summary; it needs totals: the totals table it reads', true);
+  if (problems.length > count) return null;
+  const options: [string, string][] = [
+    ['scope', literal(op.scopes[0])], ['accountParam', literal(accountParam)], ['table', literal(plain.totals)],
+    ['object', literal(object)], ['keys', literal(keys)],
+  ];
+  return { op, resource: null, factory: 'plainSummary', options, hook: false };
 }
 
 function deleteStatement(resource: StoredModel): string {

@@ -6,6 +6,7 @@ import { invalid } from '../../runtime/errors.js';
 import { addJob } from '../../runtime/jobs.js';
 import { pickableOffers, type AccountRow } from '../accounts/account-view.js';
 import { nowMs } from '../shared/now.js';
+import { queueRecommendations } from '../economic_intelligence/generate.js';
 
 export const RENEW_TASK = 'renew_economic_intelligence';
 const PARAM = 'economic_intelligence_duration_key';
@@ -79,4 +80,6 @@ export async function applyDurationKey(db: Knex, row: AccountRow, key: string | 
     ...touched(db),
   });
   if (offer.auto_renew) await scheduleRenewal(db, row.id, until);
+  // The first recommendations come at once rather than at the next hourly sweep.
+  await queueRecommendations(db, row.id);
 }

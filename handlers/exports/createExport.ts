@@ -8,7 +8,7 @@ import { generateExportJob } from './generate.js';
 export const createExport: Handler<'createExport'> = async ({ body }, ctx) => {
   await ctx.access.require(body.account_id, [exportScope(body.resource)], 'account_id');
   const [row] = await ctx.db('exports').insert({
-    id: newId('exp_'), account_id: body.account_id, resource: body.resource, api_version: ctx.version, status: 'pending',
+    id: newId('exprt_'), account_id: body.account_id, resource: body.resource, api_version: ctx.version, status: 'pending',
   }).returning('*');
   await ctx.addJob(...generateExportJob(row.id));
   return resources.Export.view({ ...row, $expires_at: null });

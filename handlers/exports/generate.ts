@@ -1,12 +1,11 @@
 // The generate_export job: pending -> processing -> completed. The account's rows are read in keyset batches
 // (EXPORT_BATCH_ROWS, default 1000, on the (account_id, created_at, id) index), rendered at the export's version and
-// streamed through csv-stringify into the file store, so memory holds one batch whatever the table's size. The
-// file and the export's completion are written in one transaction that first locks and re-reads the export: a job
-// run twice, or after the export moved on, writes nothing (its stray object is removed).
+// streamed through the CSV writer (csv-columns.ts) into the file store, so memory holds one batch whatever the
+// table's size. The file and the export's completion are written in one transaction that first locks and re-reads
+// the export: a job run twice, or after the export moved on, writes nothing (its stray object is removed).
 import type { Knex } from 'knex';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { stringify } from 'csv-stringify';
 import { newId, randomToken } from '../../runtime/ids.js';
 import { fileStorage } from '../../runtime/file-storage.js';
 import { effectsOn } from '../../runtime/effects.js';
@@ -15,7 +14,7 @@ import { readView, selectRows, type Row } from '../../runtime/plain/stored-resou
 import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
 import { exportable, type ExportableName } from './exportable.js';
-import { columnsAt, csvRecord } from './csv-columns.js';
+import { columnsAt, csvRecord, csvWriter } from './csv-columns.js';
 
 export const GENERATE_EXPORT = 'generate_export';
 
@@ -75,7 +74,7 @@ export async function generateExport(db: Knex, id: string): Promise<void> {
   const storage = fileStorage();
   const key = `${id}-${randomToken(12)}`;
   let rowCount = 0;
-  const csv = stringify({ header: true, columns });
+  const csv = csvWriter(columns);
   const records = Readable.from((async function* () {
     for await (const row of rowsOf(db, resource, job.account_id)) {
       rowCount++;

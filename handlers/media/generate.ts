@@ -14,7 +14,7 @@ import { resources } from '../../generated/resources.js';
 import { nowMs } from '../shared/now.js';
 import { GeneratorRefused, generate, type Resolution } from './generator.js';
 import { postMediaPrice } from './media-ledger.js';
-import { mediaFilename } from './media-view.js';
+import { MEDIA_FORMATS, mediaFilename, type MediaType } from './media-view.js';
 
 export const GENERATE_MEDIA = 'generate_media';
 
@@ -39,7 +39,8 @@ export async function generateMediaAsset(db: Knex, id: string): Promise<void> {
     if (!row || row.status !== 'pending') return false;
     if (bytes && key) {
       const [file] = await trx('files').insert({
-        id: newId('file_'), owner_account_id: row.account_id, filename: mediaFilename(id), content_type: 'image/png',
+        id: newId('file_'), owner_account_id: row.account_id, filename: mediaFilename(row),
+        content_type: MEDIA_FORMATS[row.type as MediaType].contentType,
         visibility: 'public', status: 'ready', part_count: 1, size: bytes.length, storage_key: key,
         upload_expires_at: nowMs(trx), ready_at: nowMs(trx),
       }).returning('id');

@@ -1,8 +1,10 @@
 // The simulated generator: draws a deterministic picture from the prompt (a SHA-256 of prompt and resolution picks
-// two colours and a stripe pattern); a video is the same picture scrolling, FPS frames a second. Same input, same
-// bytes. The sandbox value FAIL_MARKER in a prompt makes it refuse, as a real generator's content filter would.
+// two colours and a stripe pattern); an image is that picture as a PNG, a video the same picture scrolling, FPS frames
+// a second, as an MP4 (H.264). Same input, same bytes. The sandbox value FAIL_MARKER in a prompt makes it refuse, as
+// a real generator's content filter would.
 import { createHash } from 'node:crypto';
-import { encodeApng, encodePng, type Frame } from './png.js';
+import { encodePng, type Frame } from './png.js';
+import { encodeMp4 } from './mp4.js';
 
 export const FAIL_MARKER = '[fail]';
 export const FPS = 8;
@@ -33,5 +35,5 @@ export function generate(input: { type: 'image' | 'video'; prompt: string; resol
   const size = SIZES[input.resolution];
   if (input.type === 'image') return encodePng(draw(seed, size, 0));
   const frames = Array.from({ length: FPS * input.duration_seconds! }, (_, i) => draw(seed, size, i * 2));
-  return encodeApng(frames, FPS);
+  return encodeMp4(frames, FPS);
 }

@@ -1,5 +1,5 @@
-// A tiny PNG and animated PNG (APNG) encoder: truecolour 8-bit frames, unfiltered scanlines deflated with node:zlib.
-// Enough for the simulated generator's pictures; readers that do not know APNG show its first frame.
+// A tiny PNG encoder: truecolour 8-bit, unfiltered scanlines deflated with node:zlib. Enough for the simulated
+// generator's pictures.
 import { deflateSync } from 'node:zlib';
 
 /** One frame: width * height * 3 bytes, RGB, rows top to bottom. */
@@ -54,20 +54,4 @@ function header(frame: Frame): Buffer {
 
 export function encodePng(frame: Frame): Buffer {
   return Buffer.concat([SIGNATURE, header(frame), chunk('IDAT', imageData(frame)), chunk('IEND', Buffer.alloc(0))]);
-}
-
-/** An APNG looping forever, each frame shown 1/fps seconds; all frames share the first one's size. */
-export function encodeApng(frames: Frame[], fps: number): Buffer {
-  const first = frames[0]!;
-  const parts = [SIGNATURE, header(first), chunk('acTL', u32(frames.length, 0))];
-  let sequence = 0;
-  frames.forEach((frame, i) => {
-    // fcTL: sequence, size, offset 0,0, delay 1/fps, dispose none, blend source
-    const control = Buffer.concat([u32(sequence++, frame.width, frame.height, 0, 0), Buffer.from([0, 1, 0, fps, 0, 0])]);
-    parts.push(chunk('fcTL', control));
-    const data = imageData(frame);
-    parts.push(i === 0 ? chunk('IDAT', data) : chunk('fdAT', Buffer.concat([u32(sequence++), data])));
-  });
-  parts.push(chunk('IEND', Buffer.alloc(0)));
-  return Buffer.concat(parts);
 }

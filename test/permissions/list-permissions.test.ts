@@ -87,9 +87,9 @@ t('an account the caller cannot see is 404 naming resource_id', async () => {
   assert.is(missing.status, 404);
 });
 
-t('products, experiences and apps are 404 until they exist', async () => {
+t('unknown products and experiences, and kinds not declared yet (apps), are 404', async () => {
   const o = await makeOwner(app.db);
-  for (const [id, what] of [['prod_x1', 'product'], ['exp_x1', 'experience'], ['app_x1', 'app']]) {
+  for (const [id, what] of [['prod_x1', 'product'], ['exp_x1', 'experience'], ['app_x1', 'resource']]) {
     const res = await call('GET', '/permissions', { token: o.key, query: { resource_id: id } });
     assert.is(res.status, 404);
     assert.is(res.body.error.message, `No such ${what}: '${id}'`);

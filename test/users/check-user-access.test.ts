@@ -82,7 +82,7 @@ t('a caller who cannot see the account gets 404 naming resource_id', async () =>
   assert.is(byInvitee.status, 404);
 });
 
-t('products, experiences and other ids are 404 until the catalogue exists', async () => {
+t('unknown products and experiences, and ids of no declared kind, are 404', async () => {
   const o = await makeOwner(app.db);
   for (const [id, what] of [['prod_abc123', 'product'], ['exp_abc123', 'experience'], ['foo_abc', 'resource']]) {
     const res = await call('GET', `/users/${o.owner.id}/access/${id}`, { token: o.token });
