@@ -167,7 +167,10 @@ async function rowsWritten(db: Knex, written: { id: string; key: string }[]): Pr
  */
 async function verify(db: Knex, scenario: Scenario, r: BenchRequest, contenders: Contender[]): Promise<Map<Name, number>> {
   const create = scenario.check === 'status';
-  const keyed = (): BenchRequest => (r.freshIdempotencyKey ? { ...r, headers: { ...r.headers, 'idempotency-key': randomUUID() } } : r);
+  const keyed = (): BenchRequest => {
+    const fresh = r.freshBody ? { ...r, body: r.freshBody() } : r;
+    return r.freshIdempotencyKey ? { ...fresh, headers: { ...fresh.headers, 'idempotency-key': randomUUID() } } : fresh;
+  };
   for (const c of contenders) await send(c, keyed());
   const answers = [];
   const keys: string[] = [];
@@ -222,8 +225,12 @@ async function measure(c: Contender, r: BenchRequest, duration: number): Promise
   const before = await c.ask<NodeJS.CpuUsage>('cpu');
   const queriesBefore = (await c.ask<QueryLog>('queries')).queries;
   const databaseBefore = postgresCpuTicks();
-  const fresh = r.freshIdempotencyKey
-    ? { requests: [{ setupRequest: (req: Record<string, any>) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } }) }] }
+  const fresh = r.freshIdempotencyKey || r.freshBody
+    ? { requests: [{ setupRequest: (req: Record<string, any>) => ({
+      ...req,
+      ...(r.freshBody ? { body: r.freshBody() } : {}),
+      headers: r.freshIdempotencyKey ? { ...req.headers, 'idempotency-key': randomUUID() } : req.headers,
+    }) }] }
     : {};
   const result = await autocannon({ url: `${c.url}${r.path}`, method: r.method, headers: r.headers, body: r.body, connections: CONNECTIONS, duration, ...fresh });
   const after = await c.ask<NodeJS.CpuUsage>('cpu');

@@ -10,6 +10,8 @@ export interface BenchRequest {
   body?: string;
   /** send a fresh Idempotency-Key with every request (creates) */
   freshIdempotencyKey?: boolean;
+  /** a body made afresh for every request (the same function for every side, so each sees the same mix) */
+  freshBody?: () => string;
 }
 
 export interface Scenario {
@@ -79,6 +81,20 @@ export const scenarios: Scenario[] = [
       body: JSON.stringify({ account_id: f.connectedId, payout_method_id: f.payoutMethodId, amount: '10.00' }),
       freshIdempotencyKey: true,
     }),
+  },
+  {
+    // Event ingestion, the one write that may be hot: a page view of one of 10,000 visitors (anonymous ids), so
+    // most events find their person and some create one. The same-work baseline writes the same rows with the same
+    // statements by hand (lock the identities, read them, create the person when new, insert the event and update
+    // the person); event_rollups' trigger runs for both.
+    name: 'POST /events',
+    check: 'status',
+    baselines: ['same-work'],
+    request: (f) => {
+      const body = () => JSON.stringify({ account_id: f.connectedId, event_name: 'page', url: 'https://shop.example/pricing',
+        user: { anonymous_id: `visitor-${Math.floor(Math.random() * 10_000)}` } });
+      return { method: 'POST', path: '/api/v1/events', headers: { ...auth(f), 'content-type': 'application/json' }, body: body(), freshBody: body };
+    },
   },
 ];
 

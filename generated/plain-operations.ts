@@ -13,6 +13,7 @@ import { listAppBuilds as listAppBuildsHook } from '../handlers/apps/listAppBuil
 import { listDomains as listDomainsHook } from '../handlers/apps/listDomains.js';
 import { listExperiences as listExperiencesHook } from '../handlers/experiences/listExperiences.js';
 import { deleteExperience as deleteExperienceHook } from '../handlers/experiences/deleteExperience.js';
+import { listEvents as listEventsHook } from '../handlers/people/listEvents.js';
 import { deleteProduct as deleteProductHook } from '../handlers/products/deleteProduct.js';
 import { listResolutionCenterCases as listResolutionCenterCasesHook } from '../handlers/resolution_center_cases/listResolutionCenterCases.js';
 import { listReviews as listReviewsHook } from '../handlers/reviews/listReviews.js';
@@ -585,6 +586,37 @@ export const listPaymentMethods = plainList<'listPaymentMethods'>(resources.Paym
   sortParam: null,
   directionParam: null,
   idColumn: 'payment_methods.id',
+});
+
+/** GET /events: List events */
+export const listEvents = plainList<'listEvents'>(resources.TrackedEvent, {
+  scope: 'event:read',
+  accountParam: 'account_id',
+  accountColumn: 'tracked_events.account_id',
+  filters: [
+    { param: 'from', test: 'after', sql: ['"tracked_events"."event_time"'] },
+    { param: 'to', test: 'before', sql: ['"tracked_events"."event_time"'] },
+  ],
+  sorts: { event_time: { column: 'tracked_events.event_time', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'tracked_events.id',
+  hook: listEventsHook,
+});
+
+/** GET /people: List people */
+export const listPeople = plainList<'listPeople'>(resources.Person, {
+  scope: 'people:read',
+  accountParam: 'account_id',
+  accountColumn: 'people.account_id',
+  filters: [
+    { param: 'from', test: 'after', sql: ['"people"."last_seen_at"'] },
+    { param: 'to', test: 'before', sql: ['"people"."last_seen_at"'] },
+  ],
+  sorts: { last_seen_at: { column: 'people.last_seen_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: 'direction',
+  idColumn: 'people.id',
 });
 
 /** GET /products: List products */

@@ -272,6 +272,22 @@ function c_EconomicIntelligenceToolCall_e92ce57e2b24(v) {
   return o_c5e77951adcc(v);
 }
 
+function c_EventContext_688024b7b42c(v) {
+  return o_565056de63ba(v);
+}
+
+function c_EventStatsData_8fbdda629af3(v) {
+  return o_d73db20c39db(v);
+}
+
+function c_EventStatsRow_5f008f271528(v) {
+  return o_80f32c4d0a89(v);
+}
+
+function c_EventStats_f18901db2b3e(v) {
+  return o_d06bd967bd62(v);
+}
+
 function c_ExperienceProduct_d4a569fe6cd7(v) {
   return o_d2d33482cce4(v);
 }
@@ -540,6 +556,14 @@ function c_Permission_c9d2bb614130(v) {
   return o_cf566f9e3f70(v);
 }
 
+function c_PersonEnvelope_ef92e1832462(v) {
+  return o_b0cdcd154865(v);
+}
+
+function c_Person_97d9e70b4e47(v) {
+  return o_6f4a38061085(v);
+}
+
 function c_Product_1688f9bc3877(v) {
   return o_0400ec5e0357(v);
 }
@@ -554,6 +578,22 @@ function c_PromoCode_2fc48597fe9f(v) {
 
 function c_PromoCode_c27a75245c1c(v) {
   return o_2202cf83f86a(v);
+}
+
+function c_RecommendedActionChainExecution_5eeaae2b2d64(v) {
+  return o_2b8a6b8f8ccd(v);
+}
+
+function c_RecommendedActionList_122a534d6e5d(v) {
+  return o_398df5a40cdf(v);
+}
+
+function c_RecommendedActionStep_13b5dbd4d38c(v) {
+  return o_d6b7a1174a0d(v);
+}
+
+function c_RecommendedAction_21dd905bdffa(v) {
+  return o_7fa7dad75e4c(v);
 }
 
 function c_Refund_1a5c66845f34(v) {
@@ -662,6 +702,10 @@ function c_TaxIdentifier_5c4ed1213c1c(v) {
 
 function c_TeamMember_f1b19617cc14(v) {
   return o_5870c2dc518f(v);
+}
+
+function c_TrackedEvent_02027fe1cbc9(v) {
+  return o_abe6165e4936(v);
 }
 
 function c_TransferParty_935aeab7c8f6(v) {
@@ -2024,6 +2068,22 @@ function o_2b177140a004(v) {
   return out + '}';
 }
 
+function o_2b8a6b8f8ccd(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["object"];
+  if (x !== undefined) { out += sep + "\"object\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["action"];
+  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["steps"];
+  if (x !== undefined) { out += sep + "\"steps\":" + array(x, (x) => c_RecommendedActionStep_13b5dbd4d38c(x)); sep = ','; }
+  x = v["executed_at"];
+  if (x !== undefined) { out += sep + "\"executed_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_2c39d6fd26b4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2445,6 +2505,14 @@ function o_397fc573b332(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_398df5a40cdf(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_RecommendedAction_21dd905bdffa(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3386,6 +3454,28 @@ function o_56290d8ded05(v) {
   return out + '}';
 }
 
+function o_565056de63ba(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["ad_campaign_id"];
+  if (x !== undefined) { out += sep + "\"ad_campaign_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["ad_id"];
+  if (x !== undefined) { out += sep + "\"ad_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["ad_set_id"];
+  if (x !== undefined) { out += sep + "\"ad_set_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["utm_source"];
+  if (x !== undefined) { out += sep + "\"utm_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["utm_medium"];
+  if (x !== undefined) { out += sep + "\"utm_medium\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["utm_campaign"];
+  if (x !== undefined) { out += sep + "\"utm_campaign\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["utm_term"];
+  if (x !== undefined) { out += sep + "\"utm_term\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["utm_content"];
+  if (x !== undefined) { out += sep + "\"utm_content\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_5679ed662ce7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3559,6 +3649,16 @@ function o_5efb769618f8(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_60f23f4a4bd6(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Person_97d9e70b4e47(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -3884,6 +3984,38 @@ function o_6e2ae5c80622(v) {
   return out + '}';
 }
 
+function o_6f4a38061085(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["person_id"];
+  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["user_id"];
+  if (x !== undefined) { out += sep + "\"user_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["email"];
+  if (x !== undefined) { out += sep + "\"email\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["phone"];
+  if (x !== undefined) { out += sep + "\"phone\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["event_count"];
+  if (x !== undefined) { out += sep + "\"event_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["purchase_count"];
+  if (x !== undefined) { out += sep + "\"purchase_count\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["first_seen_at"];
+  if (x !== undefined) { out += sep + "\"first_seen_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["last_seen_at"];
+  if (x !== undefined) { out += sep + "\"last_seen_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_7073f2bfb7d6(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4029,6 +4161,16 @@ function o_7645a65d431d(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_DisputeAlert_00269bc85a31(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_76a372672a8c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_TrackedEvent_02027fe1cbc9(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -4410,6 +4552,34 @@ function o_7ec7c4f5fe67(v) {
   return out + '}';
 }
 
+function o_7fa7dad75e4c(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["action"];
+  if (x !== undefined) { out += sep + "\"action\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["reasoning"];
+  if (x !== undefined) { out += sep + "\"reasoning\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["cta"];
+  if (x !== undefined) { out += sep + "\"cta\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["cta_label"];
+  if (x !== undefined) { out += sep + "\"cta_label\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["impact_score"];
+  if (x !== undefined) { out += sep + "\"impact_score\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["icon_url"];
+  if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["blocked_capabilities"];
+  if (x !== undefined) { out += sep + "\"blocked_capabilities\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["steps"];
+  if (x !== undefined) { out += sep + "\"steps\":" + array(x, (x) => c_RecommendedActionStep_13b5dbd4d38c(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_807d0eeb7222(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4441,6 +4611,20 @@ function o_809fe56ced6a(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_80f32c4d0a89(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["event_name"];
+  if (x !== undefined) { out += sep + "\"event_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["conversions"];
+  if (x !== undefined) { out += sep + "\"conversions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["attributed_conversions"];
+  if (x !== undefined) { out += sep + "\"attributed_conversions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["attributed_revenue"];
+  if (x !== undefined) { out += sep + "\"attributed_revenue\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   return out + '}';
 }
 
@@ -5374,6 +5558,46 @@ function o_abe21acabb57(v) {
   return out + '}';
 }
 
+function o_abe6165e4936(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["person_id"];
+  if (x !== undefined) { out += sep + "\"person_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["event_id"];
+  if (x !== undefined) { out += sep + "\"event_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["event_name"];
+  if (x !== undefined) { out += sep + "\"event_name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["custom_name"];
+  if (x !== undefined) { out += sep + "\"custom_name\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["event_time"];
+  if (x !== undefined) { out += sep + "\"event_time\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["action_source"];
+  if (x !== undefined) { out += sep + "\"action_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["referrer_url"];
+  if (x !== undefined) { out += sep + "\"referrer_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["value"];
+  if (x !== undefined) { out += sep + "\"value\":" + (x === null ? 'null' : c_Money_73dd1056f9c4(x)); sep = ','; }
+  x = v["payment_id"];
+  if (x !== undefined) { out += sep + "\"payment_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["product_id"];
+  if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["plan_id"];
+  if (x !== undefined) { out += sep + "\"plan_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["context"];
+  if (x !== undefined) { out += sep + "\"context\":" + (x === null ? 'null' : c_EventContext_688024b7b42c(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_ac862f6ab6b7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5531,6 +5755,14 @@ function o_b0784085de8c(v) {
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["updated_at"];
   if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_b0cdcd154865(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + c_Person_97d9e70b4e47(x); sep = ','; }
   return out + '}';
 }
 
@@ -6190,6 +6422,14 @@ function o_d04d2351e466(v) {
   return out + '}';
 }
 
+function o_d06bd967bd62(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + c_EventStatsData_8fbdda629af3(x); sep = ','; }
+  return out + '}';
+}
+
 function o_d1afbd0a9533(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6276,6 +6516,18 @@ function o_d559c45717d8(v) {
   return out + '}';
 }
 
+function o_d6b7a1174a0d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["method"];
+  if (x !== undefined) { out += sep + "\"method\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["path"];
+  if (x !== undefined) { out += sep + "\"path\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["description"];
+  if (x !== undefined) { out += sep + "\"description\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_d700f745f9eb(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6283,6 +6535,28 @@ function o_d700f745f9eb(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_TeamMember_f1b19617cc14(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_d73db20c39db(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["from"];
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["to"];
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["conversions"];
+  if (x !== undefined) { out += sep + "\"conversions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["attributed_conversions"];
+  if (x !== undefined) { out += sep + "\"attributed_conversions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["attributed_revenue"];
+  if (x !== undefined) { out += sep + "\"attributed_revenue\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  x = v["events"];
+  if (x !== undefined) { out += sep + "\"events\":" + array(x, (x) => c_EventStatsRow_5f008f271528(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7194,6 +7468,10 @@ function r_3f7e650e2814(v) {
   return c_Product_68aa8d643a6a(v);
 }
 
+function r_4055c415ff4d(v) {
+  return o_60f23f4a4bd6(v);
+}
+
 function r_4123f56b5c2d(v) {
   return c_StatMetricList_3a5c8f046663(v);
 }
@@ -7228,6 +7506,10 @@ function r_44893e3ef8dd(v) {
 
 function r_46b71031309e(v) {
   return c_PaymentMethodDomain_8076607d2287(v);
+}
+
+function r_46bef177a225(v) {
+  return c_RecommendedActionChainExecution_5eeaae2b2d64(v);
 }
 
 function r_48175f0f98de(v) {
@@ -7634,6 +7916,10 @@ function r_b12f95478b40(v) {
   return c_FinancialReport_e783b9bef353(v);
 }
 
+function r_b2508fbb6124(v) {
+  return c_PersonEnvelope_ef92e1832462(v);
+}
+
 function r_b3c2bd7ee90c(v) {
   return o_9b857bfd78d2(v);
 }
@@ -7656,6 +7942,10 @@ function r_bafbdf138975(v) {
 
 function r_bc1ce7c718da(v) {
   return o_59e3219efeca(v);
+}
+
+function r_bde081132a3f(v) {
+  return c_TrackedEvent_02027fe1cbc9(v);
 }
 
 function r_bf208dd6e948(v) {
@@ -7710,6 +8000,10 @@ function r_ca9ae6c48a47(v) {
   return c_CheckoutConfiguration_e155148d46dc(v);
 }
 
+function r_cc963767b5c4(v) {
+  return o_76a372672a8c(v);
+}
+
 function r_cceff4e83de9(v) {
   return c_Payment_dbe93dd1f68a(v);
 }
@@ -7724,6 +8018,10 @@ function r_d000e983538d(v) {
 
 function r_d04d4ac1ca33(v) {
   return c_Refund_9188f6f8ca75(v);
+}
+
+function r_d059f7d4abf9(v) {
+  return c_EventStats_f18901db2b3e(v);
 }
 
 function r_d070221c5d5d(v) {
@@ -7744,6 +8042,10 @@ function r_d3f8d67187b3(v) {
 
 function r_d729a6c80b47(v) {
   return o_85ec73e26fc0(v);
+}
+
+function r_d72cb97338ef(v) {
+  return c_RecommendedActionList_122a534d6e5d(v);
 }
 
 function r_d77364dd2b8d(v) {
@@ -7922,6 +8224,7 @@ export const serializers = {
   "createCheckoutConfiguration": { "2026-09-06": r_ca9ae6c48a47, "2026-09-02": r_ca9ae6c48a47, "2026-08-28": r_ca9ae6c48a47, "2026-08-25": r_ca9ae6c48a47, "2026-08-21": r_d3f8d67187b3, "2026-08-14": r_d3f8d67187b3, "2026-08-07": r_d3f8d67187b3, "2026-07-30": r_d3f8d67187b3, "2026-07-23": r_d3f8d67187b3, "2026-07-22": r_d3f8d67187b3, "2026-07-20": r_5bb6dfb35c50, "2025-01-01": r_5bb6dfb35c50 },
   "createConfirmationToken": { "2026-09-06": r_0673f3fe96a6, "2026-09-02": r_0673f3fe96a6, "2026-08-28": r_0673f3fe96a6, "2026-08-25": r_0673f3fe96a6, "2026-08-21": r_0673f3fe96a6, "2026-08-14": r_0673f3fe96a6, "2026-08-07": r_0673f3fe96a6, "2026-07-30": r_0673f3fe96a6, "2026-07-23": r_0673f3fe96a6, "2026-07-22": r_0673f3fe96a6, "2026-07-20": r_0673f3fe96a6, "2025-01-01": r_0673f3fe96a6 },
   "createDeposit": { "2026-09-06": r_0f087472e1b9, "2026-09-02": r_0f087472e1b9, "2026-08-28": r_0f087472e1b9, "2026-08-25": r_0f087472e1b9, "2026-08-21": r_0f087472e1b9, "2026-08-14": r_ca49b9ee915f, "2026-08-07": r_ca49b9ee915f, "2026-07-30": r_ca49b9ee915f, "2026-07-23": r_ca49b9ee915f, "2026-07-22": r_ca49b9ee915f, "2026-07-20": r_ca49b9ee915f, "2025-01-01": r_ca49b9ee915f },
+  "createEvent": { "2026-09-06": r_bde081132a3f, "2026-09-02": r_bde081132a3f, "2026-08-28": r_bde081132a3f, "2026-08-25": r_bde081132a3f, "2026-08-21": r_bde081132a3f, "2026-08-14": r_bde081132a3f, "2026-08-07": r_bde081132a3f, "2026-07-30": r_bde081132a3f, "2026-07-23": r_bde081132a3f, "2026-07-22": r_bde081132a3f, "2026-07-20": r_bde081132a3f, "2025-01-01": r_bde081132a3f },
   "createExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "createExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "createExport": { "2026-09-06": r_0e820c61f461, "2026-09-02": r_0e820c61f461, "2026-08-28": r_0e820c61f461, "2026-08-25": r_0e820c61f461, "2026-08-21": r_0e820c61f461, "2026-08-14": r_0e820c61f461, "2026-08-07": r_0e820c61f461, "2026-07-30": r_0e820c61f461, "2026-07-23": r_0e820c61f461, "2026-07-22": r_0e820c61f461, "2026-07-20": r_0e820c61f461, "2025-01-01": r_0e820c61f461 },
@@ -7965,9 +8268,11 @@ export const serializers = {
   "endExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "escalateResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c },
   "evaluateExperiment": { "2026-09-06": r_43d082d7a24e, "2026-09-02": r_43d082d7a24e, "2026-08-28": r_43d082d7a24e, "2026-08-25": r_43d082d7a24e, "2026-08-21": r_43d082d7a24e, "2026-08-14": r_43d082d7a24e, "2026-08-07": r_43d082d7a24e, "2026-07-30": r_43d082d7a24e, "2026-07-23": r_43d082d7a24e, "2026-07-22": r_43d082d7a24e, "2026-07-20": r_43d082d7a24e, "2025-01-01": r_43d082d7a24e },
+  "executeAccountRecommendedAction": { "2026-09-06": r_46bef177a225, "2026-09-02": r_46bef177a225, "2026-08-28": r_46bef177a225, "2026-08-25": r_46bef177a225, "2026-08-21": r_46bef177a225, "2026-08-14": r_46bef177a225, "2026-08-07": r_46bef177a225, "2026-07-30": r_46bef177a225, "2026-07-23": r_46bef177a225, "2026-07-22": r_46bef177a225, "2026-07-20": r_46bef177a225, "2025-01-01": r_46bef177a225 },
   "extendMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "generateMedia": { "2026-09-06": r_916712b0b5f5, "2026-09-02": r_916712b0b5f5, "2026-08-28": r_916712b0b5f5, "2026-08-25": r_916712b0b5f5, "2026-08-21": r_916712b0b5f5, "2026-08-14": r_916712b0b5f5, "2026-08-07": r_916712b0b5f5, "2026-07-30": r_916712b0b5f5, "2026-07-23": r_916712b0b5f5, "2026-07-22": r_916712b0b5f5, "2026-07-20": r_916712b0b5f5, "2025-01-01": r_916712b0b5f5 },
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
+  "listAccountRecommendedActions": { "2026-09-06": r_d72cb97338ef, "2026-09-02": r_d72cb97338ef, "2026-08-28": r_d72cb97338ef, "2026-08-25": r_d72cb97338ef, "2026-08-21": r_d72cb97338ef, "2026-08-14": r_d72cb97338ef, "2026-08-07": r_d72cb97338ef, "2026-07-30": r_d72cb97338ef, "2026-07-23": r_d72cb97338ef, "2026-07-22": r_d72cb97338ef, "2026-07-20": r_d72cb97338ef, "2025-01-01": r_d72cb97338ef },
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
   "listApiKeys": { "2026-09-06": r_99d7862a8396, "2026-09-02": r_99d7862a8396, "2026-08-28": r_99d7862a8396, "2026-08-25": r_99d7862a8396, "2026-08-21": r_99d7862a8396, "2026-08-14": r_99d7862a8396, "2026-08-07": r_99d7862a8396, "2026-07-30": r_99d7862a8396, "2026-07-23": r_99d7862a8396, "2026-07-22": r_99d7862a8396, "2026-07-20": r_99d7862a8396, "2025-01-01": r_99d7862a8396 },
   "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
@@ -7986,6 +8291,7 @@ export const serializers = {
   "listDisputes": { "2026-09-06": r_d9499a97cfd1, "2026-09-02": r_d9499a97cfd1, "2026-08-28": r_d9499a97cfd1, "2026-08-25": r_392bd8053312, "2026-08-21": r_392bd8053312, "2026-08-14": r_392bd8053312, "2026-08-07": r_392bd8053312, "2026-07-30": r_392bd8053312, "2026-07-23": r_f460ae4405ce, "2026-07-22": r_f460ae4405ce, "2026-07-20": r_f460ae4405ce, "2025-01-01": r_f460ae4405ce },
   "listDomains": { "2026-09-06": r_61e1eaf8eca6 },
   "listEconomicIntelligenceRecommendations": { "2026-09-06": r_a6e9ee190915, "2026-09-02": r_a6e9ee190915, "2026-08-28": r_a6e9ee190915, "2026-08-25": r_83cd4b777bc4, "2026-08-21": r_83cd4b777bc4, "2026-08-14": r_83cd4b777bc4, "2026-08-07": r_83cd4b777bc4, "2026-07-30": r_83cd4b777bc4, "2026-07-23": r_83cd4b777bc4, "2026-07-22": r_83cd4b777bc4, "2026-07-20": r_83cd4b777bc4, "2025-01-01": r_83cd4b777bc4 },
+  "listEvents": { "2026-09-06": r_cc963767b5c4, "2026-09-02": r_cc963767b5c4, "2026-08-28": r_cc963767b5c4, "2026-08-25": r_cc963767b5c4, "2026-08-21": r_cc963767b5c4, "2026-08-14": r_cc963767b5c4, "2026-08-07": r_cc963767b5c4, "2026-07-30": r_cc963767b5c4, "2026-07-23": r_cc963767b5c4, "2026-07-22": r_cc963767b5c4, "2026-07-20": r_cc963767b5c4, "2025-01-01": r_cc963767b5c4 },
   "listExperiences": { "2026-09-06": r_389510c2bb4f, "2026-09-02": r_389510c2bb4f, "2026-08-28": r_389510c2bb4f, "2026-08-25": r_389510c2bb4f, "2026-08-21": r_389510c2bb4f, "2026-08-14": r_389510c2bb4f, "2026-08-07": r_389510c2bb4f, "2026-07-30": r_389510c2bb4f, "2026-07-23": r_389510c2bb4f, "2026-07-22": r_389510c2bb4f, "2026-07-20": r_389510c2bb4f, "2025-01-01": r_389510c2bb4f },
   "listExperiments": { "2026-09-06": r_d85e727d61a9, "2026-09-02": r_d85e727d61a9, "2026-08-28": r_d85e727d61a9, "2026-08-25": r_d85e727d61a9, "2026-08-21": r_242ed05cbc27, "2026-08-14": r_242ed05cbc27, "2026-08-07": r_242ed05cbc27, "2026-07-30": r_242ed05cbc27, "2026-07-23": r_242ed05cbc27, "2026-07-22": r_242ed05cbc27, "2026-07-20": r_242ed05cbc27, "2025-01-01": r_242ed05cbc27 },
   "listExports": { "2026-09-06": r_2a4cc3abe681, "2026-09-02": r_2a4cc3abe681, "2026-08-28": r_2a4cc3abe681, "2026-08-25": r_2a4cc3abe681, "2026-08-21": r_2a4cc3abe681, "2026-08-14": r_2a4cc3abe681, "2026-08-07": r_2a4cc3abe681, "2026-07-30": r_2a4cc3abe681, "2026-07-23": r_2a4cc3abe681, "2026-07-22": r_2a4cc3abe681, "2026-07-20": r_2a4cc3abe681, "2025-01-01": r_2a4cc3abe681 },
@@ -8006,6 +8312,7 @@ export const serializers = {
   "listPayments": { "2026-09-06": r_8b5bdcfc3472, "2026-09-02": r_71b034d53cc0, "2026-08-28": r_71b034d53cc0, "2026-08-25": r_71b034d53cc0, "2026-08-21": r_71b034d53cc0, "2026-08-14": r_bc1ce7c718da, "2026-08-07": r_bc1ce7c718da, "2026-07-30": r_bc1ce7c718da, "2026-07-23": r_bc1ce7c718da, "2026-07-22": r_bc1ce7c718da, "2026-07-20": r_bc1ce7c718da, "2025-01-01": r_bc1ce7c718da },
   "listPayoutMethods": { "2026-09-06": r_c88e3f9cee55, "2026-09-02": r_c88e3f9cee55, "2026-08-28": r_f8661782551b, "2026-08-25": r_f8661782551b, "2026-08-21": r_f8661782551b, "2026-08-14": r_f8661782551b, "2026-08-07": r_f8661782551b, "2026-07-30": r_f8661782551b, "2026-07-23": r_d77364dd2b8d, "2026-07-22": r_d77364dd2b8d, "2026-07-20": r_d77364dd2b8d, "2025-01-01": r_d77364dd2b8d },
   "listPayouts": { "2026-09-06": r_f493d3111211, "2026-09-02": r_f493d3111211, "2026-08-28": r_831a4bc542b9, "2026-08-25": r_831a4bc542b9, "2026-08-21": r_831a4bc542b9, "2026-08-14": r_44893e3ef8dd, "2026-08-07": r_44893e3ef8dd, "2026-07-30": r_44893e3ef8dd, "2026-07-23": r_5cecf0982411, "2026-07-22": r_5cecf0982411, "2026-07-20": r_5cecf0982411, "2025-01-01": r_5cecf0982411 },
+  "listPeople": { "2026-09-06": r_4055c415ff4d, "2026-09-02": r_4055c415ff4d, "2026-08-28": r_4055c415ff4d, "2026-08-25": r_4055c415ff4d, "2026-08-21": r_4055c415ff4d, "2026-08-14": r_4055c415ff4d, "2026-08-07": r_4055c415ff4d, "2026-07-30": r_4055c415ff4d, "2026-07-23": r_4055c415ff4d, "2026-07-22": r_4055c415ff4d, "2026-07-20": r_4055c415ff4d, "2025-01-01": r_4055c415ff4d },
   "listPermissions": { "2026-09-06": r_30d752add791, "2026-09-02": r_30d752add791, "2026-08-28": r_30d752add791, "2026-08-25": r_30d752add791, "2026-08-21": r_30d752add791, "2026-08-14": r_30d752add791, "2026-08-07": r_30d752add791, "2026-07-30": r_30d752add791, "2026-07-23": r_30d752add791, "2026-07-22": r_30d752add791, "2026-07-20": r_30d752add791, "2025-01-01": r_30d752add791 },
   "listPlans": { "2026-09-06": r_6ce008ded526, "2026-09-02": r_6ce008ded526, "2026-08-28": r_6ce008ded526, "2026-08-25": r_6ce008ded526, "2026-08-21": r_0ccd56979db3, "2026-08-14": r_0ccd56979db3, "2026-08-07": r_0ccd56979db3, "2026-07-30": r_0ccd56979db3, "2026-07-23": r_0ccd56979db3, "2026-07-22": r_0ccd56979db3, "2026-07-20": r_598035228c5f, "2025-01-01": r_598035228c5f },
   "listProducts": { "2026-09-06": r_c3fb51457cbd, "2026-09-02": r_c3fb51457cbd, "2026-08-28": r_c3fb51457cbd, "2026-08-25": r_c3fb51457cbd, "2026-08-21": r_c3fb51457cbd, "2026-08-14": r_c3fb51457cbd, "2026-08-07": r_c3fb51457cbd, "2026-07-30": r_c3fb51457cbd, "2026-07-23": r_c3fb51457cbd, "2026-07-22": r_c3fb51457cbd, "2026-07-20": r_2d3bb78040bd, "2025-01-01": r_2d3bb78040bd },
@@ -8058,6 +8365,7 @@ export const serializers = {
   "retrieveDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "retrieveDisputeAlert": { "2026-09-06": r_acd847362e45, "2026-09-02": r_acd847362e45, "2026-08-28": r_acd847362e45, "2026-08-25": r_acd847362e45, "2026-08-21": r_acd847362e45, "2026-08-14": r_acd847362e45, "2026-08-07": r_acd847362e45, "2026-07-30": r_acd847362e45, "2026-07-23": r_43c611e928dd, "2026-07-22": r_43c611e928dd, "2026-07-20": r_43c611e928dd, "2025-01-01": r_43c611e928dd },
   "retrieveEconomicIntelligenceRecommendation": { "2026-09-06": r_bf9718661140, "2026-09-02": r_bf9718661140, "2026-08-28": r_bf9718661140, "2026-08-25": r_f065b7709680, "2026-08-21": r_f065b7709680, "2026-08-14": r_f065b7709680, "2026-08-07": r_f065b7709680, "2026-07-30": r_f065b7709680, "2026-07-23": r_f065b7709680, "2026-07-22": r_f065b7709680, "2026-07-20": r_f065b7709680, "2025-01-01": r_f065b7709680 },
+  "retrieveEventStats": { "2026-09-06": r_d059f7d4abf9, "2026-09-02": r_d059f7d4abf9, "2026-08-28": r_d059f7d4abf9, "2026-08-25": r_d059f7d4abf9, "2026-08-21": r_d059f7d4abf9, "2026-08-14": r_d059f7d4abf9, "2026-08-07": r_d059f7d4abf9, "2026-07-30": r_d059f7d4abf9, "2026-07-23": r_d059f7d4abf9, "2026-07-22": r_d059f7d4abf9, "2026-07-20": r_d059f7d4abf9, "2025-01-01": r_d059f7d4abf9 },
   "retrieveExperience": { "2026-09-06": r_7d17c25ea40d, "2026-09-02": r_7d17c25ea40d, "2026-08-28": r_7d17c25ea40d, "2026-08-25": r_7d17c25ea40d, "2026-08-21": r_7d17c25ea40d, "2026-08-14": r_7d17c25ea40d, "2026-08-07": r_7d17c25ea40d, "2026-07-30": r_7d17c25ea40d, "2026-07-23": r_7d17c25ea40d, "2026-07-22": r_7d17c25ea40d, "2026-07-20": r_7d17c25ea40d, "2025-01-01": r_7d17c25ea40d },
   "retrieveExperiment": { "2026-09-06": r_44291bc3134f, "2026-09-02": r_44291bc3134f, "2026-08-28": r_44291bc3134f, "2026-08-25": r_44291bc3134f, "2026-08-21": r_9cb06a37d6f5, "2026-08-14": r_9cb06a37d6f5, "2026-08-07": r_9cb06a37d6f5, "2026-07-30": r_9cb06a37d6f5, "2026-07-23": r_9cb06a37d6f5, "2026-07-22": r_9cb06a37d6f5, "2026-07-20": r_9cb06a37d6f5, "2025-01-01": r_9cb06a37d6f5 },
   "retrieveExport": { "2026-09-06": r_0e820c61f461, "2026-09-02": r_0e820c61f461, "2026-08-28": r_0e820c61f461, "2026-08-25": r_0e820c61f461, "2026-08-21": r_0e820c61f461, "2026-08-14": r_0e820c61f461, "2026-08-07": r_0e820c61f461, "2026-07-30": r_0e820c61f461, "2026-07-23": r_0e820c61f461, "2026-07-22": r_0e820c61f461, "2026-07-20": r_0e820c61f461, "2025-01-01": r_0e820c61f461 },
@@ -8074,6 +8382,7 @@ export const serializers = {
   "retrievePaymentMethodDomain": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "retrievePaymentStatus": { "2026-09-06": r_9de6e94500f2, "2026-09-02": r_9de6e94500f2, "2026-08-28": r_9de6e94500f2, "2026-08-25": r_9de6e94500f2, "2026-08-21": r_9de6e94500f2, "2026-08-14": r_acb5e203dab0, "2026-08-07": r_acb5e203dab0, "2026-07-30": r_acb5e203dab0, "2026-07-23": r_acb5e203dab0, "2026-07-22": r_acb5e203dab0, "2026-07-20": r_acb5e203dab0, "2025-01-01": r_acb5e203dab0 },
   "retrievePayout": { "2026-09-06": r_622c89500691, "2026-09-02": r_622c89500691, "2026-08-28": r_6791086daee3, "2026-08-25": r_6791086daee3, "2026-08-21": r_6791086daee3, "2026-08-14": r_bafbdf138975, "2026-08-07": r_bafbdf138975, "2026-07-30": r_bafbdf138975, "2026-07-23": r_6c0664a24f58, "2026-07-22": r_6c0664a24f58, "2026-07-20": r_6c0664a24f58, "2025-01-01": r_6c0664a24f58 },
+  "retrievePerson": { "2026-09-06": r_b2508fbb6124, "2026-09-02": r_b2508fbb6124, "2026-08-28": r_b2508fbb6124, "2026-08-25": r_b2508fbb6124, "2026-08-21": r_b2508fbb6124, "2026-08-14": r_b2508fbb6124, "2026-08-07": r_b2508fbb6124, "2026-07-30": r_b2508fbb6124, "2026-07-23": r_b2508fbb6124, "2026-07-22": r_b2508fbb6124, "2026-07-20": r_b2508fbb6124, "2025-01-01": r_b2508fbb6124 },
   "retrievePlan": { "2026-09-06": r_ea0a9bcd70cf, "2026-09-02": r_ea0a9bcd70cf, "2026-08-28": r_ea0a9bcd70cf, "2026-08-25": r_ea0a9bcd70cf, "2026-08-21": r_f05f4424b4aa, "2026-08-14": r_f05f4424b4aa, "2026-08-07": r_f05f4424b4aa, "2026-07-30": r_f05f4424b4aa, "2026-07-23": r_f05f4424b4aa, "2026-07-22": r_f05f4424b4aa, "2026-07-20": r_38a2fbe95bc8, "2025-01-01": r_38a2fbe95bc8 },
   "retrieveProduct": { "2026-09-06": r_d8430f1c9585, "2026-09-02": r_d8430f1c9585, "2026-08-28": r_d8430f1c9585, "2026-08-25": r_d8430f1c9585, "2026-08-21": r_d8430f1c9585, "2026-08-14": r_d8430f1c9585, "2026-08-07": r_d8430f1c9585, "2026-07-30": r_d8430f1c9585, "2026-07-23": r_d8430f1c9585, "2026-07-22": r_d8430f1c9585, "2026-07-20": r_3f7e650e2814, "2025-01-01": r_3f7e650e2814 },
   "retrievePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148, "2026-07-30": r_fabad38a2578, "2026-07-23": r_fabad38a2578, "2026-07-22": r_fabad38a2578, "2026-07-20": r_fabad38a2578, "2025-01-01": r_fabad38a2578 },

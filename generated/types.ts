@@ -1391,6 +1391,99 @@ export interface Withdrawal {
     created_at: string;
 }
 
+export interface Person {
+    id: string;
+    /** The same as id (the official client reads both). */
+    person_id: string;
+    account_id: string;
+    /** The user this person was identified as; null while anonymous. */
+    user_id: string | null;
+    email: string | null;
+    name: string | null;
+    phone: string | null;
+    /** Events tracked for this person (merged people's included). */
+    event_count: number;
+    /** Its events attributed to a payment. */
+    purchase_count: number;
+    /** The earliest event_time of its events. */
+    first_seen_at: string;
+    /** The latest event_time of its events. */
+    last_seen_at: string;
+    created_at: string;
+    updated_at: string;
+}
+
+/** One person (the official client's envelope). */
+export interface PersonEnvelope {
+    data: Person;
+}
+
+/** Where the event came from (tracking and attribution context). */
+export interface EventContext {
+    ad_campaign_id: string | null;
+    ad_id: string | null;
+    ad_set_id: string | null;
+    utm_source: string | null;
+    utm_medium: string | null;
+    utm_campaign: string | null;
+    utm_term: string | null;
+    utm_content: string | null;
+}
+
+export interface TrackedEvent {
+    id: string;
+    account_id: string;
+    /** The person the event is attributed to (after merges, the surviving person). */
+    person_id: string;
+    /** The caller's deduplication key; the id when none was sent. */
+    event_id: string;
+    event_name: string;
+    custom_name: string | null;
+    event_time: string;
+    action_source: string | null;
+    url: string | null;
+    referrer_url: string | null;
+    title: string | null;
+    /** The monetary value the caller gave the event. */
+    value: Money | null;
+    /** The payment the event is attributed to. */
+    payment_id: string | null;
+    product_id: string | null;
+    plan_id: string | null;
+    context: EventContext | null;
+    created_at: string;
+}
+
+/** One event name's conversions over the window. */
+export interface EventStatsRow {
+    event_name: string;
+    /** Events of this name whose event_time lies in the window. */
+    conversions: number;
+    /** Those attributed to a payment (of any currency). */
+    attributed_conversions: number;
+    /** The totals of the attributed payments in the requested currency. */
+    attributed_revenue: Money;
+}
+
+export interface EventStatsData {
+    account_id: string;
+    /** The window's start: from, down to its UTC quarter-hour. */
+    from: string;
+    /** The window's end (exclusive): to, up to its UTC quarter-hour. */
+    to: string;
+    currency: string;
+    conversions: number;
+    attributed_conversions: number;
+    attributed_revenue: Money;
+    /** Per event name, most conversions first (then by name). */
+    events: EventStatsRow[];
+}
+
+/** Attributed conversions over a window (the official client's envelope). */
+export interface EventStats {
+    data: EventStatsData;
+}
+
 /** One scope of the catalogue and whether the caller holds it on the resource. */
 export interface Permission {
     /** A scope such as stats:read or crypto_wallet:trade. */
@@ -1439,6 +1532,46 @@ export interface PromoCode {
     expires_at: string | null;
     created_at: string;
     updated_at: string;
+}
+
+export interface RecommendedActionStep {
+    method: "GET" | "POST" | "PATCH";
+    /** The operation's path under /api/v1. */
+    path: string;
+    description: string;
+}
+
+export interface RecommendedAction {
+    action: "create_product" | "create_plan" | "add_payout_method" | "share_checkout_link" | "track_events" | "create_webhook";
+    title: string;
+    description: string;
+    /** Which state of the account made the rule apply. */
+    reasoning: string | null;
+    /** The first step's path. */
+    cta: string;
+    cta_label: string;
+    status: "optional";
+    /** 1 to 100; the list is ordered by it, highest first. */
+    impact_score: number | null;
+    icon_url: string | null;
+    /** Capabilities the account cannot use until it acts. */
+    blocked_capabilities: string[];
+    /** The chain: the calls that complete the action, in order. */
+    steps: RecommendedActionStep[];
+}
+
+/** An account's recommended actions (the official client's envelope). */
+export interface RecommendedActionList {
+    data: RecommendedAction[];
+}
+
+/** The record of a chain a caller ran. */
+export interface RecommendedActionChainExecution {
+    object: "recommended_action_chain_execution";
+    account_id: string;
+    action: "create_product" | "create_plan" | "add_payout_method" | "share_checkout_link" | "track_events" | "create_webhook";
+    steps: RecommendedActionStep[];
+    executed_at: string;
 }
 
 export interface Refund {
@@ -3362,6 +3495,51 @@ export interface RetrieveWithdrawalInput {
 
 export type RetrieveWithdrawalOutput = Withdrawal;
 
+/** POST /events: Track an event */
+export interface CreateEventInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; event_name: string; custom_name?: string; event_id?: string; event_time?: string; action_source?: "email" | "website" | "app" | "phone_call" | "chat" | "physical_store" | "system_generated" | "business_messaging" | "other"; url?: string; referrer_url?: string; title?: string; value?: number; currency?: string; payment_id?: string; product_id?: string; plan_id?: string; context?: { ad_campaign_id?: string; ad_id?: string; ad_set_id?: string; utm_source?: string; utm_medium?: string; utm_campaign?: string; utm_term?: string; utm_content?: string }; user: { anonymous_id?: string; user_id?: string; email?: string; name?: string; phone?: string } };
+}
+
+export type CreateEventOutput = TrackedEvent;
+
+/** GET /events: List events */
+export interface ListEventsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; identifier?: string; from?: string; to?: string };
+    body: undefined;
+}
+
+export type ListEventsOutput = Page<TrackedEvent>;
+
+/** GET /people: List people */
+export interface ListPeopleInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; from?: string; to?: string; direction: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListPeopleOutput = Page<Person>;
+
+/** GET /people/{id}: Retrieve a person */
+export interface RetrievePersonInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrievePersonOutput = PersonEnvelope;
+
+/** GET /stats/events: Attributed conversions over a window */
+export interface RetrieveEventStatsInput {
+    path: Record<string, never>;
+    query: { account_id: string; from: string; to: string; event_name?: string; currency?: string };
+    body: undefined;
+}
+
+export type RetrieveEventStatsOutput = EventStats;
+
 /** GET /permissions: List the caller's permissions on a resource */
 export interface ListPermissionsInput {
     path: Record<string, never>;
@@ -3469,6 +3647,24 @@ export interface DeactivatePromoCodeInput {
 }
 
 export type DeactivatePromoCodeOutput = PromoCode;
+
+/** GET /accounts/{id}/recommend_actions: List an account's recommended actions */
+export interface ListAccountRecommendedActionsInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type ListAccountRecommendedActionsOutput = RecommendedActionList;
+
+/** POST /accounts/{id}/recommend_actions/execute: Record a recommended action chain as run */
+export interface ExecuteAccountRecommendedActionInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { action: "create_product" | "create_plan" | "add_payout_method" | "share_checkout_link" | "track_events" | "create_webhook" };
+}
+
+export type ExecuteAccountRecommendedActionOutput = RecommendedActionChainExecution;
 
 /** GET /refunds: List refunds */
 export interface ListRefundsInput {
@@ -4050,7 +4246,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -4077,7 +4273,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -4251,6 +4447,11 @@ export interface Operations {
     retrievePayout: { input: RetrievePayoutInput; output: RetrievePayoutOutput };
     cancelPayout: { input: CancelPayoutInput; output: CancelPayoutOutput };
     retrieveWithdrawal: { input: RetrieveWithdrawalInput; output: RetrieveWithdrawalOutput };
+    createEvent: { input: CreateEventInput; output: CreateEventOutput };
+    listEvents: { input: ListEventsInput; output: ListEventsOutput };
+    listPeople: { input: ListPeopleInput; output: ListPeopleOutput };
+    retrievePerson: { input: RetrievePersonInput; output: RetrievePersonOutput };
+    retrieveEventStats: { input: RetrieveEventStatsInput; output: RetrieveEventStatsOutput };
     listPermissions: { input: ListPermissionsInput; output: ListPermissionsOutput };
     listProducts: { input: ListProductsInput; output: ListProductsOutput };
     createProduct: { input: CreateProductInput; output: CreateProductOutput };
@@ -4263,6 +4464,8 @@ export interface Operations {
     archivePromoCode: { input: ArchivePromoCodeInput; output: ArchivePromoCodeOutput };
     activatePromoCode: { input: ActivatePromoCodeInput; output: ActivatePromoCodeOutput };
     deactivatePromoCode: { input: DeactivatePromoCodeInput; output: DeactivatePromoCodeOutput };
+    listAccountRecommendedActions: { input: ListAccountRecommendedActionsInput; output: ListAccountRecommendedActionsOutput };
+    executeAccountRecommendedAction: { input: ExecuteAccountRecommendedActionInput; output: ExecuteAccountRecommendedActionOutput };
     listRefunds: { input: ListRefundsInput; output: ListRefundsOutput };
     retrieveRefund: { input: RetrieveRefundInput; output: RetrieveRefundOutput };
     listResolutionCenterCases: { input: ListResolutionCenterCasesInput; output: ListResolutionCenterCasesOutput };

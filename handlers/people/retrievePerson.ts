@@ -1,0 +1,9 @@
+import type { Handler } from '../../runtime/handler.js';
+import { loadOwned } from '../../runtime/ownership.js';
+import { resources } from '../../generated/resources.js';
+
+/** GET /people/{id}: the person in the official client's { data } envelope (a merged person's row is gone: 404). */
+export const retrievePerson: Handler<'retrievePerson'> = async ({ path }, ctx) => {
+  const row = await loadOwned(ctx, resources.Person, path.id, ['people:read']);
+  return { data: resources.Person.view(row) };
+};

@@ -1,0 +1,6 @@
+import type { Handler } from '../../runtime/handler.js';
+import { recommendedActions } from './rules.js';
+
+/** GET /accounts/{id}/recommend_actions: the runtime has checked company:basic:read on the account. */
+export const listAccountRecommendedActions: Handler<'listAccountRecommendedActions'> = async ({ path }, ctx) =>
+  ({ data: await recommendedActions(ctx.db, path.id) });
