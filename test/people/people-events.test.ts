@@ -225,4 +225,13 @@ t('the official client\'s pin (2026-07-20) and 2025-01-01 track and read the sam
   }
 });
 
+t('the client\'s click ids, cookies and device facts in context are taken and kept; events show the ad and utm fields', async () => {
+  const o = await makeOwner(app.db);
+  const clicked = await tracked(o, { user: { anonymous_id: 'anon-clicks' },
+    context: { utm_campaign: 'spring', gclid: 'Cj0KCQ-abc', fbp: 'fb.1.1700000000.123', user_agent: 'Mozilla/5.0', fingerprint_confidence: 0.93 } });
+  assert.equal(clicked.context, { utm_campaign: 'spring' });
+  const stored = await app.db('tracked_events').where({ id: clicked.id }).first('context');
+  assert.equal(stored.context, { utm_campaign: 'spring', gclid: 'Cj0KCQ-abc', fbp: 'fb.1.1700000000.123', user_agent: 'Mozilla/5.0', fingerprint_confidence: 0.93 });
+});
+
 t.run();
