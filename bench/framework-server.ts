@@ -30,6 +30,8 @@ const synthetic = Array.from({ length: Math.max(0, mounted - operations.length) 
 }));
 const server = await startServer({
   db, databaseUrl: url, operations: [...operations, ...synthetic], tasks: taskList(db), port: 0, worker: false, logger: pino({ level: 'silent' }),
+  // BENCH_API_LOGS=off: the same server keeping no api logs (the api logs scenario's other side)
+  ...(process.env.BENCH_API_LOGS === 'off' ? { apiLogs: false as const } : {}),
 });
 process.send!({ url: server.url });
 process.on('message', (message: { type: string }) => {

@@ -43,6 +43,7 @@ const ONLY = process.env.BENCH_ONLY ?? '';
 const selected = <T extends { name: string }>(list: T[]) => list.filter((x) => x.name.includes(ONLY));
 const ROUTING = 'routing by operations mounted';
 const START_UP = 'start-up';
+const API_LOGS = 'api logs';
 const VERSION_TARGET = 0.9;
 const HEAD = specData.versions[0];
 const OLDEST = specData.versions[specData.versions.length - 1];
@@ -51,7 +52,7 @@ const SHOW_QUERIES = process.env.BENCH_SHOW_QUERIES === '1';
 /** BENCH_EXPERT_JSON: js (default) or sql, where the expert builds its responses; both: two experts, one each */
 const EXPERT_JSON = (['sql', 'both'] as const).find((x) => x === process.env.BENCH_EXPERT_JSON) ?? 'js';
 
-type Name = 'framework' | 'same-work' | 'expert' | 'expert-sql' | 'framework-300';
+type Name = 'framework' | 'same-work' | 'expert' | 'expert-sql' | 'framework-300' | 'framework-no-logs';
 
 interface Contender {
   name: Name;
@@ -448,6 +449,22 @@ try {
       + `${Math.round(lots.rate)} req/s, ${Math.round(lots.cpu)} µs CPU/req; cost ratio ${(few.rate / lots.rate).toFixed(2)} `
       + `(target <= 1.05; by server CPU ${(lots.cpu / few.cpu).toFixed(2)})`);
     console.log('');
+  }
+  if (selected([{ name: API_LOGS }]).length) {
+    // What api logs cost (issue 18: at most 3%): the same reads on the real server and on one keeping no api logs.
+    const quiet = await launch('framework-no-logs', 'framework-server.ts', databaseUrl, { BENCH_API_LOGS: 'off' });
+    contenders.push(quiet);
+    for (const scenario of scenarios.slice(0, 2)) {
+      const request = scenario.request(fixture);
+      console.log(`${API_LOGS}: ${scenario.name} with api logs against without`);
+      const [without, logged] = await measureSides([
+        { label: 'without api logs', contender: quiet, request },
+        { label: 'with api logs', contender: contenders[0], request },
+      ]);
+      summary.push(`${API_LOGS}: ${scenario.name} ${Math.round(logged.rate)} req/s with, ${Math.round(without.rate)} without; ratio `
+        + `${(logged.rate / without.rate).toFixed(3)} (target >= 0.97; by server CPU ${(without.cpu / logged.cpu).toFixed(3)})`);
+      console.log('');
+    }
   }
   if (selected([{ name: START_UP }]).length) {
     console.log(`${START_UP}: launch to the first 200 of GET /accounts/{id}, on the migrated database`);

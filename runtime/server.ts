@@ -44,14 +44,16 @@ export interface ServerOptions {
   /** request budgets per credential: default RATE_LIMIT_MULTIPLIER and REDIS_URL (runtime/rate-limit.ts) */
   rateLimits?: RateLimitOptions;
   logger?: Logger;
+  /** false: no api logs (the benchmark's measure of what they cost); default on */
+  apiLogs?: false;
 }
 
 export interface RunningServer {
   url: string;
   server: Server;
   worker: RunningWorker | null;
-  /** this process's api log buffer: tests await apiLogs.flush() */
-  apiLogs: ApiLogWriter;
+  /** this process's api log buffer: tests await apiLogs.flush(); null when the server keeps none */
+  apiLogs: ApiLogWriter | null;
   close(): Promise<void>;
 }
 
@@ -80,9 +82,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const caches = options.databaseUrl ? startCacheListener(options.db, options.databaseUrl, logger) : null;
   let stopping = false;
   const budgets = rateLimits(options.rateLimits ?? rateLimitOptionsFromEnv(), logger);
-  const apiLogs = apiLogWriter(options.db, logger);
+  const apiLogs = options.apiLogs === false ? null : apiLogWriter(options.db, logger);
   const app = createApp({
-    apiLogs,
+    apiLogs: apiLogs ?? undefined,
     db: options.db, operations: options.operations, logger, extraRoutes: options.extraRoutes, mounts: options.mounts,
     stopping: () => stopping,
     metrics: { token: process.env.METRICS_TOKEN || null, ...options.metrics },
@@ -125,7 +127,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           server.close(() => resolve());
           server.closeIdleConnections();
         });
-        await apiLogs.close(); // after the last request, before the pool can go
+        await apiLogs?.close(); // after the last request, before the pool can go
         await worker?.stop();
         await caches?.stop();
         await budgets.close();

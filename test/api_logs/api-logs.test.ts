@@ -12,7 +12,7 @@ t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
 const logs = async (key: string, query: Record<string, string | number> = {}) => {
-  await app.server.apiLogs.flush();
+  await app.server.apiLogs!.flush();
   return app.request('GET', '/api_logs', { token: key, query });
 };
 
@@ -51,7 +51,7 @@ t('filters: key, operation, status, outcome, window; cursor pages', async () => 
   for (let i = 0; i < 3; i++) await app.request('GET', '/accounts/me', { token: o.key });
   await app.request('GET', '/accounts/me', { token: other.secret });
   await app.request('GET', `/payments/pay_x`, { token: other.secret });
-  await app.server.apiLogs.flush();
+  await app.server.apiLogs!.flush();
   const before = new Date().toISOString();
   const byKey = await logs(o.key, { account_id: o.accountId, api_key_id: other.id });
   assert.equal(byKey.body.data.map((l: any) => l.operation), ['retrievePayment', 'retrieveCurrentAccount']);
@@ -79,7 +79,7 @@ t('never a secret, a header or a body in a log', async () => {
   const marker = 'SECRET_BODY_MARKER_42';
   await app.request('POST', '/webhooks', { token: o.key, body: { account_id: o.accountId, url: `https://example.com/${marker}`, events: ['payment.succeeded'] } });
   await app.request('GET', '/accounts/me', { token: o.key, query: { nope: marker } });
-  await app.server.apiLogs.flush();
+  await app.server.apiLogs!.flush();
   const rows = await app.db('api_logs').where({ account_id: o.accountId });
   assert.ok(rows.length >= 2);
   const text = JSON.stringify(rows);
@@ -109,7 +109,7 @@ t('the purge deletes logs older than 7 days, and a second run deletes nothing', 
   const o = await makeOwner(app.db);
   await app.request('GET', '/accounts/me', { token: o.key });
   await app.request('GET', '/accounts/me', { token: o.key });
-  await app.server.apiLogs.flush();
+  await app.server.apiLogs!.flush();
   const rows = await app.db('api_logs').where({ account_id: o.accountId }).orderBy('created_at').select('id');
   const eightDays = new Date(Date.now() - 8 * 24 * 3600 * 1000).toISOString();
   await app.db('api_logs').where({ id: rows[0].id }).update({ created_at: eightDays });

@@ -12,7 +12,7 @@ t.before(async () => { app = await startTestApp(); });
 t.after(async () => { await app.close(); });
 
 const assistant = async (token: string, keyId: string, query: Record<string, string> = {}) => {
-  await app.server.apiLogs.flush();
+  await app.server.apiLogs!.flush();
   return app.request('GET', `/api_keys/${keyId}/upgrade_assistant`, { token, query });
 };
 
