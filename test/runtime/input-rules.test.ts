@@ -60,8 +60,11 @@ t('every list operation refuses forged cursors with a 400 naming after or before
     const parameters: { name: string; in: string; required: boolean; schema: { pattern?: string; format?: string } }[] =
       doc.paths[op.path.replace(/:([a-z_]+)/g, '{$1}')].get.parameters;
     // A required window (a report's from and to) gets a valid one: the cursor must be what the request gets wrong.
+    // A required id of another resource (reviews' product_id) gets a well-formed one.
+    const prefix = (p: (typeof parameters)[number]) => /^\^([a-z]+_)/.exec(p.schema.pattern ?? '')?.[1];
     const sample = (p: (typeof parameters)[number]) => (p.schema.pattern?.startsWith('^biz_') ? o.accountId
-      : p.schema.format === 'date-time' ? (p.name === 'to' ? '2026-01-02T00:00:00Z' : '2026-01-01T00:00:00Z') : 'a');
+      : p.schema.format === 'date-time' ? (p.name === 'to' ? '2026-01-02T00:00:00Z' : '2026-01-01T00:00:00Z')
+        : prefix(p) ? `${prefix(p)}forgedcursortest` : 'a');
     const required = Object.fromEntries(parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, sample(p)]));
     const token = op.auth.includes('api_key') ? o.key : o.token;
     for (const { what, value, id, text } of FORGED_CURSORS) {
@@ -69,6 +72,7 @@ t('every list operation refuses forged cursors with a 400 naming after or before
         const cursor = Buffer.from(JSON.stringify([value, id])).toString('base64url');
         const res = await app.request('GET', path, { token, version: HEAD_VERSION, query: { ...required, [param]: cursor } });
         if (op.path.includes(':') && res.status === 404) continue; // a path id that is not of this resource
+        if (res.status === 404 && res.body.error?.param in required) continue; // a required reference looked up first
         if (text && res.status === 200) continue;
         assert.is(res.status, 400, `${op.id} with ${what} in ${param}: ${res.status} ${JSON.stringify(res.body)}`);
         assert.is(res.body.error.param, param, `${op.id} with ${what} in ${param}: ${JSON.stringify(res.body)}`);
