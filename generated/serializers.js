@@ -56,6 +56,54 @@ function c_Account_fc7a942300d1(v) {
   return o_0ea7bd143d0f(v);
 }
 
+function c_AdCampaign_118da650d667(v) {
+  return o_c144695f4701(v);
+}
+
+function c_AdCopy_5f0103631431(v) {
+  return o_67ee6a25b342(v);
+}
+
+function c_AdDeliveryPoint_b6fc3bfef73e(v) {
+  return o_69be20c33402(v);
+}
+
+function c_AdDeliveryStatsData_aa05f0e2c0a5(v) {
+  return o_a9c3b44e464b(v);
+}
+
+function c_AdDeliveryStats_46283d9ee030(v) {
+  return o_7537a5c506b8(v);
+}
+
+function c_AdGroup_215e07165602(v) {
+  return o_9a6158c81f8d(v);
+}
+
+function c_AdIssue_804d4dbc509e(v) {
+  return o_c1c4046497b3(v);
+}
+
+function c_AdReference_99e9faba7f46(v) {
+  return o_77c776ba2d57(v);
+}
+
+function c_AdTranslations_64997851cfba(v) {
+  return o_cf0dacc000d5(v);
+}
+
+function c_Ad_4e3d145eb156(v) {
+  return o_2b73fec01ab4(v);
+}
+
+function c_Ad_90c37d388ecb(v) {
+  return o_e4a0da8d57b9(v);
+}
+
+function c_Ad_d04f4210cb0f(v) {
+  return o_dba89a5492c0(v);
+}
+
 function c_Address_2d2911263c62(v) {
   return o_a2e6fa8e3dac(v);
 }
@@ -64,7 +112,7 @@ function c_AdsPaymentMethod_7e6fbe832ea3(v) {
   return o_887f1faea7f6(v);
 }
 
-function c_AdsPaymentRetry_887dfbd84274(v) {
+function c_AdsPaymentRetry_a92c2e5e48ea(v) {
   return o_30285ac47210(v);
 }
 
@@ -1754,6 +1802,68 @@ function o_2b03097fea65(v) {
   return out + '}';
 }
 
+function o_2b73fec01ab4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["ad_group"];
+  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["primary_texts"];
+  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["headlines"];
+  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["descriptions"];
+  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_id"];
+  if (x !== undefined) { out += sep + "\"post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_source"];
+  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_2bc5dfc25321(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["include"];
+  if (x !== undefined) { out += sep + "\"include\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["exclude"];
+  if (x !== undefined) { out += sep + "\"exclude\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_2c39d6fd26b4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3234,6 +3344,16 @@ function o_6773fa8524d5(v) {
   return out + '}';
 }
 
+function o_67ee6a25b342(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["language"];
+  if (x !== undefined) { out += sep + "\"language\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["text"];
+  if (x !== undefined) { out += sep + "\"text\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_68818ab0d5e3(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3321,6 +3441,22 @@ function o_6985f96c5ec6(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_SetupIntent_cd365d6c3ce5(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_69be20c33402(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["timestamp"];
+  if (x !== undefined) { out += sep + "\"timestamp\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -3542,6 +3678,14 @@ function o_7528ceefd11a(v) {
   return out + '}';
 }
 
+function o_7537a5c506b8(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + c_AdDeliveryStatsData_aa05f0e2c0a5(x); sep = ','; }
+  return out + '}';
+}
+
 function o_757150b6a4d7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3635,6 +3779,16 @@ function o_7880f5ab0973(v) {
   if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["breakdown"];
   if (x !== undefined) { out += sep + "\"breakdown\":" + o_91ba46c4636f(x); sep = ','; }
+  return out + '}';
+}
+
+function o_79b3e11c0722(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_4e3d145eb156(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4452,11 +4606,61 @@ function o_9a078b281572(v) {
   return out + '}';
 }
 
+function o_9a6158c81f8d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["budget_amount"];
+  if (x !== undefined) { out += sep + "\"budget_amount\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["budget_type"];
+  if (x !== undefined) { out += sep + "\"budget_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["optimization_goal"];
+  if (x !== undefined) { out += sep + "\"optimization_goal\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["audiences"];
+  if (x !== undefined) { out += sep + "\"audiences\":" + o_2bc5dfc25321(x); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_9a81f90cbbe4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Shipment_169868413baa(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_9aab59f73b6a(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_AdGroup_215e07165602(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -4637,6 +4841,32 @@ function o_a96d5e6f02cc(v) {
   if (x !== undefined) { out += sep + "\"service\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["delivery_estimate"];
   if (x !== undefined) { out += sep + "\"delivery_estimate\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_a9c3b44e464b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["interval"];
+  if (x !== undefined) { out += sep + "\"interval\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["from"];
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["to"];
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["points"];
+  if (x !== undefined) { out += sep + "\"points\":" + array(x, (x) => c_AdDeliveryPoint_b6fc3bfef73e(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4952,6 +5182,16 @@ function o_bac8671d5a82(v) {
   return out + '}';
 }
 
+function o_bbe4ab15bda3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_d04f4210cb0f(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_bd63c7819e2b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5105,6 +5345,72 @@ function o_c0017f5a5586(v) {
   if (x !== undefined) { out += sep + "\"pending\":" + c_Money_73dd1056f9c4(x); sep = ','; }
   x = v["in_transit"];
   if (x !== undefined) { out += sep + "\"in_transit\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_c144695f4701(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["objective"];
+  if (x !== undefined) { out += sep + "\"objective\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["issues"];
+  if (x !== undefined) { out += sep + "\"issues\":" + array(x, (x) => c_AdIssue_804d4dbc509e(x)); sep = ','; }
+  x = v["budget_amount"];
+  if (x !== undefined) { out += sep + "\"budget_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["budget_type"];
+  if (x !== undefined) { out += sep + "\"budget_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["budget_optimization"];
+  if (x !== undefined) { out += sep + "\"budget_optimization\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["bid_type"];
+  if (x !== undefined) { out += sep + "\"bid_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["special_ad_categories"];
+  if (x !== undefined) { out += sep + "\"special_ad_categories\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["starts_at"];
+  if (x !== undefined) { out += sep + "\"starts_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["ends_at"];
+  if (x !== undefined) { out += sep + "\"ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["spend_currency"];
+  if (x !== undefined) { out += sep + "\"spend_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_c1c4046497b3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["message"];
+  if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["resource_id"];
+  if (x !== undefined) { out += sep + "\"resource_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["resource_type"];
+  if (x !== undefined) { out += sep + "\"resource_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -5300,6 +5606,16 @@ function o_cecb83f5a069(v) {
   return out + '}';
 }
 
+function o_cf0dacc000d5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["source_language"];
+  if (x !== undefined) { out += sep + "\"source_language\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["automatic_languages"];
+  if (x !== undefined) { out += sep + "\"automatic_languages\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_cf566f9e3f70(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5434,6 +5750,16 @@ function o_d3bd12b80fd0(v) {
   return out + '}';
 }
 
+function o_d5378bdd7fae(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_90c37d388ecb(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_d559c45717d8(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5511,6 +5837,72 @@ function o_d87bda153622(v) {
   if (x !== undefined) { out += sep + "\"duration_unit\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["price"];
   if (x !== undefined) { out += sep + "\"price\":" + c_Money_73dd1056f9c4(x); sep = ','; }
+  return out + '}';
+}
+
+function o_dba89a5492c0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["ad_group"];
+  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["primary_texts"];
+  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["headlines"];
+  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["descriptions"];
+  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["translations"];
+  if (x !== undefined) { out += sep + "\"translations\":" + (x === null ? 'null' : c_AdTranslations_64997851cfba(x)); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_id"];
+  if (x !== undefined) { out += sep + "\"post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["existing_post_id"];
+  if (x !== undefined) { out += sep + "\"existing_post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_source"];
+  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["external_accounts"];
+  if (x !== undefined) { out += sep + "\"external_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_dd1148bedbc9(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_AdCampaign_118da650d667(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5609,6 +6001,60 @@ function o_e474163eec56(v) {
   if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["expires_at"];
   if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_e4a0da8d57b9(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["ad_group"];
+  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["primary_texts"];
+  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["headlines"];
+  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["descriptions"];
+  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_id"];
+  if (x !== undefined) { out += sep + "\"post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["existing_post_id"];
+  if (x !== undefined) { out += sep + "\"existing_post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_source"];
+  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6126,6 +6572,14 @@ function r_0ccd56979db3(v) {
   return o_de5d21b18dab(v);
 }
 
+function r_0e8fbbd85027(v) {
+  return c_AdGroup_215e07165602(v);
+}
+
+function r_0eeeed1c59d6(v) {
+  return o_dd1148bedbc9(v);
+}
+
 function r_0f087472e1b9(v) {
   return c_Deposit_56447d9aebff(v);
 }
@@ -6192,10 +6646,6 @@ function r_29cbf6643b8c(v) {
 
 function r_2d3bb78040bd(v) {
   return o_a31883b5e659(v);
-}
-
-function r_2e1dcaa809a8(v) {
-  return c_AdsPaymentRetry_887dfbd84274(v);
 }
 
 function r_30d752add791(v) {
@@ -6310,6 +6760,10 @@ function r_514be3da6bb1(v) {
   return c_Shipment_169868413baa(v);
 }
 
+function r_52d7d2bfb980(v) {
+  return c_AdCampaign_118da650d667(v);
+}
+
 function r_53b79eaa35df(v) {
   return c_CardTransaction_f627bb25df7d(v);
 }
@@ -6320,6 +6774,10 @@ function r_5779ffef7e52(v) {
 
 function r_598035228c5f(v) {
   return o_2e65c2b61ba5(v);
+}
+
+function r_5a277e473ad3(v) {
+  return o_bbe4ab15bda3(v);
 }
 
 function r_5bb6dfb35c50(v) {
@@ -6368,6 +6826,10 @@ function r_6541a3db5905(v) {
 
 function r_6687ce4840a7(v) {
   return o_d700f745f9eb(v);
+}
+
+function r_677ebd73b46e(v) {
+  return o_79b3e11c0722(v);
 }
 
 function r_6791086daee3(v) {
@@ -6490,8 +6952,16 @@ function r_8b452f71a174(v) {
   return o_d74ad2a5c85d(v);
 }
 
+function r_8c32692d00f3(v) {
+  return c_Ad_4e3d145eb156(v);
+}
+
 function r_8c338976784a(v) {
   return c_PaymentQuote_d0de4d71f041(v);
+}
+
+function r_8c902f22a660(v) {
+  return o_d5378bdd7fae(v);
 }
 
 function r_8cdf9f930b92(v) {
@@ -6516,6 +6986,10 @@ function r_905d3da1bce2(v) {
 
 function r_9360399ba98e(v) {
   return c_MediaAsset_27d39660abe9(v);
+}
+
+function r_943c258e6019(v) {
+  return o_9aab59f73b6a(v);
 }
 
 function r_965b67a1819a(v) {
@@ -6564,6 +7038,14 @@ function r_9ebbb1fba0f2(v) {
 
 function r_9f14d06ee171(v) {
   return c_Transfer_7d3fcca311f0(v);
+}
+
+function r_9f5b14cd17a4(v) {
+  return c_Ad_90c37d388ecb(v);
+}
+
+function r_a4334ef7cb79(v) {
+  return c_Ad_d04f4210cb0f(v);
 }
 
 function r_a48128c9ab76(v) {
@@ -6690,6 +7172,10 @@ function r_ca9ae6c48a47(v) {
   return c_CheckoutConfiguration_e155148d46dc(v);
 }
 
+function r_ccdf240c8fa6(v) {
+  return c_AdsPaymentRetry_a92c2e5e48ea(v);
+}
+
 function r_cfdf89f21e43(v) {
   return o_7bb26e3cc3c4(v);
 }
@@ -6704,6 +7190,10 @@ function r_d070221c5d5d(v) {
 
 function r_d10c073d25bb(v) {
   return c_CryptoDeposit_1716ab16c1e0(v);
+}
+
+function r_d172784a3fba(v) {
+  return c_AdDeliveryStats_46283d9ee030(v);
 }
 
 function r_d2ad71de4290(v) {
@@ -6878,6 +7368,9 @@ export const serializers = {
   "confirmPaymentAction": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6 },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
+  "createAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "createAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
+  "createAdGroup": { "2026-09-06": r_0e8fbbd85027, "2026-09-02": r_0e8fbbd85027, "2026-08-28": r_0e8fbbd85027, "2026-08-25": r_0e8fbbd85027, "2026-08-21": r_0e8fbbd85027, "2026-08-14": r_0e8fbbd85027, "2026-08-07": r_0e8fbbd85027, "2026-07-30": r_0e8fbbd85027, "2026-07-23": r_0e8fbbd85027, "2026-07-22": r_0e8fbbd85027, "2026-07-20": r_0e8fbbd85027, "2025-01-01": r_0e8fbbd85027 },
   "createApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
   "createBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "createBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
@@ -6909,6 +7402,9 @@ export const serializers = {
   "createVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "createWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "deactivatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
+  "deleteAd": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "deleteAdCampaign": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "deleteAdGroup": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteBountySubmission": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteCheckoutConfiguration": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deletePaymentMethodDomain": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
@@ -6924,6 +7420,9 @@ export const serializers = {
   "generateMedia": { "2026-09-06": r_9360399ba98e, "2026-09-02": r_9360399ba98e, "2026-08-28": r_9360399ba98e, "2026-08-25": r_9360399ba98e, "2026-08-21": r_9360399ba98e, "2026-08-14": r_9360399ba98e, "2026-08-07": r_9360399ba98e, "2026-07-30": r_9360399ba98e, "2026-07-23": r_9360399ba98e, "2026-07-22": r_9360399ba98e, "2026-07-20": r_9360399ba98e, "2025-01-01": r_9360399ba98e },
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
+  "listAdCampaigns": { "2026-09-06": r_0eeeed1c59d6, "2026-09-02": r_0eeeed1c59d6, "2026-08-28": r_0eeeed1c59d6, "2026-08-25": r_0eeeed1c59d6, "2026-08-21": r_0eeeed1c59d6, "2026-08-14": r_0eeeed1c59d6, "2026-08-07": r_0eeeed1c59d6, "2026-07-30": r_0eeeed1c59d6, "2026-07-23": r_0eeeed1c59d6, "2026-07-22": r_0eeeed1c59d6, "2026-07-20": r_0eeeed1c59d6, "2025-01-01": r_0eeeed1c59d6 },
+  "listAdGroups": { "2026-09-06": r_943c258e6019, "2026-09-02": r_943c258e6019, "2026-08-28": r_943c258e6019, "2026-08-25": r_943c258e6019, "2026-08-21": r_943c258e6019, "2026-08-14": r_943c258e6019, "2026-08-07": r_943c258e6019, "2026-07-30": r_943c258e6019, "2026-07-23": r_943c258e6019, "2026-07-22": r_943c258e6019, "2026-07-20": r_943c258e6019, "2025-01-01": r_943c258e6019 },
+  "listAds": { "2026-09-06": r_5a277e473ad3, "2026-09-02": r_5a277e473ad3, "2026-08-28": r_5a277e473ad3, "2026-08-25": r_8c902f22a660, "2026-08-21": r_8c902f22a660, "2026-08-14": r_677ebd73b46e, "2026-08-07": r_677ebd73b46e, "2026-07-30": r_677ebd73b46e, "2026-07-23": r_677ebd73b46e, "2026-07-22": r_677ebd73b46e, "2026-07-20": r_677ebd73b46e, "2025-01-01": r_677ebd73b46e },
   "listApiKeys": { "2026-09-06": r_b56198079776, "2026-09-02": r_b56198079776, "2026-08-28": r_b56198079776, "2026-08-25": r_b56198079776, "2026-08-21": r_b56198079776, "2026-08-14": r_b56198079776, "2026-08-07": r_b56198079776, "2026-07-30": r_b56198079776, "2026-07-23": r_b56198079776, "2026-07-22": r_b56198079776, "2026-07-20": r_b56198079776, "2025-01-01": r_b56198079776 },
   "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
   "listBounties": { "2026-09-06": r_6aef256aaf02, "2026-09-02": r_6aef256aaf02, "2026-08-28": r_6aef256aaf02, "2026-08-25": r_6aef256aaf02, "2026-08-21": r_6aef256aaf02, "2026-08-14": r_6aef256aaf02, "2026-08-07": r_6aef256aaf02, "2026-07-30": r_6aef256aaf02, "2026-07-23": r_6aef256aaf02, "2026-07-22": r_6aef256aaf02, "2026-07-20": r_6aef256aaf02, "2025-01-01": r_6aef256aaf02 },
@@ -6973,6 +7472,9 @@ export const serializers = {
   "markAllNotificationsRead": { "2026-09-06": r_41b21ed3b483, "2026-09-02": r_41b21ed3b483, "2026-08-28": r_41b21ed3b483, "2026-08-25": r_41b21ed3b483, "2026-08-21": r_41b21ed3b483, "2026-08-14": r_41b21ed3b483, "2026-08-07": r_41b21ed3b483, "2026-07-30": r_41b21ed3b483, "2026-07-23": r_41b21ed3b483, "2026-07-22": r_41b21ed3b483, "2026-07-20": r_41b21ed3b483, "2025-01-01": r_41b21ed3b483 },
   "markNotificationRead": { "2026-09-06": r_6f5f53d2468c, "2026-09-02": r_6f5f53d2468c, "2026-08-28": r_6f5f53d2468c, "2026-08-25": r_6f5f53d2468c, "2026-08-21": r_6f5f53d2468c, "2026-08-14": r_6f5f53d2468c, "2026-08-07": r_6f5f53d2468c, "2026-07-30": r_6f5f53d2468c, "2026-07-23": r_6f5f53d2468c, "2026-07-22": r_6f5f53d2468c, "2026-07-20": r_6f5f53d2468c, "2025-01-01": r_6f5f53d2468c },
   "openSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_b7907dd3d48a, "2026-07-22": r_b7907dd3d48a, "2026-07-20": r_b7907dd3d48a, "2025-01-01": r_b7907dd3d48a },
+  "pauseAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "pauseAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
+  "pauseAdGroup": { "2026-09-06": r_0e8fbbd85027, "2026-09-02": r_0e8fbbd85027, "2026-08-28": r_0e8fbbd85027, "2026-08-25": r_0e8fbbd85027, "2026-08-21": r_0e8fbbd85027, "2026-08-14": r_0e8fbbd85027, "2026-08-07": r_0e8fbbd85027, "2026-07-30": r_0e8fbbd85027, "2026-07-23": r_0e8fbbd85027, "2026-07-22": r_0e8fbbd85027, "2026-07-20": r_0e8fbbd85027, "2025-01-01": r_0e8fbbd85027 },
   "pauseMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "publishPaymentMethodDomainProof": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "refundPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
@@ -6984,6 +7486,10 @@ export const serializers = {
   "resumeMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "retrieveAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
+  "retrieveAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "retrieveAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
+  "retrieveAdDeliveryStats": { "2026-09-06": r_d172784a3fba, "2026-09-02": r_d172784a3fba, "2026-08-28": r_d172784a3fba, "2026-08-25": r_d172784a3fba, "2026-08-21": r_d172784a3fba, "2026-08-14": r_d172784a3fba, "2026-08-07": r_d172784a3fba, "2026-07-30": r_d172784a3fba, "2026-07-23": r_d172784a3fba, "2026-07-22": r_d172784a3fba, "2026-07-20": r_d172784a3fba, "2025-01-01": r_d172784a3fba },
+  "retrieveAdGroup": { "2026-09-06": r_0e8fbbd85027, "2026-09-02": r_0e8fbbd85027, "2026-08-28": r_0e8fbbd85027, "2026-08-25": r_0e8fbbd85027, "2026-08-21": r_0e8fbbd85027, "2026-08-14": r_0e8fbbd85027, "2026-08-07": r_0e8fbbd85027, "2026-07-30": r_0e8fbbd85027, "2026-07-23": r_0e8fbbd85027, "2026-07-22": r_0e8fbbd85027, "2026-07-20": r_0e8fbbd85027, "2025-01-01": r_0e8fbbd85027 },
   "retrieveApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
   "retrieveBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "retrieveBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
@@ -7028,7 +7534,7 @@ export const serializers = {
   "retrieveVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "retrieveWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "retrieveWithdrawal": { "2026-09-06": r_f8eeebd011e1, "2026-09-02": r_f8eeebd011e1, "2026-08-28": r_f8eeebd011e1, "2026-08-25": r_f8eeebd011e1, "2026-08-21": r_f8eeebd011e1, "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
-  "retryAdsPayment": { "2026-09-06": r_2e1dcaa809a8, "2026-09-02": r_2e1dcaa809a8, "2026-08-28": r_2e1dcaa809a8, "2026-08-25": r_2e1dcaa809a8, "2026-08-21": r_2e1dcaa809a8, "2026-08-14": r_2e1dcaa809a8, "2026-08-07": r_2e1dcaa809a8, "2026-07-30": r_2e1dcaa809a8, "2026-07-23": r_2e1dcaa809a8, "2026-07-22": r_2e1dcaa809a8, "2026-07-20": r_2e1dcaa809a8, "2025-01-01": r_2e1dcaa809a8 },
+  "retryAdsPayment": { "2026-09-06": r_ccdf240c8fa6, "2026-09-02": r_ccdf240c8fa6, "2026-08-28": r_ccdf240c8fa6, "2026-08-25": r_ccdf240c8fa6, "2026-08-21": r_ccdf240c8fa6, "2026-08-14": r_ccdf240c8fa6, "2026-08-07": r_ccdf240c8fa6, "2026-07-30": r_ccdf240c8fa6, "2026-07-23": r_ccdf240c8fa6, "2026-07-22": r_ccdf240c8fa6, "2026-07-20": r_ccdf240c8fa6, "2025-01-01": r_ccdf240c8fa6 },
   "retryPayment": { "2026-09-06": r_49ad0b9350a2, "2026-09-02": r_a83143e21bd6, "2026-08-28": r_a83143e21bd6, "2026-08-25": r_a83143e21bd6, "2026-08-21": r_a83143e21bd6, "2026-08-14": r_36eeb3a259b5, "2026-08-07": r_36eeb3a259b5, "2026-07-30": r_36eeb3a259b5, "2026-07-23": r_36eeb3a259b5, "2026-07-22": r_36eeb3a259b5, "2026-07-20": r_36eeb3a259b5, "2025-01-01": r_36eeb3a259b5 },
   "reviewBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "revokeApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
@@ -7037,8 +7543,14 @@ export const serializers = {
   "submitBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "submitDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "uncancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
+  "unpauseAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "unpauseAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
+  "unpauseAdGroup": { "2026-09-06": r_0e8fbbd85027, "2026-09-02": r_0e8fbbd85027, "2026-08-28": r_0e8fbbd85027, "2026-08-25": r_0e8fbbd85027, "2026-08-21": r_0e8fbbd85027, "2026-08-14": r_0e8fbbd85027, "2026-08-07": r_0e8fbbd85027, "2026-07-30": r_0e8fbbd85027, "2026-07-23": r_0e8fbbd85027, "2026-07-22": r_0e8fbbd85027, "2026-07-20": r_0e8fbbd85027, "2025-01-01": r_0e8fbbd85027 },
   "updateAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "updateAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
+  "updateAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "updateAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
+  "updateAdGroup": { "2026-09-06": r_0e8fbbd85027, "2026-09-02": r_0e8fbbd85027, "2026-08-28": r_0e8fbbd85027, "2026-08-25": r_0e8fbbd85027, "2026-08-21": r_0e8fbbd85027, "2026-08-14": r_0e8fbbd85027, "2026-08-07": r_0e8fbbd85027, "2026-07-30": r_0e8fbbd85027, "2026-07-23": r_0e8fbbd85027, "2026-07-22": r_0e8fbbd85027, "2026-07-20": r_0e8fbbd85027, "2025-01-01": r_0e8fbbd85027 },
   "updateApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
   "updateBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "updateCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },

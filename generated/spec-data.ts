@@ -21,6 +21,7 @@ export const specData = {
     "setup_intents_saved_in_background": "2026-08-28",
     "dispute_prevented_status": "2026-08-28",
     "payouts_status_v2": "2026-08-21",
+    "ad_copy_language_objects": "2026-08-28",
     "webhook_envelope_account_id": "2026-08-14"
   },
   "scopes": [
@@ -157,6 +158,9 @@ export const specData = {
   "prefixes": {
     "AdsPaymentRetry": "adretry_",
     "Account": "biz_",
+    "AdCampaign": "adcamp_",
+    "AdGroup": "adgrp_",
+    "Ad": "ad_",
     "ApiKey": "apik_",
     "ApiLog": "alog_",
     "Bounty": "bnty_",
@@ -209,6 +213,10 @@ export const specData = {
     "account.economic_intelligence.renewed": "EconomicIntelligenceRenewal",
     "account.created": "Account",
     "account.updated": "Account",
+    "ad_campaign.delivery_changed": "AdCampaign",
+    "ad_campaign.payment_failed": "AdCampaign",
+    "ad.created": "Ad",
+    "ad.updated": "Ad",
     "api_key.created": "ApiKey",
     "api_key.rotated": "ApiKey",
     "api_key.revoked": "ApiKey",
@@ -294,6 +302,75 @@ export const specData = {
     "verification.updated": "Verification"
   },
   "stateMachines": {
+    "AdCampaign": {
+      "field": "status",
+      "transitions": {
+        "launch": {
+          "from": [
+            "draft"
+          ],
+          "to": "active"
+        },
+        "pause": {
+          "from": [
+            "active"
+          ],
+          "to": "paused"
+        },
+        "unpause": {
+          "from": [
+            "paused"
+          ],
+          "to": "active"
+        },
+        "fail_payment": {
+          "from": [
+            "active"
+          ],
+          "to": "payment_failed"
+        },
+        "recover_payment": {
+          "from": [
+            "payment_failed"
+          ],
+          "to": "active"
+        }
+      }
+    },
+    "AdGroup": {
+      "field": "status",
+      "transitions": {
+        "pause": {
+          "from": [
+            "active"
+          ],
+          "to": "paused"
+        },
+        "unpause": {
+          "from": [
+            "paused"
+          ],
+          "to": "active"
+        }
+      }
+    },
+    "Ad": {
+      "field": "status",
+      "transitions": {
+        "pause": {
+          "from": [
+            "active"
+          ],
+          "to": "paused"
+        },
+        "unpause": {
+          "from": [
+            "paused"
+          ],
+          "to": "active"
+        }
+      }
+    },
     "Bounty": {
       "field": "status",
       "transitions": {

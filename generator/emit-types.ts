@@ -55,7 +55,7 @@ function key(name: string): string {
 export function objectType(fields: Record<string, FieldSpec>, input: boolean): string {
   const entries = Object.entries(fields);
   if (!entries.length) return 'Record<string, never>';
-  const optional = (f: FieldSpec) => input && !f.required && f.default === undefined;
+  const optional = (f: FieldSpec) => (input && !f.required && f.default === undefined) || (!input && f.required === false);
   return `{ ${entries.map(([n, f]) => `${key(n)}${optional(f) ? '?' : ''}: ${tsType(f, input)}`).join('; ')} }`;
 }
 
@@ -79,7 +79,7 @@ function addInterface(file: SourceFile, name: string, fields: Record<string, Fie
     properties: Object.entries(fields).map(([n, f]) => ({
       name: key(n),
       type: tsType(f, input),
-      hasQuestionToken: input && !f.required && f.default === undefined,
+      hasQuestionToken: (input && !f.required && f.default === undefined) || (!input && f.required === false),
       docs: f.description ? [f.description] : undefined,
     })),
   });

@@ -23,6 +23,7 @@ import { EXPIRE_EXPORTS } from './exports/expire.js';
 import { COMPACT_TOTALS, compactTotalsTask } from './shared/compact-totals.js';
 import { PURGE_API_LOGS, purgeApiLogsTask } from './api_logs/purge.js';
 import { resolutionCenterTasks } from './resolution_center_cases/platform.js';
+import { DELIVER_ADS, deliverAdsTask } from './ads/deliver.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -46,15 +47,16 @@ export function taskList(db: Knex): TaskList {
     [COMPACT_TOTALS]: compactTotalsTask(db),
     ...resolutionCenterTasks(db),
     [PURGE_API_LOGS]: purgeApiLogsTask(db),
+    [DELIVER_ADS]: deliverAdsTask(db),
   };
 }
 
 /** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, the clearing of
  * settled payments' funds and the folding of totals tables' new rows (stats, summaries); hourly, the retention of
- * exports and of api logs. (Jobs of a worker that died need nothing here: runtime/worker-liveness.ts releases them
+ * exports and of api logs, and the simulated ad network's delivery of the hour just ended. (Jobs of a worker that died need nothing here: runtime/worker-liveness.ts releases them
  * for every task.) */
 export const schedule = {
   crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `* * * * * ${COMPACT_TOTALS}`, `0 * * * * ${EXPIRE_EXPORTS}`,
-    `30 * * * * ${PURGE_API_LOGS}`],
+    `30 * * * * ${PURGE_API_LOGS}`, `1 * * * * ${DELIVER_ADS}`],
   onStart: [],
 };
