@@ -49,11 +49,11 @@ export async function totalsBy(db: Knex, key: Key, ids: string[], w: Window): Pr
   const values: Knex.RawBinding[] = [];
   const cols = 'impressions, clicks, results, spend, result_value';
   if (days) {
-    parts.push(`select ${key} as k, ${cols} from ad_delivery_days where ${key} = any(array[?]::text[]) and day >= ? and day < ?`);
+    parts.push(`select ${key} as k, ${cols} from ad_delivery_days where ${key} = any(?::text[]) and day >= ? and day < ?`);
     values.push(ids, days[0], days[1]);
   }
   for (const [a, b] of hours) {
-    parts.push(`select ${key} as k, ${cols} from ad_delivery_hours where ${key} = any(array[?]::text[]) and hour >= ? and hour < ?`);
+    parts.push(`select ${key} as k, ${cols} from ad_delivery_hours where ${key} = any(?::text[]) and hour >= ? and hour < ?`);
     values.push(ids, a, b);
   }
   if (parts.length === 0) return out;

@@ -16,7 +16,7 @@ async function campaignTrees(db: Knex, ids: string[]): Promise<Map<string, Tree>
       count(a.id) filter (where g.status = 'active')::int as ads,
       count(a.id) filter (where g.status = 'active' and a.status = 'active')::int as active_ads
     from ad_groups g left join ads a on a.ad_group_id = g.id and a.deleted_at is null
-    where g.ad_campaign_id = any(array[?]::text[]) and g.deleted_at is null group by g.ad_campaign_id`, [ids]);
+    where g.ad_campaign_id = any(?::text[]) and g.deleted_at is null group by g.ad_campaign_id`, [ids]);
   return new Map(rows.map((r: Tree & { id: string }) => [r.id, r]));
 }
 
@@ -45,7 +45,7 @@ export async function groupViews(db: Knex, rows: Row[], w: Window): Promise<AdGr
       count(a.id) filter (where a.status = 'active')::int as active_ads
     from ad_groups g join ad_campaigns c on c.id = g.ad_campaign_id
     left join ads a on a.ad_group_id = g.id and a.deleted_at is null
-    where g.id = any(array[?]::text[]) group by g.id, c.status`, [ids]);
+    where g.id = any(?::text[]) group by g.id, c.status`, [ids]);
   const byId = new Map<string, { campaign_status: string; ads: number; active_ads: number }>(states.map((s: any) => [s.id, s]));
   const stats = await totalsBy(db, 'ad_group_id', ids, w);
   return rows.map((row) => {
@@ -60,7 +60,7 @@ export async function groupViews(db: Knex, rows: Row[], w: Window): Promise<AdGr
 export async function adViews(db: Knex, rows: Row[], w: Window): Promise<Ad[]> {
   const ids = rows.map((r) => r.id);
   const { rows: states } = await db.raw(`select a.id, c.status as campaign_status, g.status as group_status
-    from ads a join ad_groups g on g.id = a.ad_group_id join ad_campaigns c on c.id = a.ad_campaign_id where a.id = any(array[?]::text[])`, [ids]);
+    from ads a join ad_groups g on g.id = a.ad_group_id join ad_campaigns c on c.id = a.ad_campaign_id where a.id = any(?::text[])`, [ids]);
   const byId = new Map<string, { campaign_status: string; group_status: string }>(states.map((s: any) => [s.id, s]));
   const stats = await totalsBy(db, 'ad_id', ids, w);
   return rows.map((row) => {
