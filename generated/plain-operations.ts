@@ -284,6 +284,55 @@ export const retrieveExperiment = plainRetrieve<'retrieveExperiment'>(resources.
   scopes: ['experiment:read'],
 });
 
+/** GET /external_accounts: List external accounts */
+export const listExternalAccounts = plainList<'listExternalAccounts'>(resources.ExternalAccount, {
+  scope: 'social_account:read',
+  accountParam: 'account_id',
+  accountColumn: 'external_accounts.account_id',
+  filters: [
+    { param: 'platform', test: 'equal', sql: ['"external_accounts"."platform"'] },
+    { param: 'status', test: 'equal', sql: ['"external_accounts"."status"'] },
+    { param: 'verified', test: 'equal', sql: ['"external_accounts"."verified"'] },
+  ],
+  sorts: { created_at: { column: 'external_accounts.created_at', kind: 'timestamp' }, display_order: { column: 'external_accounts.display_order', kind: 'integer' } },
+  sortParam: 'order',
+  directionParam: 'direction',
+  idColumn: 'external_accounts.id',
+});
+
+/** GET /external_accounts/{id}: Retrieve an external account */
+export const retrieveExternalAccount = plainRetrieve<'retrieveExternalAccount'>(resources.ExternalAccount, {
+  scopes: ['social_account:read'],
+});
+
+/** PATCH /external_accounts/{id}: Update an external account */
+export const updateExternalAccount = plainUpdate<'updateExternalAccount'>(resources.ExternalAccount, {
+  scopes: ['social_account:update'],
+  table: 'external_accounts',
+  fields: {
+    display_order: { column: 'display_order', merge: false },
+    scopes: { column: 'scopes', merge: false },
+  },
+});
+
+/** DELETE /external_accounts/{id}: Disconnect an external account */
+export const deleteExternalAccount = plainDelete<'deleteExternalAccount'>(resources.ExternalAccount, {
+  scopes: ['social_account:update'],
+  statement: 'update "external_accounts" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
+});
+
+/** GET /social_accounts: List social accounts (deprecated; use GET /external_accounts) */
+export const listSocialAccounts: Handler<'listSocialAccounts'> = (input, ctx) => listExternalAccounts(input, ctx);
+
+/** GET /social_accounts/{id}: Retrieve a social account (deprecated; use GET /external_accounts/{id}) */
+export const retrieveSocialAccount: Handler<'retrieveSocialAccount'> = (input, ctx) => retrieveExternalAccount(input, ctx);
+
+/** PATCH /social_accounts/{id}: Update a social account (deprecated; use PATCH /external_accounts/{id}) */
+export const updateSocialAccount: Handler<'updateSocialAccount'> = (input, ctx) => updateExternalAccount(input, ctx);
+
+/** DELETE /social_accounts/{id}: Disconnect a social account (deprecated; use DELETE /external_accounts/{id}) */
+export const deleteSocialAccount: Handler<'deleteSocialAccount'> = (input, ctx) => deleteExternalAccount(input, ctx);
+
 /** GET /media: List an account's generated media */
 export const listMedia = plainList<'listMedia'>(resources.MediaAsset, {
   scope: 'company:balance:read',

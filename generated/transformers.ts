@@ -107,6 +107,16 @@ function down_EconomicIntelligenceOffer_step_2026_08_28(o: any): any {
   return o;
 }
 
+function down_ExternalAccount_step_2026_08_28(o: any): any {
+  { const p = o; if (p && "parent_external_account" in p) { p.parent_social_account = p.parent_external_account; delete p.parent_external_account; } }
+  return o;
+}
+
+function down_ExternalAccountPost_step_2026_08_28(o: any): any {
+  { const p = o; if (p && "external_account_id" in p) { p.social_account_id = p.external_account_id; delete p.external_account_id; } }
+  return o;
+}
+
 function down_PermissionList_step_2026_08_28(o: any): any {
   o = permissionsWithoutTrading.down(o);
   return o;
@@ -137,6 +147,12 @@ function down_CheckoutConfiguration_step_2026_08_25(o: any): any {
 
 function down_Experiment_step_2026_08_25(o: any): any {
   delete o.account_id;
+  return o;
+}
+
+function down_ExternalAccountPost_step_2026_08_25(o: any): any {
+  delete o.video_id;
+  delete o.caption;
   return o;
 }
 
@@ -494,6 +510,16 @@ export function down_EconomicIntelligenceOffer_2026_08_25(o: any): any {
   return o;
 }
 
+export function down_ExternalAccount_2026_08_25(o: any): any {
+  o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountPost_2026_08_25(o: any): any {
+  o = down_ExternalAccountPost_step_2026_08_28(o);
+  return o;
+}
+
 export function down_Payment_2026_08_25(o: any): any {
   o = down_Payment_step_2026_09_06(o);
   return o;
@@ -543,6 +569,10 @@ export function up_listDisputes_2026_08_25(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
 }
 
+export function up_createExternalAccount_2026_08_25(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "parent_social_account_id" in b) { b["parent_external_account_id"] = b["parent_social_account_id"]; delete b["parent_social_account_id"]; } }
+}
+
 export function up_createTransfer_2026_08_25(input: any): void {
   if (input.body && input.body["type"] === undefined) input.body["type"] = "balance";
   { const b = input.body; const m: Record<string, unknown> = {"ledger":"balance","wallet_send":"balance"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["type"] !== undefined) b["type"] = Array.isArray(b["type"]) ? [...new Set(b["type"].flatMap(one))] : one(b["type"]); }
@@ -590,6 +620,17 @@ export function down_EconomicIntelligenceOffer_2026_08_21(o: any): any {
 
 export function down_Experiment_2026_08_21(o: any): any {
   o = down_Experiment_step_2026_08_25(o);
+  return o;
+}
+
+export function down_ExternalAccount_2026_08_21(o: any): any {
+  o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountPost_2026_08_21(o: any): any {
+  o = down_ExternalAccountPost_step_2026_08_28(o);
+  o = down_ExternalAccountPost_step_2026_08_25(o);
   return o;
 }
 
@@ -691,6 +732,10 @@ export function up_evaluateExperiment_2026_08_21(input: any): void {
   experimentLegacySubject.up(input);
 }
 
+export function up_createExternalAccount_2026_08_21(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "parent_social_account_id" in b) { b["parent_external_account_id"] = b["parent_social_account_id"]; delete b["parent_social_account_id"]; } }
+}
+
 export function up_createPartnerReferralRequest_2026_08_21(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {"url":"link"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["request_type"] !== undefined) b["request_type"] = Array.isArray(b["request_type"]) ? [...new Set(b["request_type"].flatMap(one))] : one(b["request_type"]); }
 }
@@ -772,6 +817,17 @@ export function down_EconomicIntelligenceOffer_2026_08_14(o: any): any {
 
 export function down_Experiment_2026_08_14(o: any): any {
   o = down_Experiment_step_2026_08_25(o);
+  return o;
+}
+
+export function down_ExternalAccount_2026_08_14(o: any): any {
+  o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountPost_2026_08_14(o: any): any {
+  o = down_ExternalAccountPost_step_2026_08_28(o);
+  o = down_ExternalAccountPost_step_2026_08_25(o);
   return o;
 }
 
@@ -906,6 +962,10 @@ export function up_endExperiment_2026_08_14(input: any): void {
   experimentFindingsPlaceholder.up(input);
 }
 
+export function up_createExternalAccount_2026_08_14(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "parent_social_account_id" in b) { b["parent_external_account_id"] = b["parent_social_account_id"]; delete b["parent_social_account_id"]; } }
+}
+
 export function up_retrieveFinancialReport_2026_08_14(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -1018,6 +1078,17 @@ export function down_EconomicIntelligenceOffer_2026_08_07(o: any): any {
 
 export function down_Experiment_2026_08_07(o: any): any {
   o = down_Experiment_step_2026_08_25(o);
+  return o;
+}
+
+export function down_ExternalAccount_2026_08_07(o: any): any {
+  o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountPost_2026_08_07(o: any): any {
+  o = down_ExternalAccountPost_step_2026_08_28(o);
+  o = down_ExternalAccountPost_step_2026_08_25(o);
   return o;
 }
 
@@ -1157,6 +1228,10 @@ export function up_endExperiment_2026_08_07(input: any): void {
   experimentFindingsPlaceholder.up(input);
 }
 
+export function up_createExternalAccount_2026_08_07(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "parent_social_account_id" in b) { b["parent_external_account_id"] = b["parent_social_account_id"]; delete b["parent_social_account_id"]; } }
+}
+
 export function up_retrieveFinancialReport_2026_08_07(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -1293,6 +1368,17 @@ export function down_EconomicIntelligenceOffer_2026_07_30(o: any): any {
 
 export function down_Experiment_2026_07_30(o: any): any {
   o = down_Experiment_step_2026_08_25(o);
+  return o;
+}
+
+export function down_ExternalAccount_2026_07_30(o: any): any {
+  o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountPost_2026_07_30(o: any): any {
+  o = down_ExternalAccountPost_step_2026_08_28(o);
+  o = down_ExternalAccountPost_step_2026_08_25(o);
   return o;
 }
 
@@ -1452,6 +1538,10 @@ export function up_evaluateExperiment_2026_07_30(input: any): void {
 
 export function up_endExperiment_2026_07_30(input: any): void {
   experimentFindingsPlaceholder.up(input);
+}
+
+export function up_createExternalAccount_2026_07_30(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "parent_social_account_id" in b) { b["parent_external_account_id"] = b["parent_social_account_id"]; delete b["parent_social_account_id"]; } }
 }
 
 export function up_retrieveFinancialReport_2026_07_30(input: any): void {
@@ -1615,6 +1705,17 @@ export function down_EconomicIntelligenceOffer_2026_07_23(o: any): any {
 
 export function down_Experiment_2026_07_23(o: any): any {
   o = down_Experiment_step_2026_08_25(o);
+  return o;
+}
+
+export function down_ExternalAccount_2026_07_23(o: any): any {
+  o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountPost_2026_07_23(o: any): any {
+  o = down_ExternalAccountPost_step_2026_08_28(o);
+  o = down_ExternalAccountPost_step_2026_08_25(o);
   return o;
 }
 
@@ -1807,6 +1908,10 @@ export function up_endExperiment_2026_07_23(input: any): void {
   experimentFindingsPlaceholder.up(input);
 }
 
+export function up_createExternalAccount_2026_07_23(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "parent_social_account_id" in b) { b["parent_external_account_id"] = b["parent_social_account_id"]; delete b["parent_social_account_id"]; } }
+}
+
 export function up_retrieveFinancialReport_2026_07_23(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -1985,6 +2090,17 @@ export function down_EconomicIntelligenceOffer_2026_07_22(o: any): any {
 
 export function down_Experiment_2026_07_22(o: any): any {
   o = down_Experiment_step_2026_08_25(o);
+  return o;
+}
+
+export function down_ExternalAccount_2026_07_22(o: any): any {
+  o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountPost_2026_07_22(o: any): any {
+  o = down_ExternalAccountPost_step_2026_08_28(o);
+  o = down_ExternalAccountPost_step_2026_08_25(o);
   return o;
 }
 
@@ -2187,6 +2303,10 @@ export function up_endExperiment_2026_07_22(input: any): void {
   experimentFindingsPlaceholder.up(input);
 }
 
+export function up_createExternalAccount_2026_07_22(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "parent_social_account_id" in b) { b["parent_external_account_id"] = b["parent_social_account_id"]; delete b["parent_social_account_id"]; } }
+}
+
 export function up_retrieveFinancialReport_2026_07_22(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -2387,6 +2507,17 @@ export function down_EconomicIntelligenceOffer_2026_07_20(o: any): any {
 
 export function down_Experiment_2026_07_20(o: any): any {
   o = down_Experiment_step_2026_08_25(o);
+  return o;
+}
+
+export function down_ExternalAccount_2026_07_20(o: any): any {
+  o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountPost_2026_07_20(o: any): any {
+  o = down_ExternalAccountPost_step_2026_08_28(o);
+  o = down_ExternalAccountPost_step_2026_08_25(o);
   return o;
 }
 
@@ -2616,6 +2747,10 @@ export function up_endExperiment_2026_07_20(input: any): void {
   experimentFindingsPlaceholder.up(input);
 }
 
+export function up_createExternalAccount_2026_07_20(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "parent_social_account_id" in b) { b["parent_external_account_id"] = b["parent_social_account_id"]; delete b["parent_social_account_id"]; } }
+}
+
 export function up_retrieveFinancialReport_2026_07_20(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -2838,6 +2973,17 @@ export function down_EconomicIntelligenceOffer_2025_01_01(o: any): any {
 
 export function down_Experiment_2025_01_01(o: any): any {
   o = down_Experiment_step_2026_08_25(o);
+  return o;
+}
+
+export function down_ExternalAccount_2025_01_01(o: any): any {
+  o = down_ExternalAccount_step_2026_08_28(o);
+  return o;
+}
+
+export function down_ExternalAccountPost_2025_01_01(o: any): any {
+  o = down_ExternalAccountPost_step_2026_08_28(o);
+  o = down_ExternalAccountPost_step_2026_08_25(o);
   return o;
 }
 
@@ -3067,6 +3213,10 @@ export function up_endExperiment_2025_01_01(input: any): void {
   experimentFindingsPlaceholder.up(input);
 }
 
+export function up_createExternalAccount_2025_01_01(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "parent_social_account_id" in b) { b["parent_external_account_id"] = b["parent_social_account_id"]; delete b["parent_social_account_id"]; } }
+}
+
 export function up_retrieveFinancialReport_2025_01_01(input: any): void {
   financialReportDateWindowRequest.up(input);
 }
@@ -3229,6 +3379,8 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   DisputeSummary: { "2026-08-25": down_DisputeSummary_2026_08_25, "2026-08-21": down_DisputeSummary_2026_08_21, "2026-08-14": down_DisputeSummary_2026_08_14, "2026-08-07": down_DisputeSummary_2026_08_07, "2026-07-30": down_DisputeSummary_2026_07_30, "2026-07-23": down_DisputeSummary_2026_07_23, "2026-07-22": down_DisputeSummary_2026_07_22, "2026-07-20": down_DisputeSummary_2026_07_20, "2025-01-01": down_DisputeSummary_2025_01_01 },
   EconomicIntelligenceOffer: { "2026-08-28": down_EconomicIntelligenceOffer_2026_08_28, "2026-08-25": down_EconomicIntelligenceOffer_2026_08_25, "2026-08-21": down_EconomicIntelligenceOffer_2026_08_21, "2026-08-14": down_EconomicIntelligenceOffer_2026_08_14, "2026-08-07": down_EconomicIntelligenceOffer_2026_08_07, "2026-07-30": down_EconomicIntelligenceOffer_2026_07_30, "2026-07-23": down_EconomicIntelligenceOffer_2026_07_23, "2026-07-22": down_EconomicIntelligenceOffer_2026_07_22, "2026-07-20": down_EconomicIntelligenceOffer_2026_07_20, "2025-01-01": down_EconomicIntelligenceOffer_2025_01_01 },
   Experiment: { "2026-08-21": down_Experiment_2026_08_21, "2026-08-14": down_Experiment_2026_08_14, "2026-08-07": down_Experiment_2026_08_07, "2026-07-30": down_Experiment_2026_07_30, "2026-07-23": down_Experiment_2026_07_23, "2026-07-22": down_Experiment_2026_07_22, "2026-07-20": down_Experiment_2026_07_20, "2025-01-01": down_Experiment_2025_01_01 },
+  ExternalAccount: { "2026-08-25": down_ExternalAccount_2026_08_25, "2026-08-21": down_ExternalAccount_2026_08_21, "2026-08-14": down_ExternalAccount_2026_08_14, "2026-08-07": down_ExternalAccount_2026_08_07, "2026-07-30": down_ExternalAccount_2026_07_30, "2026-07-23": down_ExternalAccount_2026_07_23, "2026-07-22": down_ExternalAccount_2026_07_22, "2026-07-20": down_ExternalAccount_2026_07_20, "2025-01-01": down_ExternalAccount_2025_01_01 },
+  ExternalAccountPost: { "2026-08-25": down_ExternalAccountPost_2026_08_25, "2026-08-21": down_ExternalAccountPost_2026_08_21, "2026-08-14": down_ExternalAccountPost_2026_08_14, "2026-08-07": down_ExternalAccountPost_2026_08_07, "2026-07-30": down_ExternalAccountPost_2026_07_30, "2026-07-23": down_ExternalAccountPost_2026_07_23, "2026-07-22": down_ExternalAccountPost_2026_07_22, "2026-07-20": down_ExternalAccountPost_2026_07_20, "2025-01-01": down_ExternalAccountPost_2025_01_01 },
   File: { "2026-08-14": down_File_2026_08_14, "2026-08-07": down_File_2026_08_07, "2026-07-30": down_File_2026_07_30, "2026-07-23": down_File_2026_07_23, "2026-07-22": down_File_2026_07_22, "2026-07-20": down_File_2026_07_20, "2025-01-01": down_File_2025_01_01 },
   FinancialReport: { "2026-08-21": down_FinancialReport_2026_08_21, "2026-08-14": down_FinancialReport_2026_08_14, "2026-08-07": down_FinancialReport_2026_08_07, "2026-07-30": down_FinancialReport_2026_07_30, "2026-07-23": down_FinancialReport_2026_07_23, "2026-07-22": down_FinancialReport_2026_07_22, "2026-07-20": down_FinancialReport_2026_07_20, "2025-01-01": down_FinancialReport_2025_01_01 },
   FinancialReportCurrency: { "2026-08-21": down_FinancialReportCurrency_2026_08_21, "2026-08-14": down_FinancialReportCurrency_2026_08_14, "2026-08-07": down_FinancialReportCurrency_2026_08_07, "2026-07-30": down_FinancialReportCurrency_2026_07_30, "2026-07-23": down_FinancialReportCurrency_2026_07_23, "2026-07-22": down_FinancialReportCurrency_2026_07_22, "2026-07-20": down_FinancialReportCurrency_2026_07_20, "2025-01-01": down_FinancialReportCurrency_2025_01_01 },
@@ -3268,6 +3420,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   createAd: { "2026-08-25": up_createAd_2026_08_25, "2026-08-21": up_createAd_2026_08_21, "2026-08-14": up_createAd_2026_08_14, "2026-08-07": up_createAd_2026_08_07, "2026-07-30": up_createAd_2026_07_30, "2026-07-23": up_createAd_2026_07_23, "2026-07-22": up_createAd_2026_07_22, "2026-07-20": up_createAd_2026_07_20, "2025-01-01": up_createAd_2025_01_01 },
   createCheckoutConfiguration: { "2026-08-21": up_createCheckoutConfiguration_2026_08_21, "2026-08-14": up_createCheckoutConfiguration_2026_08_14, "2026-08-07": up_createCheckoutConfiguration_2026_08_07, "2026-07-30": up_createCheckoutConfiguration_2026_07_30, "2026-07-23": up_createCheckoutConfiguration_2026_07_23, "2026-07-22": up_createCheckoutConfiguration_2026_07_22, "2026-07-20": up_createCheckoutConfiguration_2026_07_20, "2025-01-01": up_createCheckoutConfiguration_2025_01_01 },
   createDeposit: { "2026-08-14": up_createDeposit_2026_08_14, "2026-08-07": up_createDeposit_2026_08_07, "2026-07-30": up_createDeposit_2026_07_30, "2026-07-23": up_createDeposit_2026_07_23, "2026-07-22": up_createDeposit_2026_07_22, "2026-07-20": up_createDeposit_2026_07_20, "2025-01-01": up_createDeposit_2025_01_01 },
+  createExternalAccount: { "2026-08-25": up_createExternalAccount_2026_08_25, "2026-08-21": up_createExternalAccount_2026_08_21, "2026-08-14": up_createExternalAccount_2026_08_14, "2026-08-07": up_createExternalAccount_2026_08_07, "2026-07-30": up_createExternalAccount_2026_07_30, "2026-07-23": up_createExternalAccount_2026_07_23, "2026-07-22": up_createExternalAccount_2026_07_22, "2026-07-20": up_createExternalAccount_2026_07_20, "2025-01-01": up_createExternalAccount_2025_01_01 },
   createPartnerReferralRequest: { "2026-08-21": up_createPartnerReferralRequest_2026_08_21, "2026-08-14": up_createPartnerReferralRequest_2026_08_14, "2026-08-07": up_createPartnerReferralRequest_2026_08_07, "2026-07-30": up_createPartnerReferralRequest_2026_07_30, "2026-07-23": up_createPartnerReferralRequest_2026_07_23, "2026-07-22": up_createPartnerReferralRequest_2026_07_22, "2026-07-20": up_createPartnerReferralRequest_2026_07_20, "2025-01-01": up_createPartnerReferralRequest_2025_01_01 },
   createPayment: { "2026-08-14": up_createPayment_2026_08_14, "2026-08-07": up_createPayment_2026_08_07, "2026-07-30": up_createPayment_2026_07_30, "2026-07-23": up_createPayment_2026_07_23, "2026-07-22": up_createPayment_2026_07_22, "2026-07-20": up_createPayment_2026_07_20, "2025-01-01": up_createPayment_2025_01_01 },
   createPayout: { "2026-08-14": up_createPayout_2026_08_14, "2026-08-07": up_createPayout_2026_08_07, "2026-07-30": up_createPayout_2026_07_30, "2026-07-23": up_createPayout_2026_07_23, "2026-07-22": up_createPayout_2026_07_22, "2026-07-20": up_createPayout_2026_07_20, "2025-01-01": up_createPayout_2025_01_01 },

@@ -782,6 +782,53 @@ export interface Export {
     updated_at: string;
 }
 
+export interface ExternalAccount {
+    id: string;
+    account_id: string;
+    platform: "facebook" | "instagram" | "x" | "youtube" | "tiktok";
+    /** The handle on the network, lower-cased. */
+    username: string;
+    /** The display name on the network; null until connected. */
+    name: string | null;
+    /** The network's id of the profile; null until connected. */
+    external_id: string | null;
+    /** The profile's address on the network; null until connected. */
+    url: string | null;
+    profile_picture_url: string | null;
+    /** Whether the network verified the profile. */
+    verified: boolean;
+    /** Capabilities granted: advertise lets ads run under it. */
+    scopes: "advertise"[];
+    status: "connecting" | "connected" | "failed";
+    /** Why the connection failed; null otherwise. */
+    error: string | null;
+    /** The page that owns this profile (an Instagram-style profile owned by a Facebook page). */
+    parent_external_account: { id: string; platform: "facebook" | "instagram" | "x" | "youtube" | "tiktok"; username: string } | null;
+    /** Where it sorts with order=display_order (ascending). */
+    display_order: number;
+    connected_at: string | null;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface ExternalAccountPost {
+    id: string;
+    account_id: string;
+    external_account_id: string;
+    /** The network's id of the post. */
+    platform_post_id: string;
+    media_type: "image" | "video";
+    /** The network's id of the video; null for image posts. */
+    video_id: string | null;
+    caption: string | null;
+    media_url: string | null;
+    thumbnail_url: string | null;
+    destination_url: string | null;
+    call_to_action: string | null;
+    published_at: string;
+    created_at: string;
+}
+
 /** One part of a multipart upload's destination. */
 export interface FileUploadPart {
     /** 1 to parts. */
@@ -2599,6 +2646,123 @@ export interface RetrieveExportInput {
 
 export type RetrieveExportOutput = Export;
 
+/** POST /external_accounts: Connect an external account */
+export interface CreateExternalAccountInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; platform: "facebook" | "instagram" | "x" | "youtube" | "tiktok"; username: string; scopes?: "advertise"[]; parent_external_account_id?: string };
+}
+
+export type CreateExternalAccountOutput = ExternalAccount;
+
+/** GET /external_accounts: List external accounts */
+export interface ListExternalAccountsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; platform?: "facebook" | "instagram" | "x" | "youtube" | "tiktok"; status?: "connecting" | "connected" | "failed"; verified?: boolean; order: "created_at" | "display_order"; direction?: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListExternalAccountsOutput = Page<ExternalAccount>;
+
+/** GET /external_accounts/{id}: Retrieve an external account */
+export interface RetrieveExternalAccountInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveExternalAccountOutput = ExternalAccount;
+
+/** PATCH /external_accounts/{id}: Update an external account */
+export interface UpdateExternalAccountInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { display_order?: number; scopes?: "advertise"[] };
+}
+
+export type UpdateExternalAccountOutput = ExternalAccount;
+
+/** DELETE /external_accounts/{id}: Disconnect an external account */
+export interface DeleteExternalAccountInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteExternalAccountOutput = Deleted;
+
+/** GET /external_accounts/{id}/posts: List an external account's posts */
+export interface ListExternalAccountPostsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; post_id?: string; media_type?: "image" | "video" };
+    body: undefined;
+}
+
+export type ListExternalAccountPostsOutput = Page<ExternalAccountPost>;
+
+/** POST /sandbox/external_accounts/{id}/posts: Publish a post on the sandbox network */
+export interface PublishSandboxExternalAccountPostInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { caption: string; video: boolean };
+}
+
+export type PublishSandboxExternalAccountPostOutput = ExternalAccountPost;
+
+/** GET /social_accounts: List social accounts (deprecated; use GET /external_accounts) */
+export interface ListSocialAccountsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; platform?: "facebook" | "instagram" | "x" | "youtube" | "tiktok"; status?: "connecting" | "connected" | "failed"; verified?: boolean; order: "created_at" | "display_order"; direction?: "asc" | "desc" };
+    body: undefined;
+}
+
+export type ListSocialAccountsOutput = Page<ExternalAccount>;
+
+/** POST /social_accounts: Connect a social account (deprecated; use POST /external_accounts) */
+export interface CreateSocialAccountInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; platform: "facebook" | "instagram" | "x" | "youtube" | "tiktok"; username: string; scopes?: "advertise"[]; parent_external_account_id?: string };
+}
+
+export type CreateSocialAccountOutput = ExternalAccount;
+
+/** GET /social_accounts/{id}: Retrieve a social account (deprecated; use GET /external_accounts/{id}) */
+export interface RetrieveSocialAccountInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveSocialAccountOutput = ExternalAccount;
+
+/** PATCH /social_accounts/{id}: Update a social account (deprecated; use PATCH /external_accounts/{id}) */
+export interface UpdateSocialAccountInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { display_order?: number; scopes?: "advertise"[] };
+}
+
+export type UpdateSocialAccountOutput = ExternalAccount;
+
+/** DELETE /social_accounts/{id}: Disconnect a social account (deprecated; use DELETE /external_accounts/{id}) */
+export interface DeleteSocialAccountInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteSocialAccountOutput = Deleted;
+
+/** GET /social_accounts/{id}/posts: List a social account's posts (deprecated; use GET /external_accounts/{id}/posts) */
+export interface ListSocialAccountPostsInput {
+    path: { id: string };
+    query: { first?: number; after?: string; last?: number; before?: string; post_id?: string; media_type?: "image" | "video" };
+    body: undefined;
+}
+
+export type ListSocialAccountPostsOutput = Page<ExternalAccountPost>;
+
 /** POST /files: Create a file and its presigned upload destination */
 export interface CreateFileInput {
     path: Record<string, never>;
@@ -3791,7 +3955,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -3818,7 +3982,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -3917,6 +4081,19 @@ export interface Operations {
     createExport: { input: CreateExportInput; output: CreateExportOutput };
     listExports: { input: ListExportsInput; output: ListExportsOutput };
     retrieveExport: { input: RetrieveExportInput; output: RetrieveExportOutput };
+    createExternalAccount: { input: CreateExternalAccountInput; output: CreateExternalAccountOutput };
+    listExternalAccounts: { input: ListExternalAccountsInput; output: ListExternalAccountsOutput };
+    retrieveExternalAccount: { input: RetrieveExternalAccountInput; output: RetrieveExternalAccountOutput };
+    updateExternalAccount: { input: UpdateExternalAccountInput; output: UpdateExternalAccountOutput };
+    deleteExternalAccount: { input: DeleteExternalAccountInput; output: DeleteExternalAccountOutput };
+    listExternalAccountPosts: { input: ListExternalAccountPostsInput; output: ListExternalAccountPostsOutput };
+    publishSandboxExternalAccountPost: { input: PublishSandboxExternalAccountPostInput; output: PublishSandboxExternalAccountPostOutput };
+    listSocialAccounts: { input: ListSocialAccountsInput; output: ListSocialAccountsOutput };
+    createSocialAccount: { input: CreateSocialAccountInput; output: CreateSocialAccountOutput };
+    retrieveSocialAccount: { input: RetrieveSocialAccountInput; output: RetrieveSocialAccountOutput };
+    updateSocialAccount: { input: UpdateSocialAccountInput; output: UpdateSocialAccountOutput };
+    deleteSocialAccount: { input: DeleteSocialAccountInput; output: DeleteSocialAccountOutput };
+    listSocialAccountPosts: { input: ListSocialAccountPostsInput; output: ListSocialAccountPostsOutput };
     createFile: { input: CreateFileInput; output: CreateFileOutput };
     retrieveFile: { input: RetrieveFileInput; output: RetrieveFileOutput };
     completeFile: { input: CompleteFileInput; output: CompleteFileOutput };

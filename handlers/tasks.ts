@@ -24,6 +24,7 @@ import { COMPACT_TOTALS, compactTotalsTask } from './shared/compact-totals.js';
 import { PURGE_API_LOGS, purgeApiLogsTask } from './api_logs/purge.js';
 import { resolutionCenterTasks } from './resolution_center_cases/platform.js';
 import { DELIVER_ADS, deliverAdsTask } from './ads/deliver.js';
+import { externalAccountTasks } from './external_accounts/sandbox-network.js';
 
 export function taskList(db: Knex): TaskList {
   return {
@@ -48,6 +49,7 @@ export function taskList(db: Knex): TaskList {
     ...resolutionCenterTasks(db),
     [PURGE_API_LOGS]: purgeApiLogsTask(db),
     [DELIVER_ADS]: deliverAdsTask(db),
+    ...externalAccountTasks(db),
   };
 }
 
