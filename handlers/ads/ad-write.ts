@@ -2,6 +2,7 @@
 // the chosen post of the ad's own account. Returns the columns to write.
 import type { Knex } from 'knex';
 import { newId } from '../../runtime/ids.js';
+import { invalid } from '../../runtime/errors.js';
 import { checkCopy, COPY_FIELDS, storedCopy, type Copy, type CopyEntry, type Translations } from './copy.js';
 import { checkExistingPost, checkExternalAccounts } from './references.js';
 
@@ -32,12 +33,15 @@ export async function adColumns(db: Knex, accountId: string, body: AdFields, cur
   if (body.existing_post_id !== undefined || body.external_accounts !== undefined || !current) {
     if (chosen) {
       const post = await checkExistingPost(db, chosen, externalAccounts.map((a: { id: string }) => a.id));
-      Object.assign(out, { existing_post_id: chosen, post_id: chosen, post_thumbnail_url: post.thumbnail_url, post_source: body.post_source ?? post.source ?? current?.post_source ?? null });
+      Object.assign(out, { existing_post_id: chosen, post_id: chosen, post_thumbnail_url: post.thumbnail_url, post_source: post.source });
     } else if (!current || current.existing_post_id) {
       // The network makes its own post from the copy: that is the post it serves.
       Object.assign(out, { existing_post_id: null, post_id: newId('post_'), post_thumbnail_url: null });
     }
   }
   if (body.post_source !== undefined && out.post_source === undefined) out.post_source = body.post_source;
+  if (chosen && body.post_source != null && body.post_source !== out.post_source && out.post_source !== undefined) {
+    throw invalid(`The chosen post is a ${out.post_source as string} post`, 'post_source');
+  }
   return out;
 }

@@ -1,42 +1,49 @@
-// What ads and ad groups name outside this area: external accounts (sacc_), their posts and audiences (aud_),
-// built by the external accounts and audiences area. Each must belong to the same account (400 naming the field).
+// What ads and ad groups name outside this area: external accounts (sacc_) and their posts (xpost_), from the
+// external accounts area (migrations/380), and audiences (aud_), from the audiences area. Each must belong to the
+// ad's own account (400 naming the field).
 import type { Knex } from 'knex';
 import { invalid } from '../../runtime/errors.js';
 
-// Until that area's tables are merged, references are checked by their id's form only (the spec's patterns).
+/** Audiences are checked by their id's form until the audiences area's table exists (its migration is 38x). */
 async function tableExists(db: Knex, table: string): Promise<boolean> {
   const { rows } = await db.raw('select to_regclass(?) as t', [table]);
   return rows[0].t !== null;
 }
 
-async function missing(db: Knex, table: string, ids: string[], accountId: string): Promise<string | undefined> {
-  if (ids.length === 0 || !(await tableExists(db, table))) return undefined;
-  const found = await db(table).whereIn('id', ids).where({ account_id: accountId }).whereNull('deleted_at').pluck('id');
-  return ids.find((id) => !found.includes(id));
-}
-
 export async function checkExternalAccounts(db: Knex, accountId: string, refs: { id: string }[]): Promise<void> {
   const ids = refs.map((r) => r.id);
   if (new Set(ids).size !== ids.length) throw invalid('An external account is named twice', 'external_accounts');
-  const absent = await missing(db, 'external_accounts', ids, accountId);
-  if (absent) throw invalid(`No such external account on this account: '${absent}'`, `external_accounts[${ids.indexOf(absent)}].id`);
+  if (ids.length === 0) return;
+  const found = await db('external_accounts').whereIn('id', ids).where({ account_id: accountId }).whereNull('deleted_at').select('id', 'status');
+  ids.forEach((id, i) => {
+    const row = found.find((f) => f.id === id);
+    if (!row) throw invalid(`No such external account on this account: '${id}'`, `external_accounts[${i}].id`);
+    if (row.status !== 'connected') throw invalid(`External account '${id}' is ${row.status}, not connected`, `external_accounts[${i}].id`);
+  });
 }
 
-/** The chosen post must be a post of one of the ad's external accounts. */
-export async function checkExistingPost(db: Knex, postId: string, externalAccountIds: string[]): Promise<{ thumbnail_url: string | null; source: string | null }> {
-  if (!(await tableExists(db, 'external_account_posts'))) return { thumbnail_url: null, source: null };
+/** The chosen post must be a facebook or instagram post of one of the ad's external accounts. */
+export async function checkExistingPost(db: Knex, postId: string, externalAccountIds: string[]): Promise<{ thumbnail_url: string | null; source: 'facebook' | 'instagram' }> {
   const post = externalAccountIds.length === 0 ? undefined
-    : await db('external_account_posts').where({ id: postId }).whereIn('external_account_id', externalAccountIds).first();
+    : await db('external_account_posts as p').join('external_accounts as x', 'x.id', 'p.external_account_id')
+      .where('p.id', postId).whereIn('p.external_account_id', externalAccountIds).first('p.thumbnail_url', 'x.platform');
   if (!post) throw invalid(`No post '${postId}' of the ad's external accounts`, 'existing_post_id');
-  return { thumbnail_url: post.thumbnail_url ?? null, source: post.platform ?? null };
+  if (post.platform !== 'facebook' && post.platform !== 'instagram') {
+    throw invalid(`Ads promote facebook or instagram posts; '${postId}' is a ${post.platform} post`, 'existing_post_id');
+  }
+  return { thumbnail_url: post.thumbnail_url ?? null, source: post.platform };
 }
 
 export async function checkAudiences(db: Knex, accountId: string, audiences: { include: string[]; exclude: string[] }): Promise<void> {
-  for (const side of ['include', 'exclude'] as const) {
-    const absent = await missing(db, 'audiences', audiences[side], accountId);
-    if (absent) throw invalid(`No such audience on this account: '${absent}'`, `audiences.${side}`);
-  }
   if (audiences.include.some((id) => audiences.exclude.includes(id))) {
     throw invalid('An audience cannot be both included and excluded', 'audiences.exclude');
+  }
+  if (!(await tableExists(db, 'audiences'))) return;
+  for (const side of ['include', 'exclude'] as const) {
+    const ids = audiences[side];
+    if (ids.length === 0) continue;
+    const found: string[] = await db('audiences').whereIn('id', ids).where({ account_id: accountId }).pluck('id');
+    const absent = ids.find((id) => !found.includes(id));
+    if (absent) throw invalid(`No such audience on this account: '${absent}'`, `audiences.${side}`);
   }
 }

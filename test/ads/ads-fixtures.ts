@@ -42,3 +42,13 @@ export async function firstHour(app: TestApp, campaignId: string): Promise<numbe
   return Math.ceil(new Date(row.launched_at).getTime() / HOUR) * HOUR;
 }
 export const after = (start: number, hours: number) => new Date(start + hours * HOUR);
+
+/** A connected external account with one post, as the external accounts area's connect job leaves them. */
+export async function externalAccountWithPost(app: TestApp, accountId: string, platform = 'facebook') {
+  const { newId } = await import('../../runtime/ids.js');
+  const id = newId('sacc_');
+  await app.db('external_accounts').insert({ id, account_id: accountId, platform, username: `shop${id.slice(-6).toLowerCase()}`, status: 'connected', connected_at: new Date() });
+  const post = newId('xpost_');
+  await app.db('external_account_posts').insert({ id: post, account_id: accountId, external_account_id: id, platform_post_id: `p${post}`, media_type: 'image', thumbnail_url: `https://cdn.example.com/${post}.jpg`, published_at: new Date() });
+  return { id, post };
+}

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { advertiser, campaignBody, created } from './ads-fixtures.js';
+import { advertiser, campaignBody, created, externalAccountWithPost } from './ads-fixtures.js';
 
 const BEFORE_17 = '2026-08-27'; // also before entry 11
 const BEFORE_38 = '2026-08-20';
@@ -130,6 +130,29 @@ t('entry 11: before 2026-08-28 an ad names social_accounts, in requests and resp
   assert.equal([head.status, head.body.error.param], [400, 'social_accounts']);
 });
 
+t('external accounts and the chosen post must be the account\'s own: post_id serves the chosen post', async () => {
+  const o = await advertiser(app);
+  const other = await advertiser(app);
+  const g = await group(o);
+  const mine = await externalAccountWithPost(app, o.accountId);
+  const theirs = await externalAccountWithPost(app, other.accountId);
+  const foreign = await app.request('POST', '/ads', { token: o.key, body: { ad_group_id: g.id, external_accounts: [{ id: mine.id }, { id: theirs.id }] } });
+  assert.equal([foreign.status, foreign.body.error.param], [400, 'external_accounts[1].id']);
+  const wrongPost = await app.request('POST', '/ads', { token: o.key, body: { ad_group_id: g.id, external_accounts: [{ id: mine.id }], existing_post_id: theirs.post } });
+  assert.equal([wrongPost.status, wrongPost.body.error.param], [400, 'existing_post_id']);
+  const noAccount = await app.request('POST', '/ads', { token: o.key, body: { ad_group_id: g.id, existing_post_id: mine.post } });
+  assert.equal([noAccount.status, noAccount.body.error.param], [400, 'existing_post_id']);
+  const ad = await created(app, o, '/ads', { ad_group_id: g.id, external_accounts: [{ id: mine.id }], existing_post_id: mine.post });
+  assert.equal([ad.post_id, ad.existing_post_id, ad.post_source, ad.post_thumbnail_url, ad.external_accounts],
+    [mine.post, mine.post, 'facebook', `https://cdn.example.com/${mine.post}.jpg`, [{ id: mine.id }]]);
+  const tiktok = await externalAccountWithPost(app, o.accountId, 'tiktok');
+  const notAds = await app.request('PATCH', `/ads/${ad.id}`, { token: o.key, body: { external_accounts: [{ id: tiktok.id }], existing_post_id: tiktok.post } });
+  assert.equal([notAds.status, notAds.body.error.param], [400, 'existing_post_id']);
+  const mine2 = await app.request('PATCH', `/ads/${ad.id}`, { token: o.key, body: { existing_post_id: null } });
+  assert.equal([mine2.status, mine2.body.existing_post_id], [200, null]);
+  assert.match(mine2.body.post_id, /^post_/, 'without a chosen post the network serves one of its own');
+});
+
 t('entry 38: before 2026-08-21 post_id is the chosen post and the served post is not shown', async () => {
   const o = await advertiser(app);
   const g = await group(o);
@@ -138,6 +161,11 @@ t('entry 38: before 2026-08-21 post_id is the chosen post and the served post is
   const head = await app.request('GET', `/ads/${ad.id}`, { token: o.key });
   assert.match(head.body.post_id, /^post_/);
   assert.is(head.body.existing_post_id, null);
+  const x = await externalAccountWithPost(app, o.accountId, 'instagram');
+  const chosen = await created(app, o, '/ads', { ad_group_id: g.id, social_accounts: [{ id: x.id }], post_id: x.post }, BEFORE_38);
+  assert.equal([chosen.post_id, chosen.social_accounts, chosen.post_source], [x.post, [{ id: x.id }], 'instagram']);
+  const atHead = await app.request('GET', `/ads/${chosen.id}`, { token: o.key });
+  assert.equal([atHead.body.post_id, atHead.body.existing_post_id], [x.post, x.post]);
 });
 
 t.run();
