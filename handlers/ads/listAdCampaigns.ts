@@ -9,7 +9,7 @@ import { statsWindow } from './stats-window.js';
 export const listAdCampaigns: Handler<'listAdCampaigns'> = async ({ query }, ctx) => {
   const w = statsWindow(query);
   return listPage(ctx, resources.AdCampaign, query, async (q) => {
-    await whereOwned(ctx.access, q, 'ad_campaigns.account_id', 'ads:manage', query.account_id);
+    await whereOwned(ctx.access, q, 'ad_campaigns.account_id', 'ads:read', query.account_id);
     if (query.status) q.where('ad_campaigns.status', query.status);
   }, (rows) => campaignViews(ctx.db, rows, w));
 };

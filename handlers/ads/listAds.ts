@@ -9,7 +9,7 @@ import { statsWindow } from './stats-window.js';
 export const listAds: Handler<'listAds'> = async ({ query }, ctx) => {
   const w = statsWindow(query);
   return listPage(ctx, resources.Ad, query, async (q) => {
-    await whereOwned(ctx.access, q, 'ads.account_id', 'ads:manage', query.account_id);
+    await whereOwned(ctx.access, q, 'ads.account_id', 'ads:read', query.account_id);
     if (query.ad_campaign_id) q.where('ads.ad_campaign_id', query.ad_campaign_id);
     if (query.ad_group_id) q.where('ads.ad_group_id', query.ad_group_id);
     if (query.status) q.where('ads.status', query.status);

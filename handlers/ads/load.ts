@@ -6,6 +6,7 @@ import { resources } from '../../generated/resources.js';
 import type { Row } from '../../runtime/plain/stored-resource.js';
 
 export const SCOPES = ['ads:manage'];
+export const READ_SCOPES = ['ads:read'];
 export const lockCampaign = (ctx: HandlerContext, id: string, param?: string): Promise<Row> => withParam(loadOwned(ctx, resources.AdCampaign, id, SCOPES, { forUpdate: true }), param);
 export const lockGroup = (ctx: HandlerContext, id: string, param?: string): Promise<Row> => withParam(loadOwned(ctx, resources.AdGroup, id, SCOPES, { forUpdate: true }), param);
 export const lockAd = (ctx: HandlerContext, id: string): Promise<Row> => loadOwned(ctx, resources.Ad, id, SCOPES, { forUpdate: true });
