@@ -134,4 +134,26 @@ t('ad webhooks render per pin: social_accounts before entry 11, external_account
   assert.equal(at('2026-09-06').headlines, [{ text: 'Half price' }]);
 });
 
+t('budget_optimization ad_group: each group spends its own budget; the reach per hour caps impressions and spend', async () => {
+  const o = await advertiser(app, 1_000_000);
+  const c = (await app.request('POST', '/ad_campaigns', { token: o.key, body: { account_id: o.accountId, title: 'Reach', objective: 'awareness', platform: 'meta', budget_amount: 1000, budget_optimization: 'ad_group' } })).body;
+  const big = (await app.request('POST', '/ad_groups', { token: o.key, body: { ad_campaign_id: c.id, budget_amount: 240000, budget_type: 'daily' } })).body;
+  const small = (await app.request('POST', '/ad_groups', { token: o.key, body: { ad_campaign_id: c.id, budget_amount: 2400, budget_type: 'daily' } })).body;
+  const a = (await app.request('POST', '/ads', { token: o.key, body: { ad_group_id: big.id } })).body;
+  const b1 = (await app.request('POST', '/ads', { token: o.key, body: { ad_group_id: small.id } })).body;
+  const b2 = (await app.request('POST', '/ads', { token: o.key, body: { ad_group_id: small.id } })).body;
+  assert.is((await app.request('PATCH', `/ad_campaigns/${c.id}`, { token: o.key, body: { status: 'active' } })).status, 200);
+  const start = await firstHour(app, c.id);
+  await deliverDue(app.db, after(start, 2));
+  const window = { stats_from: new Date(start).toISOString(), stats_to: after(start, 2).toISOString() };
+  const get = async (path: string) => stats((await app.request('GET', path, { token: o.key, query: window })).body);
+  // 10,000 an hour buys 25,000 impressions at CPM 400, but 1% of a broad audience is 10,000: they cost 4,000.
+  assert.equal(await get(`/ads/${a.id}`), { spend: 8000, impressions: 20000, clicks: 100, results: 5000 });
+  // 100 an hour over two ads: 50 each buys 125 impressions; no click at 0.5%; a quarter of them reached.
+  for (const ad of [b1, b2]) assert.equal(await get(`/ads/${ad.id}`), { spend: 100, impressions: 250, clicks: 0, results: 62 });
+  assert.equal(await get(`/ad_campaigns/${c.id}`), { spend: 8200, impressions: 20500, clicks: 100, results: 5124 });
+  const charges = await app.db('ad_charges').where({ ad_campaign_id: c.id }).orderBy('hour').pluck('amount');
+  assert.equal(charges.map(Number), [4100, 4100]);
+});
+
 t.run();
