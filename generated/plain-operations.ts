@@ -83,6 +83,41 @@ export const listApiLogs = plainList<'listApiLogs'>(resources.ApiLog, {
   idColumn: 'api_logs.id',
 });
 
+/** GET /audiences: List audiences */
+export const listAudiences = plainList<'listAudiences'>(resources.Audience, {
+  scope: 'ads:read',
+  accountParam: 'account_id',
+  accountColumn: 'audiences.account_id',
+  filters: [
+    { param: 'source_type', test: 'equal', sql: ['"audiences"."source_type"'] },
+    { param: 'source_audience_id', test: 'equal', sql: ['"audiences"."source_audience_id"'] },
+  ],
+  sorts: { created_at: { column: 'audiences.created_at', kind: 'timestamp' } },
+  sortParam: null,
+  directionParam: null,
+  idColumn: 'audiences.id',
+});
+
+/** GET /audiences/{id}: Retrieve an audience */
+export const retrieveAudience = plainRetrieve<'retrieveAudience'>(resources.Audience, {
+  scopes: ['ads:read'],
+});
+
+/** PATCH /audiences/{id}: Rename an audience */
+export const updateAudience = plainUpdate<'updateAudience'>(resources.Audience, {
+  scopes: ['ads:manage'],
+  table: 'audiences',
+  fields: {
+    name: { column: 'name', merge: false },
+  },
+});
+
+/** DELETE /audiences/{id}: Delete an audience */
+export const deleteAudience = plainDelete<'deleteAudience'>(resources.Audience, {
+  scopes: ['ads:manage'],
+  statement: 'update "audiences" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
+});
+
 /** GET /bounties: List bounties */
 export const listBounties = plainList<'listBounties'>(resources.Bounty, {
   scope: 'company:basic:read',

@@ -76,7 +76,7 @@ function c_AdDeliveryStats_46283d9ee030(v) {
   return o_7537a5c506b8(v);
 }
 
-function c_AdGroup_215e07165602(v) {
+function c_AdGroup_36d78ef79e11(v) {
   return o_9a6158c81f8d(v);
 }
 
@@ -134,6 +134,26 @@ function c_ApiLog_1e39c1b35ce7(v) {
 
 function c_ArrivalEstimates_5c5c9563fe2a(v) {
   return o_37fb636272a5(v);
+}
+
+function c_AudienceEngagementRule_4db2634bf677(v) {
+  return o_f90ca87eb0b7(v);
+}
+
+function c_AudienceEngagementRule_e24f30356d34(v) {
+  return o_c1120bd15dd3(v);
+}
+
+function c_Audience_90c9ef16fa8e(v) {
+  return o_9869633879f4(v);
+}
+
+function c_Audience_9da39655fb0f(v) {
+  return o_3209d57d5eb5(v);
+}
+
+function c_Audience_fb6faf132211(v) {
+  return o_e24d2486eb29(v);
 }
 
 function c_BountySubmission_8c018d4277c5(v) {
@@ -1061,6 +1081,16 @@ function o_12b92fcf32cb(v) {
   if (x !== undefined) { out += sep + "\"card\":" + c_CardSummary_3a146d11539b(x); sep = ','; }
   x = v["expires_at"];
   if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_1351bd26f9b3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_fb6faf132211(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -2106,6 +2136,30 @@ function o_31968c8fe3fb(v) {
   return out + '}';
 }
 
+function o_3209d57d5eb5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["audience_type"];
+  if (x !== undefined) { out += sep + "\"audience_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_329c8a6ecdff(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2932,6 +2986,14 @@ function o_508bef152bfb(v) {
   return out + '}';
 }
 
+function o_50fb14fe711b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["rules"];
+  if (x !== undefined) { out += sep + "\"rules\":" + array(x, (x) => c_AudienceEngagementRule_e24f30356d34(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_52770f5ad484(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3168,6 +3230,14 @@ function o_55be34ab7af8(v) {
   return out + '}';
 }
 
+function o_5679ed662ce7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["rules"];
+  if (x !== undefined) { out += sep + "\"rules\":" + array(x, (x) => c_AudienceEngagementRule_4db2634bf677(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_56b5797490f3(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3231,6 +3301,16 @@ function o_5870c2dc518f(v) {
   if (x !== undefined) { out += sep + "\"accepted_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["created_at"];
   if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_5ad0a8fe06f7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_90c9ef16fa8e(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -4764,6 +4844,32 @@ function o_97418834fcff(v) {
   return out + '}';
 }
 
+function o_9869633879f4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_type"];
+  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["engagement"];
+  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_50fb14fe711b(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_990cf23cdf6f(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4835,16 +4941,6 @@ function o_9a81f90cbbe4(v) {
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Shipment_169868413baa(x)); sep = ','; }
-  x = v["page_info"];
-  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
-  return out + '}';
-}
-
-function o_9aab59f73b6a(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
-  let out = '{', sep = '', x;
-  x = v["data"];
-  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_AdGroup_215e07165602(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -5582,6 +5678,20 @@ function o_c0017f5a5586(v) {
   return out + '}';
 }
 
+function o_c1120bd15dd3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["external_account_id"];
+  if (x !== undefined) { out += sep + "\"external_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["post_ids"];
+  if (x !== undefined) { out += sep + "\"post_ids\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x)))); sep = ','; }
+  x = v["retention_days"];
+  if (x !== undefined) { out += sep + "\"retention_days\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_c144695f4701(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6238,6 +6348,32 @@ function o_df633f7164de(v) {
   return out + '}';
 }
 
+function o_e24d2486eb29(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["name"];
+  if (x !== undefined) { out += sep + "\"name\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["source_type"];
+  if (x !== undefined) { out += sep + "\"source_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["engagement"];
+  if (x !== undefined) { out += sep + "\"engagement\":" + (x === null ? 'null' : o_5679ed662ce7(x)); sep = ','; }
+  x = v["source_audience_id"];
+  if (x !== undefined) { out += sep + "\"source_audience_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["lookalike_ratio"];
+  if (x !== undefined) { out += sep + "\"lookalike_ratio\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["size"];
+  if (x !== undefined) { out += sep + "\"size\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_e474163eec56(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6636,11 +6772,35 @@ function o_f8840425a226(v) {
   return out + '}';
 }
 
+function o_f90ca87eb0b7(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["social_account_id"];
+  if (x !== undefined) { out += sep + "\"social_account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["post_ids"];
+  if (x !== undefined) { out += sep + "\"post_ids\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x)))); sep = ','; }
+  x = v["retention_days"];
+  if (x !== undefined) { out += sep + "\"retention_days\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_f9d46cb35b0d(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Payout_327b7b607c62(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_fa6eafdc1ee9(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_AdGroup_36d78ef79e11(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -6701,6 +6861,16 @@ function o_fc66cc60b299(v) {
   if (x !== undefined) { out += sep + "\"receipt_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["product_id"];
   if (x !== undefined) { out += sep + "\"product_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_fcc4dd28d93f(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Audience_9da39655fb0f(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -6830,10 +7000,6 @@ function r_0ccd56979db3(v) {
   return o_de5d21b18dab(v);
 }
 
-function r_0e8fbbd85027(v) {
-  return c_AdGroup_215e07165602(v);
-}
-
 function r_0eeeed1c59d6(v) {
   return o_dd1148bedbc9(v);
 }
@@ -6862,6 +7028,10 @@ function r_17383ea6da9c(v) {
   return c_PartnerReferralRequest_047e86a00424(v);
 }
 
+function r_18f057882095(v) {
+  return c_Audience_9da39655fb0f(v);
+}
+
 function r_1984b6044233(v) {
   return c_Verification_43ee2d08426e(v);
 }
@@ -6878,6 +7048,10 @@ function r_1d0ba1500547(v) {
   return o_b00a4d48e934(v);
 }
 
+function r_1fe0674a6d10(v) {
+  return o_fcc4dd28d93f(v);
+}
+
 function r_2028e41d69ad(v) {
   return c_Dispute_2f48653b7eed(v);
 }
@@ -6892,6 +7066,10 @@ function r_256b20d1f58b(v) {
 
 function r_26a886115e37(v) {
   return c_Swap_ae769993bae5(v);
+}
+
+function r_2944ef7844d3(v) {
+  return c_AdGroup_36d78ef79e11(v);
 }
 
 function r_29c9e0b7fc06(v) {
@@ -6916,6 +7094,10 @@ function r_321d9343827b(v) {
 
 function r_356973b8a56f(v) {
   return c_SetupIntentStatus_aa1cb6cc0d09(v);
+}
+
+function r_36a17e3650f7(v) {
+  return c_Audience_fb6faf132211(v);
 }
 
 function r_36eeb3a259b5(v) {
@@ -7142,6 +7324,10 @@ function r_6eeb29d20cad(v) {
   return c_User_e07cd541d116(v);
 }
 
+function r_6f201f9eee50(v) {
+  return o_5ad0a8fe06f7(v);
+}
+
 function r_6f3242aab502(v) {
   return c_LedgerAccount_cdc4242d43c0(v);
 }
@@ -7262,12 +7448,12 @@ function r_905d3da1bce2(v) {
   return c_ConfirmationToken_d13a96a4a8cf(v);
 }
 
-function r_9360399ba98e(v) {
-  return c_MediaAsset_27d39660abe9(v);
+function r_928caba67ace(v) {
+  return o_fa6eafdc1ee9(v);
 }
 
-function r_943c258e6019(v) {
-  return o_9aab59f73b6a(v);
+function r_9360399ba98e(v) {
+  return c_MediaAsset_27d39660abe9(v);
 }
 
 function r_965b67a1819a(v) {
@@ -7320,6 +7506,14 @@ function r_9f14d06ee171(v) {
 
 function r_9f5b14cd17a4(v) {
   return c_Ad_90c37d388ecb(v);
+}
+
+function r_a2d5017c06fd(v) {
+  return c_Audience_90c9ef16fa8e(v);
+}
+
+function r_a2e818b30041(v) {
+  return o_1351bd26f9b3(v);
 }
 
 function r_a4334ef7cb79(v) {
@@ -7664,8 +7858,9 @@ export const serializers = {
   "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "createAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
   "createAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
-  "createAdGroup": { "2026-09-06": r_0e8fbbd85027, "2026-09-02": r_0e8fbbd85027, "2026-08-28": r_0e8fbbd85027, "2026-08-25": r_0e8fbbd85027, "2026-08-21": r_0e8fbbd85027, "2026-08-14": r_0e8fbbd85027, "2026-08-07": r_0e8fbbd85027, "2026-07-30": r_0e8fbbd85027, "2026-07-23": r_0e8fbbd85027, "2026-07-22": r_0e8fbbd85027, "2026-07-20": r_0e8fbbd85027, "2025-01-01": r_0e8fbbd85027 },
+  "createAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "createApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "createAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
   "createBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "createBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "createCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
@@ -7701,6 +7896,7 @@ export const serializers = {
   "deleteAd": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteAdCampaign": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteAdGroup": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "deleteAudience": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteBountySubmission": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteCheckoutConfiguration": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteExternalAccount": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
@@ -7719,10 +7915,11 @@ export const serializers = {
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
   "listAdCampaigns": { "2026-09-06": r_0eeeed1c59d6, "2026-09-02": r_0eeeed1c59d6, "2026-08-28": r_0eeeed1c59d6, "2026-08-25": r_0eeeed1c59d6, "2026-08-21": r_0eeeed1c59d6, "2026-08-14": r_0eeeed1c59d6, "2026-08-07": r_0eeeed1c59d6, "2026-07-30": r_0eeeed1c59d6, "2026-07-23": r_0eeeed1c59d6, "2026-07-22": r_0eeeed1c59d6, "2026-07-20": r_0eeeed1c59d6, "2025-01-01": r_0eeeed1c59d6 },
-  "listAdGroups": { "2026-09-06": r_943c258e6019, "2026-09-02": r_943c258e6019, "2026-08-28": r_943c258e6019, "2026-08-25": r_943c258e6019, "2026-08-21": r_943c258e6019, "2026-08-14": r_943c258e6019, "2026-08-07": r_943c258e6019, "2026-07-30": r_943c258e6019, "2026-07-23": r_943c258e6019, "2026-07-22": r_943c258e6019, "2026-07-20": r_943c258e6019, "2025-01-01": r_943c258e6019 },
+  "listAdGroups": { "2026-09-06": r_928caba67ace, "2026-09-02": r_928caba67ace, "2026-08-28": r_928caba67ace, "2026-08-25": r_928caba67ace, "2026-08-21": r_928caba67ace, "2026-08-14": r_928caba67ace, "2026-08-07": r_928caba67ace, "2026-07-30": r_928caba67ace, "2026-07-23": r_928caba67ace, "2026-07-22": r_928caba67ace, "2026-07-20": r_928caba67ace, "2025-01-01": r_928caba67ace },
   "listAds": { "2026-09-06": r_5a277e473ad3, "2026-09-02": r_5a277e473ad3, "2026-08-28": r_5a277e473ad3, "2026-08-25": r_8c902f22a660, "2026-08-21": r_8c902f22a660, "2026-08-14": r_677ebd73b46e, "2026-08-07": r_677ebd73b46e, "2026-07-30": r_677ebd73b46e, "2026-07-23": r_677ebd73b46e, "2026-07-22": r_677ebd73b46e, "2026-07-20": r_677ebd73b46e, "2025-01-01": r_677ebd73b46e },
   "listApiKeys": { "2026-09-06": r_b56198079776, "2026-09-02": r_b56198079776, "2026-08-28": r_b56198079776, "2026-08-25": r_b56198079776, "2026-08-21": r_b56198079776, "2026-08-14": r_b56198079776, "2026-08-07": r_b56198079776, "2026-07-30": r_b56198079776, "2026-07-23": r_b56198079776, "2026-07-22": r_b56198079776, "2026-07-20": r_b56198079776, "2025-01-01": r_b56198079776 },
   "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
+  "listAudiences": { "2026-09-06": r_6f201f9eee50, "2026-09-02": r_6f201f9eee50, "2026-08-28": r_6f201f9eee50, "2026-08-25": r_a2e818b30041, "2026-08-21": r_1fe0674a6d10, "2026-08-14": r_1fe0674a6d10, "2026-08-07": r_1fe0674a6d10, "2026-07-30": r_1fe0674a6d10, "2026-07-23": r_1fe0674a6d10, "2026-07-22": r_1fe0674a6d10, "2026-07-20": r_1fe0674a6d10, "2025-01-01": r_1fe0674a6d10 },
   "listBounties": { "2026-09-06": r_6aef256aaf02, "2026-09-02": r_6aef256aaf02, "2026-08-28": r_6aef256aaf02, "2026-08-25": r_6aef256aaf02, "2026-08-21": r_6aef256aaf02, "2026-08-14": r_6aef256aaf02, "2026-08-07": r_6aef256aaf02, "2026-07-30": r_6aef256aaf02, "2026-07-23": r_6aef256aaf02, "2026-07-22": r_6aef256aaf02, "2026-07-20": r_6aef256aaf02, "2025-01-01": r_6aef256aaf02 },
   "listBountySubmissions": { "2026-09-06": r_0a2fa7f452b3, "2026-09-02": r_0a2fa7f452b3, "2026-08-28": r_0a2fa7f452b3, "2026-08-25": r_0a2fa7f452b3, "2026-08-21": r_0a2fa7f452b3, "2026-08-14": r_0a2fa7f452b3, "2026-08-07": r_0a2fa7f452b3, "2026-07-30": r_0a2fa7f452b3, "2026-07-23": r_0a2fa7f452b3, "2026-07-22": r_0a2fa7f452b3, "2026-07-20": r_0a2fa7f452b3, "2025-01-01": r_0a2fa7f452b3 },
   "listCardTransactions": { "2026-09-06": r_8a7295d9b93e, "2026-09-02": r_8a7295d9b93e, "2026-08-28": r_8a7295d9b93e, "2026-08-25": r_8a7295d9b93e, "2026-08-21": r_8a7295d9b93e, "2026-08-14": r_8a7295d9b93e, "2026-08-07": r_8a7295d9b93e, "2026-07-30": r_8a7295d9b93e, "2026-07-23": r_9810940bc8ba, "2026-07-22": r_9810940bc8ba, "2026-07-20": r_9810940bc8ba, "2025-01-01": r_9810940bc8ba },
@@ -7776,7 +7973,7 @@ export const serializers = {
   "openSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_b7907dd3d48a, "2026-07-22": r_b7907dd3d48a, "2026-07-20": r_b7907dd3d48a, "2025-01-01": r_b7907dd3d48a },
   "pauseAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
   "pauseAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
-  "pauseAdGroup": { "2026-09-06": r_0e8fbbd85027, "2026-09-02": r_0e8fbbd85027, "2026-08-28": r_0e8fbbd85027, "2026-08-25": r_0e8fbbd85027, "2026-08-21": r_0e8fbbd85027, "2026-08-14": r_0e8fbbd85027, "2026-08-07": r_0e8fbbd85027, "2026-07-30": r_0e8fbbd85027, "2026-07-23": r_0e8fbbd85027, "2026-07-22": r_0e8fbbd85027, "2026-07-20": r_0e8fbbd85027, "2025-01-01": r_0e8fbbd85027 },
+  "pauseAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "pauseMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "publishPaymentMethodDomainProof": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
   "publishSandboxExternalAccountPost": { "2026-09-06": r_f4e462b4a24d, "2026-09-02": r_f4e462b4a24d, "2026-08-28": r_f4e462b4a24d, "2026-08-25": r_b7c7781eca87, "2026-08-21": r_6149b6caa743, "2026-08-14": r_6149b6caa743, "2026-08-07": r_6149b6caa743, "2026-07-30": r_6149b6caa743, "2026-07-23": r_6149b6caa743, "2026-07-22": r_6149b6caa743, "2026-07-20": r_6149b6caa743, "2025-01-01": r_6149b6caa743 },
@@ -7792,8 +7989,9 @@ export const serializers = {
   "retrieveAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
   "retrieveAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
   "retrieveAdDeliveryStats": { "2026-09-06": r_d172784a3fba, "2026-09-02": r_d172784a3fba, "2026-08-28": r_d172784a3fba, "2026-08-25": r_d172784a3fba, "2026-08-21": r_d172784a3fba, "2026-08-14": r_d172784a3fba, "2026-08-07": r_d172784a3fba, "2026-07-30": r_d172784a3fba, "2026-07-23": r_d172784a3fba, "2026-07-22": r_d172784a3fba, "2026-07-20": r_d172784a3fba, "2025-01-01": r_d172784a3fba },
-  "retrieveAdGroup": { "2026-09-06": r_0e8fbbd85027, "2026-09-02": r_0e8fbbd85027, "2026-08-28": r_0e8fbbd85027, "2026-08-25": r_0e8fbbd85027, "2026-08-21": r_0e8fbbd85027, "2026-08-14": r_0e8fbbd85027, "2026-08-07": r_0e8fbbd85027, "2026-07-30": r_0e8fbbd85027, "2026-07-23": r_0e8fbbd85027, "2026-07-22": r_0e8fbbd85027, "2026-07-20": r_0e8fbbd85027, "2025-01-01": r_0e8fbbd85027 },
+  "retrieveAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "retrieveApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "retrieveAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
   "retrieveBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "retrieveBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "retrieveCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
@@ -7850,13 +8048,14 @@ export const serializers = {
   "uncancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "unpauseAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
   "unpauseAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
-  "unpauseAdGroup": { "2026-09-06": r_0e8fbbd85027, "2026-09-02": r_0e8fbbd85027, "2026-08-28": r_0e8fbbd85027, "2026-08-25": r_0e8fbbd85027, "2026-08-21": r_0e8fbbd85027, "2026-08-14": r_0e8fbbd85027, "2026-08-07": r_0e8fbbd85027, "2026-07-30": r_0e8fbbd85027, "2026-07-23": r_0e8fbbd85027, "2026-07-22": r_0e8fbbd85027, "2026-07-20": r_0e8fbbd85027, "2025-01-01": r_0e8fbbd85027 },
+  "unpauseAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "updateAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "updateAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
   "updateAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
   "updateAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
-  "updateAdGroup": { "2026-09-06": r_0e8fbbd85027, "2026-09-02": r_0e8fbbd85027, "2026-08-28": r_0e8fbbd85027, "2026-08-25": r_0e8fbbd85027, "2026-08-21": r_0e8fbbd85027, "2026-08-14": r_0e8fbbd85027, "2026-08-07": r_0e8fbbd85027, "2026-07-30": r_0e8fbbd85027, "2026-07-23": r_0e8fbbd85027, "2026-07-22": r_0e8fbbd85027, "2026-07-20": r_0e8fbbd85027, "2025-01-01": r_0e8fbbd85027 },
+  "updateAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "updateApiKey": { "2026-09-06": r_62744dad8440, "2026-09-02": r_62744dad8440, "2026-08-28": r_62744dad8440, "2026-08-25": r_62744dad8440, "2026-08-21": r_62744dad8440, "2026-08-14": r_62744dad8440, "2026-08-07": r_62744dad8440, "2026-07-30": r_62744dad8440, "2026-07-23": r_62744dad8440, "2026-07-22": r_62744dad8440, "2026-07-20": r_62744dad8440, "2025-01-01": r_62744dad8440 },
+  "updateAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },
   "updateBounty": { "2026-09-06": r_d904d25cedde, "2026-09-02": r_d904d25cedde, "2026-08-28": r_d904d25cedde, "2026-08-25": r_d904d25cedde, "2026-08-21": r_d904d25cedde, "2026-08-14": r_d904d25cedde, "2026-08-07": r_d904d25cedde, "2026-07-30": r_d904d25cedde, "2026-07-23": r_d904d25cedde, "2026-07-22": r_d904d25cedde, "2026-07-20": r_d904d25cedde, "2025-01-01": r_d904d25cedde },
   "updateCard": { "2026-09-06": r_635364beaa1e, "2026-09-02": r_635364beaa1e, "2026-08-28": r_635364beaa1e, "2026-08-25": r_635364beaa1e, "2026-08-21": r_635364beaa1e, "2026-08-14": r_635364beaa1e, "2026-08-07": r_635364beaa1e, "2026-07-30": r_635364beaa1e, "2026-07-23": r_635364beaa1e, "2026-07-22": r_635364beaa1e, "2026-07-20": r_635364beaa1e, "2025-01-01": r_635364beaa1e },
   "updateDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc },

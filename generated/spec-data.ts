@@ -164,6 +164,7 @@ export const specData = {
     "Ad": "ad_",
     "ApiKey": "apik_",
     "ApiLog": "alog_",
+    "Audience": "adaud_",
     "Bounty": "bnty_",
     "BountySubmission": "bsub_",
     "Cardholder": "ichd_",

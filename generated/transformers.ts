@@ -3,6 +3,7 @@
 import { decimalAmount } from '../runtime/decimal-money.js';
 import * as adCopyFromStrings from '../handlers/versions/adCopyFromStrings.js';
 import * as adCopyPlainStrings from '../handlers/versions/adCopyPlainStrings.js';
+import * as audienceRulesSocialAccountId from '../handlers/versions/audienceRulesSocialAccountId.js';
 import * as balancePendingCombined from '../handlers/versions/balancePendingCombined.js';
 import * as checkoutConfigurationEpochTimestamps from '../handlers/versions/checkoutConfigurationEpochTimestamps.js';
 import * as depositLegacyDestination from '../handlers/versions/depositLegacyDestination.js';
@@ -88,6 +89,16 @@ function down_Ad_step_2026_08_28(o: any): any {
   return o;
 }
 
+function down_Audience_step_2026_08_28(o: any): any {
+  { const x0 = o.engagement; if (x0) { if (Array.isArray(x0.rules)) x0.rules = x0.rules.map(down_AudienceEngagementRule_step_2026_08_28); } }
+  return o;
+}
+
+function down_AudienceEngagementRule_step_2026_08_28(o: any): any {
+  { const p = o; if (p && "external_account_id" in p) { p.social_account_id = p.external_account_id; delete p.external_account_id; } }
+  return o;
+}
+
 function down_Dispute_step_2026_08_28(o: any): any {
   { const p = o; const m: Record<string, string> = {"prevented":"closed"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
   return o;
@@ -137,6 +148,14 @@ function down_Account_step_2026_08_25(o: any): any {
 
 function down_AccountPreferences_step_2026_08_25(o: any): any {
   { const p = o.ads_triplewhale_integration; const m: Record<string, string> = {"requires_shop_domain":"requires_shopify_store"}; if (p && typeof p.status === 'string' && Object.hasOwn(m, p.status)) p.status = m[p.status]; }
+  return o;
+}
+
+function down_Audience_step_2026_08_25(o: any): any {
+  { const p = o; if (p && p.source_type === "engagement") p.source_type = "customer_list"; }
+  delete o.engagement;
+  { const p = o; const m: Record<string, string> = {"customer_list":"custom"}; if (p && typeof p.source_type === 'string' && Object.hasOwn(m, p.source_type)) p.source_type = m[p.source_type]; }
+  { const p = o; if (p && "source_type" in p) { p.audience_type = p.source_type; delete p.source_type; } }
   return o;
 }
 
@@ -494,6 +513,16 @@ export function down_Ad_2026_08_25(o: any): any {
   return o;
 }
 
+export function down_Audience_2026_08_25(o: any): any {
+  o = down_Audience_step_2026_08_28(o);
+  return o;
+}
+
+export function down_AudienceEngagementRule_2026_08_25(o: any): any {
+  o = down_AudienceEngagementRule_step_2026_08_28(o);
+  return o;
+}
+
 export function down_Dispute_2026_08_25(o: any): any {
   o = down_Dispute_step_2026_08_28(o);
   return o;
@@ -565,6 +594,10 @@ export function up_updateAd_2026_08_25(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "social_accounts" in b) { b["external_accounts"] = b["social_accounts"]; delete b["social_accounts"]; } }
 }
 
+export function up_createAudience_2026_08_25(input: any): void {
+  audienceRulesSocialAccountId.up(input);
+}
+
 export function up_listDisputes_2026_08_25(input: any): void {
   { const b = input.query; const m: Record<string, unknown> = {"closed":["closed","prevented"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["status"] !== undefined) b["status"] = Array.isArray(b["status"]) ? [...new Set(b["status"].flatMap(one))] : one(b["status"]); }
 }
@@ -594,6 +627,17 @@ export function down_AccountPreferences_2026_08_21(o: any): any {
 
 export function down_Ad_2026_08_21(o: any): any {
   o = down_Ad_step_2026_08_28(o);
+  return o;
+}
+
+export function down_Audience_2026_08_21(o: any): any {
+  o = down_Audience_step_2026_08_28(o);
+  o = down_Audience_step_2026_08_25(o);
+  return o;
+}
+
+export function down_AudienceEngagementRule_2026_08_21(o: any): any {
+  o = down_AudienceEngagementRule_step_2026_08_28(o);
   return o;
 }
 
@@ -719,6 +763,17 @@ export function up_updateAd_2026_08_21(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "social_accounts" in b) { b["external_accounts"] = b["social_accounts"]; delete b["social_accounts"]; } }
 }
 
+export function up_createAudience_2026_08_21(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {"custom":"customer_list"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+  audienceRulesSocialAccountId.up(input);
+}
+
+export function up_listAudiences_2026_08_21(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.query; const m: Record<string, unknown> = {"custom":["customer_list","engagement"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+}
+
 export function up_createCheckoutConfiguration_2026_08_21(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
@@ -786,6 +841,17 @@ export function down_AccountPreferences_2026_08_14(o: any): any {
 export function down_Ad_2026_08_14(o: any): any {
   o = down_Ad_step_2026_08_28(o);
   o = down_Ad_step_2026_08_21(o);
+  return o;
+}
+
+export function down_Audience_2026_08_14(o: any): any {
+  o = down_Audience_step_2026_08_28(o);
+  o = down_Audience_step_2026_08_25(o);
+  return o;
+}
+
+export function down_AudienceEngagementRule_2026_08_14(o: any): any {
+  o = down_AudienceEngagementRule_step_2026_08_28(o);
   return o;
 }
 
@@ -941,6 +1007,17 @@ export function up_updateAd_2026_08_14(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "social_accounts" in b) { b["external_accounts"] = b["social_accounts"]; delete b["social_accounts"]; } }
 }
 
+export function up_createAudience_2026_08_14(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {"custom":"customer_list"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+  audienceRulesSocialAccountId.up(input);
+}
+
+export function up_listAudiences_2026_08_14(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.query; const m: Record<string, unknown> = {"custom":["customer_list","engagement"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+}
+
 export function up_createCheckoutConfiguration_2026_08_14(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
@@ -1047,6 +1124,17 @@ export function down_AccountPreferences_2026_08_07(o: any): any {
 export function down_Ad_2026_08_07(o: any): any {
   o = down_Ad_step_2026_08_28(o);
   o = down_Ad_step_2026_08_21(o);
+  return o;
+}
+
+export function down_Audience_2026_08_07(o: any): any {
+  o = down_Audience_step_2026_08_28(o);
+  o = down_Audience_step_2026_08_25(o);
+  return o;
+}
+
+export function down_AudienceEngagementRule_2026_08_07(o: any): any {
+  o = down_AudienceEngagementRule_step_2026_08_28(o);
   return o;
 }
 
@@ -1207,6 +1295,17 @@ export function up_updateAd_2026_08_07(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "social_accounts" in b) { b["external_accounts"] = b["social_accounts"]; delete b["social_accounts"]; } }
 }
 
+export function up_createAudience_2026_08_07(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {"custom":"customer_list"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+  audienceRulesSocialAccountId.up(input);
+}
+
+export function up_listAudiences_2026_08_07(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.query; const m: Record<string, unknown> = {"custom":["customer_list","engagement"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+}
+
 export function up_createCheckoutConfiguration_2026_08_07(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
@@ -1332,6 +1431,17 @@ export function down_AccountPreferences_2026_07_30(o: any): any {
 export function down_Ad_2026_07_30(o: any): any {
   o = down_Ad_step_2026_08_28(o);
   o = down_Ad_step_2026_08_21(o);
+  return o;
+}
+
+export function down_Audience_2026_07_30(o: any): any {
+  o = down_Audience_step_2026_08_28(o);
+  o = down_Audience_step_2026_08_25(o);
+  return o;
+}
+
+export function down_AudienceEngagementRule_2026_07_30(o: any): any {
+  o = down_AudienceEngagementRule_step_2026_08_28(o);
   return o;
 }
 
@@ -1519,6 +1629,17 @@ export function up_updateAd_2026_07_30(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "social_accounts" in b) { b["external_accounts"] = b["social_accounts"]; delete b["social_accounts"]; } }
 }
 
+export function up_createAudience_2026_07_30(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {"custom":"customer_list"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+  audienceRulesSocialAccountId.up(input);
+}
+
+export function up_listAudiences_2026_07_30(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.query; const m: Record<string, unknown> = {"custom":["customer_list","engagement"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+}
+
 export function up_createCheckoutConfiguration_2026_07_30(input: any): void {
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["plan.three_d_secure_policy"] !== undefined) b["plan.three_d_secure_policy"] = Array.isArray(b["plan.three_d_secure_policy"]) ? [...new Set(b["plan.three_d_secure_policy"].flatMap(one))] : one(b["plan.three_d_secure_policy"]); }
   { const b = input.body; const m: Record<string, unknown> = {}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["three_d_secure_policy"] !== undefined) b["three_d_secure_policy"] = Array.isArray(b["three_d_secure_policy"]) ? [...new Set(b["three_d_secure_policy"].flatMap(one))] : one(b["three_d_secure_policy"]); }
@@ -1658,6 +1779,17 @@ export function down_AccountPreferences_2026_07_23(o: any): any {
 export function down_Ad_2026_07_23(o: any): any {
   o = down_Ad_step_2026_08_28(o);
   o = down_Ad_step_2026_08_21(o);
+  return o;
+}
+
+export function down_Audience_2026_07_23(o: any): any {
+  o = down_Audience_step_2026_08_28(o);
+  o = down_Audience_step_2026_08_25(o);
+  return o;
+}
+
+export function down_AudienceEngagementRule_2026_07_23(o: any): any {
+  o = down_AudienceEngagementRule_step_2026_08_28(o);
   return o;
 }
 
@@ -1878,6 +2010,17 @@ export function up_updateAd_2026_07_23(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "social_accounts" in b) { b["external_accounts"] = b["social_accounts"]; delete b["social_accounts"]; } }
 }
 
+export function up_createAudience_2026_07_23(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {"custom":"customer_list"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+  audienceRulesSocialAccountId.up(input);
+}
+
+export function up_listAudiences_2026_07_23(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.query; const m: Record<string, unknown> = {"custom":["customer_list","engagement"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+}
+
 export function up_listCardTransactions_2026_07_23(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -2043,6 +2186,17 @@ export function down_AccountPreferences_2026_07_22(o: any): any {
 export function down_Ad_2026_07_22(o: any): any {
   o = down_Ad_step_2026_08_28(o);
   o = down_Ad_step_2026_08_21(o);
+  return o;
+}
+
+export function down_Audience_2026_07_22(o: any): any {
+  o = down_Audience_step_2026_08_28(o);
+  o = down_Audience_step_2026_08_25(o);
+  return o;
+}
+
+export function down_AudienceEngagementRule_2026_07_22(o: any): any {
+  o = down_AudienceEngagementRule_step_2026_08_28(o);
   return o;
 }
 
@@ -2273,6 +2427,17 @@ export function up_updateAd_2026_07_22(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "social_accounts" in b) { b["external_accounts"] = b["social_accounts"]; delete b["social_accounts"]; } }
 }
 
+export function up_createAudience_2026_07_22(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {"custom":"customer_list"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+  audienceRulesSocialAccountId.up(input);
+}
+
+export function up_listAudiences_2026_07_22(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.query; const m: Record<string, unknown> = {"custom":["customer_list","engagement"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+}
+
 export function up_listCardTransactions_2026_07_22(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -2454,6 +2619,17 @@ export function down_AccountPreferences_2026_07_20(o: any): any {
 export function down_Ad_2026_07_20(o: any): any {
   o = down_Ad_step_2026_08_28(o);
   o = down_Ad_step_2026_08_21(o);
+  return o;
+}
+
+export function down_Audience_2026_07_20(o: any): any {
+  o = down_Audience_step_2026_08_28(o);
+  o = down_Audience_step_2026_08_25(o);
+  return o;
+}
+
+export function down_AudienceEngagementRule_2026_07_20(o: any): any {
+  o = down_AudienceEngagementRule_step_2026_08_28(o);
   return o;
 }
 
@@ -2711,6 +2887,17 @@ export function up_updateAd_2026_07_20(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "social_accounts" in b) { b["external_accounts"] = b["social_accounts"]; delete b["social_accounts"]; } }
 }
 
+export function up_createAudience_2026_07_20(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {"custom":"customer_list"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+  audienceRulesSocialAccountId.up(input);
+}
+
+export function up_listAudiences_2026_07_20(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.query; const m: Record<string, unknown> = {"custom":["customer_list","engagement"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+}
+
 export function up_listCardTransactions_2026_07_20(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -2920,6 +3107,17 @@ export function down_AccountPreferences_2025_01_01(o: any): any {
 export function down_Ad_2025_01_01(o: any): any {
   o = down_Ad_step_2026_08_28(o);
   o = down_Ad_step_2026_08_21(o);
+  return o;
+}
+
+export function down_Audience_2025_01_01(o: any): any {
+  o = down_Audience_step_2026_08_28(o);
+  o = down_Audience_step_2026_08_25(o);
+  return o;
+}
+
+export function down_AudienceEngagementRule_2025_01_01(o: any): any {
+  o = down_AudienceEngagementRule_step_2026_08_28(o);
   return o;
 }
 
@@ -3177,6 +3375,17 @@ export function up_updateAd_2025_01_01(input: any): void {
   { const b = input.body; if (b && typeof b === 'object' && "social_accounts" in b) { b["external_accounts"] = b["social_accounts"]; delete b["social_accounts"]; } }
 }
 
+export function up_createAudience_2025_01_01(input: any): void {
+  { const b = input.body; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.body; const m: Record<string, unknown> = {"custom":"customer_list"}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+  audienceRulesSocialAccountId.up(input);
+}
+
+export function up_listAudiences_2025_01_01(input: any): void {
+  { const b = input.query; if (b && typeof b === 'object' && "audience_type" in b) { b["source_type"] = b["audience_type"]; delete b["audience_type"]; } }
+  { const b = input.query; const m: Record<string, unknown> = {"custom":["customer_list","engagement"]}; const one = (x: unknown) => (Object.hasOwn(m, String(x)) ? m[String(x)] : x); if (b && b["source_type"] !== undefined) b["source_type"] = Array.isArray(b["source_type"]) ? [...new Set(b["source_type"].flatMap(one))] : one(b["source_type"]); }
+}
+
 export function up_listCardTransactions_2025_01_01(input: any): void {
   { const b = input.query; if (b && typeof b === 'object' && "company_id" in b) { b["account_id"] = b["company_id"]; delete b["company_id"]; } }
 }
@@ -3369,6 +3578,8 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
   AccountBalance: { "2026-07-30": down_AccountBalance_2026_07_30, "2026-07-23": down_AccountBalance_2026_07_23, "2026-07-22": down_AccountBalance_2026_07_22, "2026-07-20": down_AccountBalance_2026_07_20, "2025-01-01": down_AccountBalance_2025_01_01 },
   AccountPreferences: { "2026-08-21": down_AccountPreferences_2026_08_21, "2026-08-14": down_AccountPreferences_2026_08_14, "2026-08-07": down_AccountPreferences_2026_08_07, "2026-07-30": down_AccountPreferences_2026_07_30, "2026-07-23": down_AccountPreferences_2026_07_23, "2026-07-22": down_AccountPreferences_2026_07_22, "2026-07-20": down_AccountPreferences_2026_07_20, "2025-01-01": down_AccountPreferences_2025_01_01 },
   Ad: { "2026-08-25": down_Ad_2026_08_25, "2026-08-21": down_Ad_2026_08_21, "2026-08-14": down_Ad_2026_08_14, "2026-08-07": down_Ad_2026_08_07, "2026-07-30": down_Ad_2026_07_30, "2026-07-23": down_Ad_2026_07_23, "2026-07-22": down_Ad_2026_07_22, "2026-07-20": down_Ad_2026_07_20, "2025-01-01": down_Ad_2025_01_01 },
+  Audience: { "2026-08-25": down_Audience_2026_08_25, "2026-08-21": down_Audience_2026_08_21, "2026-08-14": down_Audience_2026_08_14, "2026-08-07": down_Audience_2026_08_07, "2026-07-30": down_Audience_2026_07_30, "2026-07-23": down_Audience_2026_07_23, "2026-07-22": down_Audience_2026_07_22, "2026-07-20": down_Audience_2026_07_20, "2025-01-01": down_Audience_2025_01_01 },
+  AudienceEngagementRule: { "2026-08-25": down_AudienceEngagementRule_2026_08_25, "2026-08-21": down_AudienceEngagementRule_2026_08_21, "2026-08-14": down_AudienceEngagementRule_2026_08_14, "2026-08-07": down_AudienceEngagementRule_2026_08_07, "2026-07-30": down_AudienceEngagementRule_2026_07_30, "2026-07-23": down_AudienceEngagementRule_2026_07_23, "2026-07-22": down_AudienceEngagementRule_2026_07_22, "2026-07-20": down_AudienceEngagementRule_2026_07_20, "2025-01-01": down_AudienceEngagementRule_2025_01_01 },
   CardTransaction: { "2026-07-23": down_CardTransaction_2026_07_23, "2026-07-22": down_CardTransaction_2026_07_22, "2026-07-20": down_CardTransaction_2026_07_20, "2025-01-01": down_CardTransaction_2025_01_01 },
   CheckoutConfiguration: { "2026-08-21": down_CheckoutConfiguration_2026_08_21, "2026-08-14": down_CheckoutConfiguration_2026_08_14, "2026-08-07": down_CheckoutConfiguration_2026_08_07, "2026-07-30": down_CheckoutConfiguration_2026_07_30, "2026-07-23": down_CheckoutConfiguration_2026_07_23, "2026-07-22": down_CheckoutConfiguration_2026_07_22, "2026-07-20": down_CheckoutConfiguration_2026_07_20, "2025-01-01": down_CheckoutConfiguration_2025_01_01 },
   CurrencyBalance: { "2026-07-30": down_CurrencyBalance_2026_07_30, "2026-07-23": down_CurrencyBalance_2026_07_23, "2026-07-22": down_CurrencyBalance_2026_07_22, "2026-07-20": down_CurrencyBalance_2026_07_20, "2025-01-01": down_CurrencyBalance_2025_01_01 },
@@ -3418,6 +3629,7 @@ export const downgraders: Record<string, Record<string, (o: any) => any>> = {
 export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   cancelMembership: { "2026-07-22": up_cancelMembership_2026_07_22, "2026-07-20": up_cancelMembership_2026_07_20, "2025-01-01": up_cancelMembership_2025_01_01 },
   createAd: { "2026-08-25": up_createAd_2026_08_25, "2026-08-21": up_createAd_2026_08_21, "2026-08-14": up_createAd_2026_08_14, "2026-08-07": up_createAd_2026_08_07, "2026-07-30": up_createAd_2026_07_30, "2026-07-23": up_createAd_2026_07_23, "2026-07-22": up_createAd_2026_07_22, "2026-07-20": up_createAd_2026_07_20, "2025-01-01": up_createAd_2025_01_01 },
+  createAudience: { "2026-08-25": up_createAudience_2026_08_25, "2026-08-21": up_createAudience_2026_08_21, "2026-08-14": up_createAudience_2026_08_14, "2026-08-07": up_createAudience_2026_08_07, "2026-07-30": up_createAudience_2026_07_30, "2026-07-23": up_createAudience_2026_07_23, "2026-07-22": up_createAudience_2026_07_22, "2026-07-20": up_createAudience_2026_07_20, "2025-01-01": up_createAudience_2025_01_01 },
   createCheckoutConfiguration: { "2026-08-21": up_createCheckoutConfiguration_2026_08_21, "2026-08-14": up_createCheckoutConfiguration_2026_08_14, "2026-08-07": up_createCheckoutConfiguration_2026_08_07, "2026-07-30": up_createCheckoutConfiguration_2026_07_30, "2026-07-23": up_createCheckoutConfiguration_2026_07_23, "2026-07-22": up_createCheckoutConfiguration_2026_07_22, "2026-07-20": up_createCheckoutConfiguration_2026_07_20, "2025-01-01": up_createCheckoutConfiguration_2025_01_01 },
   createDeposit: { "2026-08-14": up_createDeposit_2026_08_14, "2026-08-07": up_createDeposit_2026_08_07, "2026-07-30": up_createDeposit_2026_07_30, "2026-07-23": up_createDeposit_2026_07_23, "2026-07-22": up_createDeposit_2026_07_22, "2026-07-20": up_createDeposit_2026_07_20, "2025-01-01": up_createDeposit_2025_01_01 },
   createExternalAccount: { "2026-08-25": up_createExternalAccount_2026_08_25, "2026-08-21": up_createExternalAccount_2026_08_21, "2026-08-14": up_createExternalAccount_2026_08_14, "2026-08-07": up_createExternalAccount_2026_08_07, "2026-07-30": up_createExternalAccount_2026_07_30, "2026-07-23": up_createExternalAccount_2026_07_23, "2026-07-22": up_createExternalAccount_2026_07_22, "2026-07-20": up_createExternalAccount_2026_07_20, "2025-01-01": up_createExternalAccount_2025_01_01 },
@@ -3438,6 +3650,7 @@ export const upgraders: Record<string, Record<string, (input: any) => void>> = {
   evaluateExperiment: { "2026-08-21": up_evaluateExperiment_2026_08_21, "2026-08-14": up_evaluateExperiment_2026_08_14, "2026-08-07": up_evaluateExperiment_2026_08_07, "2026-07-30": up_evaluateExperiment_2026_07_30, "2026-07-23": up_evaluateExperiment_2026_07_23, "2026-07-22": up_evaluateExperiment_2026_07_22, "2026-07-20": up_evaluateExperiment_2026_07_20, "2025-01-01": up_evaluateExperiment_2025_01_01 },
   extendMembership: { "2026-07-22": up_extendMembership_2026_07_22, "2026-07-20": up_extendMembership_2026_07_20, "2025-01-01": up_extendMembership_2025_01_01 },
   listAccounts: { "2026-07-20": up_listAccounts_2026_07_20, "2025-01-01": up_listAccounts_2025_01_01 },
+  listAudiences: { "2026-08-21": up_listAudiences_2026_08_21, "2026-08-14": up_listAudiences_2026_08_14, "2026-08-07": up_listAudiences_2026_08_07, "2026-07-30": up_listAudiences_2026_07_30, "2026-07-23": up_listAudiences_2026_07_23, "2026-07-22": up_listAudiences_2026_07_22, "2026-07-20": up_listAudiences_2026_07_20, "2025-01-01": up_listAudiences_2025_01_01 },
   listCardTransactions: { "2026-07-23": up_listCardTransactions_2026_07_23, "2026-07-22": up_listCardTransactions_2026_07_22, "2026-07-20": up_listCardTransactions_2026_07_20, "2025-01-01": up_listCardTransactions_2025_01_01 },
   listCheckoutConfigurations: { "2026-07-20": up_listCheckoutConfigurations_2026_07_20, "2025-01-01": up_listCheckoutConfigurations_2025_01_01 },
   listDisputeAlerts: { "2026-07-23": up_listDisputeAlerts_2026_07_23, "2026-07-22": up_listDisputeAlerts_2026_07_22, "2026-07-20": up_listDisputeAlerts_2026_07_20, "2025-01-01": up_listDisputeAlerts_2025_01_01 },

@@ -258,7 +258,7 @@ export interface AdGroup {
     budget_amount: number | null;
     budget_type: "daily" | "lifetime" | null;
     optimization_goal: "conversions" | "link_clicks" | "landing_page_views" | "reach" | "impressions" | "engagement" | null;
-    /** Audience ids (aud_) to deliver to or exclude. */
+    /** Audience ids (adaud_) of the account to deliver to or exclude. */
     audiences: { include: string[]; exclude: string[] };
     spend: number;
     impressions: number;
@@ -434,6 +434,32 @@ export interface UpgradeChange {
     operations: string[];
     /** The migration its entry belongs to, if any. */
     migration: string | null;
+}
+
+export interface AudienceEngagementRule {
+    source: "videos" | "lead_forms" | "social_profiles" | "pages";
+    external_account_id: string;
+    /** videos only: the video posts counted; null for every video post. */
+    post_ids: string[] | null;
+    /** Posts published within this many days count. */
+    retention_days: number;
+}
+
+export interface Audience {
+    id: string;
+    account_id: string;
+    name: string;
+    source_type: "customer_list" | "engagement" | "lookalike";
+    /** The engagement definition; null unless source_type is engagement. */
+    engagement: { rules: AudienceEngagementRule[] } | null;
+    /** The audience a lookalike is like; null otherwise. */
+    source_audience_id: string | null;
+    /** A lookalike's share of the network's population, in percent; null otherwise. */
+    lookalike_ratio: number | null;
+    /** How many people it holds, computed at creation (see the area's description). */
+    size: number;
+    created_at: string;
+    updated_at: string;
 }
 
 export interface Bounty {
@@ -2232,6 +2258,51 @@ export interface RetrieveUpgradeAssistantInput {
 
 export type RetrieveUpgradeAssistantOutput = UpgradeAssistant;
 
+/** POST /audiences: Create an audience */
+export interface CreateAudienceInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; name: string; source_type: "customer_list" | "engagement" | "lookalike"; engagement?: { rules: Array<{ source: "videos" | "lead_forms" | "social_profiles" | "pages"; external_account_id: string; post_ids?: string[]; retention_days: number }> }; source_audience_id?: string; lookalike_ratio?: number };
+}
+
+export type CreateAudienceOutput = Audience;
+
+/** GET /audiences: List audiences */
+export interface ListAudiencesInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; source_type?: "customer_list" | "engagement" | "lookalike"; source_audience_id?: string };
+    body: undefined;
+}
+
+export type ListAudiencesOutput = Page<Audience>;
+
+/** GET /audiences/{id}: Retrieve an audience */
+export interface RetrieveAudienceInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type RetrieveAudienceOutput = Audience;
+
+/** PATCH /audiences/{id}: Rename an audience */
+export interface UpdateAudienceInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { name?: string };
+}
+
+export type UpdateAudienceOutput = Audience;
+
+/** DELETE /audiences/{id}: Delete an audience */
+export interface DeleteAudienceInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteAudienceOutput = Deleted;
+
 /** POST /bounties: Post a bounty and escrow its reward pool */
 export interface CreateBountyInput {
     path: Record<string, never>;
@@ -2694,7 +2765,7 @@ export type DeleteExternalAccountOutput = Deleted;
 /** GET /external_accounts/{id}/posts: List an external account's posts */
 export interface ListExternalAccountPostsInput {
     path: { id: string };
-    query: { first?: number; after?: string; last?: number; before?: string; post_id?: string; media_type?: "image" | "video" };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; post_id?: string; media_type?: "image" | "video" };
     body: undefined;
 }
 
@@ -2757,7 +2828,7 @@ export type DeleteSocialAccountOutput = Deleted;
 /** GET /social_accounts/{id}/posts: List a social account's posts (deprecated; use GET /external_accounts/{id}/posts) */
 export interface ListSocialAccountPostsInput {
     path: { id: string };
-    query: { first?: number; after?: string; last?: number; before?: string; post_id?: string; media_type?: "image" | "video" };
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; post_id?: string; media_type?: "image" | "video" };
     body: undefined;
 }
 
@@ -4035,6 +4106,11 @@ export interface Operations {
     revokeApiKey: { input: RevokeApiKeyInput; output: RevokeApiKeyOutput };
     listApiLogs: { input: ListApiLogsInput; output: ListApiLogsOutput };
     retrieveUpgradeAssistant: { input: RetrieveUpgradeAssistantInput; output: RetrieveUpgradeAssistantOutput };
+    createAudience: { input: CreateAudienceInput; output: CreateAudienceOutput };
+    listAudiences: { input: ListAudiencesInput; output: ListAudiencesOutput };
+    retrieveAudience: { input: RetrieveAudienceInput; output: RetrieveAudienceOutput };
+    updateAudience: { input: UpdateAudienceInput; output: UpdateAudienceOutput };
+    deleteAudience: { input: DeleteAudienceInput; output: DeleteAudienceOutput };
     createBounty: { input: CreateBountyInput; output: CreateBountyOutput };
     listBounties: { input: ListBountiesInput; output: ListBountiesOutput };
     retrieveBounty: { input: RetrieveBountyInput; output: RetrieveBountyOutput };

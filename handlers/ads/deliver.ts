@@ -23,6 +23,9 @@ async function hourFigures(db: Knex, c: Record<string, any>): Promise<{ ad: Reco
   const ads = await db('ads').where({ ad_campaign_id: c.id, status: 'active' }).whereNull('deleted_at').orderBy('id');
   const live = groups.map((g) => ({ g, ads: ads.filter((a) => a.ad_group_id === g.id) })).filter((x) => x.ads.length > 0);
   if (live.length === 0) return [];
+  const named = [...new Set(live.flatMap(({ g }) => [...g.audiences.include, ...g.audiences.exclude]))];
+  const sizes = new Map<string, number>(named.length === 0 ? []
+    : (await db('audiences').whereIn('id', named).whereNull('deleted_at').select('id', 'size')).map((a) => [a.id, Number(a.size)]));
   const schedule = { starts_at: c.starts_at, ends_at: c.ends_at, launched_at: c.launched_at };
   const groupBudgets = c.budget_optimization === 'ad_group'
     ? live.map(({ g }) => hourlyBudget({ amount: Number(g.budget_amount), type: g.budget_type, spent: Number(g.spent_total) }, schedule))
@@ -30,7 +33,7 @@ async function hourFigures(db: Knex, c: Record<string, any>): Promise<{ ad: Reco
   const out: { ad: Record<string, any>; hour: AdHour }[] = [];
   live.forEach(({ g, ads: groupAds }, i) => {
     const shares = split(groupBudgets[i]!, groupAds.length);
-    const caps = split(Math.floor(audienceSize(g.audiences) / 100), groupAds.length);
+    const caps = split(Math.floor(audienceSize(g.audiences, sizes) / 100), groupAds.length);
     groupAds.forEach((ad, j) => out.push({ ad, hour: adHour(c.objective as Objective, shares[j]!, caps[j]!) }));
   });
   return out;

@@ -9,9 +9,8 @@ export const CPM: Record<Objective, number> = { awareness: 400, traffic: 800, en
 export const CTR_BP: Record<Objective, number> = { awareness: 50, traffic: 150, engagement: 100, leads: 100, sales: 120 };
 /** A sale's value for return_on_ad_spend, in minor units; other results carry none. */
 export const PURCHASE_VALUE = 4000;
-/** A group without included audiences reaches this many people; each included audience 100,000 (at most this). */
+/** A group without included audiences reaches this many people; with them, their sizes summed (at most this). */
 export const BROAD_AUDIENCE = 1_000_000;
-export const AUDIENCE_PER_INCLUDED = 100_000;
 /** A lifetime budget without ends_at is spread over 30 days. */
 export const OPEN_ENDED_HOURS = 720;
 const HOUR = 3_600_000;
@@ -26,9 +25,11 @@ export function results(objective: Objective, impressions: number, clicks: numbe
   }
 }
 
-/** People a group can reach: broad without included audiences, less 10% per excluded audience. */
-export function audienceSize(audiences: { include: string[]; exclude: string[] }): number {
-  let size = audiences.include.length === 0 ? BROAD_AUDIENCE : Math.min(BROAD_AUDIENCE, audiences.include.length * AUDIENCE_PER_INCLUDED);
+/** People a group can reach: broad without included audiences, else their sizes summed (at most broad), less 10%
+ * per excluded audience. `sizes` holds the audiences' size (a deleted audience counts 0). */
+export function audienceSize(audiences: { include: string[]; exclude: string[] }, sizes: Map<string, number>): number {
+  let size = audiences.include.length === 0 ? BROAD_AUDIENCE
+    : Math.min(BROAD_AUDIENCE, audiences.include.reduce((sum, id) => sum + (sizes.get(id) ?? 0), 0));
   for (let i = 0; i < audiences.exclude.length; i++) size = Math.floor((size * 9) / 10);
   return size;
 }

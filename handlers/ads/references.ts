@@ -1,14 +1,8 @@
 // What ads and ad groups name outside this area: external accounts (sacc_) and their posts (xpost_), from the
-// external accounts area (migrations/380), and audiences (aud_), from the audiences area. Each must belong to the
+// external accounts area (migrations/380), and audiences (adaud_), from the audiences area (migrations/381). Each must belong to the
 // ad's own account (400 naming the field).
 import type { Knex } from 'knex';
 import { invalid } from '../../runtime/errors.js';
-
-/** Audiences are checked by their id's form until the audiences area's table exists (its migration is 38x). */
-async function tableExists(db: Knex, table: string): Promise<boolean> {
-  const { rows } = await db.raw('select to_regclass(?) as t', [table]);
-  return rows[0].t !== null;
-}
 
 export async function checkExternalAccounts(db: Knex, accountId: string, refs: { id: string }[]): Promise<void> {
   const ids = refs.map((r) => r.id);
@@ -38,11 +32,10 @@ export async function checkAudiences(db: Knex, accountId: string, audiences: { i
   if (audiences.include.some((id) => audiences.exclude.includes(id))) {
     throw invalid('An audience cannot be both included and excluded', 'audiences.exclude');
   }
-  if (!(await tableExists(db, 'audiences'))) return;
   for (const side of ['include', 'exclude'] as const) {
     const ids = audiences[side];
     if (ids.length === 0) continue;
-    const found: string[] = await db('audiences').whereIn('id', ids).where({ account_id: accountId }).pluck('id');
+    const found: string[] = await db('audiences').whereIn('id', ids).where({ account_id: accountId }).whereNull('deleted_at').pluck('id');
     const absent = ids.find((id) => !found.includes(id));
     if (absent) throw invalid(`No such audience on this account: '${absent}'`, `audiences.${side}`);
   }

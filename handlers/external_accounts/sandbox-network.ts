@@ -112,3 +112,9 @@ export function externalAccountTasks(db: Knex): Record<string, Task> {
       connectExternalAccount(db, (payload as { external_account_id: string }).external_account_id),
   };
 }
+
+/** How many people the network reports engaging with a post: 50 + (the first two bytes of SHA-256 of its platform
+ * id mod 951). */
+export function postEngagements(platformPostId: string): number {
+  return 50 + (createHash('sha256').update(platformPostId).digest().readUInt16BE(0) % 951);
+}

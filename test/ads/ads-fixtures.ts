@@ -52,3 +52,11 @@ export async function externalAccountWithPost(app: TestApp, accountId: string, p
   await app.db('external_account_posts').insert({ id: post, account_id: accountId, external_account_id: id, platform_post_id: `p${post}`, media_type: 'image', thumbnail_url: `https://cdn.example.com/${post}.jpg`, published_at: new Date() });
   return { id, post };
 }
+
+/** An audience of the given size, as the audiences area stores a customer list. */
+export async function audience(app: TestApp, accountId: string, size: number) {
+  const { newId } = await import('../../runtime/ids.js');
+  const id = newId('adaud_');
+  await app.db('audiences').insert({ id, account_id: accountId, name: 'Customers', source_type: 'customer_list', size });
+  return id;
+}

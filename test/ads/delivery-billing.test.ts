@@ -11,7 +11,7 @@ import { makeCard } from '../account_preferences/preference-fixtures.js';
 import { deliverDue } from '../../handlers/ads/deliver.js';
 import { runAdsPaymentRetry } from '../../handlers/account_preferences/retry-ads-payment-task.js';
 import { envelope } from '../../handlers/webhooks/delivery/envelope.js';
-import { advertiser, after, firstHour, launchedTree } from './ads-fixtures.js';
+import { advertiser, after, audience, firstHour, launchedTree } from './ads-fixtures.js';
 
 const t = suite('ad delivery and billing');
 let app: TestApp;
@@ -154,6 +154,18 @@ t('budget_optimization ad_group: each group spends its own budget; the reach per
   assert.equal(await get(`/ad_campaigns/${c.id}`), { spend: 8200, impressions: 20500, clicks: 100, results: 5124 });
   const charges = await app.db('ad_charges').where({ ad_campaign_id: c.id }).orderBy('hour').pluck('amount');
   assert.equal(charges.map(Number), [4100, 4100]);
+});
+
+t('an included audience caps the reach: 1% of its size an hour', async () => {
+  const o = await advertiser(app, 1_000_000);
+  const aud = await audience(app, o.accountId, 50_000);
+  const { campaign, group, ad } = await launchedTree(app, o);
+  await app.request('PATCH', `/ad_groups/${group.id}`, { token: o.key, body: { audiences: { include: [aud] } } });
+  const start = await firstHour(app, campaign.id);
+  await deliverDue(app.db, after(start, 1));
+  // 1,250 impressions bought, 500 reachable: they cost floor(500 x 800 / 1000) = 400; 1.5% click.
+  const res = await app.request('GET', `/ads/${ad.id}`, { token: o.key, query: { stats_from: new Date(start).toISOString(), stats_to: after(start, 1).toISOString() } });
+  assert.equal(stats(res.body), { spend: 400, impressions: 500, clicks: 7, results: 7 });
 });
 
 t.run();

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
-import { advertiser, campaignBody, created, externalAccountWithPost } from './ads-fixtures.js';
+import { advertiser, audience, campaignBody, created, externalAccountWithPost } from './ads-fixtures.js';
 
 const BEFORE_17 = '2026-08-27'; // also before entry 11
 const BEFORE_38 = '2026-08-20';
@@ -36,12 +36,20 @@ t('ad groups: budget only with budget_optimization ad_group; audiences by form; 
   assert.is(badAudience.status, 400);
   assert.match(badAudience.body.error.param, /^audiences\.include/);
   const other = await advertiser(app);
+  const mine = await audience(app, o.accountId, 5000);
+  const foreignAudience = await audience(app, other.accountId, 5000);
+  const notMine = await app.request('POST', '/ad_groups', { token: o.key, body: { ad_campaign_id: c.id, audiences: { include: [mine], exclude: [foreignAudience] } } });
+  assert.equal([notMine.status, notMine.body.error.param], [400, 'audiences.exclude']);
+  const both = await app.request('POST', '/ad_groups', { token: o.key, body: { ad_campaign_id: c.id, audiences: { include: [mine], exclude: [mine] } } });
+  assert.equal([both.status, both.body.error.param], [400, 'audiences.exclude']);
+  const targeted = await created(app, o, '/ad_groups', { ad_campaign_id: c.id, audiences: { include: [mine] } });
+  assert.equal(targeted.audiences, { include: [mine], exclude: [] });
   const theirs = await app.request('POST', '/ad_groups', { token: other.key, body: { ad_campaign_id: c.id } });
   assert.equal([theirs.status, theirs.body.error.param], [404, 'ad_campaign_id']);
   const upd = await app.request('PATCH', `/ad_groups/${g.id}`, { token: o.key, body: { title: 'Narrow', optimization_goal: 'link_clicks' } });
   assert.equal([upd.status, upd.body.title, upd.body.optimization_goal], [200, 'Narrow', 'link_clicks']);
   const list = await app.request('GET', '/ad_groups', { token: o.key, query: { ad_campaign_id: c.id } });
-  assert.equal(list.body.data.map((x: any) => x.id), [g.id]);
+  assert.equal(list.body.data.map((x: any) => x.id), [targeted.id, g.id]);
   const paused = await app.request('POST', `/ad_groups/${g.id}/pause`, { token: o.key });
   assert.equal([paused.body.status, (await app.request('POST', `/ad_groups/${g.id}/pause`, { token: o.key })).status], ['paused', 400]);
   const gone = await app.request('DELETE', `/ad_groups/${g.id}`, { token: o.key });

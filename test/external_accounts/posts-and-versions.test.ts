@@ -45,6 +45,12 @@ t('posts: the network profile\'s, newest first in pages; post_id and media_type 
   const images = (await get(o.key, `/external_accounts/${x.id}/posts`, { media_type: 'image', first: 100 })).body.data;
   assert.ok(images.every((p: any) => p.media_type === 'image' && p.video_id === null));
 
+  // account_id, as the official client sends it: the connected account's own, or a 404.
+  assert.is((await get(o.key, `/external_accounts/${x.id}/posts`, { account_id: o.accountId })).body.data.length, profile.posts.length);
+  const otherAccount = await makeOwner(app.db);
+  const wrong = await get(o.key, `/external_accounts/${x.id}/posts`, { account_id: otherAccount.accountId });
+  assert.equal([wrong.status, wrong.body.error.type], [404, 'not_found']);
+
   const published = await publish(o.key, x.id, { caption: 'New drop', video: true });
   assert.is(published.status, 201, JSON.stringify(published.body));
   const n = profile.posts.length + 1;
