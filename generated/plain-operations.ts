@@ -6,6 +6,8 @@ import { plainList } from '../runtime/plain/list.js';
 import { plainRetrieve } from '../runtime/plain/retrieve.js';
 import { plainSummary } from '../runtime/plain/summary.js';
 import { plainUpdate } from '../runtime/plain/update.js';
+import { deleteAdCampaign as deleteAdCampaignHook } from '../handlers/ads/deleteAdCampaign.js';
+import { deleteAdGroup as deleteAdGroupHook } from '../handlers/ads/deleteAdGroup.js';
 import { listApiKeys as listApiKeysHook } from '../handlers/api_keys/listApiKeys.js';
 import { updateApiKey as updateApiKeyHook } from '../handlers/api_keys/updateApiKey.js';
 import { updateApp as updateAppHook } from '../handlers/apps/updateApp.js';
@@ -18,6 +20,26 @@ import { deleteProduct as deleteProductHook } from '../handlers/products/deleteP
 import { listResolutionCenterCases as listResolutionCenterCasesHook } from '../handlers/resolution_center_cases/listResolutionCenterCases.js';
 import { listReviews as listReviewsHook } from '../handlers/reviews/listReviews.js';
 import { updateWebhook as updateWebhookHook } from '../handlers/webhooks/updateWebhook.js';
+
+/** DELETE /ad_campaigns/{id}: Delete an ad campaign */
+export const deleteAdCampaign = plainDelete<'deleteAdCampaign'>(resources.AdCampaign, {
+  scopes: ['ads:manage'],
+  statement: 'update "ad_campaigns" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
+  hook: deleteAdCampaignHook,
+});
+
+/** DELETE /ad_groups/{id}: Delete an ad group */
+export const deleteAdGroup = plainDelete<'deleteAdGroup'>(resources.AdGroup, {
+  scopes: ['ads:manage'],
+  statement: 'update "ad_groups" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
+  hook: deleteAdGroupHook,
+});
+
+/** DELETE /ads/{id}: Delete an ad */
+export const deleteAd = plainDelete<'deleteAd'>(resources.Ad, {
+  scopes: ['ads:manage'],
+  statement: 'update "ads" set "deleted_at" = date_trunc(\'milliseconds\', now()), "updated_at" = date_trunc(\'milliseconds\', now()) where "id" = $1',
+});
 
 /** GET /api_keys: List an account's API keys */
 export const listApiKeys = plainList<'listApiKeys'>(resources.ApiKey, {

@@ -56,6 +56,54 @@ function c_Account_fc7a942300d1(v) {
   return o_0ea7bd143d0f(v);
 }
 
+function c_AdCampaign_118da650d667(v) {
+  return o_c144695f4701(v);
+}
+
+function c_AdCopy_5f0103631431(v) {
+  return o_67ee6a25b342(v);
+}
+
+function c_AdDeliveryPoint_b6fc3bfef73e(v) {
+  return o_69be20c33402(v);
+}
+
+function c_AdDeliveryStatsData_aa05f0e2c0a5(v) {
+  return o_a9c3b44e464b(v);
+}
+
+function c_AdDeliveryStats_46283d9ee030(v) {
+  return o_7537a5c506b8(v);
+}
+
+function c_AdGroup_36d78ef79e11(v) {
+  return o_9a6158c81f8d(v);
+}
+
+function c_AdIssue_804d4dbc509e(v) {
+  return o_c1c4046497b3(v);
+}
+
+function c_AdReference_99e9faba7f46(v) {
+  return o_77c776ba2d57(v);
+}
+
+function c_AdTranslations_64997851cfba(v) {
+  return o_cf0dacc000d5(v);
+}
+
+function c_Ad_4e3d145eb156(v) {
+  return o_2b73fec01ab4(v);
+}
+
+function c_Ad_90c37d388ecb(v) {
+  return o_e4a0da8d57b9(v);
+}
+
+function c_Ad_d04f4210cb0f(v) {
+  return o_dba89a5492c0(v);
+}
+
 function c_Address_2d2911263c62(v) {
   return o_a2e6fa8e3dac(v);
 }
@@ -64,7 +112,7 @@ function c_AdsPaymentMethod_7e6fbe832ea3(v) {
   return o_887f1faea7f6(v);
 }
 
-function c_AdsPaymentRetry_887dfbd84274(v) {
+function c_AdsPaymentRetry_a92c2e5e48ea(v) {
   return o_30285ac47210(v);
 }
 
@@ -2068,6 +2116,58 @@ function o_2b177140a004(v) {
   return out + '}';
 }
 
+function o_2b73fec01ab4(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["ad_group"];
+  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["primary_texts"];
+  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["headlines"];
+  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["descriptions"];
+  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_id"];
+  if (x !== undefined) { out += sep + "\"post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_source"];
+  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_2b8a6b8f8ccd(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -2081,6 +2181,16 @@ function o_2b8a6b8f8ccd(v) {
   if (x !== undefined) { out += sep + "\"steps\":" + array(x, (x) => c_RecommendedActionStep_13b5dbd4d38c(x)); sep = ','; }
   x = v["executed_at"];
   if (x !== undefined) { out += sep + "\"executed_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_2bc5dfc25321(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["include"];
+  if (x !== undefined) { out += sep + "\"include\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["exclude"];
+  if (x !== undefined) { out += sep + "\"exclude\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   return out + '}';
 }
 
@@ -3824,6 +3934,16 @@ function o_677721ae217c(v) {
   return out + '}';
 }
 
+function o_67ee6a25b342(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["language"];
+  if (x !== undefined) { out += sep + "\"language\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["text"];
+  if (x !== undefined) { out += sep + "\"text\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_68818ab0d5e3(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -3911,6 +4031,22 @@ function o_6985f96c5ec6(v) {
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_SetupIntent_cd365d6c3ce5(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_69be20c33402(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["timestamp"];
+  if (x !== undefined) { out += sep + "\"timestamp\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -4144,6 +4280,14 @@ function o_7528ceefd11a(v) {
   return out + '}';
 }
 
+function o_7537a5c506b8(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + c_AdDeliveryStatsData_aa05f0e2c0a5(x); sep = ','; }
+  return out + '}';
+}
+
 function o_757150b6a4d7(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -4263,6 +4407,16 @@ function o_7880f5ab0973(v) {
   if (x !== undefined) { out += sep + "\"icon_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["breakdown"];
   if (x !== undefined) { out += sep + "\"breakdown\":" + o_91ba46c4636f(x); sep = ','; }
+  return out + '}';
+}
+
+function o_79b3e11c0722(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_4e3d145eb156(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
 }
 
@@ -5264,6 +5418,46 @@ function o_9a18bdee2e89(v) {
   return out + '}';
 }
 
+function o_9a6158c81f8d(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["budget_amount"];
+  if (x !== undefined) { out += sep + "\"budget_amount\":" + (x === null ? 'null' : (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x))); sep = ','; }
+  x = v["budget_type"];
+  if (x !== undefined) { out += sep + "\"budget_type\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["optimization_goal"];
+  if (x !== undefined) { out += sep + "\"optimization_goal\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["audiences"];
+  if (x !== undefined) { out += sep + "\"audiences\":" + o_2bc5dfc25321(x); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_9a81f90cbbe4(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -5519,6 +5713,32 @@ function o_a96d5e6f02cc(v) {
   if (x !== undefined) { out += sep + "\"service\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
   x = v["delivery_estimate"];
   if (x !== undefined) { out += sep + "\"delivery_estimate\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
+function o_a9c3b44e464b(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["source"];
+  if (x !== undefined) { out += sep + "\"source\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["currency"];
+  if (x !== undefined) { out += sep + "\"currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["interval"];
+  if (x !== undefined) { out += sep + "\"interval\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["from"];
+  if (x !== undefined) { out += sep + "\"from\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["to"];
+  if (x !== undefined) { out += sep + "\"to\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["points"];
+  if (x !== undefined) { out += sep + "\"points\":" + array(x, (x) => c_AdDeliveryPoint_b6fc3bfef73e(x)); sep = ','; }
   return out + '}';
 }
 
@@ -5930,6 +6150,16 @@ function o_bac8671d5a82(v) {
   return out + '}';
 }
 
+function o_bbe4ab15bda3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_d04f4210cb0f(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_bd63c7819e2b(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6097,6 +6327,72 @@ function o_c1120bd15dd3(v) {
   if (x !== undefined) { out += sep + "\"post_ids\":" + (x === null ? 'null' : array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x)))); sep = ','; }
   x = v["retention_days"];
   if (x !== undefined) { out += sep + "\"retention_days\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_c144695f4701(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["platform"];
+  if (x !== undefined) { out += sep + "\"platform\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["objective"];
+  if (x !== undefined) { out += sep + "\"objective\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["issues"];
+  if (x !== undefined) { out += sep + "\"issues\":" + array(x, (x) => c_AdIssue_804d4dbc509e(x)); sep = ','; }
+  x = v["budget_amount"];
+  if (x !== undefined) { out += sep + "\"budget_amount\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["budget_type"];
+  if (x !== undefined) { out += sep + "\"budget_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["budget_optimization"];
+  if (x !== undefined) { out += sep + "\"budget_optimization\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["bid_type"];
+  if (x !== undefined) { out += sep + "\"bid_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["special_ad_categories"];
+  if (x !== undefined) { out += sep + "\"special_ad_categories\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["starts_at"];
+  if (x !== undefined) { out += sep + "\"starts_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["ends_at"];
+  if (x !== undefined) { out += sep + "\"ends_at\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["spend_currency"];
+  if (x !== undefined) { out += sep + "\"spend_currency\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_c1c4046497b3(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["message"];
+  if (x !== undefined) { out += sep + "\"message\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["resource_id"];
+  if (x !== undefined) { out += sep + "\"resource_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["resource_type"];
+  if (x !== undefined) { out += sep + "\"resource_type\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -6354,6 +6650,16 @@ function o_ced98a647a9c(v) {
   return out + '}';
 }
 
+function o_cf0dacc000d5(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["source_language"];
+  if (x !== undefined) { out += sep + "\"source_language\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["automatic_languages"];
+  if (x !== undefined) { out += sep + "\"automatic_languages\":" + array(x, (x) => (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  return out + '}';
+}
+
 function o_cf566f9e3f70(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6506,6 +6812,16 @@ function o_d3bd12b80fd0(v) {
   return out + '}';
 }
 
+function o_d5378bdd7fae(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_Ad_90c37d388ecb(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_d559c45717d8(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -6610,11 +6926,77 @@ function o_d87bda153622(v) {
   return out + '}';
 }
 
+function o_dba89a5492c0(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["ad_group"];
+  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["primary_texts"];
+  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["headlines"];
+  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["descriptions"];
+  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["translations"];
+  if (x !== undefined) { out += sep + "\"translations\":" + (x === null ? 'null' : c_AdTranslations_64997851cfba(x)); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_id"];
+  if (x !== undefined) { out += sep + "\"post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["existing_post_id"];
+  if (x !== undefined) { out += sep + "\"existing_post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_source"];
+  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["external_accounts"];
+  if (x !== undefined) { out += sep + "\"external_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
 function o_dce30cde9989(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
   x = v["data"];
   if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_PartnerEarning_e33f60876f4d(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
+function o_dd1148bedbc9(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_AdCampaign_118da650d667(x)); sep = ','; }
   x = v["page_info"];
   if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
   return out + '}';
@@ -6741,6 +7123,60 @@ function o_e474163eec56(v) {
   if (x !== undefined) { out += sep + "\"url\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   x = v["expires_at"];
   if (x !== undefined) { out += sep + "\"expires_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  return out + '}';
+}
+
+function o_e4a0da8d57b9(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["id"];
+  if (x !== undefined) { out += sep + "\"id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["account_id"];
+  if (x !== undefined) { out += sep + "\"account_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["ad_campaign"];
+  if (x !== undefined) { out += sep + "\"ad_campaign\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["ad_group"];
+  if (x !== undefined) { out += sep + "\"ad_group\":" + c_AdReference_99e9faba7f46(x); sep = ','; }
+  x = v["title"];
+  if (x !== undefined) { out += sep + "\"title\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["status"];
+  if (x !== undefined) { out += sep + "\"status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["delivery_status"];
+  if (x !== undefined) { out += sep + "\"delivery_status\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["primary_texts"];
+  if (x !== undefined) { out += sep + "\"primary_texts\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["headlines"];
+  if (x !== undefined) { out += sep + "\"headlines\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["descriptions"];
+  if (x !== undefined) { out += sep + "\"descriptions\":" + array(x, (x) => c_AdCopy_5f0103631431(x)); sep = ','; }
+  x = v["call_to_action"];
+  if (x !== undefined) { out += sep + "\"call_to_action\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["url"];
+  if (x !== undefined) { out += sep + "\"url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_id"];
+  if (x !== undefined) { out += sep + "\"post_id\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["existing_post_id"];
+  if (x !== undefined) { out += sep + "\"existing_post_id\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_source"];
+  if (x !== undefined) { out += sep + "\"post_source\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["post_thumbnail_url"];
+  if (x !== undefined) { out += sep + "\"post_thumbnail_url\":" + (x === null ? 'null' : (typeof x === 'string' ? JSON.stringify(x) : any(x))); sep = ','; }
+  x = v["social_accounts"];
+  if (x !== undefined) { out += sep + "\"social_accounts\":" + array(x, (x) => c_AdReference_99e9faba7f46(x)); sep = ','; }
+  x = v["spend"];
+  if (x !== undefined) { out += sep + "\"spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["impressions"];
+  if (x !== undefined) { out += sep + "\"impressions\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["clicks"];
+  if (x !== undefined) { out += sep + "\"clicks\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["results"];
+  if (x !== undefined) { out += sep + "\"results\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["return_on_ad_spend"];
+  if (x !== undefined) { out += sep + "\"return_on_ad_spend\":" + (typeof x === 'number' && Number.isFinite(x) ? '' + x : any(x)); sep = ','; }
+  x = v["created_at"];
+  if (x !== undefined) { out += sep + "\"created_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
+  x = v["updated_at"];
+  if (x !== undefined) { out += sep + "\"updated_at\":" + (typeof x === 'string' ? JSON.stringify(x) : any(x)); sep = ','; }
   return out + '}';
 }
 
@@ -7212,6 +7648,16 @@ function o_f9d46cb35b0d(v) {
   return out + '}';
 }
 
+function o_fa6eafdc1ee9(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
+  let out = '{', sep = '', x;
+  x = v["data"];
+  if (x !== undefined) { out += sep + "\"data\":" + array(x, (x) => c_AdGroup_36d78ef79e11(x)); sep = ','; }
+  x = v["page_info"];
+  if (x !== undefined) { out += sep + "\"page_info\":" + c_PageInfo_cec4d85f1b51(x); sep = ','; }
+  return out + '}';
+}
+
 function o_fbf0039c4781(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return any(v);
   let out = '{', sep = '', x;
@@ -7316,6 +7762,10 @@ function r_0e820c61f461(v) {
   return c_Export_a224820d6770(v);
 }
 
+function r_0eeeed1c59d6(v) {
+  return o_dd1148bedbc9(v);
+}
+
 function r_0f087472e1b9(v) {
   return c_Deposit_56447d9aebff(v);
 }
@@ -7400,6 +7850,10 @@ function r_291fc261c6e8(v) {
   return o_dce30cde9989(v);
 }
 
+function r_2944ef7844d3(v) {
+  return c_AdGroup_36d78ef79e11(v);
+}
+
 function r_29c9e0b7fc06(v) {
   return c_Shipment_c447032bf0d2(v);
 }
@@ -7414,10 +7868,6 @@ function r_2a4cc3abe681(v) {
 
 function r_2d3bb78040bd(v) {
   return o_a31883b5e659(v);
-}
-
-function r_2e1dcaa809a8(v) {
-  return c_AdsPaymentRetry_887dfbd84274(v);
 }
 
 function r_305afd5ce3aa(v) {
@@ -7556,6 +8006,10 @@ function r_514be3da6bb1(v) {
   return c_Shipment_169868413baa(v);
 }
 
+function r_52d7d2bfb980(v) {
+  return c_AdCampaign_118da650d667(v);
+}
+
 function r_53b79eaa35df(v) {
   return c_CardTransaction_f627bb25df7d(v);
 }
@@ -7574,6 +8028,10 @@ function r_598035228c5f(v) {
 
 function r_5a241cbdc027(v) {
   return c_Payment_7dd6e84670dd(v);
+}
+
+function r_5a277e473ad3(v) {
+  return o_bbe4ab15bda3(v);
 }
 
 function r_5bb6dfb35c50(v) {
@@ -7630,6 +8088,10 @@ function r_6541a3db5905(v) {
 
 function r_6687ce4840a7(v) {
   return o_d700f745f9eb(v);
+}
+
+function r_677ebd73b46e(v) {
+  return o_79b3e11c0722(v);
 }
 
 function r_6791086daee3(v) {
@@ -7772,12 +8234,20 @@ function r_8b5bdcfc3472(v) {
   return o_807d0eeb7222(v);
 }
 
+function r_8c32692d00f3(v) {
+  return c_Ad_4e3d145eb156(v);
+}
+
 function r_8c338976784a(v) {
   return c_PaymentQuote_d0de4d71f041(v);
 }
 
 function r_8c760bd3d1c3(v) {
   return o_23c31e023cee(v);
+}
+
+function r_8c902f22a660(v) {
+  return o_d5378bdd7fae(v);
 }
 
 function r_8cdf9f930b92(v) {
@@ -7798,6 +8268,10 @@ function r_9040b2ad5bd8(v) {
 
 function r_916712b0b5f5(v) {
   return c_MediaAsset_ba4bd71dfad4(v);
+}
+
+function r_928caba67ace(v) {
+  return o_fa6eafdc1ee9(v);
 }
 
 function r_951239e522a8(v) {
@@ -7856,12 +8330,20 @@ function r_9f14d06ee171(v) {
   return c_Transfer_7d3fcca311f0(v);
 }
 
+function r_9f5b14cd17a4(v) {
+  return c_Ad_90c37d388ecb(v);
+}
+
 function r_a2d5017c06fd(v) {
   return c_Audience_90c9ef16fa8e(v);
 }
 
 function r_a2e818b30041(v) {
   return o_1351bd26f9b3(v);
+}
+
+function r_a4334ef7cb79(v) {
+  return c_Ad_d04f4210cb0f(v);
 }
 
 function r_a48128c9ab76(v) {
@@ -8004,6 +8486,10 @@ function r_cc963767b5c4(v) {
   return o_76a372672a8c(v);
 }
 
+function r_ccdf240c8fa6(v) {
+  return c_AdsPaymentRetry_a92c2e5e48ea(v);
+}
+
 function r_cceff4e83de9(v) {
   return c_Payment_dbe93dd1f68a(v);
 }
@@ -8030,6 +8516,10 @@ function r_d070221c5d5d(v) {
 
 function r_d10c073d25bb(v) {
   return c_CryptoDeposit_1716ab16c1e0(v);
+}
+
+function r_d172784a3fba(v) {
+  return c_AdDeliveryStats_46283d9ee030(v);
 }
 
 function r_d2ad71de4290(v) {
@@ -8213,6 +8703,9 @@ export const serializers = {
   "confirmPaymentAction": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9 },
   "confirmSetupIntentAction": { "2026-09-06": r_a75a3137590b, "2026-09-02": r_a75a3137590b, "2026-08-28": r_a75a3137590b, "2026-08-25": r_a75a3137590b, "2026-08-21": r_dfbf9804988d, "2026-08-14": r_dfbf9804988d, "2026-08-07": r_dfbf9804988d, "2026-07-30": r_dfbf9804988d, "2026-07-23": r_dfbf9804988d, "2026-07-22": r_dfbf9804988d, "2026-07-20": r_dfbf9804988d, "2025-01-01": r_dfbf9804988d },
   "createAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
+  "createAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "createAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
+  "createAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "createApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "createApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
   "createAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
@@ -8252,6 +8745,9 @@ export const serializers = {
   "createVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "createWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "deactivatePromoCode": { "2026-09-06": r_3f41d30ce148, "2026-09-02": r_3f41d30ce148, "2026-08-28": r_3f41d30ce148, "2026-08-25": r_3f41d30ce148, "2026-08-21": r_3f41d30ce148, "2026-08-14": r_3f41d30ce148, "2026-08-07": r_3f41d30ce148 },
+  "deleteAd": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "deleteAdCampaign": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
+  "deleteAdGroup": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteAudience": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteBountySubmission": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
   "deleteCheckoutConfiguration": { "2026-09-06": r_e2c5cc2c8e38, "2026-09-02": r_e2c5cc2c8e38, "2026-08-28": r_e2c5cc2c8e38, "2026-08-25": r_e2c5cc2c8e38, "2026-08-21": r_e2c5cc2c8e38, "2026-08-14": r_e2c5cc2c8e38, "2026-08-07": r_e2c5cc2c8e38, "2026-07-30": r_e2c5cc2c8e38, "2026-07-23": r_e2c5cc2c8e38, "2026-07-22": r_e2c5cc2c8e38, "2026-07-20": r_ada875773305, "2025-01-01": r_ada875773305 },
@@ -8274,6 +8770,9 @@ export const serializers = {
   "generatePaymentPdf": { "2026-09-06": r_a619e331e513, "2026-09-02": r_a619e331e513, "2026-08-28": r_a619e331e513, "2026-08-25": r_a619e331e513, "2026-08-21": r_a619e331e513 },
   "listAccountRecommendedActions": { "2026-09-06": r_d72cb97338ef, "2026-09-02": r_d72cb97338ef, "2026-08-28": r_d72cb97338ef, "2026-08-25": r_d72cb97338ef, "2026-08-21": r_d72cb97338ef, "2026-08-14": r_d72cb97338ef, "2026-08-07": r_d72cb97338ef, "2026-07-30": r_d72cb97338ef, "2026-07-23": r_d72cb97338ef, "2026-07-22": r_d72cb97338ef, "2026-07-20": r_d72cb97338ef, "2025-01-01": r_d72cb97338ef },
   "listAccounts": { "2026-09-06": r_ee02a5a2fee3, "2026-09-02": r_86c4614eeabb, "2026-08-28": r_8b113a94b7a8, "2026-08-25": r_965b67a1819a, "2026-08-21": r_edb761bc4cae, "2026-08-14": r_edb761bc4cae, "2026-08-07": r_edb761bc4cae, "2026-07-30": r_4d4851eda493, "2026-07-23": r_7cd1ea121265, "2026-07-22": r_7cd1ea121265, "2026-07-20": r_7cd1ea121265, "2025-01-01": r_7cd1ea121265 },
+  "listAdCampaigns": { "2026-09-06": r_0eeeed1c59d6, "2026-09-02": r_0eeeed1c59d6, "2026-08-28": r_0eeeed1c59d6, "2026-08-25": r_0eeeed1c59d6, "2026-08-21": r_0eeeed1c59d6, "2026-08-14": r_0eeeed1c59d6, "2026-08-07": r_0eeeed1c59d6, "2026-07-30": r_0eeeed1c59d6, "2026-07-23": r_0eeeed1c59d6, "2026-07-22": r_0eeeed1c59d6, "2026-07-20": r_0eeeed1c59d6, "2025-01-01": r_0eeeed1c59d6 },
+  "listAdGroups": { "2026-09-06": r_928caba67ace, "2026-09-02": r_928caba67ace, "2026-08-28": r_928caba67ace, "2026-08-25": r_928caba67ace, "2026-08-21": r_928caba67ace, "2026-08-14": r_928caba67ace, "2026-08-07": r_928caba67ace, "2026-07-30": r_928caba67ace, "2026-07-23": r_928caba67ace, "2026-07-22": r_928caba67ace, "2026-07-20": r_928caba67ace, "2025-01-01": r_928caba67ace },
+  "listAds": { "2026-09-06": r_5a277e473ad3, "2026-09-02": r_5a277e473ad3, "2026-08-28": r_5a277e473ad3, "2026-08-25": r_8c902f22a660, "2026-08-21": r_8c902f22a660, "2026-08-14": r_677ebd73b46e, "2026-08-07": r_677ebd73b46e, "2026-07-30": r_677ebd73b46e, "2026-07-23": r_677ebd73b46e, "2026-07-22": r_677ebd73b46e, "2026-07-20": r_677ebd73b46e, "2025-01-01": r_677ebd73b46e },
   "listApiKeys": { "2026-09-06": r_99d7862a8396, "2026-09-02": r_99d7862a8396, "2026-08-28": r_99d7862a8396, "2026-08-25": r_99d7862a8396, "2026-08-21": r_99d7862a8396, "2026-08-14": r_99d7862a8396, "2026-08-07": r_99d7862a8396, "2026-07-30": r_99d7862a8396, "2026-07-23": r_99d7862a8396, "2026-07-22": r_99d7862a8396, "2026-07-20": r_99d7862a8396, "2025-01-01": r_99d7862a8396 },
   "listApiLogs": { "2026-09-06": r_1c1947d12c03, "2026-09-02": r_1c1947d12c03, "2026-08-28": r_1c1947d12c03, "2026-08-25": r_1c1947d12c03, "2026-08-21": r_1c1947d12c03, "2026-08-14": r_1c1947d12c03, "2026-08-07": r_1c1947d12c03, "2026-07-30": r_1c1947d12c03, "2026-07-23": r_1c1947d12c03, "2026-07-22": r_1c1947d12c03, "2026-07-20": r_1c1947d12c03, "2025-01-01": r_1c1947d12c03 },
   "listAppBuilds": { "2026-09-06": r_1abee11a41c3, "2026-09-02": r_1abee11a41c3, "2026-08-28": r_1abee11a41c3, "2026-08-25": r_1abee11a41c3, "2026-08-21": r_1abee11a41c3, "2026-08-14": r_1abee11a41c3, "2026-08-07": r_1abee11a41c3, "2026-07-30": r_1abee11a41c3, "2026-07-23": r_1abee11a41c3, "2026-07-22": r_1abee11a41c3, "2026-07-20": r_1abee11a41c3, "2025-01-01": r_1abee11a41c3 },
@@ -8337,6 +8836,9 @@ export const serializers = {
   "markAllNotificationsRead": { "2026-09-06": r_41b21ed3b483, "2026-09-02": r_41b21ed3b483, "2026-08-28": r_41b21ed3b483, "2026-08-25": r_41b21ed3b483, "2026-08-21": r_41b21ed3b483, "2026-08-14": r_41b21ed3b483, "2026-08-07": r_41b21ed3b483, "2026-07-30": r_41b21ed3b483, "2026-07-23": r_41b21ed3b483, "2026-07-22": r_41b21ed3b483, "2026-07-20": r_41b21ed3b483, "2025-01-01": r_41b21ed3b483 },
   "markNotificationRead": { "2026-09-06": r_6f5f53d2468c, "2026-09-02": r_6f5f53d2468c, "2026-08-28": r_6f5f53d2468c, "2026-08-25": r_6f5f53d2468c, "2026-08-21": r_6f5f53d2468c, "2026-08-14": r_6f5f53d2468c, "2026-08-07": r_6f5f53d2468c, "2026-07-30": r_6f5f53d2468c, "2026-07-23": r_6f5f53d2468c, "2026-07-22": r_6f5f53d2468c, "2026-07-20": r_6f5f53d2468c, "2025-01-01": r_6f5f53d2468c },
   "openSandboxResolutionCenterCase": { "2026-09-06": r_5cee8f68867c, "2026-09-02": r_5cee8f68867c, "2026-08-28": r_5cee8f68867c, "2026-08-25": r_5cee8f68867c, "2026-08-21": r_5cee8f68867c, "2026-08-14": r_5cee8f68867c, "2026-08-07": r_5cee8f68867c, "2026-07-30": r_5cee8f68867c, "2026-07-23": r_805132041955, "2026-07-22": r_805132041955, "2026-07-20": r_805132041955, "2025-01-01": r_805132041955 },
+  "pauseAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "pauseAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
+  "pauseAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "pauseMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "promoteAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
   "publishPaymentMethodDomainProof": { "2026-09-06": r_46b71031309e, "2026-09-02": r_46b71031309e, "2026-08-28": r_46b71031309e, "2026-08-25": r_46b71031309e, "2026-08-21": r_46b71031309e, "2026-08-14": r_46b71031309e, "2026-08-07": r_46b71031309e, "2026-07-30": r_46b71031309e, "2026-07-23": r_46b71031309e, "2026-07-22": r_46b71031309e, "2026-07-20": r_46b71031309e, "2025-01-01": r_46b71031309e },
@@ -8350,6 +8852,10 @@ export const serializers = {
   "resumeMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
   "retrieveAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "retrieveAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
+  "retrieveAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "retrieveAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
+  "retrieveAdDeliveryStats": { "2026-09-06": r_d172784a3fba, "2026-09-02": r_d172784a3fba, "2026-08-28": r_d172784a3fba, "2026-08-25": r_d172784a3fba, "2026-08-21": r_d172784a3fba, "2026-08-14": r_d172784a3fba, "2026-08-07": r_d172784a3fba, "2026-07-30": r_d172784a3fba, "2026-07-23": r_d172784a3fba, "2026-07-22": r_d172784a3fba, "2026-07-20": r_d172784a3fba, "2025-01-01": r_d172784a3fba },
+  "retrieveAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "retrieveApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "retrieveApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
   "retrieveAppBuild": { "2026-09-06": r_fcaeb116a5ea, "2026-09-02": r_fcaeb116a5ea, "2026-08-28": r_fcaeb116a5ea, "2026-08-25": r_fcaeb116a5ea, "2026-08-21": r_fcaeb116a5ea, "2026-08-14": r_fcaeb116a5ea, "2026-08-07": r_fcaeb116a5ea, "2026-07-30": r_fcaeb116a5ea, "2026-07-23": r_fcaeb116a5ea, "2026-07-22": r_fcaeb116a5ea, "2026-07-20": r_fcaeb116a5ea, "2025-01-01": r_fcaeb116a5ea },
@@ -8404,7 +8910,7 @@ export const serializers = {
   "retrieveVerification": { "2026-09-06": r_5cda589f6596, "2026-09-02": r_5cda589f6596, "2026-08-28": r_5cda589f6596, "2026-08-25": r_5cda589f6596, "2026-08-21": r_5cda589f6596, "2026-08-14": r_5cda589f6596, "2026-08-07": r_5cda589f6596, "2026-07-30": r_1984b6044233, "2026-07-23": r_1984b6044233, "2026-07-22": r_1984b6044233, "2026-07-20": r_1984b6044233, "2025-01-01": r_1984b6044233 },
   "retrieveWebhook": { "2026-09-06": r_75d0d6d7508a, "2026-09-02": r_75d0d6d7508a, "2026-08-28": r_75d0d6d7508a, "2026-08-25": r_75d0d6d7508a, "2026-08-21": r_75d0d6d7508a, "2026-08-14": r_75d0d6d7508a, "2026-08-07": r_88698acd00d2, "2026-07-30": r_6dd4d03563f8, "2026-07-23": r_6dd4d03563f8, "2026-07-22": r_6dd4d03563f8, "2026-07-20": r_6dd4d03563f8, "2025-01-01": r_6dd4d03563f8 },
   "retrieveWithdrawal": { "2026-09-06": r_f8eeebd011e1, "2026-09-02": r_f8eeebd011e1, "2026-08-28": r_f8eeebd011e1, "2026-08-25": r_f8eeebd011e1, "2026-08-21": r_f8eeebd011e1, "2026-08-14": r_f8eeebd011e1, "2026-08-07": r_f8eeebd011e1, "2026-07-30": r_f8eeebd011e1, "2026-07-23": r_f8eeebd011e1, "2026-07-22": r_f8eeebd011e1, "2026-07-20": r_f8eeebd011e1, "2025-01-01": r_f8eeebd011e1 },
-  "retryAdsPayment": { "2026-09-06": r_2e1dcaa809a8, "2026-09-02": r_2e1dcaa809a8, "2026-08-28": r_2e1dcaa809a8, "2026-08-25": r_2e1dcaa809a8, "2026-08-21": r_2e1dcaa809a8, "2026-08-14": r_2e1dcaa809a8, "2026-08-07": r_2e1dcaa809a8, "2026-07-30": r_2e1dcaa809a8, "2026-07-23": r_2e1dcaa809a8, "2026-07-22": r_2e1dcaa809a8, "2026-07-20": r_2e1dcaa809a8, "2025-01-01": r_2e1dcaa809a8 },
+  "retryAdsPayment": { "2026-09-06": r_ccdf240c8fa6, "2026-09-02": r_ccdf240c8fa6, "2026-08-28": r_ccdf240c8fa6, "2026-08-25": r_ccdf240c8fa6, "2026-08-21": r_ccdf240c8fa6, "2026-08-14": r_ccdf240c8fa6, "2026-08-07": r_ccdf240c8fa6, "2026-07-30": r_ccdf240c8fa6, "2026-07-23": r_ccdf240c8fa6, "2026-07-22": r_ccdf240c8fa6, "2026-07-20": r_ccdf240c8fa6, "2025-01-01": r_ccdf240c8fa6 },
   "retryPayment": { "2026-09-06": r_5a241cbdc027, "2026-09-02": r_cceff4e83de9, "2026-08-28": r_cceff4e83de9, "2026-08-25": r_cceff4e83de9, "2026-08-21": r_cceff4e83de9, "2026-08-14": r_951239e522a8, "2026-08-07": r_951239e522a8, "2026-07-30": r_951239e522a8, "2026-07-23": r_951239e522a8, "2026-07-22": r_951239e522a8, "2026-07-20": r_951239e522a8, "2025-01-01": r_951239e522a8 },
   "reviewBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "revokeApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
@@ -8413,8 +8919,14 @@ export const serializers = {
   "submitBountySubmission": { "2026-09-06": r_84ac94fbe8f4, "2026-09-02": r_84ac94fbe8f4, "2026-08-28": r_84ac94fbe8f4, "2026-08-25": r_84ac94fbe8f4, "2026-08-21": r_84ac94fbe8f4, "2026-08-14": r_84ac94fbe8f4, "2026-08-07": r_84ac94fbe8f4, "2026-07-30": r_84ac94fbe8f4, "2026-07-23": r_84ac94fbe8f4, "2026-07-22": r_84ac94fbe8f4, "2026-07-20": r_84ac94fbe8f4, "2025-01-01": r_84ac94fbe8f4 },
   "submitDispute": { "2026-09-06": r_062a75d41d1c, "2026-09-02": r_062a75d41d1c, "2026-08-28": r_062a75d41d1c, "2026-08-25": r_1718857812bc, "2026-08-21": r_1718857812bc, "2026-08-14": r_1718857812bc, "2026-08-07": r_1718857812bc, "2026-07-30": r_1718857812bc, "2026-07-23": r_2028e41d69ad, "2026-07-22": r_2028e41d69ad, "2026-07-20": r_2028e41d69ad, "2025-01-01": r_2028e41d69ad },
   "uncancelMembership": { "2026-09-06": r_c8a8b9167c58, "2026-09-02": r_c8a8b9167c58, "2026-08-28": r_c8a8b9167c58, "2026-08-25": r_c8a8b9167c58, "2026-08-21": r_c8a8b9167c58, "2026-08-14": r_c8a8b9167c58, "2026-08-07": r_c8a8b9167c58, "2026-07-30": r_c8a8b9167c58, "2026-07-23": r_c8a8b9167c58, "2026-07-22": r_03782e18aa2c, "2026-07-20": r_03782e18aa2c, "2025-01-01": r_03782e18aa2c },
+  "unpauseAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "unpauseAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
+  "unpauseAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "updateAccount": { "2026-09-06": r_6b66a0fc5380, "2026-09-02": r_04eea8b4299d, "2026-08-28": r_84d255761298, "2026-08-25": r_98496a753528, "2026-08-21": r_d070221c5d5d, "2026-08-14": r_d070221c5d5d, "2026-08-07": r_d070221c5d5d, "2026-07-30": r_ee4a7aaa317a, "2026-07-23": r_0698502a8680, "2026-07-22": r_0698502a8680, "2026-07-20": r_0698502a8680, "2025-01-01": r_0698502a8680 },
   "updateAccountPreferences": { "2026-09-06": r_a48128c9ab76, "2026-09-02": r_a48128c9ab76, "2026-08-28": r_a48128c9ab76, "2026-08-25": r_a48128c9ab76, "2026-08-21": r_321d9343827b, "2026-08-14": r_321d9343827b, "2026-08-07": r_321d9343827b, "2026-07-30": r_321d9343827b, "2026-07-23": r_321d9343827b, "2026-07-22": r_321d9343827b, "2026-07-20": r_321d9343827b, "2025-01-01": r_321d9343827b },
+  "updateAd": { "2026-09-06": r_a4334ef7cb79, "2026-09-02": r_a4334ef7cb79, "2026-08-28": r_a4334ef7cb79, "2026-08-25": r_9f5b14cd17a4, "2026-08-21": r_9f5b14cd17a4, "2026-08-14": r_8c32692d00f3, "2026-08-07": r_8c32692d00f3, "2026-07-30": r_8c32692d00f3, "2026-07-23": r_8c32692d00f3, "2026-07-22": r_8c32692d00f3, "2026-07-20": r_8c32692d00f3, "2025-01-01": r_8c32692d00f3 },
+  "updateAdCampaign": { "2026-09-06": r_52d7d2bfb980, "2026-09-02": r_52d7d2bfb980, "2026-08-28": r_52d7d2bfb980, "2026-08-25": r_52d7d2bfb980, "2026-08-21": r_52d7d2bfb980, "2026-08-14": r_52d7d2bfb980, "2026-08-07": r_52d7d2bfb980, "2026-07-30": r_52d7d2bfb980, "2026-07-23": r_52d7d2bfb980, "2026-07-22": r_52d7d2bfb980, "2026-07-20": r_52d7d2bfb980, "2025-01-01": r_52d7d2bfb980 },
+  "updateAdGroup": { "2026-09-06": r_2944ef7844d3, "2026-09-02": r_2944ef7844d3, "2026-08-28": r_2944ef7844d3, "2026-08-25": r_2944ef7844d3, "2026-08-21": r_2944ef7844d3, "2026-08-14": r_2944ef7844d3, "2026-08-07": r_2944ef7844d3, "2026-07-30": r_2944ef7844d3, "2026-07-23": r_2944ef7844d3, "2026-07-22": r_2944ef7844d3, "2026-07-20": r_2944ef7844d3, "2025-01-01": r_2944ef7844d3 },
   "updateApiKey": { "2026-09-06": r_1da86b3373bd, "2026-09-02": r_1da86b3373bd, "2026-08-28": r_1da86b3373bd, "2026-08-25": r_1da86b3373bd, "2026-08-21": r_1da86b3373bd, "2026-08-14": r_1da86b3373bd, "2026-08-07": r_1da86b3373bd, "2026-07-30": r_1da86b3373bd, "2026-07-23": r_1da86b3373bd, "2026-07-22": r_1da86b3373bd, "2026-07-20": r_1da86b3373bd, "2025-01-01": r_1da86b3373bd },
   "updateApp": { "2026-09-06": r_54f58834d37f, "2026-09-02": r_8217a0e68990, "2026-08-28": r_8217a0e68990, "2026-08-25": r_8217a0e68990, "2026-08-21": r_8217a0e68990, "2026-08-14": r_8217a0e68990, "2026-08-07": r_8217a0e68990, "2026-07-30": r_8217a0e68990, "2026-07-23": r_8217a0e68990, "2026-07-22": r_8217a0e68990, "2026-07-20": r_8217a0e68990, "2025-01-01": r_8217a0e68990 },
   "updateAudience": { "2026-09-06": r_a2d5017c06fd, "2026-09-02": r_a2d5017c06fd, "2026-08-28": r_a2d5017c06fd, "2026-08-25": r_36a17e3650f7, "2026-08-21": r_18f057882095, "2026-08-14": r_18f057882095, "2026-08-07": r_18f057882095, "2026-07-30": r_18f057882095, "2026-07-23": r_18f057882095, "2026-07-22": r_18f057882095, "2026-07-20": r_18f057882095, "2025-01-01": r_18f057882095 },

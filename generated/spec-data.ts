@@ -22,6 +22,7 @@ export const specData = {
     "economic_intelligence_run_statuses": "2026-08-28",
     "dispute_prevented_status": "2026-08-28",
     "payouts_status_v2": "2026-08-21",
+    "ad_copy_language_objects": "2026-08-28",
     "webhook_envelope_account_id": "2026-08-14"
   },
   "scopes": [
@@ -173,6 +174,9 @@ export const specData = {
   "prefixes": {
     "AdsPaymentRetry": "adretry_",
     "Account": "biz_",
+    "AdCampaign": "adcamp_",
+    "AdGroup": "adgrp_",
+    "Ad": "ad_",
     "ApiKey": "apik_",
     "ApiLog": "alog_",
     "App": "app_",
@@ -236,6 +240,10 @@ export const specData = {
     "account.economic_intelligence.renewed": "EconomicIntelligenceRenewal",
     "account.created": "Account",
     "account.updated": "Account",
+    "ad_campaign.delivery_changed": "AdCampaign",
+    "ad_campaign.payment_failed": "AdCampaign",
+    "ad.created": "Ad",
+    "ad.updated": "Ad",
     "api_key.created": "ApiKey",
     "api_key.rotated": "ApiKey",
     "api_key.revoked": "ApiKey",
@@ -337,6 +345,75 @@ export const specData = {
     "verification.updated": "Verification"
   },
   "stateMachines": {
+    "AdCampaign": {
+      "field": "status",
+      "transitions": {
+        "launch": {
+          "from": [
+            "draft"
+          ],
+          "to": "active"
+        },
+        "pause": {
+          "from": [
+            "active"
+          ],
+          "to": "paused"
+        },
+        "unpause": {
+          "from": [
+            "paused"
+          ],
+          "to": "active"
+        },
+        "fail_payment": {
+          "from": [
+            "active"
+          ],
+          "to": "payment_failed"
+        },
+        "recover_payment": {
+          "from": [
+            "payment_failed"
+          ],
+          "to": "active"
+        }
+      }
+    },
+    "AdGroup": {
+      "field": "status",
+      "transitions": {
+        "pause": {
+          "from": [
+            "active"
+          ],
+          "to": "paused"
+        },
+        "unpause": {
+          "from": [
+            "paused"
+          ],
+          "to": "active"
+        }
+      }
+    },
+    "Ad": {
+      "field": "status",
+      "transitions": {
+        "pause": {
+          "from": [
+            "active"
+          ],
+          "to": "paused"
+        },
+        "unpause": {
+          "from": [
+            "paused"
+          ],
+          "to": "active"
+        }
+      }
+    },
     "AppBuild": {
       "field": "status",
       "transitions": {

@@ -94,7 +94,7 @@ export interface AdsPaymentRetry {
     id: string;
     account_id: string;
     status: "queued" | "completed";
-    /** Null while queued. no_failed_campaigns when no campaign had a failed payment to retry. */
+    /** Null while queued. no_failed_campaigns when no campaign had a failed payment to retry; null once failed charges were retried: the campaigns' delivery_status and issues say how each went. */
     outcome: "no_failed_campaigns" | null;
     created_at: string;
     completed_at: string | null;
@@ -180,6 +180,154 @@ export interface Address {
 export interface TaxIdentifier {
     type: string;
     value: string;
+}
+
+/** Something that keeps a campaign, ad group or ad from delivering. */
+export interface AdIssue {
+    /** A stable key: payment_failed. */
+    id: string;
+    message: string;
+    resource_id: string | null;
+    resource_type: "ad_campaign" | "ad_group" | "ad";
+}
+
+/** One variant of an ad's copy. */
+export interface AdCopy {
+    /** ISO 639-1; omitted when the ad has no translations. */
+    language?: string;
+    text: string;
+}
+
+/** One variant of copy as sent: language only with translations. */
+export interface AdCopyInput {
+    language: string;
+    text: string;
+}
+
+export interface AdTranslations {
+    /** The language the copy is written in (ISO 639-1). */
+    source_language: string;
+    /** Languages the network translates the copy into. */
+    automatic_languages: string[];
+}
+
+export interface AdReference {
+    id: string;
+}
+
+export interface AdCampaign {
+    id: string;
+    account_id: string;
+    title: string;
+    platform: "meta";
+    objective: "awareness" | "traffic" | "engagement" | "leads" | "sales";
+    status: "draft" | "active" | "paused" | "payment_failed";
+    /** What delivery is doing now: draft until launched; paused; payment_failed; scheduled before starts_at; completed after ends_at; no_ad_groups, ad_groups_off (every group paused) or no_ads; else active. */
+    delivery_status: "draft" | "scheduled" | "active" | "paused" | "payment_failed" | "no_ad_groups" | "ad_groups_off" | "no_ads" | "completed";
+    issues: AdIssue[];
+    /** Minor units of spend_currency. */
+    budget_amount: number;
+    budget_type: "daily" | "lifetime";
+    /** ad_group: each group spends its own budget. */
+    budget_optimization: "ad_campaign" | "ad_group";
+    bid_type: "minimum_cost" | "average_target" | "maximum_target";
+    special_ad_categories: Array<"housing" | "employment" | "financial_products" | "politics">;
+    starts_at: string | null;
+    ends_at: string | null;
+    spend_currency: string;
+    /** Minor units spent in the stats window. */
+    spend: number;
+    impressions: number;
+    clicks: number;
+    results: number;
+    /** Value of the results over spend in the window, to two decimals; 0 without spend. */
+    return_on_ad_spend: number;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface AdGroup {
+    id: string;
+    account_id: string;
+    ad_campaign: AdReference;
+    title: string | null;
+    status: "active" | "paused";
+    /** draft while the campaign is; campaign_paused while it does not deliver; no_ads, ads_off (every ad paused); else active. */
+    delivery_status: "draft" | "campaign_paused" | "paused" | "no_ads" | "ads_off" | "active";
+    /** Minor units; with budget_optimization ad_group. */
+    budget_amount: number | null;
+    budget_type: "daily" | "lifetime" | null;
+    optimization_goal: "conversions" | "link_clicks" | "landing_page_views" | "reach" | "impressions" | "engagement" | null;
+    /** Audience ids (adaud_) of the account to deliver to or exclude. */
+    audiences: { include: string[]; exclude: string[] };
+    spend: number;
+    impressions: number;
+    clicks: number;
+    results: number;
+    return_on_ad_spend: number;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface Ad {
+    id: string;
+    account_id: string;
+    ad_campaign: AdReference;
+    ad_group: AdReference;
+    title: string | null;
+    status: "active" | "paused";
+    delivery_status: "draft" | "campaign_paused" | "ad_group_paused" | "paused" | "active";
+    primary_texts: AdCopy[];
+    headlines: AdCopy[];
+    descriptions: AdCopy[];
+    /** null: the copy is served in its own language only. */
+    translations: AdTranslations | null;
+    call_to_action: "learn_more" | "shop_now" | "sign_up" | "subscribe" | "get_started" | "book_now" | "apply_now" | "contact_us" | "download" | "order_now" | null;
+    url: string | null;
+    /** The post the network serves: the chosen post, or the one it made from the copy. */
+    post_id: string;
+    /** The post the caller chose to promote, if any. */
+    existing_post_id: string | null;
+    post_source: "facebook" | "instagram" | null;
+    post_thumbnail_url: string | null;
+    /** The external accounts (sacc_) the ad runs under. */
+    external_accounts: AdReference[];
+    spend: number;
+    impressions: number;
+    clicks: number;
+    results: number;
+    return_on_ad_spend: number;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface AdDeliveryPoint {
+    /** The period's start (UTC). */
+    timestamp: string;
+    spend: number;
+    impressions: number;
+    clicks: number;
+    results: number;
+}
+
+export interface AdDeliveryStatsData {
+    /** The path the figures are scoped to: /accounts/{id}, /ad_campaigns/{id}, /ad_groups/{id} or /ads/{id}. */
+    source: string;
+    currency: string;
+    interval: "hour" | "day";
+    /** The first period's start. */
+    from: string;
+    /** The last period's end (exclusive). */
+    to: string;
+    spend: number;
+    impressions: number;
+    clicks: number;
+    results: number;
+    points: AdDeliveryPoint[];
+}
+
+export interface AdDeliveryStats {
+    data: AdDeliveryStatsData;
 }
 
 /** A credential for `Authorization: Bearer <secret>`. status is computed: revoked once revoked_at is set, else expired once expires_at has passed, else active. */
@@ -2135,6 +2283,204 @@ export interface RetrieveCurrentAccountInput {
 }
 
 export type RetrieveCurrentAccountOutput = Account;
+
+/** POST /ad_campaigns: Create an ad campaign */
+export interface CreateAdCampaignInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { account_id: string; title: string; objective: "awareness" | "traffic" | "engagement" | "leads" | "sales"; platform: "meta"; budget_amount: number; budget_type?: "daily" | "lifetime"; budget_optimization?: "ad_campaign" | "ad_group"; bid_type?: "minimum_cost" | "average_target" | "maximum_target"; special_ad_categories?: Array<"housing" | "employment" | "financial_products" | "politics">; starts_at?: string; ends_at?: string };
+}
+
+export type CreateAdCampaignOutput = AdCampaign;
+
+/** GET /ad_campaigns: List ad campaigns */
+export interface ListAdCampaignsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; status?: "draft" | "active" | "paused" | "payment_failed"; stats_from?: string; stats_to?: string };
+    body: undefined;
+}
+
+export type ListAdCampaignsOutput = Page<AdCampaign>;
+
+/** GET /ad_campaigns/{id}: Retrieve an ad campaign */
+export interface RetrieveAdCampaignInput {
+    path: { id: string };
+    query: { stats_from?: string; stats_to?: string };
+    body: undefined;
+}
+
+export type RetrieveAdCampaignOutput = AdCampaign;
+
+/** PATCH /ad_campaigns/{id}: Update or launch an ad campaign */
+export interface UpdateAdCampaignInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { title?: string; budget_amount?: number; budget_type?: "daily" | "lifetime"; budget_optimization?: "ad_campaign" | "ad_group"; bid_type?: "minimum_cost" | "average_target" | "maximum_target"; special_ad_categories?: Array<"housing" | "employment" | "financial_products" | "politics">; starts_at?: string | null; ends_at?: string | null; status?: "active" };
+}
+
+export type UpdateAdCampaignOutput = AdCampaign;
+
+/** POST /ad_campaigns/{id}/pause: Pause an active ad campaign */
+export interface PauseAdCampaignInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type PauseAdCampaignOutput = AdCampaign;
+
+/** POST /ad_campaigns/{id}/unpause: Resume a paused ad campaign */
+export interface UnpauseAdCampaignInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type UnpauseAdCampaignOutput = AdCampaign;
+
+/** DELETE /ad_campaigns/{id}: Delete an ad campaign */
+export interface DeleteAdCampaignInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteAdCampaignOutput = Deleted;
+
+/** POST /ad_groups: Create an ad group */
+export interface CreateAdGroupInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { ad_campaign_id: string; title?: string; status?: "active" | "paused"; budget_amount?: number; budget_type?: "daily" | "lifetime"; optimization_goal?: "conversions" | "link_clicks" | "landing_page_views" | "reach" | "impressions" | "engagement"; audiences?: { include?: string[]; exclude?: string[] } };
+}
+
+export type CreateAdGroupOutput = AdGroup;
+
+/** GET /ad_groups: List ad groups */
+export interface ListAdGroupsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; ad_campaign_id?: string; status?: "active" | "paused"; stats_from?: string; stats_to?: string };
+    body: undefined;
+}
+
+export type ListAdGroupsOutput = Page<AdGroup>;
+
+/** GET /ad_groups/{id}: Retrieve an ad group */
+export interface RetrieveAdGroupInput {
+    path: { id: string };
+    query: { stats_from?: string; stats_to?: string };
+    body: undefined;
+}
+
+export type RetrieveAdGroupOutput = AdGroup;
+
+/** PATCH /ad_groups/{id}: Update an ad group */
+export interface UpdateAdGroupInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { title?: string; budget_amount?: number; budget_type?: "daily" | "lifetime"; optimization_goal?: "conversions" | "link_clicks" | "landing_page_views" | "reach" | "impressions" | "engagement"; audiences?: { include?: string[]; exclude?: string[] } };
+}
+
+export type UpdateAdGroupOutput = AdGroup;
+
+/** POST /ad_groups/{id}/pause: Pause an ad group */
+export interface PauseAdGroupInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type PauseAdGroupOutput = AdGroup;
+
+/** POST /ad_groups/{id}/unpause: Resume an ad group */
+export interface UnpauseAdGroupInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type UnpauseAdGroupOutput = AdGroup;
+
+/** DELETE /ad_groups/{id}: Delete an ad group */
+export interface DeleteAdGroupInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteAdGroupOutput = Deleted;
+
+/** POST /ads: Create an ad */
+export interface CreateAdInput {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    body: { ad_group_id: string; title?: string; status?: "active" | "paused"; primary_texts?: AdCopyInput[]; headlines?: AdCopyInput[]; descriptions?: AdCopyInput[]; translations?: { source_language: string; automatic_languages: string[] } | null; call_to_action?: "learn_more" | "shop_now" | "sign_up" | "subscribe" | "get_started" | "book_now" | "apply_now" | "contact_us" | "download" | "order_now"; url?: string; existing_post_id?: string; post_source?: "facebook" | "instagram"; external_accounts?: { id: string }[] };
+}
+
+export type CreateAdOutput = Ad;
+
+/** GET /ads: List ads */
+export interface ListAdsInput {
+    path: Record<string, never>;
+    query: { first?: number; after?: string; last?: number; before?: string; account_id?: string; ad_campaign_id?: string; ad_group_id?: string; status?: "active" | "paused"; stats_from?: string; stats_to?: string };
+    body: undefined;
+}
+
+export type ListAdsOutput = Page<Ad>;
+
+/** GET /ads/{id}: Retrieve an ad */
+export interface RetrieveAdInput {
+    path: { id: string };
+    query: { stats_from?: string; stats_to?: string };
+    body: undefined;
+}
+
+export type RetrieveAdOutput = Ad;
+
+/** PATCH /ads/{id}: Update an ad */
+export interface UpdateAdInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: { title?: string; primary_texts?: AdCopyInput[]; headlines?: AdCopyInput[]; descriptions?: AdCopyInput[]; translations?: { source_language: string; automatic_languages: string[] } | null; call_to_action?: "learn_more" | "shop_now" | "sign_up" | "subscribe" | "get_started" | "book_now" | "apply_now" | "contact_us" | "download" | "order_now"; url?: string; existing_post_id?: string | null; post_source?: "facebook" | "instagram" | null; external_accounts?: { id: string }[] };
+}
+
+export type UpdateAdOutput = Ad;
+
+/** POST /ads/{id}/pause: Pause an ad */
+export interface PauseAdInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type PauseAdOutput = Ad;
+
+/** POST /ads/{id}/unpause: Resume an ad */
+export interface UnpauseAdInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: Record<string, never>;
+}
+
+export type UnpauseAdOutput = Ad;
+
+/** DELETE /ads/{id}: Delete an ad */
+export interface DeleteAdInput {
+    path: { id: string };
+    query: Record<string, never>;
+    body: undefined;
+}
+
+export type DeleteAdOutput = Deleted;
+
+/** GET /stats/ad_delivery: Ad delivery statistics */
+export interface RetrieveAdDeliveryStatsInput {
+    path: Record<string, never>;
+    query: { account_id: string; source?: string; from: string; to: string; interval: "hour" | "day" };
+    body: undefined;
+}
+
+export type RetrieveAdDeliveryStatsOutput = AdDeliveryStats;
 
 /** GET /api_keys: List an account's API keys */
 export interface ListApiKeysInput {
@@ -4246,7 +4592,7 @@ export type ListWebhooksOutput = Page<Webhook>;
 export interface CreateWebhookInput {
     path: Record<string, never>;
     query: Record<string, never>;
-    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
+    body: { account_id?: string; url: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts: boolean };
 }
 
 export type CreateWebhookOutput = Webhook;
@@ -4273,7 +4619,7 @@ export type ListWebhookDeliveriesOutput = Page<WebhookDelivery>;
 export interface UpdateWebhookInput {
     path: { id: string };
     query: Record<string, never>;
-    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
+    body: { url?: string; events?: Array<"account.created" | "account.economic_intelligence.renewed" | "account.preferences.updated" | "account.updated" | "ad.created" | "ad.updated" | "ad_campaign.delivery_changed" | "ad_campaign.payment_failed" | "api_key.created" | "api_key.revoked" | "api_key.rotated" | "app.created" | "app.updated" | "app_build.created" | "app_build.promoted" | "app_build.reviewed" | "bounty.closed" | "bounty.created" | "bounty_submission.approved" | "bounty_submission.denied" | "bounty_submission.submitted" | "card.canceled" | "card.created" | "card.frozen" | "card.unfrozen" | "card.updated" | "card_top_up.created" | "card_transaction.created" | "card_transaction.reversed" | "card_transaction.settled" | "checkout_configuration.created" | "checkout_configuration.deleted" | "crypto_deposit.below_minimum" | "crypto_deposit.confirmed" | "crypto_deposit.created" | "dispute.closed" | "dispute.created" | "dispute.lost" | "dispute.prevented" | "dispute.submitted" | "dispute.updated" | "dispute.won" | "dispute_alert.created" | "dispute_alert.updated" | "economic_intelligence_recommendation.created" | "economic_intelligence_recommendation.updated" | "experience.created" | "experience.deleted" | "experience.updated" | "experiment.created" | "experiment.ended" | "export.completed" | "external_account.connected" | "external_account.connection_failed" | "media.completed" | "media.failed" | "membership.activated" | "membership.canceled" | "membership.extended" | "membership.paused" | "membership.resumed" | "membership.updated" | "payment.failed" | "payment.succeeded" | "payment_method_domain.created" | "payment_method_domain.verified" | "payout.canceled" | "payout.completed" | "payout.created" | "payout.denied" | "payout.failed" | "payout.in_review" | "payout.processing" | "payout.reversed" | "plan.created" | "plan.deleted" | "plan.updated" | "product.created" | "product.deleted" | "product.updated" | "promo_code.created" | "promo_code.updated" | "recommended_action_chain.executed" | "refund.created" | "refund.failed" | "refund.succeeded" | "resolution_center_case.closed" | "resolution_center_case.created" | "resolution_center_case.escalated" | "resolution_center_case.updated" | "review.created" | "review.published" | "review.removed" | "setup_intent.canceled" | "setup_intent.requires_action" | "setup_intent.succeeded" | "shipment.created" | "shipment.updated" | "team_member.accepted" | "team_member.deleted" | "team_member.invited" | "team_member.updated" | "transfer.canceled" | "transfer.claimed" | "transfer.created" | "transfer.expired" | "verification.updated">; enabled?: boolean; description?: string | null; api_version_date?: string | null; api_version?: "v1" | "v2" | "v5" | null; include_connected_accounts?: boolean };
 }
 
 export type UpdateWebhookOutput = Webhook;
@@ -4296,6 +4642,28 @@ export interface Operations {
     retrieveAccount: { input: RetrieveAccountInput; output: RetrieveAccountOutput };
     updateAccount: { input: UpdateAccountInput; output: UpdateAccountOutput };
     retrieveCurrentAccount: { input: RetrieveCurrentAccountInput; output: RetrieveCurrentAccountOutput };
+    createAdCampaign: { input: CreateAdCampaignInput; output: CreateAdCampaignOutput };
+    listAdCampaigns: { input: ListAdCampaignsInput; output: ListAdCampaignsOutput };
+    retrieveAdCampaign: { input: RetrieveAdCampaignInput; output: RetrieveAdCampaignOutput };
+    updateAdCampaign: { input: UpdateAdCampaignInput; output: UpdateAdCampaignOutput };
+    pauseAdCampaign: { input: PauseAdCampaignInput; output: PauseAdCampaignOutput };
+    unpauseAdCampaign: { input: UnpauseAdCampaignInput; output: UnpauseAdCampaignOutput };
+    deleteAdCampaign: { input: DeleteAdCampaignInput; output: DeleteAdCampaignOutput };
+    createAdGroup: { input: CreateAdGroupInput; output: CreateAdGroupOutput };
+    listAdGroups: { input: ListAdGroupsInput; output: ListAdGroupsOutput };
+    retrieveAdGroup: { input: RetrieveAdGroupInput; output: RetrieveAdGroupOutput };
+    updateAdGroup: { input: UpdateAdGroupInput; output: UpdateAdGroupOutput };
+    pauseAdGroup: { input: PauseAdGroupInput; output: PauseAdGroupOutput };
+    unpauseAdGroup: { input: UnpauseAdGroupInput; output: UnpauseAdGroupOutput };
+    deleteAdGroup: { input: DeleteAdGroupInput; output: DeleteAdGroupOutput };
+    createAd: { input: CreateAdInput; output: CreateAdOutput };
+    listAds: { input: ListAdsInput; output: ListAdsOutput };
+    retrieveAd: { input: RetrieveAdInput; output: RetrieveAdOutput };
+    updateAd: { input: UpdateAdInput; output: UpdateAdOutput };
+    pauseAd: { input: PauseAdInput; output: PauseAdOutput };
+    unpauseAd: { input: UnpauseAdInput; output: UnpauseAdOutput };
+    deleteAd: { input: DeleteAdInput; output: DeleteAdOutput };
+    retrieveAdDeliveryStats: { input: RetrieveAdDeliveryStatsInput; output: RetrieveAdDeliveryStatsOutput };
     listApiKeys: { input: ListApiKeysInput; output: ListApiKeysOutput };
     createApiKey: { input: CreateApiKeyInput; output: CreateApiKeyOutput };
     retrieveApiKey: { input: RetrieveApiKeyInput; output: RetrieveApiKeyOutput };

@@ -56,7 +56,7 @@ function key(name: string): string {
 export function objectType(fields: Record<string, FieldSpec>, input: boolean): string {
   const entries = Object.entries(fields);
   if (!entries.length) return 'Record<string, never>';
-  const optional = (f: FieldSpec) => input && !f.required && f.default === undefined;
+  const optional = (f: FieldSpec) => (input && !f.required && f.default === undefined) || (!input && f.required === false);
   return `{ ${entries.map(([n, f]) => `${key(n)}${optional(f) ? '?' : ''}: ${tsType(f, input)}`).join('; ')} }`;
 }
 
@@ -81,8 +81,9 @@ function addInterface(file: SourceFile, name: string, fields: Record<string, Fie
     properties: Object.entries(fields).map(([n, f]) => ({
       name: key(n),
       type: tsType(f, input),
-      // Fields the head hides (field_hidden) are optional: only callers of older versions get them.
-      hasQuestionToken: (input && !f.required && f.default === undefined) || !!hidden?.has(n),
+      // Fields the head hides (field_hidden) are optional: only callers of older versions get them; an output field
+      // marked required: false may be omitted.
+      hasQuestionToken: (input && !f.required && f.default === undefined) || (!input && f.required === false) || !!hidden?.has(n),
       docs: f.description ? [f.description] : undefined,
     })),
   });

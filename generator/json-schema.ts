@@ -110,7 +110,8 @@ export function objectSchema(spec: ApiSpec, fields: Record<string, FieldSpec>, m
   const required: string[] = [];
   for (const [name, f] of Object.entries(fields)) {
     properties[name] = fieldSchema(spec, f, mode);
-    if (mode === 'output' || f.required) required.push(name);
+    // An output field marked required: false may be omitted (an ad's copy without translations has no language).
+    if ((mode === 'output' && f.required !== false) || f.required) required.push(name);
   }
   const s: JsonSchema = { type: 'object', properties, additionalProperties: false };
   if (required.length) s.required = required;

@@ -25,6 +25,7 @@ import { PURGE_API_LOGS, purgeApiLogsTask } from './api_logs/purge.js';
 import { resolutionCenterTasks } from './resolution_center_cases/platform.js';
 import { reviewTasks } from './reviews/moderate.js';
 import { economicIntelligenceTasks, SWEEP_TASK as SWEEP_EI } from './economic_intelligence/generate.js';
+import { DELIVER_ADS, deliverAdsTask } from './ads/deliver.js';
 import { externalAccountTasks } from './external_accounts/sandbox-network.js';
 import { appBuildTasks } from './apps/build-system.js';
 
@@ -52,6 +53,7 @@ export function taskList(db: Knex): TaskList {
     [PURGE_API_LOGS]: purgeApiLogsTask(db),
     ...economicIntelligenceTasks(db),
     ...reviewTasks(db),
+    [DELIVER_ADS]: deliverAdsTask(db),
     ...externalAccountTasks(db),
     ...appBuildTasks(db),
   };
@@ -59,10 +61,11 @@ export function taskList(db: Knex): TaskList {
 
 /** Scheduled work, every minute: the webhook sweep, a safety net for deliveries whose job is gone, the clearing of
  * settled payments' funds and the folding of totals tables' new rows (stats, summaries); hourly, the retention of
- * exports and of api logs, and Economic Intelligence's recommendations for the accounts where it is on. (Jobs of a worker that died need nothing here: runtime/worker-liveness.ts releases them
- * for every task.) */
+ * exports and of api logs, Economic Intelligence's recommendations for the accounts where it is on, and the simulated
+ * ad network's delivery of the hour just ended. (Jobs of a worker that died need nothing here:
+ * runtime/worker-liveness.ts releases them for every task.) */
 export const schedule = {
   crontab: [`* * * * * ${SWEEP_TASK}`, `* * * * * ${CLEAR_DUE_FUNDS}`, `* * * * * ${COMPACT_TOTALS}`, `0 * * * * ${EXPIRE_EXPORTS}`,
-    `30 * * * * ${PURGE_API_LOGS}`, `15 * * * * ${SWEEP_EI}`],
+    `30 * * * * ${PURGE_API_LOGS}`, `15 * * * * ${SWEEP_EI}`, `1 * * * * ${DELIVER_ADS}`],
   onStart: [],
 };

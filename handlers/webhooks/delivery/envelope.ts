@@ -1,12 +1,14 @@
 // What a subscription receives: the event in an envelope, its data rendered at the subscription's pinned version.
 // Unpinned subscriptions keep the earliest payloads; pins from 2026-08-14 name the account `account_id`, earlier
-// ones `company_id` (version flag webhook_envelope_account_id).
+// ones `company_id` (version flag webhook_envelope_account_id). Unpinned ad payloads say external_accounts (the seed's
+// Events 6).
 import { renderAt } from '../../../runtime/render.js';
 import { DEFAULT_VERSION, flagOn, versionOn } from '../../../runtime/versions.js';
 import { specData } from '../../../generated/spec-data.js';
 import { v2Settings } from '../../../generated/v2-routes.js';
 import { fillHiddenAt } from '../../../runtime/plain/hidden-fields.js';
 import type { Knex } from 'knex';
+import { unpinnedAdPayload } from '../../ads/unpinned-payload.js';
 
 export interface EventRow {
   id: string;
@@ -28,6 +30,7 @@ export async function fillHiddenForPayload(db: Knex, event: EventRow, pin: strin
 export function envelope(event: EventRow, pin: string | null): string {
   const version = versionOf(pin);
   const schema = (specData.events as Record<string, string>)[event.type];
+  const data = schema ? renderAt(schema, event.data, version) : event.data;
   const accountKey = flagOn(version, specData.versionFlags.webhook_envelope_account_id) ? 'account_id' : 'company_id';
   return JSON.stringify({
     id: event.id,
@@ -35,6 +38,6 @@ export function envelope(event: EventRow, pin: string | null): string {
     api_version_date: pin,
     created_at: event.created_at,
     [accountKey]: event.account_id,
-    data: schema ? renderAt(schema, event.data, version) : event.data,
+    data: pin === null ? unpinnedAdPayload(schema, data) : data,
   });
 }

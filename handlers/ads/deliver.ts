@@ -1,0 +1,101 @@
+// The simulated ad network at work: every full UTC hour, each active campaign delivers by the model
+// (delivery-model.ts), writes one hour row per ad and adds it to the day rows, bills the hour (billing.ts) and
+// advances delivered_through. One campaign-hour is one transaction with the campaign locked, and delivered_through
+// says what is done: a re-run or a second worker delivers nothing twice, and a worker that died mid-hour left
+// nothing of that hour behind.
+import type { Knex } from 'knex';
+import type { Task } from 'graphile-worker';
+import { recordEvent } from '../../runtime/events.js';
+import { adHour, audienceSize, hourlyBudget, split, type AdHour, type Objective } from './delivery-model.js';
+import { chargeHour, paymentIssue } from './billing.js';
+import { afterCampaignChange, deliveryStatuses } from './campaign-events.js';
+
+export const DELIVER_ADS = 'deliver_ads';
+const HOUR = 3_600_000;
+/** A worker that was away catches up at most a week of hours per run. */
+const CATCH_UP_HOURS = 168;
+
+const ceilHour = (t: number) => Math.ceil(t / HOUR) * HOUR;
+
+/** The figures of each delivering ad for one hour of the campaign: its budget over its groups, then their ads. */
+async function hourFigures(db: Knex, c: Record<string, any>): Promise<{ ad: Record<string, any>; hour: AdHour }[]> {
+  const groups = await db('ad_groups').where({ ad_campaign_id: c.id, status: 'active' }).whereNull('deleted_at').orderBy('id');
+  const ads = await db('ads').where({ ad_campaign_id: c.id, status: 'active' }).whereNull('deleted_at').orderBy('id');
+  const live = groups.map((g) => ({ g, ads: ads.filter((a) => a.ad_group_id === g.id) })).filter((x) => x.ads.length > 0);
+  if (live.length === 0) return [];
+  const named = [...new Set(live.flatMap(({ g }) => [...g.audiences.include, ...g.audiences.exclude]))];
+  const sizes = new Map<string, number>(named.length === 0 ? []
+    : (await db('audiences').whereIn('id', named).whereNull('deleted_at').select('id', 'size')).map((a) => [a.id, Number(a.size)]));
+  const schedule = { starts_at: c.starts_at, ends_at: c.ends_at, launched_at: c.launched_at };
+  const groupBudgets = c.budget_optimization === 'ad_group'
+    ? live.map(({ g }) => hourlyBudget({ amount: Number(g.budget_amount), type: g.budget_type, spent: Number(g.spent_total) }, schedule))
+    : split(hourlyBudget({ amount: Number(c.budget_amount), type: c.budget_type, spent: Number(c.spent_total) }, schedule), live.length);
+  const out: { ad: Record<string, any>; hour: AdHour }[] = [];
+  live.forEach(({ g, ads: groupAds }, i) => {
+    const shares = split(groupBudgets[i]!, groupAds.length);
+    const caps = split(Math.floor(audienceSize(g.audiences, sizes) / 100), groupAds.length);
+    groupAds.forEach((ad, j) => out.push({ ad, hour: adHour(c.objective as Objective, shares[j]!, caps[j]!) }));
+  });
+  return out;
+}
+
+async function writeRows(db: Knex, c: Record<string, any>, hour: Date, figures: { ad: Record<string, any>; hour: AdHour }[]) {
+  const day = new Date(Math.floor(hour.getTime() / (24 * HOUR)) * 24 * HOUR);
+  const rows = figures.filter((f) => f.hour.impressions > 0 || f.hour.spend > 0).map(({ ad, hour: h }) => ({
+    ad_id: ad.id, account_id: c.account_id, ad_campaign_id: c.id, ad_group_id: ad.ad_group_id, ...h,
+  }));
+  if (rows.length === 0) return;
+  await db('ad_delivery_hours').insert(rows.map((r) => ({ ...r, hour })));
+  // Running sums kept by the task that writes the hour, in its transaction (never a trigger).
+  await db.raw(`insert into ad_delivery_days (ad_id, day, account_id, ad_campaign_id, ad_group_id, impressions, clicks, results, spend, result_value)
+    select x.ad_id, ?::timestamptz, x.account_id, x.ad_campaign_id, x.ad_group_id, x.impressions, x.clicks, x.results, x.spend, x.result_value
+    from jsonb_to_recordset(?::jsonb) as x(ad_id text, account_id text, ad_campaign_id text, ad_group_id text, impressions bigint, clicks bigint, results bigint, spend bigint, result_value bigint)
+    on conflict (ad_id, day) do update set impressions = ad_delivery_days.impressions + excluded.impressions,
+      clicks = ad_delivery_days.clicks + excluded.clicks, results = ad_delivery_days.results + excluded.results,
+      spend = ad_delivery_days.spend + excluded.spend, result_value = ad_delivery_days.result_value + excluded.result_value`,
+  [day, JSON.stringify(rows)]);
+}
+
+/** Delivers the campaign's hour starting at `hour` if it is the next one due; answers whether the campaign may go on. */
+export async function deliverCampaignHour(db: Knex, campaignId: string, hour: Date): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const c = await trx('ad_campaigns').where({ id: campaignId }).whereNull('deleted_at').forUpdate().first();
+    if (!c || c.status !== 'active' || !c.launched_at) return false;
+    const due = c.delivered_through ? new Date(c.delivered_through).getTime() : ceilHour(new Date(c.launched_at).getTime());
+    if (hour.getTime() !== due) return hour.getTime() < due; // done already, or not next
+    const end = new Date(hour.getTime() + HOUR);
+    const inSchedule = (!c.starts_at || new Date(c.starts_at) <= hour) && (!c.ends_at || hour < new Date(c.ends_at));
+    const before = (await deliveryStatuses(trx, [c.id])).get(c.id)!;
+    const figures = inSchedule ? await hourFigures(trx, c) : [];
+    await writeRows(trx, c, hour, figures);
+    const spend = figures.reduce((s, f) => s + f.hour.spend, 0);
+    await trx('ad_campaigns').where({ id: c.id }).update({ delivered_through: end, spent_total: trx.raw('spent_total + ?', [spend]) });
+    if (c.budget_optimization === 'ad_group') {
+      for (const f of figures) await trx('ad_groups').where({ id: f.ad.ad_group_id }).increment('spent_total', f.hour.spend);
+    }
+    if (spend > 0 && !(await chargeHour(trx, c, hour, spend))) {
+      const failed = await trx('ad_charges').where({ ad_campaign_id: c.id, hour }).first('failure_reason');
+      await trx('ad_campaigns').where({ id: c.id }).update({
+        status: 'payment_failed', issues: JSON.stringify([paymentIssue(c.id, failed.failure_reason)]), updated_at: trx.raw("date_trunc('milliseconds', now())"),
+      });
+      const view = await afterCampaignChange(trx, c.id, before);
+      await recordEvent(trx, 'ad_campaign.payment_failed', c.account_id, view);
+      return false;
+    }
+    return true;
+  });
+}
+
+/** Every hour due before `now`, campaign by campaign (the test's clock, or the worker's). */
+export async function deliverDue(db: Knex, now: Date): Promise<void> {
+  const campaigns = await db('ad_campaigns').where({ status: 'active' }).whereNull('deleted_at').whereNotNull('launched_at')
+    .select('id', 'delivered_through', 'launched_at');
+  for (const c of campaigns) {
+    let next = c.delivered_through ? new Date(c.delivered_through).getTime() : ceilHour(new Date(c.launched_at).getTime());
+    for (let i = 0; i < CATCH_UP_HOURS && next + HOUR <= now.getTime(); i++, next += HOUR) {
+      if (!(await deliverCampaignHour(db, c.id, new Date(next)))) break;
+    }
+  }
+}
+
+export const deliverAdsTask = (db: Knex): Task => async () => { await deliverDue(db, new Date()); };

@@ -1,0 +1,5 @@
+import type { Handler } from '../../runtime/handler.js';
+import { moveAd } from './group-moves.js';
+
+/** POST /ads/{id}/pause */
+export const pauseAd: Handler<'pauseAd'> = async ({ path }, ctx) => moveAd(ctx, path.id, 'pause');

@@ -1,0 +1,5 @@
+import type { Handler } from '../../runtime/handler.js';
+import { moveCampaign } from './campaign-moves.js';
+
+/** POST /ad_campaigns/{id}/pause: active → paused; delivery stops from the next hour. */
+export const pauseAdCampaign: Handler<'pauseAdCampaign'> = async ({ path }, ctx) => moveCampaign(ctx, path.id, 'pause');

@@ -1,0 +1,5 @@
+import type { Handler } from '../../runtime/handler.js';
+import { moveAd } from './group-moves.js';
+
+/** POST /ads/{id}/unpause */
+export const unpauseAd: Handler<'unpauseAd'> = async ({ path }, ctx) => moveAd(ctx, path.id, 'unpause');

@@ -1,0 +1,5 @@
+import type { Handler } from '../../runtime/handler.js';
+import { moveCampaign } from './campaign-moves.js';
+
+/** POST /ad_campaigns/{id}/unpause: paused → active (payment_failed resumes only by a successful payment retry). */
+export const unpauseAdCampaign: Handler<'unpauseAdCampaign'> = async ({ path }, ctx) => moveCampaign(ctx, path.id, 'unpause');
