@@ -5,24 +5,20 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Principal } from './principal.js';
-import { newId } from './ids.js';
+import { query } from './request-db.js';
 
-export interface ApiLogRecord {
-  id: string;
-  account_id: string | null;
-  api_key_id: string | null;
-  user_id: string | null;
-  credential_kind: string;
-  operation: string;
-  method: string;
-  path: string;
-  status: number;
-  outcome: 'success' | 'client_error' | 'server_error';
-  duration_ms: number;
-  api_version: string | null;
-  request_id: string;
-  created_at: string;
-}
+/** One logged request as the buffer holds it: a flat tuple (no object, no id, no date string per request: the insert
+ * makes the id and the timestamp; measured by `npm run bench`'s api logs scenario). */
+type Buffered = [accountId: string | null, apiKeyId: string | null, userId: string | null, kind: string, operation: string,
+  method: string, path: string, status: number, durationMs: number, version: string | null, requestId: string, atMs: number];
+
+// The whole batch is one JSON parameter: the driver sends it as one string, and PostgreSQL unpacks it.
+const INSERT_BATCH = `insert into api_logs (id, account_id, api_key_id, user_id, credential_kind, operation, method, path, status,
+    outcome, duration_ms, api_version, request_id, created_at)
+  select 'alog_' || replace(gen_random_uuid()::text, '-', ''), r->>0, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, (r->>7)::int,
+    case when (r->>7)::int >= 500 then 'server_error' when (r->>7)::int >= 400 then 'client_error' else 'success' end,
+    (r->>8)::int, r->>9, r->>10, timestamptz 'epoch' + (r->>11)::bigint * interval '1 millisecond'
+  from json_array_elements($1::json) as r`;
 
 export interface ApiLogWriter {
   record(entry: { principal: Principal; operation: string; method: string; path: string; status: number;
@@ -37,15 +33,15 @@ const MAX_BUFFERED = 50_000; // a database that cannot keep up loses the oldest 
 export function apiLogWriter(db: Knex, logger: Logger, options: { flushMs?: number; batchRows?: number } = {}): ApiLogWriter {
   const flushMs = options.flushMs ?? Number(process.env.API_LOG_FLUSH_MS ?? 250);
   const batchRows = options.batchRows ?? Number(process.env.API_LOG_BATCH_ROWS ?? 500);
-  let buffer: ApiLogRecord[] = [];
+  let buffer: Buffered[] = [];
   let writing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
 
-  const writeBatch = async (rows: ApiLogRecord[]) => {
+  const writeBatch = async (rows: Buffered[]) => {
     for (let i = 0; i < rows.length; i += batchRows) {
       try {
-        await db('api_logs').insert(rows.slice(i, i + batchRows));
+        await query(db, INSERT_BATCH, [JSON.stringify(rows.slice(i, i + batchRows))]);
       } catch (err) {
         logger.error({ err, rows: Math.min(batchRows, rows.length - i) }, 'api logs not written');
       }
@@ -69,22 +65,8 @@ export function apiLogWriter(db: Knex, logger: Logger, options: { flushMs?: numb
     record(e) {
       if (closed) return;
       const p = e.principal;
-      buffer.push({
-        id: newId('alog_'),
-        account_id: p.kind === 'user_token' ? null : p.accountId,
-        api_key_id: p.kind === 'api_key' ? p.credentialId : null,
-        user_id: p.userId,
-        credential_kind: p.kind,
-        operation: e.operation,
-        method: e.method,
-        path: e.path,
-        status: e.status,
-        outcome: e.status >= 500 ? 'server_error' : e.status >= 400 ? 'client_error' : 'success',
-        duration_ms: Math.round(e.durationMs),
-        api_version: e.version,
-        request_id: e.requestId,
-        created_at: new Date().toISOString(),
-      });
+      buffer.push([p.kind === 'user_token' ? null : p.accountId, p.kind === 'api_key' ? p.credentialId : null, p.userId, p.kind,
+        e.operation, e.method, e.path, e.status, Math.round(e.durationMs), e.version, e.requestId, Date.now()]);
       if (buffer.length > MAX_BUFFERED) buffer.splice(0, buffer.length - MAX_BUFFERED);
       if (buffer.length >= batchRows) void flush();
       else schedule();
