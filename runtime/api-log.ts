@@ -1,5 +1,5 @@
 // Api logs of authenticated requests, kept off the request's path: each request appends one small record to this
-// process's buffer (no statement, no await), and a timer writes the buffer with one multi-row insert every
+// process's buffer (no statement, no await), and a timer writes the buffer with one statement (the batch as one JSON parameter) every
 // API_LOG_FLUSH_MS (default 250) or as soon as API_LOG_BATCH_ROWS (default 500) are waiting. close() writes what
 // is left (runtime/server.ts on shutdown). A failed write is logged and dropped: logs never fail a request.
 import type { Knex } from 'knex';
